@@ -1,0 +1,98 @@
+// Runs inside Deno: hosts every function of supabase/functions/ in one process, the way
+// `supabase functions serve` exposes them. Each function's `Deno.serve` handler is captured
+// while its index.ts is imported, then requests for `/<name>/...` are routed to it.
+// Started by local/functions/functions.ts; not part of any deployed function.
+
+type Handler = (request: Request, info: unknown) => Response | Promise<Response>;
+
+const functionsDir = Deno.env.get('CASTLOOP_FUNCTIONS_DIR')!;
+const port = Number(Deno.env.get('CASTLOOP_FUNCTIONS_PORT'));
+const hostname = Deno.env.get('CASTLOOP_FUNCTIONS_HOST') ?? '127.0.0.1';
+const jwtSecret = Deno.env.get('SUPABASE_JWT_SECRET') ?? '';
+const verifyJwtByName: Record<string, boolean> = JSON.parse(Deno.env.get('CASTLOOP_VERIFY_JWT') ?? '{}');
+
+const handlers = new Map<string, Handler>();
+const loadErrors = new Map<string, string>();
+const realServe = Deno.serve;
+
+function captureHandler(...args: unknown[]): unknown {
+  const [first, second] = args;
+  const handler = (typeof first === 'function' ? first : typeof second === 'function' ? second : (first as { handler?: Handler })?.handler) as Handler | undefined;
+  if (handler) captured = handler;
+  // Functions never use the returned server; give them something that behaves like one.
+  return { finished: new Promise(() => {}), shutdown: async () => {}, ref() {}, unref() {}, addr: { hostname, port, transport: 'tcp' } };
+}
+let captured: Handler | undefined;
+
+Object.defineProperty(Deno, 'serve', { value: captureHandler, configurable: true, writable: true });
+for await (const entry of Deno.readDir(functionsDir)) {
+  if (!entry.isDirectory || entry.name.startsWith('_') || entry.name.startsWith('.')) continue;
+  const indexFile = `${functionsDir}/${entry.name}/index.ts`;
+  try {
+    await Deno.stat(indexFile);
+  } catch {
+    continue;
+  }
+  captured = undefined;
+  try {
+    await import(`file://${indexFile}`);
+    if (captured) handlers.set(entry.name, captured);
+    else loadErrors.set(entry.name, 'index.ts did not call Deno.serve');
+  } catch (error) {
+    loadErrors.set(entry.name, error instanceof Error ? error.message : String(error));
+    console.error(`function ${entry.name} failed to load: ${loadErrors.get(entry.name)}`);
+  }
+}
+Object.defineProperty(Deno, 'serve', { value: realServe, configurable: true, writable: true });
+
+function json(status: number, body: unknown): Response {
+  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+}
+
+function base64UrlDecode(text: string): Uint8Array {
+  const base64 = text.replace(/-/g, '+').replace(/_/g, '/').padEnd(Math.ceil(text.length / 4) * 4, '=');
+  return Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+}
+
+const hmacKey = await crypto.subtle.importKey('raw', new TextEncoder().encode(jwtSecret), { name: 'HMAC', hash: 'SHA-256' }, false, ['verify']);
+
+/** As the Supabase edge runtime: a valid HS256 JWT signed with the project's secret, not expired. */
+async function isValidJwt(token: string): Promise<boolean> {
+  const parts = token.split('.');
+  if (parts.length !== 3) return false;
+  try {
+    const header = JSON.parse(new TextDecoder().decode(base64UrlDecode(parts[0])));
+    if (header.alg !== 'HS256') return false;
+    const ok = await crypto.subtle.verify('HMAC', hmacKey, base64UrlDecode(parts[2]), new TextEncoder().encode(`${parts[0]}.${parts[1]}`));
+    if (!ok) return false;
+    const claims = JSON.parse(new TextDecoder().decode(base64UrlDecode(parts[1])));
+    return typeof claims.exp !== 'number' || claims.exp * 1000 > Date.now();
+  } catch {
+    return false;
+  }
+}
+
+realServe({ port, hostname, onListen: () => console.log(`functions host listening on ${hostname}:${port}`) }, async (request, info) => {
+  const url = new URL(request.url);
+  if (url.pathname === '/_internal/health') {
+    return json(200, { functions: [...handlers.keys()], errors: Object.fromEntries(loadErrors) });
+  }
+  const name = url.pathname.split('/')[1] ?? '';
+  const handler = handlers.get(name);
+  if (!handler) {
+    if (loadErrors.has(name)) return json(500, { message: `Function ${name} failed to load: ${loadErrors.get(name)}` });
+    return json(404, { message: 'Function not found' });
+  }
+  if (request.method !== 'OPTIONS' && (verifyJwtByName[name] ?? true)) {
+    const auth = request.headers.get('authorization');
+    if (!auth) return json(401, { code: 401, message: 'Missing authorization header' });
+    const token = auth.replace(/^Bearer\s+/i, '');
+    if (!(await isValidJwt(token))) return json(401, { code: 401, message: 'Invalid JWT' });
+  }
+  try {
+    return await handler(request, info);
+  } catch (error) {
+    console.error(`function ${name} threw:`, error);
+    return json(500, { message: 'Internal Server Error' });
+  }
+});

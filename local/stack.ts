@@ -1,0 +1,98 @@
+// Starts and stops the whole Docker-free Supabase-compatible stack, in dependency order.
+// Used by `npm start` (local/start.ts) and by `npm test` (tests/support/global-setup.ts).
+import type { Server } from 'node:http';
+import { createAuthService } from './auth/index.ts';
+import type { StackConfig } from './config.ts';
+import { startFunctions } from './functions/functions.ts';
+import { startGateway } from './gateway/gateway.ts';
+import type { LocalService } from './lib/service.ts';
+import { startMailbox } from './mailbox/mailbox.ts';
+import { startDatabase, wipeData } from './postgres/database.ts';
+import { startPostgrest } from './postgrest/postgrest.ts';
+import { startSandbox } from './sandbox/index.ts';
+import { createStorageService } from './storage/index.ts';
+import { startWeb } from './web.ts';
+
+export interface StackOptions {
+  reset?: boolean;
+  /** Restart functions when their files change (npm start). */
+  watch?: boolean;
+  /** `dev`: Vite dev server; `preview`: built SPA (tests); `none`: no web server. */
+  web?: 'dev' | 'preview' | 'none';
+  log?: (line: string) => void;
+}
+
+export interface RunningStack {
+  config: StackConfig;
+  stop(): Promise<void>;
+}
+
+type Stopper = () => Promise<void>;
+
+function closeServer(server: Server): Stopper {
+  return () =>
+    new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
+}
+
+export async function startStack(config: StackConfig, options: StackOptions = {}): Promise<RunningStack> {
+  const log = options.log ?? (() => {});
+  const stoppers: Stopper[] = [];
+  const stopAll = async () => {
+    // Reverse order: web and gateway first, the database last.
+    for (const stop of stoppers.reverse().splice(0)) {
+      try {
+        await stop();
+      } catch (error) {
+        log(`while stopping: ${(error as Error).message}`);
+      }
+    }
+  };
+  const step = async <T>(name: string, start: () => Promise<T>): Promise<T> => {
+    const began = Date.now();
+    const result = await start();
+    log(`${name} ready (${Date.now() - began} ms)`);
+    return result;
+  };
+
+  try {
+    if (options.reset) {
+      await wipeData(config);
+      log(`wiped ${config.dataDir}`);
+    }
+    const db = await step('Postgres', () => startDatabase(config, log));
+    stoppers.push(() => db.stop());
+
+    const mailbox = await step('Mailbox', () => startMailbox(config));
+    stoppers.push(() => mailbox.stop());
+
+    const [rest, auth, storage] = await Promise.all([
+      step('PostgREST', () => startPostgrest(config)),
+      step('Auth', () => createAuthService(config)),
+      step('Storage', () => createStorageService(config)),
+    ]);
+    stoppers.push(() => rest.stop(), () => auth.close(), () => storage.close());
+
+    const gateway = await step('API gateway', () => startGateway(config, { auth: auth as LocalService, storage }));
+    stoppers.push(closeServer(gateway));
+
+    const sandbox = await step('Sandboxes', () => startSandbox(config));
+    stoppers.push(() => sandbox.stop());
+
+    const functions = await step('Edge Functions', () =>
+      startFunctions(config, { watch: options.watch ?? false, onLine: (line) => log(`[functions] ${line}`) }),
+    );
+    stoppers.push(() => functions.stop());
+
+    if (options.web && options.web !== 'none') {
+      const web = await step('Web', () => startWeb(config, options.web as 'dev' | 'preview'));
+      stoppers.push(() => web.stop());
+    }
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+  return { config, stop: stopAll };
+}

@@ -1,0 +1,32 @@
+import react from '@vitejs/plugin-react';
+import tailwindcss from '@tailwindcss/vite';
+import path from 'node:path';
+import { defineConfig } from 'vite';
+import { loadEnv as loadStackEnv } from './local/config.ts';
+
+// Local defaults (.env.example, .env) fill in whatever the environment does not set.
+const stackEnv = loadStackEnv();
+for (const key of ['VITE_SUPABASE_URL', 'VITE_SUPABASE_ANON_KEY']) {
+  process.env[key] ??= stackEnv[key];
+}
+const apiUrl = process.env.CASTLOOP_API_URL ?? stackEnv.SUPABASE_URL;
+
+// `/api/*` is the `api` Edge Function: the spec's client calls same-origin paths.
+const apiProxy = {
+  '/api': { target: apiUrl, changeOrigin: true, rewrite: (p: string) => `/functions/v1/api${p.slice('/api'.length)}` },
+};
+
+export default defineConfig({
+  root: path.resolve(__dirname, 'web'),
+  envDir: path.resolve(__dirname),
+  plugins: [react(), tailwindcss()],
+  resolve: {
+    alias: {
+      '@': path.resolve(__dirname, 'web/src'),
+      '@domain': path.resolve(__dirname, 'supabase/functions/_shared/domain'),
+    },
+  },
+  server: { proxy: apiProxy },
+  preview: { proxy: apiProxy },
+  build: { outDir: path.resolve(__dirname, 'dist'), emptyOutDir: true, sourcemap: true },
+});
