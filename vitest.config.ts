@@ -1,0 +1,37 @@
+import path from 'node:path';
+import { defineConfig } from 'vitest/config';
+
+const alias = {
+  '@': path.resolve(import.meta.dirname, 'web/src'),
+  '@domain': path.resolve(import.meta.dirname, 'supabase/functions/_shared/domain'),
+};
+
+export default defineConfig({
+  resolve: { alias },
+  test: {
+    projects: [
+      {
+        resolve: { alias },
+        test: {
+          name: 'unit',
+          include: ['web/src/**/*.test.{ts,tsx}', 'supabase/functions/_shared/**/*.test.ts', 'local/**/*.test.ts', 'tests/unit/**/*.test.ts'],
+          environment: 'node',
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          name: 'stack',
+          // Everything here runs against a real local stack that global-setup starts on the
+          // test ports (see .env.example: CASTLOOP_TEST_PORT_OFFSET).
+          include: ['tests/{stack,db,contract,functions,e2e}/**/*.test.ts'],
+          globalSetup: ['tests/support/global-setup.ts'],
+          environment: 'node',
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
