@@ -19,6 +19,8 @@ export interface StackOptions {
   watch?: boolean;
   /** `dev`: Vite dev server; `preview`: built SPA (tests); `none`: no web server. */
   web?: 'dev' | 'preview' | 'none';
+  /** Fixture functions hosted beside the project's own (tests only). */
+  extraFunctionsDirs?: string[];
   log?: (line: string) => void;
 }
 
@@ -82,7 +84,7 @@ export async function startStack(config: StackConfig, options: StackOptions = {}
     stoppers.push(() => sandbox.stop());
 
     const functions = await step('Edge Functions', () =>
-      startFunctions(config, { watch: options.watch ?? false, onLine: (line) => log(`[functions] ${line}`) }),
+      startFunctions(config, { watch: options.watch ?? false, extraDirs: options.extraFunctionsDirs, onLine: (line) => log(`[functions] ${line}`) }),
     );
     stoppers.push(() => functions.stop());
 

@@ -5,7 +5,8 @@
 
 type Handler = (request: Request, info: unknown) => Response | Promise<Response>;
 
-const functionsDir = Deno.env.get('CASTLOOP_FUNCTIONS_DIR')!;
+// The project's functions, then (tests only) fixture functions, which default to verify_jwt.
+const functionsDirs: string[] = JSON.parse(Deno.env.get('CASTLOOP_FUNCTIONS_DIRS') ?? '[]');
 const port = Number(Deno.env.get('CASTLOOP_FUNCTIONS_PORT'));
 const hostname = Deno.env.get('CASTLOOP_FUNCTIONS_HOST') ?? '127.0.0.1';
 const jwtSecret = Deno.env.get('SUPABASE_JWT_SECRET') ?? '';
@@ -25,7 +26,7 @@ function captureHandler(...args: unknown[]): unknown {
 let captured: Handler | undefined;
 
 Object.defineProperty(Deno, 'serve', { value: captureHandler, configurable: true, writable: true });
-for await (const entry of Deno.readDir(functionsDir)) {
+for (const functionsDir of functionsDirs) for await (const entry of Deno.readDir(functionsDir)) {
   if (!entry.isDirectory || entry.name.startsWith('_') || entry.name.startsWith('.')) continue;
   const indexFile = `${functionsDir}/${entry.name}/index.ts`;
   try {

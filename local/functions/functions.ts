@@ -45,7 +45,14 @@ async function writeHostDenoConfig(target: string): Promise<void> {
   await writeFile(target, JSON.stringify({ imports, nodeModulesDir: 'none' }, null, 2));
 }
 
-export async function startFunctions(config: StackConfig, options: { watch: boolean; onLine?: (line: string) => void }): Promise<ChildService> {
+export interface FunctionsOptions {
+  watch: boolean;
+  /** More folders of functions to host beside supabase/functions (test fixtures). */
+  extraDirs?: string[];
+  onLine?: (line: string) => void;
+}
+
+export async function startFunctions(config: StackConfig, options: FunctionsOptions): Promise<ChildService> {
   const workDir = path.join(config.dataDir, 'functions');
   await mkdir(workDir, { recursive: true });
   const denoConfig = path.join(workDir, 'deno.json');
@@ -72,7 +79,7 @@ export async function startFunctions(config: StackConfig, options: { watch: bool
       SUPABASE_SERVICE_ROLE_KEY: config.serviceRoleKey,
       SUPABASE_DB_URL: config.urls.db,
       SUPABASE_JWT_SECRET: config.jwtSecret,
-      CASTLOOP_FUNCTIONS_DIR: functionsDir,
+      CASTLOOP_FUNCTIONS_DIRS: JSON.stringify([functionsDir, ...(options.extraDirs ?? [])]),
       CASTLOOP_FUNCTIONS_PORT: String(config.ports.functions),
       CASTLOOP_FUNCTIONS_HOST: config.host,
       CASTLOOP_VERIFY_JWT: JSON.stringify(readVerifyJwt()),

@@ -1,4 +1,5 @@
 // Starts a fresh local stack on the test ports for the `stack` test project, and stops it after.
+import path from 'node:path';
 import { loadConfig } from '../../local/config.ts';
 import { startStack } from '../../local/stack.ts';
 
@@ -7,6 +8,7 @@ export default async function setup(): Promise<() => Promise<void>> {
   const web = process.env.CASTLOOP_TEST_WEB === '0' ? 'none' : 'preview';
   const stack = await startStack(config, {
     reset: true,
+    extraFunctionsDirs: [path.join(import.meta.dirname, '..', 'fixtures', 'functions')],
     web,
     log: process.env.CASTLOOP_TEST_LOG ? (line) => console.log(`[stack] ${line}`) : undefined,
   });

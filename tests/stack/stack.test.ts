@@ -1,0 +1,159 @@
+// The local stack behaves like Supabase: PostgREST applies RLS per JWT, functions honour
+// verify_jwt, migrations apply from scratch repeatedly, and stopping leaves nothing behind.
+import { execFileSync } from 'node:child_process';
+import net from 'node:net';
+import path from 'node:path';
+import { SignJWT } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../local/config.ts';
+import { listMigrations, startDatabase, wipeData } from '../../local/postgres/database.ts';
+import { startStack } from '../../local/stack.ts';
+import { config, withDb } from '../support/stack.ts';
+
+const secret = new TextEncoder().encode(config.jwtSecret);
+const userA = '0b7d6f5e-0000-4000-8000-00000000000a';
+const userB = '0b7d6f5e-0000-4000-8000-00000000000b';
+
+function userJwt(sub: string, expiresIn = '1h'): Promise<string> {
+  return new SignJWT({ sub, role: 'authenticated', aud: 'authenticated' })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setIssuedAt()
+    .setExpirationTime(expiresIn)
+    .sign(secret);
+}
+
+async function rest(pathAndQuery: string, bearer?: string): Promise<Response> {
+  const headers: Record<string, string> = { apikey: config.anonKey };
+  if (bearer) headers.authorization = `Bearer ${bearer}`;
+  return fetch(`${config.urls.api}/rest/v1/${pathAndQuery}`, { headers });
+}
+
+describe('PostgREST through the gateway', () => {
+  beforeAll(async () => {
+    await withDb(async (db) => {
+      await db.query(`
+        create table public.stack_probe (id int primary key, owner uuid, is_public boolean not null, body text);
+        alter table public.stack_probe enable row level security;
+        create policy "anyone reads public rows" on public.stack_probe for select to anon, authenticated using (is_public);
+        create policy "owners read their rows" on public.stack_probe for select to authenticated using (owner = (select auth.uid()));
+        insert into public.stack_probe values (1, null, true, 'public'), (2, '${userA}', false, 'a'), (3, '${userB}', false, 'b');
+        notify pgrst, 'reload schema';
+      `);
+    });
+    // PostgREST reloads its schema cache asynchronously.
+    for (let i = 0; i < 50; i++) {
+      if ((await rest('stack_probe?select=id')).status === 200) return;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  });
+  afterAll(() => withDb((db) => db.query('drop table public.stack_probe; notify pgrst, \'reload schema\';')));
+
+  it('requires an API key, as Supabase does', async () => {
+    const res = await fetch(`${config.urls.api}/rest/v1/stack_probe`);
+    expect(res.status).toBe(401);
+    expect(await res.json()).toEqual({ message: 'No API key found in request' });
+  });
+
+  it('shows anon only the rows RLS allows', async () => {
+    const res = await rest('stack_probe?select=id,body&order=id');
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual([{ id: 1, body: 'public' }]);
+  });
+
+  it('shows a signed-in user the public rows and their own', async () => {
+    const res = await rest('stack_probe?select=id,body&order=id', await userJwt(userA));
+    expect(await res.json()).toEqual([
+      { id: 1, body: 'public' },
+      { id: 2, body: 'a' },
+    ]);
+  });
+
+  it('refuses an expired or tampered token', async () => {
+    const expired = await userJwt(userA, '-1m');
+    expect((await rest('stack_probe', expired)).status).toBe(401);
+    const token = await userJwt(userA);
+    const tampered = token.slice(0, -3) + (token.endsWith('AAA') ? 'BBB' : 'AAA');
+    expect((await rest('stack_probe', tampered)).status).toBe(401);
+  });
+});
+
+describe('Edge Functions through the gateway', () => {
+  const fn = (name: string, headers: Record<string, string> = {}) => fetch(`${config.urls.api}/functions/v1/${name}`, { headers });
+
+  it('serves the api function without a JWT (verify_jwt = false in config.toml)', async () => {
+    const res = await fn('api/health');
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ status: 'ok', service: 'api' });
+  });
+
+  it('refuses a verify_jwt function without a valid JWT', async () => {
+    const missing = await fn('echo-claims');
+    expect(missing.status).toBe(401);
+    expect((await missing.json()).message).toBe('Missing authorization header');
+    const bad = await fn('echo-claims', { authorization: `Bearer ${(await userJwt(userA)).slice(0, -2)}xx` });
+    expect(bad.status).toBe(401);
+  });
+
+  it('passes a valid JWT through and strips /functions/v1 from the path', async () => {
+    const res = await fn('echo-claims/deep/path', { authorization: `Bearer ${config.anonKey}` });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ role: 'anon', path: '/echo-claims/deep/path' });
+  });
+
+  it('answers an unknown function with 404', async () => {
+    const res = await fn('no-such-function', { authorization: `Bearer ${config.anonKey}` });
+    expect(res.status).toBe(404);
+  });
+});
+
+/** A second stack on ports of its own, so it never disturbs the one the other tests use. */
+function probeConfig(name: string, shift: number) {
+  return loadConfig('test', {
+    CASTLOOP_TEST_PORT_OFFSET: String(Number(config.env.CASTLOOP_TEST_PORT_OFFSET ?? 1000) + shift),
+    CASTLOOP_DATA_DIR: path.join(path.dirname(config.dataDir), name),
+  });
+}
+
+function portIsClosed(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once('error', () => resolve(true));
+  });
+}
+
+describe('stack lifecycle', () => {
+  it('applies every migration from scratch, twice in a row', async () => {
+    const probe = probeConfig('migrations-probe', 60);
+    const expected = (await listMigrations()).map((m) => m.version);
+    for (let round = 0; round < 2; round++) {
+      await wipeData(probe);
+      const db = await startDatabase(probe, () => {});
+      try {
+        const versions = await withDb(
+          async (client) => (await client.query('select version from supabase_migrations.schema_migrations order by version')).rows.map((r) => r.version),
+          probe.urls.db,
+        );
+        expect(versions).toEqual(expected);
+      } finally {
+        await db.stop();
+      }
+    }
+  });
+
+  it('stops cleanly, leaving no process or port behind', async () => {
+    const probe = probeConfig('shutdown-probe', 80);
+    const stack = await startStack(probe, { reset: true, web: 'none' });
+    const ports = [probe.ports.gateway, probe.ports.db, probe.ports.rest, probe.ports.functions, probe.ports.mailboxWeb, probe.ports.smtp];
+    expect(await portIsClosed(probe.ports.gateway)).toBe(false);
+    await stack.stop();
+    for (const port of ports) expect(await portIsClosed(port), `port ${port}`).toBe(true);
+    const leftovers = execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' })
+      .split('\n')
+      .filter((line) => line.includes(probe.dataDir));
+    expect(leftovers).toEqual([]);
+  });
+});
