@@ -23,10 +23,10 @@ export async function startWeb(config: StackConfig, mode: 'dev' | 'preview'): Pr
     return {
       stop: () => new Promise((resolve) => {
         served.httpServer.close(() => resolve());
-        served.httpServer.closeAllConnections?.();
+        (served.httpServer as import("node:http").Server).closeAllConnections?.();
       }),
     };
   } catch (error) {
-    throw new Error(`Web server could not start on ${config.urls.web}: ${(error as Error).message}`);
+    throw new Error(`Web server could not start on ${config.urls.web}: ${(error as Error).message}`, { cause: error });
   }
 }

@@ -12,7 +12,7 @@ import { spawnService, type ChildService } from '../lib/process.ts';
 const require = createRequire(import.meta.url);
 const functionsDir = path.join(repoRoot, 'supabase', 'functions');
 
-function denoBinary(): string {
+export function denoBinary(): string {
   // npm `deno` puts the real binary beside its Node wrapper (bin.cjs) on install.
   const binary = path.join(path.dirname(require.resolve('deno/package.json')), process.platform === 'win32' ? 'deno.exe' : 'deno');
   if (!existsSync(binary)) throw new Error('Deno binary missing: npm package `deno` is not installed (run npm ci)');
@@ -29,7 +29,7 @@ export function readVerifyJwt(): Record<string, boolean> {
 }
 
 /** One Deno config for the host: the union of every function's own deno.json import map. */
-async function writeHostDenoConfig(target: string): Promise<void> {
+export async function writeHostDenoConfig(target: string): Promise<void> {
   const imports: Record<string, string> = {};
   for (const entry of await readdir(functionsDir, { withFileTypes: true })) {
     const file = path.join(functionsDir, entry.name, 'deno.json');

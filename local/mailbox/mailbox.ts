@@ -22,6 +22,7 @@ export async function startMailbox(config: StackConfig): Promise<RunningMailbox>
   } catch (error) {
     throw new Error(
       `Mailbox could not start on ${config.host}:${config.ports.mailboxWeb} (SMTP ${config.ports.smtp}): ${(error as Error).message}`,
+      { cause: error },
     );
   }
   return { stop: () => maildev.stop() };

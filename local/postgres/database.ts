@@ -137,7 +137,7 @@ export async function applyMigrations(dbUrl: string, log: (line: string) => void
         await client.query('commit');
       } catch (error) {
         await client.query('rollback');
-        throw new Error(`Migration ${path.basename(migration.file)} failed: ${(error as Error).message}`);
+        throw new Error(`Migration ${path.basename(migration.file)} failed: ${(error as Error).message}`, { cause: error });
       }
       applied.push(migration.version);
       log(`applied migration ${path.basename(migration.file)}`);
