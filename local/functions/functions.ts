@@ -79,6 +79,9 @@ export async function startFunctions(config: StackConfig, options: FunctionsOpti
       SUPABASE_SERVICE_ROLE_KEY: config.serviceRoleKey,
       SUPABASE_DB_URL: config.urls.db,
       SUPABASE_JWT_SECRET: config.jwtSecret,
+      // The local stack's own web server is the site (its port differs under npm test).
+      SITE_URL: config.urls.web,
+      ALLOWED_ORIGIN: config.urls.web,
       CASTLOOP_FUNCTIONS_DIRS: JSON.stringify([functionsDir, ...(options.extraDirs ?? [])]),
       CASTLOOP_FUNCTIONS_PORT: String(config.ports.functions),
       CASTLOOP_FUNCTIONS_HOST: config.host,

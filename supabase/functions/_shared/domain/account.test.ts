@@ -1,0 +1,15 @@
+import { describe, expect, it } from 'vitest';
+import { homeDestination } from './account.ts';
+
+describe('homeDestination', () => {
+  it.each([
+    [null, false, '/subscribe'],
+    [null, true, '/subscribe'],
+    ['canceled', true, '/subscribe'],
+    ['past_due', true, '/subscribe'],
+    ['active', false, '/onboarding'],
+    ['active', true, '/dashboard'],
+  ])('status %s, onboarded %s -> %s', (subscriptionStatus, onboardingCompleted, expected) => {
+    expect(homeDestination({ subscriptionStatus, onboardingCompleted })).toBe(expected);
+  });
+});

@@ -1,0 +1,19 @@
+// Applies the access rules (access.ts) to the current address before any screen renders.
+import type { ReactNode } from 'react';
+import { Navigate, useLocation } from 'react-router-dom';
+import { FullPageSpinner } from '@/components/spinner';
+import { useCurrentAccount } from '@/lib/current-account';
+import { decideAccess } from './access';
+import { appTexts } from './texts';
+
+export function AccessGate({ children }: { children: ReactNode }) {
+  const location = useLocation();
+  const { data: account, isPending, isError } = useCurrentAccount();
+  if (isPending) return <FullPageSpinner label={appTexts.loading} />;
+  // A failed user load other than 401 leaves the visitor signed out rather than on a blank page.
+  const decision = decideAccess(location.pathname, isError ? null : (account ?? null));
+  if (decision.kind === 'redirect') {
+    return <Navigate to={{ pathname: decision.to, search: location.search }} replace />;
+  }
+  return <>{children}</>;
+}

@@ -1,0 +1,8 @@
+export function FullPageSpinner({ label = 'Loading...' }: { label?: string }) {
+  return (
+    <div className="flex min-h-[50vh] flex-col items-center justify-center gap-3" role="status" aria-live="polite">
+      <span className="loading loading-spinner loading-lg text-primary" aria-hidden="true" />
+      <p>{label}</p>
+    </div>
+  );
+}

@@ -1,0 +1,90 @@
+import { registerFormSchema, type RegisterForm } from '@domain/auth-schemas';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { Link, useNavigate } from 'react-router-dom';
+import { ErrorAlert } from '@/components/alert';
+import { AuthCard } from '@/components/auth-card';
+import { FormField } from '@/components/form-field';
+import { errorMessage } from '@/lib/api-client';
+import { currentAccountKey } from '@/lib/current-account';
+import { delays, wait } from '@/lib/delays';
+import { PENDING_USER_EMAIL } from '@/lib/local-storage-keys';
+import { notify } from '@/lib/toast';
+import { register as registerAccount } from '../api/auth-actions';
+import { legalLinks, texts } from '../texts';
+
+const t = texts.register;
+
+export default function RegisterPage() {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [failure, setFailure] = useState<string | null>(null);
+  const form = useForm<RegisterForm>({
+    resolver: zodResolver(registerFormSchema),
+    defaultValues: { firstName: '', lastName: '', email: '', password: '', confirmPassword: '' },
+  });
+  const { errors, isSubmitting } = form.formState;
+
+  const onSubmit = form.handleSubmit(async ({ confirmPassword: _confirm, ...payload }) => {
+    setFailure(null);
+    try {
+      const { email } = await registerAccount(payload);
+      localStorage.setItem(PENDING_USER_EMAIL, email);
+      notify.success(t.successTitle, { description: t.successDescription });
+      await wait(delays.authRefreshAfterRegisterMs);
+      try {
+        await queryClient.invalidateQueries({ queryKey: currentAccountKey });
+        navigate('/subscribe', { replace: true });
+      } catch {
+        window.location.assign('/subscribe'); // spec: a full page load if the refresh fails
+      }
+    } catch (error) {
+      const message = errorMessage(error, 'Please try again.');
+      setFailure(message);
+      notify.error(t.failed, { description: message });
+    }
+  });
+
+  return (
+    <AuthCard title={t.title} subtitle={t.subtitle}>
+      {failure && <ErrorAlert title={t.failed} message={failure} />}
+      <form onSubmit={onSubmit} noValidate className="flex flex-col gap-3">
+        <div className="grid gap-3 sm:grid-cols-2">
+          <FormField label={t.firstName} autoComplete="given-name" error={errors.firstName?.message} {...form.register('firstName')} />
+          <FormField label={t.lastName} autoComplete="family-name" error={errors.lastName?.message} {...form.register('lastName')} />
+        </div>
+        <FormField label={t.email} type="email" autoComplete="email" error={errors.email?.message} {...form.register('email')} />
+        <FormField label={t.password} type="password" autoComplete="new-password" error={errors.password?.message} {...form.register('password')} />
+        <FormField
+          label={t.confirmPassword}
+          type="password"
+          autoComplete="new-password"
+          error={errors.confirmPassword?.message}
+          {...form.register('confirmPassword')}
+        />
+        <p className="text-sm text-base-content/70">
+          {t.agreementPrefix}{' '}
+          <a className="link" href={legalLinks.privacy} target="_blank" rel="noreferrer">
+            {t.privacy}
+          </a>{' '}
+          and{' '}
+          <a className="link" href={legalLinks.terms} target="_blank" rel="noreferrer">
+            {t.terms}
+          </a>
+          .
+        </p>
+        <button type="submit" className="btn btn-primary" disabled={isSubmitting}>
+          {isSubmitting ? t.pending : t.submit}
+        </button>
+      </form>
+      <p className="text-center text-sm">
+        {t.haveAccount}{' '}
+        <Link className="link link-primary" to="/login">
+          {t.signIn}
+        </Link>
+      </p>
+    </AuthCard>
+  );
+}

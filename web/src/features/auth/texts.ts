@@ -1,0 +1,67 @@
+// Every user-facing text of the account screens. Quoted spec texts are verbatim.
+export const SUPPORT_EMAIL = 'support@castloop.com';
+
+export const texts = {
+  register: {
+    title: 'Create your account',
+    subtitle: 'Start your done-for-you podcast content service.',
+    firstName: 'First name',
+    lastName: 'Last name',
+    email: 'Email',
+    password: 'Password',
+    confirmPassword: 'Confirm password',
+    submit: 'Create Account',
+    pending: 'Creating Account...',
+    agreementPrefix: 'By creating an account you agree to our',
+    privacy: 'Privacy Policy',
+    terms: 'Terms of Service',
+    haveAccount: 'Already have an account?',
+    signIn: 'Sign in',
+    successTitle: 'Account created',
+    successDescription: "Welcome to Castloop! Let's choose your plan.",
+    failed: 'Registration failed',
+  },
+  login: {
+    title: 'Sign in to Castloop',
+    email: 'Email',
+    password: 'Password',
+    submit: 'Sign In',
+    pending: 'Signing In...',
+    forgot: 'Forgot password?',
+    noAccount: "Don't have an account?",
+    register: 'Create an account',
+    successTitle: 'Welcome back!',
+    failed: 'Login failed',
+  },
+  forgot: {
+    title: 'Forgot your password?',
+    subtitle: "Enter your account's email and we'll send you a link to reset your password.",
+    email: 'Email',
+    submit: 'Send Reset Link',
+    pending: 'Sending...',
+    sentTitle: 'Check Your Email',
+    sentBody: (email: string) => `If an account exists for ${email}, we've sent a link to reset your password.`,
+    supportHint: (email: string) => `Didn't get it? Check your spam folder, or contact support at ${email}.`,
+    backToLogin: 'Back to Login',
+    rememberPassword: 'Remembered it?',
+    failed: 'Error',
+  },
+  reset: {
+    title: 'Choose a new password',
+    password: 'New password',
+    confirmPassword: 'Confirm new password',
+    submit: 'Reset Password',
+    pending: 'Resetting...',
+    doneTitle: 'Password Reset Complete',
+    doneBody: 'Your password has been changed. Sign in with your new password.',
+    continueToLogin: 'Continue to Login',
+    failed: 'Reset Failed',
+    invalidLinkTitle: 'Invalid Reset Link',
+    invalidLinkBody: 'This password reset link is invalid or has expired.',
+  },
+} as const;
+
+export const legalLinks = {
+  privacy: (import.meta.env.VITE_PRIVACY_URL as string | undefined) ?? 'https://castloop.com/privacy',
+  terms: (import.meta.env.VITE_TERMS_URL as string | undefined) ?? 'https://castloop.com/terms',
+};
