@@ -1,0 +1,91 @@
+// Browser tests: playwright-core driving Debian's Chromium (Playwright cannot download its own
+// browser here), against the web server of the test stack. Every page visited gets an axe check;
+// a failing test leaves a screenshot in test-results/.
+import AxeBuilder from '@axe-core/playwright';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, expect, onTestFailed } from 'vitest';
+import { repoRoot } from '../../../local/config.ts';
+import { config } from '../../support/stack.ts';
+
+const chromiumFlags = [
+  '--headless=new',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
+];
+
+export const webUrl = config.urls.web;
+
+export interface BrowserHarness {
+  browser(): Browser;
+  /** A fresh context (no cookies, no local storage) and page. */
+  newPage(): Promise<Page>;
+}
+
+/** Call once per test file: launches Chromium for the file and closes what each test opened. */
+export function useBrowser(): BrowserHarness {
+  let browser: Browser | undefined;
+  const open: BrowserContext[] = [];
+  beforeAll(async () => {
+    browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: chromiumFlags });
+  });
+  afterEach(async () => {
+    for (const context of open.splice(0)) await context.close();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  return {
+    browser: () => browser!,
+    async newPage() {
+      const context = await browser!.newContext({ baseURL: webUrl });
+      open.push(context);
+      const page = await context.newPage();
+      onTestFailed(async ({ task }) => {
+        const dir = path.join(repoRoot, 'test-results');
+        await mkdir(dir, { recursive: true });
+        const file = path.join(dir, `${task.name.replace(/[^a-z0-9]+/gi, '-').slice(0, 80)}.png`);
+        await page.screenshot({ path: file, fullPage: true }).catch(() => {});
+        console.log(`screenshot of the failed test: ${file}`);
+      });
+      return page;
+    },
+  };
+}
+
+/** Asserts the page has no serious or critical accessibility violations (axe, WCAG 2 A/AA). */
+export async function expectAccessible(page: Page): Promise<void> {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
+  const serious = results.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`);
+  expect(serious, `accessibility violations on ${page.url()}`).toEqual([]);
+}
+
+/** Waits until the address is `pathname` (ignoring query), then runs the axe check on it. */
+export async function expectOnPage(page: Page, pathname: string): Promise<void> {
+  await page.waitForURL((url) => url.pathname === pathname, { timeout: 15_000 });
+  await expectAccessible(page);
+}
+
+/** Polls MailDev's REST API for the newest e-mail to `to`. */
+export async function waitForEmail(to: string, timeoutMs = 10_000): Promise<{ subject: string; html: string; text: string }> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const res = await fetch(`${config.urls.mailbox}/email`);
+    if (res.ok) {
+      const emails = (await res.json()) as Array<{ subject: string; html: string; text: string; to: Array<{ address: string }> }>;
+      const match = emails.filter((email) => email.to.some((recipient) => recipient.address.toLowerCase() === to.toLowerCase())).at(-1);
+      if (match) return match;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`no e-mail to ${to} within ${timeoutMs} ms`);
+}
