@@ -1,0 +1,172 @@
+// Accounts in a real browser: register, sign in for each state, access rules, password reset,
+// logout, a session that survives a reload, and axe checks on every screen.
+import { describe, expect, it } from 'vitest';
+import { uniqueEmail } from '../support/stack.ts';
+import { createUser, type UserState } from '../support/users.ts';
+import { expectAccessible, expectOnPage, useBrowser, waitForEmail } from './support/browser.ts';
+
+const harness = useBrowser();
+const password = 'correct-horse-battery';
+
+async function signIn(page: import('playwright-core').Page, email: string, secret = password) {
+  await page.goto('/login');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(secret);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+}
+
+describe('registration', () => {
+  it('creates the account and lands on /subscribe', async () => {
+    const page = await harness.newPage();
+    await page.goto('/register');
+    await expectAccessible(page);
+    const email = uniqueEmail('e2e');
+    await page.getByLabel('First name').fill('Ada');
+    await page.getByLabel('Last name').fill('Lovelace');
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password', { exact: true }).fill(password);
+    await page.getByLabel('Confirm password').fill(password);
+    await page.getByRole('button', { name: 'Create Account' }).click();
+    await expectOnPage(page, '/subscribe');
+    await expect.poll(() => page.evaluate(() => localStorage.getItem('pendingUserEmail'))).toBe(email);
+  });
+
+  it("shows the spec's validation messages", async () => {
+    const page = await harness.newPage();
+    await page.goto('/register');
+    await page.getByLabel('Email').fill('not-an-email');
+    await page.getByLabel('Password', { exact: true }).fill('short');
+    await page.getByLabel('Confirm password').fill('different');
+    await page.getByRole('button', { name: 'Create Account' }).click();
+    for (const message of ['First name is required', 'Last name is required', 'Invalid email address', 'Password must be at least 8 characters']) {
+      await expect.poll(() => page.getByText(message).count()).toBe(1);
+    }
+    await expectAccessible(page);
+  });
+
+  it("shows 'Registration failed' with the server message for a taken e-mail", async () => {
+    const { email } = await createUser('new');
+    const page = await harness.newPage();
+    await page.goto('/register');
+    await page.getByLabel('First name').fill('Ada');
+    await page.getByLabel('Last name').fill('Lovelace');
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password', { exact: true }).fill(password);
+    await page.getByLabel('Confirm password').fill(password);
+    await page.getByRole('button', { name: 'Create Account' }).click();
+    const alert = page.getByRole('alert').filter({ hasText: 'Registration failed' }).first();
+    await alert.waitFor();
+    expect(await alert.textContent()).toContain('User already registered');
+    expect(new URL(page.url()).pathname).toBe('/register');
+  });
+});
+
+describe('sign in', () => {
+  const destinations: Array<[UserState, string]> = [
+    ['new', '/subscribe'],
+    ['subscribed', '/onboarding'],
+    ['onboarded', '/'],
+  ];
+  it.each(destinations)('a %s user lands on %s', async (state, destination) => {
+    const { email } = await createUser(state);
+    const page = await harness.newPage();
+    await signIn(page, email);
+    await expectOnPage(page, destination);
+    if (destination === '/') await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+  });
+
+  it("shows 'Login failed' for a wrong password", async () => {
+    const { email } = await createUser('new');
+    const page = await harness.newPage();
+    await signIn(page, email, 'not-the-password');
+    const alert = page.getByRole('alert').filter({ hasText: 'Login failed' }).first();
+    await alert.waitFor();
+    expect(await alert.textContent()).toContain('Invalid login credentials');
+    await expectAccessible(page);
+  });
+
+  it('keeps the session across a reload', async () => {
+    const { email } = await createUser('onboarded');
+    const page = await harness.newPage();
+    await signIn(page, email);
+    await expectOnPage(page, '/');
+    await page.reload();
+    await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/');
+    const cookies = await page.context().cookies();
+    expect(cookies.map((cookie) => cookie.name)).toContain('sb-access-token');
+  });
+
+  it('logs out to / and then to /login, and the session is gone', async () => {
+    const { email } = await createUser('onboarded');
+    const page = await harness.newPage();
+    await signIn(page, email);
+    await expectOnPage(page, '/');
+    await page.getByRole('button', { name: 'Logout' }).click();
+    await expectOnPage(page, '/login');
+    await page.goto('/dashboard');
+    await expectOnPage(page, '/login');
+  });
+});
+
+describe('access rules for logged-out visitors', () => {
+  it.each(['/', '/subscribe', '/onboarding', '/dashboard', '/no-such-page'])('%s ends on /login', async (path) => {
+    const page = await harness.newPage();
+    await page.goto(path);
+    await expectOnPage(page, '/login');
+  });
+
+  it('shows the not-found page to a signed-in user, then goes home after 1 s', async () => {
+    const { email } = await createUser('onboarded');
+    const page = await harness.newPage();
+    await signIn(page, email);
+    await expectOnPage(page, '/');
+    await page.goto('/no-such-page');
+    await page.getByRole('heading', { name: '404 Page Not Found' }).waitFor();
+    await expectAccessible(page);
+    await expectOnPage(page, '/');
+  });
+});
+
+describe('password reset', () => {
+  it('forgot password -> e-mail -> reset -> sign in with the new password', async () => {
+    const { email } = await createUser('new');
+    const page = await harness.newPage();
+    await page.goto('/forgot-password');
+    await expectAccessible(page);
+    await page.getByLabel('Email').fill(email);
+    await page.getByRole('button', { name: 'Send Reset Link' }).click();
+    await page.getByRole('heading', { name: 'Check Your Email' }).waitFor();
+    await expectAccessible(page);
+
+    const mail = await waitForEmail(email);
+    const link = /href="([^"]+\/reset-password\?token=[^"]+)"/.exec(mail.html)![1].replace(/&amp;/g, '&');
+    await page.goto(link);
+    await page.getByLabel('New password', { exact: true }).fill('my-new-password');
+    await page.getByLabel('Confirm new password').fill('my-new-password');
+    await page.getByRole('button', { name: 'Reset Password' }).click();
+    await page.getByRole('heading', { name: 'Password Reset Complete' }).waitFor();
+    await expectAccessible(page);
+    await page.getByRole('button', { name: 'Continue to Login' }).click();
+    await expectOnPage(page, '/login');
+    await signIn(page, email, 'my-new-password');
+    await expectOnPage(page, '/subscribe');
+  });
+
+  it("a missing token shows 'Invalid Reset Link' and goes to /login", async () => {
+    const page = await harness.newPage();
+    await page.goto('/reset-password');
+    await page.getByText('Invalid Reset Link').waitFor();
+    await expectOnPage(page, '/login');
+  });
+
+  it("a bad token shows 'Invalid Reset Link' on submit and goes to /login", async () => {
+    const page = await harness.newPage();
+    await page.goto('/reset-password?token=not-a-real-token');
+    await page.getByLabel('New password', { exact: true }).fill('my-new-password');
+    await page.getByLabel('Confirm new password').fill('my-new-password');
+    await page.getByRole('button', { name: 'Reset Password' }).click();
+    await page.getByText('Invalid Reset Link').waitFor();
+    await expectOnPage(page, '/login');
+  });
+});
