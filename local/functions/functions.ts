@@ -82,6 +82,8 @@ export async function startFunctions(config: StackConfig, options: FunctionsOpti
       // The local stack's own web server is the site (its port differs under npm test).
       SITE_URL: config.urls.web,
       ALLOWED_ORIGIN: config.urls.web,
+      // Set (to anything) in .env: this stack's own Stripe sandbox; empty: Stripe itself.
+      STRIPE_API_BASE: config.env.STRIPE_API_BASE ? config.urls.sandbox : '',
       CASTLOOP_FUNCTIONS_DIRS: JSON.stringify([functionsDir, ...(options.extraDirs ?? [])]),
       CASTLOOP_FUNCTIONS_PORT: String(config.ports.functions),
       CASTLOOP_FUNCTIONS_HOST: config.host,

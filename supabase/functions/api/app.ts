@@ -4,6 +4,8 @@ import { cors } from 'hono/cors';
 import { HTTPException } from 'hono/http-exception';
 import { HttpError } from '../_shared/http-error.ts';
 import { authRoutes } from './routes/auth.ts';
+import { billingRoutes } from './routes/billing.ts';
+import { recoverSessionRoutes } from './routes/recover-session.ts';
 
 const allowedOrigins = (Deno.env.get('ALLOWED_ORIGIN') ?? Deno.env.get('SITE_URL') ?? '').split(',').map((o) => o.trim()).filter(Boolean);
 
@@ -13,6 +15,8 @@ app.use('*', cors({ origin: (origin) => (allowedOrigins.includes(origin) ? origi
 
 app.get('/health', (c) => c.json({ status: 'ok', service: 'api' }));
 app.route('/auth', authRoutes);
+app.route('/auth', recoverSessionRoutes);
+app.route('/', billingRoutes);
 
 app.notFound((c) => c.json({ message: `No route for ${c.req.method} ${new URL(c.req.url).pathname}` }, 404));
 

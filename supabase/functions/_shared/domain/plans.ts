@@ -1,0 +1,29 @@
+// Plan tiers (spec sections 1 and 9): names, titles, and which tiers exist.
+export const PLAN_TIERS = ['starter', 'growth', 'scale'] as const;
+export type PlanTier = (typeof PLAN_TIERS)[number];
+
+export function isPlanTier(value: unknown): value is PlanTier {
+  return typeof value === 'string' && (PLAN_TIERS as readonly string[]).includes(value);
+}
+
+const capitalise = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
+
+/**
+ * The title shown for a tier: the product tiers carry the done-for-you service suffix, any other
+ * tier (e.g. enterprise) is capitalised with 'Plan', and no tier is 'No Plan'.
+ */
+export function planTitle(tier: string | null | undefined): string {
+  if (!tier) return 'No Plan';
+  if (isPlanTier(tier)) return `${capitalise(tier)} Done-For-You Service`;
+  return `${capitalise(tier)} Plan`;
+}
+
+/** Enterprise (and any tier without a monthly limit) is unlimited. */
+export function isUnlimitedTier(tier: string | null | undefined): boolean {
+  return tier === 'enterprise';
+}
+
+/** Whole dollars from cents, as the plans page shows them: 119900 -> '$1,199'. */
+export function formatPrice(cents: number): string {
+  return `$${Math.round(cents / 100).toLocaleString('en-US')}`;
+}

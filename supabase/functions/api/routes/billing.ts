@@ -1,0 +1,64 @@
+// Checkout and billing portal (spec sections 2 and 7). Stripe is reached only from here, with
+// the secret key; the subscription itself is written only by the stripe-webhook function.
+import { Hono } from 'hono';
+import { z } from 'zod';
+import { isPlanTier } from '../../_shared/domain/plans.ts';
+import { HttpError, parseJsonBody } from '../../_shared/http-error.ts';
+import { requireCaller, type Caller } from '../../_shared/session.ts';
+import { serviceClient } from '../../_shared/supabase-clients.ts';
+import { priceIdsByTier, stripeClient } from '../../_shared/stripe.ts';
+
+const siteUrl = () => Deno.env.get('SITE_URL') ?? 'http://127.0.0.1:3000';
+
+const checkoutSchema = z.object({ tier: z.string().max(50) });
+
+async function storedCustomerId(userId: string): Promise<string | null> {
+  const { data, error } = await serviceClient().from('subscriptions').select('stripe_customer_id').eq('user_id', userId).maybeSingle();
+  if (error) throw new HttpError(500, `Could not read billing data: ${error.message}`);
+  return data?.stripe_customer_id ?? null;
+}
+
+/** The caller's Stripe customer, created once and remembered. */
+async function customerFor(caller: Caller): Promise<string> {
+  const existing = await storedCustomerId(caller.userId);
+  if (existing) return existing;
+  const customer = await stripeClient().customers.create(
+    { email: caller.email, metadata: { user_id: caller.userId } },
+    // Two quick clicks must not create two customers.
+    { idempotencyKey: `customer-for-${caller.userId}` },
+  );
+  const { error } = await serviceClient().rpc('remember_stripe_customer', { p_user_id: caller.userId, p_customer_id: customer.id });
+  if (error) throw new HttpError(500, `Could not store the billing customer: ${error.message}`);
+  return (await storedCustomerId(caller.userId)) ?? customer.id;
+}
+
+export const billingRoutes = new Hono();
+
+billingRoutes.post('/create-checkout-session', async (c) => {
+  const caller = await requireCaller(c);
+  const { tier } = await parseJsonBody(c.req.raw, checkoutSchema);
+  if (!isPlanTier(tier)) throw new HttpError(400, `Unknown plan: ${tier}`);
+  const price = priceIdsByTier()[tier];
+  if (!price) throw new HttpError(503, `The ${tier} plan has no Stripe price configured`);
+  const customer = await customerFor(caller);
+  const session = await stripeClient().checkout.sessions.create({
+    mode: 'subscription',
+    customer,
+    line_items: [{ price, quantity: 1 }],
+    client_reference_id: caller.userId,
+    metadata: { user_id: caller.userId, tier },
+    subscription_data: { metadata: { user_id: caller.userId, tier } },
+    success_url: `${siteUrl()}/?session_id={CHECKOUT_SESSION_ID}`,
+    cancel_url: `${siteUrl()}/subscribe`,
+  });
+  if (!session.url) throw new HttpError(502, 'Stripe did not return a checkout address');
+  return c.json({ checkoutUrl: session.url });
+});
+
+billingRoutes.post('/create-portal-session', async (c) => {
+  const caller = await requireCaller(c);
+  const customer = await storedCustomerId(caller.userId);
+  if (!customer) throw new HttpError(400, 'No billing account yet: choose a plan first');
+  const portal = await stripeClient().billingPortal.sessions.create({ customer, return_url: `${siteUrl()}/subscribe` });
+  return c.json({ url: portal.url });
+});

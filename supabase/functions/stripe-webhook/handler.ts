@@ -1,0 +1,110 @@
+import Stripe from 'stripe';
+import { serviceClient } from '../_shared/supabase-clients.ts';
+import { stripeClient, tierForPrice } from '../_shared/stripe.ts';
+
+const cryptoProvider = Stripe.createSubtleCryptoProvider();
+
+function json(status: number, body: unknown): Response {
+  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+}
+
+/** A subscription's state as Castloop stores it. */
+interface SubscriptionState {
+  customerId: string;
+  subscriptionId: string;
+  userId: string | null;
+  status: string;
+  tier: string | null;
+  currentPeriodEnd: number | null;
+}
+
+function idOf(value: string | { id: string } | null | undefined): string | null {
+  if (!value) return null;
+  return typeof value === 'string' ? value : value.id;
+}
+
+function stateOf(subscription: Stripe.Subscription, deleted = false): SubscriptionState {
+  const item = subscription.items?.data?.[0];
+  // Newer API versions carry the period on the item; older ones on the subscription.
+  const periodEnd =
+    (item as { current_period_end?: number } | undefined)?.current_period_end ??
+    (subscription as unknown as { current_period_end?: number }).current_period_end ??
+    null;
+  return {
+    customerId: idOf(subscription.customer)!,
+    subscriptionId: subscription.id,
+    userId: subscription.metadata?.user_id ?? null,
+    status: deleted ? 'canceled' : subscription.status,
+    tier: tierForPrice(item?.price?.id),
+    currentPeriodEnd: periodEnd,
+  };
+}
+
+/** The subscription an event is about, as Stripe has it now (or as the event carries it). */
+async function subscriptionStateFor(event: Stripe.Event): Promise<SubscriptionState | null> {
+  switch (event.type) {
+    case 'checkout.session.completed': {
+      const session = event.data.object;
+      const subscriptionId = idOf(session.subscription);
+      if (session.mode !== 'subscription' || !subscriptionId) return null;
+      const state = stateOf(await stripeClient().subscriptions.retrieve(subscriptionId));
+      return { ...state, userId: state.userId ?? session.metadata?.user_id ?? session.client_reference_id ?? null };
+    }
+    case 'customer.subscription.created':
+    case 'customer.subscription.updated':
+      return stateOf(event.data.object);
+    case 'customer.subscription.deleted':
+      return stateOf(event.data.object, true);
+    case 'invoice.payment_failed': {
+      const invoice = event.data.object as Stripe.Invoice & { subscription?: string | { id: string } };
+      const subscriptionId =
+        idOf(invoice.subscription) ?? idOf(invoice.parent?.subscription_details?.subscription as string | undefined);
+      if (!subscriptionId) return null;
+      return stateOf(await stripeClient().subscriptions.retrieve(subscriptionId));
+    }
+    default:
+      return null;
+  }
+}
+
+export async function handleStripeWebhook(request: Request): Promise<Response> {
+  if (request.method !== 'POST') return json(405, { message: 'Method not allowed' });
+  const secret = Deno.env.get('STRIPE_WEBHOOK_SECRET');
+  if (!secret) return json(503, { message: 'Stripe webhooks are not configured' });
+  const signature = request.headers.get('stripe-signature');
+  if (!signature) return json(400, { message: 'Missing Stripe-Signature header' });
+  const body = await request.text();
+
+  let event: Stripe.Event;
+  try {
+    event = await stripeClient().webhooks.constructEventAsync(body, signature, secret, undefined, cryptoProvider);
+  } catch {
+    return json(400, { message: 'Invalid signature' });
+  }
+
+  let state: SubscriptionState | null;
+  try {
+    state = await subscriptionStateFor(event);
+  } catch (error) {
+    // Stripe retries a failed delivery: answer 5xx so the event is not lost.
+    console.error(`stripe-webhook: could not read ${event.type} ${event.id}`, error);
+    return json(502, { message: 'Could not read the subscription from Stripe' });
+  }
+
+  const { data, error } = await serviceClient().rpc('record_stripe_event', {
+    p_event_id: event.id,
+    p_event_type: event.type,
+    p_event_created: new Date(event.created * 1000).toISOString(),
+    p_user_id: state?.userId ?? null,
+    p_customer_id: state?.customerId ?? null,
+    p_subscription_id: state?.subscriptionId ?? null,
+    p_status: state?.status ?? null,
+    p_tier: state?.tier ?? null,
+    p_current_period_end: state?.currentPeriodEnd ? new Date(state.currentPeriodEnd * 1000).toISOString() : null,
+  });
+  if (error) {
+    console.error(`stripe-webhook: could not record ${event.type} ${event.id}`, error);
+    return json(500, { message: 'Could not record the event' });
+  }
+  return json(200, { received: true, outcome: data });
+}
