@@ -5,11 +5,14 @@ import { FullPageSpinner } from '@/components/spinner';
 import { useCurrentAccount } from '@/lib/current-account';
 import { decideAccess } from './access';
 import { appTexts } from './texts';
+import { useCheckoutReturn } from './use-checkout-return';
 
 export function AccessGate({ children }: { children: ReactNode }) {
   const location = useLocation();
   const { data: account, isPending, isError } = useCurrentAccount();
+  const { recovering } = useCheckoutReturn(account, isPending);
   if (isPending) return <FullPageSpinner label={appTexts.loading} />;
+  if (recovering) return <FullPageSpinner label={appTexts.restoringSession} />;
   // A failed user load other than 401 leaves the visitor signed out rather than on a blank page.
   const decision = decideAccess(location.pathname, isError ? null : (account ?? null));
   if (decision.kind === 'redirect') {

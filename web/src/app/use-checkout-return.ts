@@ -1,0 +1,78 @@
+// Returning from Stripe's checkout with ?session_id=... (spec section 4).
+// - Signed out (a fresh browser): recover the session with the stored pendingUserEmail; the
+//   server demands a paid, recent checkout whose e-mail matches, once.
+// - Signed in: wait briefly for the payment's webhook to activate the subscription.
+// Either way session_id is then stripped from the address without a reload. Failures are only
+// logged (spec section 8).
+import type { Account } from '@domain/account';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
+import { apiRequest } from '@/lib/api-client';
+import { currentAccountKey, currentAccountQuery } from '@/lib/current-account';
+import { wait } from '@/lib/delays';
+import { PENDING_USER_EMAIL } from '@/lib/local-storage-keys';
+import { supabase } from '@/lib/supabase';
+
+interface RecoveredSession {
+  user: Account;
+  session: { access_token: string; refresh_token: string };
+}
+
+const ACTIVATION_POLLS = 10;
+
+function stripSessionId(): void {
+  const url = new URL(window.location.href);
+  url.searchParams.delete('session_id');
+  window.history.replaceState(window.history.state, '', `${url.pathname}${url.search}${url.hash}`);
+}
+
+/** Asks the server for a session; true on success. Also the spec's "manual recovery". */
+export async function recoverSession(email: string, sessionId: string): Promise<boolean> {
+  try {
+    const query = new URLSearchParams({ email, session_id: sessionId });
+    const recovered = await apiRequest<RecoveredSession>('GET', `/api/auth/recover-session?${query}`);
+    const { error } = await supabase.auth.setSession(recovered.session);
+    if (error) throw error;
+    return true;
+  } catch (error) {
+    console.error('Session recovery failed', error);
+    return false;
+  }
+}
+
+export function useCheckoutReturn(account: Account | null | undefined, loading: boolean): { recovering: boolean } {
+  const queryClient = useQueryClient();
+  const attempted = useRef(false);
+  const sessionId = new URLSearchParams(window.location.search).get('session_id');
+  const [recovering, setRecovering] = useState(Boolean(sessionId));
+
+  useEffect(() => {
+    if (loading || attempted.current) return;
+    attempted.current = true;
+    if (!sessionId) {
+      setRecovering(false);
+      return;
+    }
+    void (async () => {
+      if (!account) {
+        const email = localStorage.getItem(PENDING_USER_EMAIL);
+        if (email && (await recoverSession(email, sessionId))) {
+          localStorage.removeItem(PENDING_USER_EMAIL);
+          await queryClient.invalidateQueries({ queryKey: currentAccountKey });
+          stripSessionId();
+        }
+      } else {
+        localStorage.removeItem(PENDING_USER_EMAIL);
+        for (let i = 0; i < ACTIVATION_POLLS; i++) {
+          const fresh = await queryClient.fetchQuery({ ...currentAccountQuery, staleTime: 0 });
+          if (fresh?.subscriptionStatus === 'active') break;
+          await wait(1000);
+        }
+        stripSessionId();
+      }
+      setRecovering(false);
+    })();
+  }, [account, loading, sessionId, queryClient]);
+
+  return { recovering };
+}
