@@ -1,8 +1,101 @@
-// The plans page. Its plans, checkout and portal are built in the billing issue.
+import { planTitle } from '@domain/plans';
+import { useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from 'react-router-dom';
+import { ErrorAlert } from '@/components/alert';
+import { FullPageSpinner } from '@/components/spinner';
+import { useCurrentAccount } from '@/lib/current-account';
+import { logout } from '@/lib/logout';
+import { notify } from '@/lib/toast';
+import { useOpenPortal, useStartCheckout } from '../api/billing-sessions';
+import { usePlans } from '../api/get-plans';
+import { PlanCard } from '../components/plan-card';
+import { texts } from '../texts';
+
 export default function SubscribePage() {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const { data: account } = useCurrentAccount();
+  const plans = usePlans();
+  const checkout = useStartCheckout();
+  const portal = useOpenPortal();
+  const isActive = account?.subscriptionStatus === 'active';
+  const busy = checkout.isPending || checkout.isSuccess || portal.isPending || portal.isSuccess;
+
+  const choose = (tier: string) =>
+    checkout.mutate(tier, { onError: () => notify.error(texts.checkoutFailed) });
+  const openPortal = () => portal.mutate(undefined, { onError: () => notify.error(texts.portalFailed) });
+
   return (
-    <main className="mx-auto max-w-5xl px-4 py-8">
-      <h1 className="text-3xl font-bold">Choose Your Plan</h1>
+    <main className="mx-auto flex max-w-6xl flex-col gap-6 px-4 py-8">
+      <div className="flex flex-wrap items-start justify-between gap-4">
+        <div>
+          <h1 className="text-3xl font-bold">{texts.title}</h1>
+          <p className="mt-1 text-base-content/70">{texts.subtitle}</p>
+        </div>
+        <div className="flex flex-wrap gap-2">
+          {isActive && (
+            <button type="button" className="btn btn-primary" onClick={() => navigate('/')}>
+              {texts.backToDashboard}
+            </button>
+          )}
+          {account?.stripeCustomerId && (
+            <button type="button" className="btn btn-outline" disabled={busy} onClick={openPortal}>
+              {texts.manageYourBilling}
+            </button>
+          )}
+          <button type="button" className="btn btn-ghost" onClick={() => void logout(queryClient)}>
+            {texts.logout}
+          </button>
+        </div>
+      </div>
+
+      {checkout.isError && <ErrorAlert title={texts.checkoutFailed} message={checkout.error.message} />}
+      {portal.isError && <ErrorAlert title={texts.portalFailed} message={portal.error.message} />}
+
+      {isActive && (
+        <section className="card bg-success/10" aria-labelledby="active-subscription-title">
+          <div className="card-body flex-row flex-wrap items-center justify-between gap-4">
+            <div>
+              <h2 id="active-subscription-title" className="card-title">
+                {texts.activeTitle}
+              </h2>
+              <p>{texts.activeBody(planTitle(account?.subscriptionTier))}</p>
+            </div>
+            <button type="button" className="btn btn-outline" disabled={busy} onClick={openPortal}>
+              {texts.manageBilling}
+            </button>
+          </div>
+        </section>
+      )}
+
+      {plans.isPending && <FullPageSpinner label={texts.loadingPlans} />}
+      {plans.isError && (
+        <div className="flex flex-col items-start gap-2">
+          <ErrorAlert title={texts.plansFailed} message={plans.error.message} />
+          <button type="button" className="btn" onClick={() => void plans.refetch()}>
+            {texts.retry}
+          </button>
+        </div>
+      )}
+      {plans.data && (
+        <div className="grid gap-6 md:grid-cols-3">
+          {plans.data.map((plan) => (
+            <PlanCard
+              key={plan.id}
+              plan={plan}
+              isCurrent={isActive && account?.subscriptionTier === plan.id}
+              pending={checkout.isPending && checkout.variables === plan.id}
+              disabled={busy}
+              onChoose={choose}
+            />
+          ))}
+        </div>
+      )}
+
+      <div className="text-center text-sm text-base-content/70">
+        <p>{texts.priceIncrease}</p>
+        <p>{texts.monthToMonth}</p>
+      </div>
     </main>
   );
 }

@@ -1,0 +1,37 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { supabase } from '@/lib/supabase';
+
+export interface Plan {
+  id: string;
+  title: string;
+  description: string;
+  priceCents: number;
+  originalPriceCents: number | null;
+  features: string[];
+  unavailableFeatures: string[];
+  isPopular: boolean;
+}
+
+async function getPlans(): Promise<Plan[]> {
+  const { data, error } = await supabase
+    .from('plans')
+    .select('id, title, description, price_cents, original_price_cents, features, unavailable_features, is_popular, sort_order')
+    .order('sort_order');
+  if (error) throw new Error(error.message);
+  return data.map((row) => ({
+    id: row.id,
+    title: row.title,
+    description: row.description ?? '',
+    priceCents: row.price_cents,
+    originalPriceCents: row.original_price_cents,
+    features: row.features ?? [],
+    unavailableFeatures: row.unavailable_features ?? [],
+    isPopular: row.is_popular,
+  }));
+}
+
+export const plansQuery = queryOptions({ queryKey: ['plans'], queryFn: getPlans, staleTime: 60 * 60 * 1000 });
+
+export function usePlans() {
+  return useQuery(plansQuery);
+}
