@@ -1,0 +1,83 @@
+// Small HTTP and HTML helpers shared by the sandbox modules.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+export function readBody(req: IncomingMessage, limit = 5 * 1024 * 1024): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        reject(new Error('request body too large'));
+        req.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body, null, 2);
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers });
+  res.end(text);
+}
+
+export function sendHtml(res: ServerResponse, status: number, html: string, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', ...headers });
+  res.end(html);
+}
+
+/** 303 See Other: the answer to a form POST that should be followed by a GET. */
+export function redirect(res: ServerResponse, location: string, status = 303): void {
+  res.writeHead(status, { location, 'cache-control': 'no-store' });
+  res.end();
+}
+
+export function escapeHtml(value: unknown): string {
+  return String(value ?? '')
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+    .replaceAll('"', '&quot;')
+    .replaceAll("'", '&#39;');
+}
+
+const styles = `
+  body { font-family: system-ui, sans-serif; margin: 0; background: #f6f7fb; color: #1a1f36; }
+  main { max-width: 56rem; margin: 2rem auto; padding: 1.5rem 2rem; background: #fff; border-radius: 8px; box-shadow: 0 1px 3px rgba(0,0,0,.12); }
+  h1 { font-size: 1.5rem; } h2 { font-size: 1.2rem; margin-top: 2rem; }
+  table { border-collapse: collapse; width: 100%; font-size: .9rem; }
+  th, td { text-align: left; padding: .35rem .5rem; border-bottom: 1px solid #e3e8ee; vertical-align: top; }
+  button { font: inherit; padding: .6rem 1.2rem; border-radius: 6px; border: 0; background: #4b3fd6; color: #fff; cursor: pointer; }
+  button.secondary { background: #e3e8ee; color: #1a1f36; }
+  button:focus-visible, a:focus-visible { outline: 3px solid #f5a623; outline-offset: 2px; }
+  a { color: #3b2fc9; }
+  .notice { padding: .75rem 1rem; background: #e6f4ea; border-radius: 6px; }
+  .warning { padding: .75rem 1rem; background: #fdecea; border-radius: 6px; }
+  .price { font-size: 2rem; font-weight: 600; }
+  .muted { color: #5a6478; }
+  .actions { display: flex; gap: 1rem; align-items: center; flex-wrap: wrap; margin-top: 1.5rem; }
+  code { font-size: .85em; }
+`;
+
+/** A complete, accessible HTML page (lang, title, landmark, one h1). */
+export function htmlPage(title: string, body: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title>
+<style>${styles}</style>
+</head>
+<body>
+<main>
+${body}
+</main>
+</body>
+</html>
+`;
+}

@@ -1,0 +1,263 @@
+// The Stripe sandbox module: the /v1 API (Bearer secret key, Request-Id, idempotency keys),
+// the hosted checkout and billing portal pages, and sandbox-only helpers under /_sandbox/stripe.
+import type { ServerResponse } from 'node:http';
+import type { StackConfig } from '../../config.ts';
+import { parseForm, parseNested } from '../form.ts';
+import { redirect, sendHtml, sendJson } from '../http.ts';
+import type { SandboxModule, SandboxRequest } from '../types.ts';
+import { handleApi, StripeApiError, type StripeErrorBody } from './api.ts';
+import { newId } from './objects.ts';
+import { checkoutPage, homeSection, messagePage, portalPage } from './pages.ts';
+import { stripeSettings } from './settings.ts';
+import { StripeStore } from './store.ts';
+
+export { stripeFunctionEnv, stripeSettings } from './settings.ts';
+export { signatureHeader } from './webhooks.ts';
+
+interface CachedResponse {
+  fingerprint: string;
+  status: number;
+  body: unknown;
+}
+
+const MAX_IDEMPOTENCY_KEYS = 5000;
+
+function errorJson(res: ServerResponse, status: number, error: StripeErrorBody, headers: Record<string, string>): void {
+  const body: Record<string, unknown> = {};
+  if (error.code) body.code = error.code;
+  if (error.code) body.doc_url = `https://stripe.com/docs/error-codes/${error.code.replaceAll('_', '-')}`;
+  body.message = error.message;
+  if (error.param) body.param = error.param;
+  body.request_log_url = `https://dashboard.stripe.com/test/logs/${headers['request-id']}`;
+  body.type = error.type;
+  sendJson(res, status, { error: body }, headers);
+}
+
+function maskKey(key: string): string {
+  return key.length > 8 ? `${key.slice(0, 8)}${'*'.repeat(Math.max(0, key.length - 12))}${key.slice(-4)}` : '***';
+}
+
+/** The API key from `Authorization: Bearer <key>` or HTTP Basic with the key as user name. */
+function apiKeyOf(header: string | undefined): string | null {
+  if (!header) return null;
+  const [scheme, value] = header.trim().split(/\s+/, 2);
+  if (!value) return null;
+  if (scheme.toLowerCase() === 'bearer') return value;
+  if (scheme.toLowerCase() === 'basic') return Buffer.from(value, 'base64').toString('utf8').split(':')[0] || null;
+  return null;
+}
+
+function wantsHtml(request: SandboxRequest): boolean {
+  return (request.req.headers.accept ?? '').includes('text/html');
+}
+
+export function createStripeSandbox(config: StackConfig, options: { dataDir: string }): SandboxModule {
+  const settings = stripeSettings(config);
+  const store = new StripeStore(settings, config.urls.sandbox, options.dataDir);
+  store.startRetries();
+  const idempotency = new Map<string, CachedResponse>();
+
+  async function api(request: SandboxRequest): Promise<void> {
+    const { req, res, method, url } = request;
+    const requestId = newId('req_', 14);
+    const headers: Record<string, string> = { 'request-id': requestId, 'stripe-version': store.state.apiVersion };
+    const key = apiKeyOf(req.headers.authorization);
+    if (!key) {
+      errorJson(
+        res,
+        401,
+        { type: 'invalid_request_error', message: "You did not provide an API key. You need to provide your API key in the Authorization header, using Bearer auth (e.g. 'Authorization: Bearer YOUR_SECRET_KEY'). See https://stripe.com/docs/api#authentication for details, or we can help at https://support.stripe.com/." },
+        { ...headers, 'www-authenticate': 'Bearer realm="Stripe"' },
+      );
+      return;
+    }
+    if (key !== settings.secretKey) {
+      errorJson(res, 401, { type: 'invalid_request_error', message: `Invalid API Key provided: ${maskKey(key)}` }, { ...headers, 'www-authenticate': 'Bearer realm="Stripe"' });
+      return;
+    }
+    const version = req.headers['stripe-version'];
+    if (typeof version === 'string' && version && version !== store.state.apiVersion) {
+      store.state.apiVersion = version;
+      headers['stripe-version'] = version;
+      store.save();
+    }
+    const bodyText = request.body.toString('utf8');
+    const idemKey = method === 'POST' ? req.headers['idempotency-key'] : undefined;
+    const cacheKey = typeof idemKey === 'string' ? `${key} ${idemKey}` : null;
+    const fingerprint = `${method} ${url.pathname} ${bodyText}`;
+    if (cacheKey) {
+      const cached = idempotency.get(cacheKey);
+      if (cached) {
+        if (cached.fingerprint !== fingerprint) {
+          errorJson(res, 400, { type: 'idempotency_error', message: `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${idemKey}' if you meant to execute a different request.` }, headers);
+          return;
+        }
+        sendJson(res, cached.status, cached.body, { ...headers, 'idempotent-replayed': 'true', 'idempotency-key': String(idemKey) });
+        return;
+      }
+    }
+    const remember = (status: number, body: unknown) => {
+      if (!cacheKey) return;
+      idempotency.set(cacheKey, { fingerprint, status, body });
+      if (idempotency.size > MAX_IDEMPOTENCY_KEYS) idempotency.delete(idempotency.keys().next().value as string);
+    };
+    try {
+      const params = method === 'POST' ? parseForm(bodyText) : parseNested(url.searchParams);
+      const result = await handleApi(store, { method, path: url.pathname, params });
+      remember(200, result);
+      sendJson(res, 200, result, headers);
+    } catch (error) {
+      if (error instanceof StripeApiError) {
+        if (error.status === 400) remember(error.status, { error: error.body });
+        errorJson(res, error.status, error.body, headers);
+        return;
+      }
+      errorJson(res, 500, { type: 'api_error', message: `Sandbox error: ${(error as Error).message}` }, headers);
+    }
+  }
+
+  async function checkout(request: SandboxRequest, id: string, action: string | undefined): Promise<void> {
+    const { res, method } = request;
+    const session = store.state.checkoutSessions[id];
+    if (!session) {
+      sendHtml(res, 404, messagePage('Checkout session not found', `There is no checkout session ${id}.`));
+      return;
+    }
+    if (session.status === 'open' && session.expires_at <= Math.floor(Date.now() / 1000)) {
+      session.status = 'expired';
+      session.url = null;
+      store.save();
+    }
+    if (session.status !== 'open') {
+      const link = session.status === 'complete' && session.success_url ? { href: session.success_url.replaceAll('{CHECKOUT_SESSION_ID}', session.id), text: 'Continue to Castloop' } : session.cancel_url ? { href: session.cancel_url, text: 'Return to Castloop' } : undefined;
+      sendHtml(res, 409, messagePage(session.status === 'complete' ? 'Already paid' : 'Checkout session expired', session.status === 'complete' ? 'This checkout session is already complete.' : 'This checkout session has expired.', link));
+      return;
+    }
+    if (method === 'GET' && !action) {
+      sendHtml(res, 200, checkoutPage(store, session));
+      return;
+    }
+    if (method === 'POST' && action === 'pay') {
+      const form = parseForm(request.body.toString('utf8'));
+      const email = typeof form.email === 'string' && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(form.email.trim()) ? form.email.trim() : null;
+      if (!session.customer && !session.customer_email && !email) {
+        sendHtml(res, 400, checkoutPage(store, session, 'Enter a valid e-mail address.'));
+        return;
+      }
+      const done = await store.pay(session.id, email);
+      redirect(res, (done.success_url ?? config.urls.web).replaceAll('{CHECKOUT_SESSION_ID}', done.id));
+      return;
+    }
+    sendHtml(res, 405, messagePage('Not allowed', `${method} is not allowed here.`));
+  }
+
+  async function portal(request: SandboxRequest, id: string, action: string | undefined): Promise<void> {
+    const { res, method, url } = request;
+    const session = store.state.portalSessions[id];
+    const customer = session ? store.state.customers[session.customer] : undefined;
+    if (!session || !customer) {
+      sendHtml(res, 404, messagePage('Billing portal session not found', `There is no billing portal session ${id}.`));
+      return;
+    }
+    if (method === 'GET' && !action) {
+      const notices: Record<string, string> = {
+        scheduled: 'Your subscription will be canceled at the end of the billing period.',
+        canceled: 'Your subscription has been canceled.',
+        renewed: 'Your subscription has been renewed.',
+      };
+      sendHtml(res, 200, portalPage(store, session, customer, notices[url.searchParams.get('notice') ?? '']));
+      return;
+    }
+    if (method === 'POST' && (action === 'cancel' || action === 'renew')) {
+      const form = parseForm(request.body.toString('utf8'));
+      const sub = typeof form.subscription === 'string' ? store.state.subscriptions[form.subscription] : undefined;
+      if (!sub || sub.customer !== customer.id) {
+        sendHtml(res, 404, messagePage('Subscription not found', 'This subscription does not belong to this customer.'));
+        return;
+      }
+      let notice: string;
+      if (action === 'renew') {
+        await store.setCancelAtPeriodEnd(sub.id, false);
+        notice = 'renewed';
+      } else if (form.when === 'now') {
+        await store.cancelNow(sub.id);
+        notice = 'canceled';
+      } else {
+        await store.setCancelAtPeriodEnd(sub.id, true);
+        notice = 'scheduled';
+      }
+      redirect(res, `/portal/${session.id}?notice=${notice}`);
+      return;
+    }
+    sendHtml(res, 405, messagePage('Not allowed', `${method} is not allowed here.`));
+  }
+
+  async function helpers(request: SandboxRequest, parts: string[]): Promise<void> {
+    const { res, method, url } = request;
+    const [kind, id, action] = parts;
+    try {
+      if (method === 'GET' && kind === 'events' && !id) {
+        const limit = Math.min(Number(url.searchParams.get('limit') ?? 100) || 100, 1000);
+        sendJson(res, 200, { data: store.recentEvents(limit) });
+        return;
+      }
+      if (method === 'GET' && kind === 'events' && id && !action) {
+        const record = store.state.events[id];
+        if (!record) sendJson(res, 404, { message: `No such event: ${id}` });
+        else sendJson(res, 200, record);
+        return;
+      }
+      if (method === 'POST' && kind === 'events' && id?.startsWith('evt_') && action === 'resend') {
+        if (!store.state.events[id]) {
+          sendJson(res, 404, { message: `No such event: ${id}` });
+          return;
+        }
+        const delivery = await store.resend(id);
+        if (wantsHtml(request)) redirect(res, '/#stripe');
+        else sendJson(res, 200, { event: id, delivery });
+        return;
+      }
+      // `/_sandbox/stripe/subscriptions/<sub>/payment_failed`, also reachable as `/_sandbox/stripe/events/<sub>/payment_failed`.
+      if (method === 'POST' && (kind === 'subscriptions' || kind === 'events') && id?.startsWith('sub_') && (action === 'payment_failed' || action === 'advance')) {
+        if (!store.state.subscriptions[id]) {
+          sendJson(res, 404, { message: `No such subscription: ${id}` });
+          return;
+        }
+        const result = action === 'payment_failed' ? await store.paymentFailed(id) : await store.advancePeriod(id);
+        sendJson(res, 200, result);
+        return;
+      }
+      sendJson(res, 404, { message: `No sandbox helper at ${method} ${url.pathname}` });
+    } catch (error) {
+      sendJson(res, 400, { message: (error as Error).message });
+    }
+  }
+
+  return {
+    name: 'Stripe',
+    async handle(request) {
+      const path = request.url.pathname;
+      if (path.startsWith('/v1/')) {
+        await api(request);
+        return true;
+      }
+      const parts = path.split('/').filter(Boolean).map(decodeURIComponent);
+      if (parts[0] === 'checkout' && parts[1] && parts.length <= 3) {
+        await checkout(request, parts[1], parts[2]);
+        return true;
+      }
+      if (parts[0] === 'portal' && parts[1] && parts.length <= 3) {
+        await portal(request, parts[1], parts[2]);
+        return true;
+      }
+      if (parts[0] === '_sandbox' && parts[1] === 'stripe') {
+        await helpers(request, parts.slice(2));
+        return true;
+      }
+      return false;
+    },
+    homeSection: () => homeSection(store),
+    stop: () => store.stop(),
+  };
+}
+
