@@ -15,7 +15,8 @@ export interface Plan {
 async function getPlans(): Promise<Plan[]> {
   const { data, error } = await supabase
     .from('plans')
-    .select('id, title, description, price_cents, original_price_cents, features, unavailable_features, is_popular, sort_order')
+    .select('id, title, description, price_cents, original_price_cents, features, unavailable_features, is_popular')
+    .eq('listed', true)
     .order('sort_order');
   if (error) throw new Error(error.message);
   return data.map((row) => ({

@@ -1,0 +1,115 @@
+-- How Stripe's word becomes Castloop's state. Called only by the Edge Functions with the
+-- service role: the stripe-webhook function applies events, the api function remembers the
+-- Stripe customer it created and claims a checkout session for session recovery (once).
+
+-- Checkout sessions already used to recover a session (spec section 4, made single use).
+create table public.checkout_recoveries (
+  checkout_session_id text primary key,
+  user_id uuid not null references public.profiles (id) on delete cascade,
+  claimed_at timestamptz not null default now()
+);
+create index checkout_recoveries_user_id_idx on public.checkout_recoveries (user_id);
+alter table public.checkout_recoveries enable row level security;
+revoke all on table public.checkout_recoveries from anon, authenticated;
+-- No policies: only the service role (which bypasses RLS) reads or writes it.
+
+/**
+ * Applies one Stripe event to the subscription it concerns. Idempotent by event id; an event
+ * older than the last applied one for that subscription changes nothing. Returns what happened:
+ * applied | duplicate | stale | ignored (not about a subscription) | unknown_customer.
+ */
+create function public.record_stripe_event(
+  p_event_id text,
+  p_event_type text,
+  p_event_created timestamptz,
+  p_user_id uuid,
+  p_customer_id text,
+  p_subscription_id text,
+  p_status text,
+  p_tier text,
+  p_current_period_end timestamptz
+)
+returns text
+language plpgsql
+set search_path = ''
+as $$
+declare
+  v_user_id uuid;
+  v_last_event_at timestamptz;
+  v_outcome text;
+begin
+  insert into public.stripe_events (id, type, created_at)
+  values (p_event_id, p_event_type, p_event_created)
+  on conflict (id) do nothing;
+  if not found then
+    return 'duplicate';
+  end if;
+
+  if p_customer_id is null then
+    v_outcome := 'ignored';
+  else
+    v_user_id := coalesce(
+      (select s.user_id from public.subscriptions s where s.stripe_customer_id = p_customer_id),
+      p_user_id
+    );
+    if v_user_id is null or not exists (select 1 from public.profiles p where p.id = v_user_id) then
+      v_outcome := 'unknown_customer';
+    else
+      select s.last_stripe_event_at into v_last_event_at
+      from public.subscriptions s where s.user_id = v_user_id for update;
+      if v_last_event_at is not null and p_event_created < v_last_event_at then
+        v_outcome := 'stale';
+      else
+        insert into public.subscriptions as s
+          (user_id, stripe_customer_id, stripe_subscription_id, status, tier, current_period_end, last_stripe_event_at)
+        values
+          (v_user_id, p_customer_id, p_subscription_id, p_status, p_tier, p_current_period_end, p_event_created)
+        on conflict (user_id) do update set
+          stripe_customer_id = excluded.stripe_customer_id,
+          stripe_subscription_id = coalesce(excluded.stripe_subscription_id, s.stripe_subscription_id),
+          status = coalesce(excluded.status, s.status),
+          tier = coalesce(excluded.tier, s.tier),
+          current_period_end = coalesce(excluded.current_period_end, s.current_period_end),
+          last_stripe_event_at = excluded.last_stripe_event_at;
+        v_outcome := 'applied';
+      end if;
+    end if;
+  end if;
+
+  update public.stripe_events set processed_at = now() where id = p_event_id;
+  return v_outcome;
+end
+$$;
+
+/** Stores the Stripe customer created for a user; the first one stored wins. */
+create function public.remember_stripe_customer(p_user_id uuid, p_customer_id text)
+returns void
+language sql
+set search_path = ''
+as $$
+  insert into public.subscriptions as s (user_id, stripe_customer_id)
+  values (p_user_id, p_customer_id)
+  on conflict (user_id) do update
+    set stripe_customer_id = coalesce(s.stripe_customer_id, excluded.stripe_customer_id);
+$$;
+
+/** True the first time a checkout session is claimed for recovery, false ever after. */
+create function public.claim_checkout_recovery(p_checkout_session_id text, p_user_id uuid)
+returns boolean
+language plpgsql
+set search_path = ''
+as $$
+begin
+  insert into public.checkout_recoveries (checkout_session_id, user_id)
+  values (p_checkout_session_id, p_user_id)
+  on conflict (checkout_session_id) do nothing;
+  return found;
+end
+$$;
+
+revoke execute on function public.record_stripe_event(text, text, timestamptz, uuid, text, text, text, text, timestamptz) from public, anon, authenticated;
+revoke execute on function public.remember_stripe_customer(uuid, text) from public, anon, authenticated;
+revoke execute on function public.claim_checkout_recovery(text, uuid) from public, anon, authenticated;
+grant execute on function public.record_stripe_event(text, text, timestamptz, uuid, text, text, text, text, timestamptz) to service_role;
+grant execute on function public.remember_stripe_customer(uuid, text) to service_role;
+grant execute on function public.claim_checkout_recovery(text, uuid) to service_role;
