@@ -1,0 +1,104 @@
+// The stripe-webhook function with real Stripe signatures: valid, bad, duplicate, out of order,
+// unknown types, and cancellation.
+import Stripe from 'stripe';
+import { describe, expect, it } from 'vitest';
+import { config, withDb } from '../support/stack.ts';
+import { createUser } from '../support/users.ts';
+
+const stripe = new Stripe(config.env.STRIPE_SECRET_KEY);
+const secret = config.env.STRIPE_WEBHOOK_SECRET;
+const webhookUrl = `${config.urls.api}/functions/v1/stripe-webhook`;
+let sequence = 0;
+
+function subscriptionEvent(type: string, options: { userId: string; customer: string; status: string; price: string; created: number; id?: string }) {
+  sequence += 1;
+  return {
+    id: options.id ?? `evt_test_${Date.now()}_${sequence}`,
+    object: 'event',
+    type,
+    created: options.created,
+    livemode: false,
+    api_version: '2025-01-27.acacia',
+    data: {
+      object: {
+        id: `sub_test_${options.customer}`,
+        object: 'subscription',
+        customer: options.customer,
+        status: options.status,
+        metadata: { user_id: options.userId },
+        items: { object: 'list', data: [{ id: 'si_test', price: { id: options.price }, current_period_end: options.created + 30 * 86400 }] },
+      },
+    },
+  };
+}
+
+async function deliver(event: unknown, signWith = secret) {
+  const payload = JSON.stringify(event);
+  const header = await stripe.webhooks.generateTestHeaderStringAsync({ payload, secret: signWith });
+  const res = await fetch(webhookUrl, { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': header }, body: payload });
+  return { status: res.status, body: await res.json() };
+}
+
+async function subscriptionOf(userId: string) {
+  return withDb(async (db) => (await db.query('select status, tier, stripe_customer_id, current_period_end from public.subscriptions where user_id = $1', [userId])).rows[0] ?? null);
+}
+
+const now = () => Math.floor(Date.now() / 1000);
+
+describe('stripe-webhook', () => {
+  it('applies a signed subscription event: active growth with its period end', async () => {
+    const user = await createUser('new');
+    const created = now();
+    const res = await deliver(subscriptionEvent('customer.subscription.created', { userId: user.id, customer: `cus_${sequence}a`, status: 'active', price: config.env.STRIPE_PRICE_GROWTH, created }));
+    expect(res).toEqual({ status: 200, body: { received: true, outcome: 'applied' } });
+    const row = await subscriptionOf(user.id);
+    expect(row).toMatchObject({ status: 'active', tier: 'growth' });
+    expect(new Date(row.current_period_end).getTime()).toBe((created + 30 * 86400) * 1000);
+  });
+
+  it('refuses a bad signature with 400 and changes nothing', async () => {
+    const user = await createUser('new');
+    const res = await deliver(subscriptionEvent('customer.subscription.created', { userId: user.id, customer: 'cus_forged', status: 'active', price: config.env.STRIPE_PRICE_SCALE, created: now() }), 'whsec_not_the_secret');
+    expect(res).toEqual({ status: 400, body: { message: 'Invalid signature' } });
+    expect(await subscriptionOf(user.id)).toBeNull();
+  });
+
+  it('refuses a request without a signature', async () => {
+    const res = await fetch(webhookUrl, { method: 'POST', body: '{}' });
+    expect(res.status).toBe(400);
+  });
+
+  it('processes each event id once', async () => {
+    const user = await createUser('new');
+    const event = subscriptionEvent('customer.subscription.created', { userId: user.id, customer: `cus_${sequence}d`, status: 'active', price: config.env.STRIPE_PRICE_STARTER, created: now() });
+    expect((await deliver(event)).body.outcome).toBe('applied');
+    expect((await deliver(event)).body).toEqual({ received: true, outcome: 'duplicate' });
+    expect(await subscriptionOf(user.id)).toMatchObject({ status: 'active', tier: 'starter' });
+  });
+
+  it('does not let an older event roll the state back', async () => {
+    const user = await createUser('new');
+    const customer = `cus_${sequence}o`;
+    const later = now();
+    const newer = subscriptionEvent('customer.subscription.updated', { userId: user.id, customer, status: 'past_due', price: config.env.STRIPE_PRICE_GROWTH, created: later });
+    const older = subscriptionEvent('customer.subscription.created', { userId: user.id, customer, status: 'active', price: config.env.STRIPE_PRICE_GROWTH, created: later - 60 });
+    expect((await deliver(newer)).body.outcome).toBe('applied');
+    expect((await deliver(older)).body.outcome).toBe('stale');
+    expect(await subscriptionOf(user.id)).toMatchObject({ status: 'past_due' });
+  });
+
+  it('marks a deleted subscription canceled', async () => {
+    const user = await createUser('new');
+    const customer = `cus_${sequence}x`;
+    const created = now();
+    await deliver(subscriptionEvent('customer.subscription.created', { userId: user.id, customer, status: 'active', price: config.env.STRIPE_PRICE_GROWTH, created: created - 10 }));
+    const res = await deliver(subscriptionEvent('customer.subscription.deleted', { userId: user.id, customer, status: 'canceled', price: config.env.STRIPE_PRICE_GROWTH, created }));
+    expect(res.body.outcome).toBe('applied');
+    expect(await subscriptionOf(user.id)).toMatchObject({ status: 'canceled' });
+  });
+
+  it('acknowledges an unknown event type with 200', async () => {
+    const res = await deliver({ id: `evt_unknown_${now()}`, object: 'event', type: 'customer.tax_id.created', created: now(), data: { object: { id: 'txi_1', object: 'tax_id' } } });
+    expect(res).toEqual({ status: 200, body: { received: true, outcome: 'ignored' } });
+  });
+});
