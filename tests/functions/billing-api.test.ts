@@ -1,0 +1,136 @@
+// Checkout, portal and session recovery through the `api` function against the Stripe sandbox:
+// happy paths and every refusal.
+import { describe, expect, it } from 'vitest';
+import { anonClient, config, withDb } from '../support/stack.ts';
+import { createUser, type TestUser } from '../support/users.ts';
+
+const api = (path: string) => `${config.urls.api}/functions/v1/api/${path}`;
+
+async function tokenOf(user: TestUser): Promise<string> {
+  const { data, error } = await anonClient().auth.signInWithPassword({ email: user.email, password: user.password });
+  if (error) throw error;
+  return data.session!.access_token;
+}
+
+async function call(method: string, path: string, token?: string, body?: unknown) {
+  const res = await fetch(api(path), {
+    method,
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, body: await res.json() };
+}
+
+/** Starts a checkout as `user` and pays it on the sandbox's hosted page. */
+async function payForPlan(user: TestUser, tier = 'growth'): Promise<string> {
+  const { body } = await call('POST', 'create-checkout-session', await tokenOf(user), { tier });
+  const sessionId = new URL(body.checkoutUrl).pathname.split('/').pop()!;
+  const paid = await fetch(`${config.urls.sandbox}/checkout/${sessionId}/pay`, { method: 'POST', redirect: 'manual' });
+  expect(paid.status).toBe(303);
+  expect(paid.headers.get('location')).toBe(`${config.urls.web}/?session_id=${sessionId}`);
+  return sessionId;
+}
+
+async function subscriptionOf(userId: string) {
+  return withDb(async (db) => (await db.query('select status, tier, stripe_customer_id from public.subscriptions where user_id = $1', [userId])).rows[0] ?? null);
+}
+
+describe('POST /api/create-checkout-session', () => {
+  it('answers a checkout address on the sandbox and stores one customer per user', async () => {
+    const user = await createUser('new');
+    const token = await tokenOf(user);
+    const first = await call('POST', 'create-checkout-session', token, { tier: 'growth' });
+    expect(first.status).toBe(200);
+    expect(first.body.checkoutUrl).toMatch(new RegExp(`^${config.urls.sandbox}/checkout/cs_test_`));
+    const customer = (await subscriptionOf(user.id)).stripe_customer_id;
+    expect(customer).toMatch(/^cus_/);
+    const second = await call('POST', 'create-checkout-session', token, { tier: 'scale' });
+    expect(second.status).toBe(200);
+    expect((await subscriptionOf(user.id)).stripe_customer_id).toBe(customer);
+  });
+
+  it('activates the subscription once paid (webhook), with the chosen tier', async () => {
+    const user = await createUser('new');
+    await payForPlan(user, 'scale');
+    await expect.poll(async () => (await subscriptionOf(user.id))?.status, { timeout: 10_000 }).toBe('active');
+    expect((await subscriptionOf(user.id)).tier).toBe('scale');
+  });
+
+  it('refuses an unknown tier with 400', async () => {
+    const user = await createUser('new');
+    const res = await call('POST', 'create-checkout-session', await tokenOf(user), { tier: 'platinum' });
+    expect(res).toEqual({ status: 400, body: { message: 'Unknown plan: platinum' } });
+  });
+
+  it('refuses a missing tier with 400, and a signed-out caller with 401', async () => {
+    const user = await createUser('new');
+    expect((await call('POST', 'create-checkout-session', await tokenOf(user), {})).status).toBe(400);
+    expect(await call('POST', 'create-checkout-session', undefined, { tier: 'growth' })).toEqual({ status: 401, body: { message: 'Unauthorized' } });
+  });
+});
+
+describe('POST /api/create-portal-session', () => {
+  it('answers the portal address for a customer', async () => {
+    const user = await createUser('new');
+    await payForPlan(user);
+    const res = await call('POST', 'create-portal-session', await tokenOf(user));
+    expect(res.status).toBe(200);
+    expect(res.body.url).toMatch(new RegExp(`^${config.urls.sandbox}/portal/`));
+  });
+
+  it('refuses a user without a customer with 400', async () => {
+    const user = await createUser('new');
+    const res = await call('POST', 'create-portal-session', await tokenOf(user));
+    expect(res.status).toBe(400);
+    expect(res.body.message).toMatch(/choose a plan/);
+  });
+});
+
+describe('GET /api/auth/recover-session', () => {
+  const recover = (email: string, sessionId?: string) => {
+    const query = new URLSearchParams({ email, ...(sessionId ? { session_id: sessionId } : {}) });
+    return fetch(api(`auth/recover-session?${query}`));
+  };
+
+  it('gives a session for a paid, recent checkout with the matching e-mail, once', async () => {
+    const user = await createUser('new');
+    const sessionId = await payForPlan(user);
+    const res = await recover(user.email.toUpperCase(), sessionId);
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body.user.email).toBe(user.email);
+    const { data } = await anonClient().auth.getUser(body.session.access_token);
+    expect(data.user?.id).toBe(user.id);
+    expect(res.headers.getSetCookie().some((cookie) => cookie.startsWith('sb-access-token='))).toBe(true);
+
+    const again = await recover(user.email, sessionId);
+    expect(again.status).toBe(401);
+  });
+
+  it('refuses an e-mail alone', async () => {
+    const user = await createUser('new');
+    const res = await recover(user.email);
+    expect(res.status).toBe(401);
+    expect(await res.json()).toEqual({ message: 'Session could not be recovered' });
+  });
+
+  it("refuses someone else's checkout session", async () => {
+    const owner = await createUser('new');
+    const stranger = await createUser('new');
+    const sessionId = await payForPlan(owner);
+    expect((await recover(stranger.email, sessionId)).status).toBe(401);
+  });
+
+  it('refuses an unpaid checkout session', async () => {
+    const user = await createUser('new');
+    const { body } = await call('POST', 'create-checkout-session', await tokenOf(user), { tier: 'growth' });
+    const sessionId = new URL(body.checkoutUrl).pathname.split('/').pop()!;
+    expect((await recover(user.email, sessionId)).status).toBe(401);
+  });
+
+  it('refuses an unknown or malformed session id', async () => {
+    const user = await createUser('new');
+    expect((await recover(user.email, 'cs_test_doesnotexist')).status).toBe(401);
+    expect((await recover(user.email, '../../etc/passwd')).status).toBe(401);
+  });
+});
