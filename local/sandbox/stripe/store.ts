@@ -169,7 +169,6 @@ export class StripeStore {
     if (delivery.ok) {
       record.status = 'delivered';
       record.nextRetryAt = null;
-      record.event.pending_webhooks = 0;
     } else if (reason !== 'resend' || record.status !== 'delivered') {
       const delay = this.settings.retrySeconds[record.retries];
       if (delay !== undefined && reason !== 'resend') {

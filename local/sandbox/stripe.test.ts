@@ -1,0 +1,343 @@
+// The Stripe sandbox, driven by the unmodified `stripe` SDK as Castloop's functions use it.
+import { rm } from 'node:fs/promises';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import Stripe from 'stripe';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { loadConfig, type StackConfig } from '../config.ts';
+import { type RunningSandbox, startSandbox } from './index.ts';
+
+interface Received {
+  headers: IncomingHttpHeaders;
+  body: string;
+  event: { id: string; type: string; data: { object: Record<string, unknown>; previous_attributes?: Record<string, unknown> } };
+}
+
+const received: Received[] = [];
+let receiverStatus = 200;
+let receiver: Server;
+let sandbox: RunningSandbox;
+let config: StackConfig;
+let stripe: Stripe;
+let base: string;
+const secret = 'whsec_castloop_local';
+
+function sdk(key = 'sk_test_castloop_local'): Stripe {
+  return new Stripe(key, { host: '127.0.0.1', port: config.ports.sandbox, protocol: 'http', maxNetworkRetries: 0 });
+}
+
+async function startReceiver(): Promise<string> {
+  receiver = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      if (receiverStatus === 200) received.push({ headers: req.headers, body, event: JSON.parse(body) as Received['event'] });
+      res.writeHead(receiverStatus, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ received: receiverStatus === 200 }));
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/functions/v1/stripe-webhook`;
+}
+
+function makeConfig(webhookUrl: string): StackConfig {
+  return loadConfig('test', {
+    CASTLOOP_TEST_PORT_OFFSET: '5000',
+    CASTLOOP_DATA_DIR: '.local-data/h-sandbox',
+    STRIPE_WEBHOOK_URL: webhookUrl,
+    STRIPE_SECRET_KEY: 'sk_test_castloop_local',
+    STRIPE_WEBHOOK_SECRET: secret,
+    STRIPE_PRICE_STARTER: 'price_local_starter',
+    STRIPE_PRICE_GROWTH: 'price_local_growth',
+    STRIPE_PRICE_SCALE: 'price_local_scale',
+    STRIPE_SANDBOX_RETRY_SECONDS: '',
+  });
+}
+
+beforeAll(async () => {
+  const webhookUrl = await startReceiver();
+  config = makeConfig(webhookUrl);
+  await rm(path.join(config.dataDir, 'sandbox'), { recursive: true, force: true });
+  sandbox = await startSandbox(config);
+  base = config.urls.sandbox;
+  stripe = sdk();
+});
+
+afterAll(async () => {
+  await sandbox?.stop();
+  await new Promise<void>((resolve) => (receiver ? receiver.close(() => resolve()) : resolve()));
+});
+
+beforeEach(() => {
+  received.length = 0;
+  receiverStatus = 200;
+});
+
+async function checkout(email: string, price = 'price_local_growth') {
+  const customer = await stripe.customers.create({ email, metadata: { user_id: 'user-1' } });
+  const session = await stripe.checkout.sessions.create({
+    mode: 'subscription',
+    customer: customer.id,
+    line_items: [{ price, quantity: 1 }],
+    success_url: 'http://127.0.0.1:3000/billing/success?session_id={CHECKOUT_SESSION_ID}',
+    cancel_url: 'http://127.0.0.1:3000/plans',
+    metadata: { user_id: 'user-1', tier: 'growth' },
+    subscription_data: { metadata: { user_id: 'user-1' } },
+  });
+  return { customer, session };
+}
+
+async function pay(sessionId: string, form = ''): Promise<Response> {
+  return fetch(`${base}/checkout/${sessionId}/pay`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: form,
+    redirect: 'manual',
+  });
+}
+
+describe('Stripe sandbox through the stripe SDK', () => {
+  it('runs checkout end to end: session, hosted page, Pay, signed webhooks, redirect', async () => {
+    const { customer, session } = await checkout('payer@example.com');
+    expect(customer).toMatchObject({ object: 'customer', email: 'payer@example.com', livemode: false, metadata: { user_id: 'user-1' } });
+    expect(customer.id).toMatch(/^cus_/);
+    expect(session.id).toMatch(/^cs_test_/);
+    expect(session).toMatchObject({ object: 'checkout.session', mode: 'subscription', status: 'open', payment_status: 'unpaid', customer: customer.id, amount_total: 49900, currency: 'usd' });
+    expect(session.url).toBe(`${base}/checkout/${session.id}`);
+    expect(typeof session.created).toBe('number');
+    expect(session.created).toBeGreaterThan(1_700_000_000);
+
+    const again = await stripe.checkout.sessions.retrieve(session.id, { expand: ['line_items'] });
+    expect(again.line_items?.data[0]).toMatchObject({ object: 'item', quantity: 1, amount_total: 49900, price: { id: 'price_local_growth', unit_amount: 49900, currency: 'usd', recurring: { interval: 'month' } } });
+
+    const page = await fetch(session.url as string);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain('<button type="submit">Pay</button>');
+    expect(html).toMatch(/<a href="http:\/\/127\.0\.0\.1:3000\/plans">Cancel<\/a>/);
+    expect(html).toContain('payer@example.com');
+    expect(html).toContain('$499.00');
+    expect(html).toContain('<html lang="en">');
+
+    const res = await pay(session.id);
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toBe(`http://127.0.0.1:3000/billing/success?session_id=${session.id}`);
+
+    expect(received.map((r) => r.event.type)).toEqual(['checkout.session.completed', 'customer.subscription.created', 'invoice.paid']);
+    for (const r of received) {
+      const signature = r.headers['stripe-signature'] as string;
+      expect(signature).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
+      expect(r.headers['content-type']).toContain('application/json');
+      const event = await stripe.webhooks.constructEventAsync(r.body, signature, secret);
+      expect(event.id).toMatch(/^evt_/);
+      expect(event).toMatchObject({ object: 'event', livemode: false, type: r.event.type });
+      await expect(stripe.webhooks.constructEventAsync(r.body.replace('"livemode": false', '"livemode": true'), signature, secret)).rejects.toThrow();
+      await expect(stripe.webhooks.constructEventAsync(r.body, signature, 'whsec_wrong')).rejects.toThrow();
+    }
+
+    const completed = received[0].event.data.object;
+    expect(completed).toMatchObject({ id: session.id, object: 'checkout.session', status: 'complete', payment_status: 'paid', customer: customer.id, customer_details: { email: 'payer@example.com' }, metadata: { user_id: 'user-1', tier: 'growth' } });
+    const subscriptionId = completed.subscription as string;
+    expect(subscriptionId).toMatch(/^sub_/);
+
+    const created = received[1].event.data.object as unknown as Stripe.Subscription & { current_period_end: number };
+    expect(created).toMatchObject({ id: subscriptionId, object: 'subscription', status: 'active', customer: customer.id, metadata: { user_id: 'user-1' }, cancel_at_period_end: false });
+    expect(created.items.data[0].price).toMatchObject({ id: 'price_local_growth', object: 'price', unit_amount: 49900 });
+    expect(created.current_period_end).toBeGreaterThan(created.created + 27 * 86400);
+    expect(created.items.data[0].current_period_end).toBe(created.current_period_end);
+
+    const invoice = received[2].event.data.object;
+    expect(invoice).toMatchObject({ object: 'invoice', status: 'paid', customer: customer.id, subscription: subscriptionId, amount_paid: 49900, parent: { subscription_details: { subscription: subscriptionId } } });
+    expect(invoice.id).toMatch(/^in_/);
+
+    const sub = await stripe.subscriptions.retrieve(subscriptionId);
+    expect(sub).toMatchObject({ id: subscriptionId, status: 'active', customer: customer.id, latest_invoice: invoice.id });
+
+    const done = await stripe.checkout.sessions.retrieve(session.id, { expand: ['subscription', 'line_items'] });
+    expect(done.status).toBe('complete');
+    expect(done.payment_status).toBe('paid');
+    expect(done.url).toBeNull();
+    expect((done.subscription as Stripe.Subscription).id).toBe(subscriptionId);
+    expect((done.subscription as Stripe.Subscription).items.data[0].price.id).toBe('price_local_growth');
+    expect(done.line_items?.data).toHaveLength(1);
+
+    // A second Pay is refused; the page says so.
+    const second = await pay(session.id);
+    expect(second.status).toBe(409);
+  });
+
+  it('creates the customer from the e-mail typed on the checkout page', async () => {
+    const session = await stripe.checkout.sessions.create({ mode: 'subscription', line_items: [{ price: 'price_local_starter', quantity: 1 }], success_url: 'http://127.0.0.1:3000/ok/{CHECKOUT_SESSION_ID}' });
+    expect(session.customer).toBeNull();
+    const html = await (await fetch(session.url as string)).text();
+    expect(html).toMatch(/<label for="email">Email<\/label>/);
+    expect(html).not.toContain('>Cancel</a>');
+    expect((await pay(session.id, 'email=')).status).toBe(400);
+    const res = await pay(session.id, 'email=new.buyer%40example.com');
+    expect(res.headers.get('location')).toBe(`http://127.0.0.1:3000/ok/${session.id}`);
+    const done = await stripe.checkout.sessions.retrieve(session.id);
+    expect(done.customer).toMatch(/^cus_/);
+    expect(done.customer_details?.email).toBe('new.buyer@example.com');
+    const list = await stripe.customers.list({ email: 'new.buyer@example.com', limit: 1 });
+    expect(list.data.map((c) => c.id)).toEqual([done.customer]);
+  });
+
+  it('cancels through the billing portal: at period end, renew, then immediately', async () => {
+    const { customer, session } = await checkout('portal@example.com', 'price_local_starter');
+    await pay(session.id);
+    const subscriptionId = (await stripe.checkout.sessions.retrieve(session.id)).subscription as string;
+    received.length = 0;
+
+    const portal = await stripe.billingPortal.sessions.create({ customer: customer.id, return_url: 'http://127.0.0.1:3000/billing' });
+    expect(portal.id).toMatch(/^bps_/);
+    expect(portal).toMatchObject({ object: 'billing_portal.session', customer: customer.id, return_url: 'http://127.0.0.1:3000/billing', livemode: false });
+    expect(portal.url).toBe(`${base}/portal/${portal.id}`);
+
+    const html = await (await fetch(portal.url)).text();
+    expect(html).toContain('portal@example.com');
+    expect(html).toContain('$199.00');
+    expect(html).toContain('<a href="http://127.0.0.1:3000/billing">Return to Castloop</a>');
+    expect(html).toContain('>Cancel subscription</button>');
+
+    const post = (action: string, body: string) =>
+      fetch(`${base}/portal/${portal.id}/${action}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body, redirect: 'manual' });
+
+    const scheduled = await post('cancel', `subscription=${subscriptionId}&when=period_end`);
+    expect(scheduled.status).toBe(303);
+    expect(scheduled.headers.get('location')).toBe(`/portal/${portal.id}?notice=scheduled`);
+    expect(received.map((r) => r.event.type)).toEqual(['customer.subscription.updated']);
+    expect(received[0].event.data.object).toMatchObject({ id: subscriptionId, cancel_at_period_end: true, status: 'active' });
+    expect(received[0].event.data.previous_attributes).toMatchObject({ cancel_at_period_end: false });
+    expect((await stripe.subscriptions.retrieve(subscriptionId)).cancel_at_period_end).toBe(true);
+
+    await post('renew', `subscription=${subscriptionId}`);
+    expect(received.at(-1)?.event.data.object).toMatchObject({ cancel_at_period_end: false });
+
+    received.length = 0;
+    const now = await post('cancel', `subscription=${subscriptionId}&when=now`);
+    expect(now.headers.get('location')).toBe(`/portal/${portal.id}?notice=canceled`);
+    expect(received.map((r) => r.event.type)).toEqual(['customer.subscription.updated', 'customer.subscription.deleted']);
+    expect(received[0].event.data.object).toMatchObject({ id: subscriptionId, status: 'canceled' });
+    expect(received[1].event.data.object).toMatchObject({ id: subscriptionId, status: 'canceled' });
+    for (const r of received) await stripe.webhooks.constructEventAsync(r.body, r.headers['stripe-signature'] as string, secret);
+    expect((await stripe.subscriptions.retrieve(subscriptionId)).status).toBe('canceled');
+    const after = await (await fetch(`${portal.url}?notice=canceled`)).text();
+    expect(after).toContain('Your subscription has been canceled.');
+  });
+
+  it('simulates a failed renewal payment and resends an event with the same id', async () => {
+    const { session } = await checkout('late@example.com');
+    await pay(session.id);
+    const subscriptionId = (await stripe.checkout.sessions.retrieve(session.id)).subscription as string;
+    received.length = 0;
+
+    const res = await fetch(`${base}/_sandbox/stripe/events/${subscriptionId}/payment_failed`, { method: 'POST' });
+    expect(res.status).toBe(200);
+    expect(received.map((r) => r.event.type)).toEqual(['invoice.payment_failed', 'customer.subscription.updated']);
+    expect(received[0].event.data.object).toMatchObject({ object: 'invoice', status: 'open', subscription: subscriptionId, amount_paid: 0 });
+    expect(received[1].event.data.object).toMatchObject({ status: 'past_due' });
+    expect((await stripe.subscriptions.retrieve(subscriptionId)).status).toBe('past_due');
+
+    const eventId = received[0].event.id;
+    const resend = await fetch(`${base}/_sandbox/stripe/events/${eventId}/resend`, { method: 'POST' });
+    expect(resend.status).toBe(200);
+    expect(received).toHaveLength(3);
+    expect(received[2].event.id).toBe(eventId);
+    expect(received[2].body).toBe(received[0].body);
+    await stripe.webhooks.constructEventAsync(received[2].body, received[2].headers['stripe-signature'] as string, secret);
+
+    // The period renews and the subscription is active again.
+    await fetch(`${base}/_sandbox/stripe/subscriptions/${subscriptionId}/advance`, { method: 'POST' });
+    expect((await stripe.subscriptions.retrieve(subscriptionId)).status).toBe('active');
+    expect((await stripe.events.retrieve(eventId)).type).toBe('invoice.payment_failed');
+  });
+
+  it('keeps undelivered events, lists them on GET / and delivers them on resend', async () => {
+    receiverStatus = 503;
+    const { session } = await checkout('down@example.com');
+    const res = await pay(session.id);
+    expect(res.status).toBe(303);
+    const events = (await (await fetch(`${base}/_sandbox/stripe/events?limit=3`)).json()) as { data: Array<{ status: string; event: { id: string; type: string }; deliveries: Array<{ status: number }> }> };
+    expect(events.data.map((r) => r.event.type)).toEqual(['invoice.paid', 'customer.subscription.created', 'checkout.session.completed']);
+    expect(events.data.every((r) => r.status === 'failed' && r.deliveries[0].status === 503)).toBe(true);
+
+    const home = await (await fetch(`${base}/`)).text();
+    expect(home).toContain('<h1>Castloop local sandboxes</h1>');
+    expect(home).toContain('<h2 id="stripe">Stripe</h2>');
+    expect(home).toContain(events.data[0].event.id);
+    expect(home).toContain('HTTP 503');
+    expect(home).toMatch(/have not been delivered/);
+    expect(home).toContain(`aria-label="Resend ${events.data[0].event.id}"`);
+
+    receiverStatus = 200;
+    const resend = await fetch(`${base}/_sandbox/stripe/events/${events.data[2].event.id}/resend`, { method: 'POST', headers: { accept: 'text/html' }, redirect: 'manual' });
+    expect(resend.status).toBe(303);
+    expect(received.map((r) => r.event.type)).toEqual(['checkout.session.completed']);
+    const record = (await (await fetch(`${base}/_sandbox/stripe/events/${events.data[2].event.id}`)).json()) as { status: string };
+    expect(record.status).toBe('delivered');
+  });
+
+  it('supports customer retrieve, update, list by email, search and idempotency keys', async () => {
+    const email = `find-${Date.now()}@example.com`;
+    const c = await stripe.customers.create({ email, name: 'Ada' }, { idempotencyKey: `k-${email}` });
+    const replay = await stripe.customers.create({ email, name: 'Ada' }, { idempotencyKey: `k-${email}` });
+    expect(replay.id).toBe(c.id);
+    await expect(stripe.customers.create({ email, name: 'Other' }, { idempotencyKey: `k-${email}` })).rejects.toMatchObject({ type: 'StripeIdempotencyError' });
+
+    const updated = await stripe.customers.update(c.id, { metadata: { user_id: 'u-9', plan: 'x' }, name: 'Ada L.' });
+    expect(updated).toMatchObject({ name: 'Ada L.', metadata: { user_id: 'u-9', plan: 'x' } });
+    const unset = await stripe.customers.update(c.id, { metadata: { plan: '' } });
+    expect(unset.metadata).toEqual({ user_id: 'u-9' });
+    const got = await stripe.customers.retrieve(c.id);
+    expect(got).toMatchObject({ id: c.id, email, name: 'Ada L.' });
+    const listed = await stripe.customers.list({ email, limit: 1 });
+    expect(listed).toMatchObject({ object: 'list', has_more: false, url: '/v1/customers' });
+    expect(listed.data.map((x) => x.id)).toEqual([c.id]);
+    expect((await stripe.customers.list({ email: 'nobody@example.com' })).data).toEqual([]);
+    const found = await stripe.customers.search({ query: `email:'${email}'` });
+    expect(found.data.map((x) => x.id)).toEqual([c.id]);
+    const prices = await stripe.prices.list();
+    expect(prices.data.map((p) => [p.id, p.unit_amount]).sort()).toEqual([
+      ['price_local_growth', 49900],
+      ['price_local_scale', 119900],
+      ['price_local_starter', 19900],
+    ]);
+  });
+
+  it('answers errors in Stripe’s format', async () => {
+    await expect(stripe.customers.retrieve('cus_doesnotexist')).rejects.toMatchObject({
+      type: 'StripeInvalidRequestError',
+      statusCode: 404,
+      code: 'resource_missing',
+      param: 'id',
+      message: "No such customer: 'cus_doesnotexist'",
+    });
+    const raw = await fetch(`${base}/v1/customers/cus_doesnotexist`, { headers: { authorization: 'Bearer sk_test_castloop_local' } });
+    expect(raw.status).toBe(404);
+    expect(raw.headers.get('request-id')).toMatch(/^req_/);
+    const body = (await raw.json()) as { error: Record<string, string> };
+    expect(body.error).toMatchObject({ type: 'invalid_request_error', code: 'resource_missing', param: 'id', message: "No such customer: 'cus_doesnotexist'" });
+
+    const noAuth = await fetch(`${base}/v1/customers`);
+    expect(noAuth.status).toBe(401);
+    expect(noAuth.headers.get('request-id')).toMatch(/^req_/);
+    expect(((await noAuth.json()) as { error: { type: string; message: string } }).error).toMatchObject({ type: 'invalid_request_error', message: expect.stringContaining('You did not provide an API key') });
+    await expect(sdk('sk_test_wrong').customers.list()).rejects.toMatchObject({ type: 'StripeAuthenticationError', statusCode: 401 });
+
+    await expect(stripe.checkout.sessions.create({ mode: 'subscription', success_url: 'http://127.0.0.1:3000/ok' })).rejects.toMatchObject({ statusCode: 400, code: 'parameter_missing', param: 'line_items' });
+    await expect(stripe.checkout.sessions.create({ mode: 'subscription', line_items: [{ price: 'price_nope', quantity: 1 }], success_url: 'http://127.0.0.1:3000/ok' })).rejects.toMatchObject({ statusCode: 404, code: 'resource_missing', param: 'line_items[0][price]' });
+    await expect(stripe.customers.create({ emale: 'x@example.com' } as unknown as Stripe.CustomerCreateParams)).rejects.toMatchObject({ statusCode: 400, code: 'parameter_unknown', param: 'emale' });
+    await expect(stripe.customers.create({ email: 'not-an-email' })).rejects.toMatchObject({ statusCode: 400, code: 'email_invalid' });
+    await expect(stripe.billingPortal.sessions.create({ customer: 'cus_missing' })).rejects.toMatchObject({ statusCode: 404, param: 'customer' });
+    await expect(stripe.subscriptions.retrieve('sub_missing')).rejects.toMatchObject({ statusCode: 404, code: 'resource_missing' });
+  });
+
+  it('keeps its state across restarts', async () => {
+    const c = await stripe.customers.create({ email: 'persist@example.com' });
+    await sandbox.stop();
+    sandbox = await startSandbox(config);
+    expect((await stripe.customers.retrieve(c.id)) as Stripe.Customer).toMatchObject({ email: 'persist@example.com' });
+  });
+});
