@@ -16,7 +16,11 @@ describe('parseForm (Stripe-style nested form bodies)', () => {
   });
 
   it('orders array items by index, appends with [] and keeps empty strings (unset)', () => {
-    expect(parseForm('a[1]=second&a[0]=first&b[]=x&b[]=y&metadata=')).toEqual({ a: ['first', 'second'], b: ['x', 'y'], metadata: '' });
+    expect(parseForm('a[1]=second&a[0]=first&b[]=x&b[]=y&metadata=')).toEqual({
+      a: ['first', 'second'],
+      b: ['x', 'y'],
+      metadata: '',
+    });
   });
 
   it('ignores prototype keys and malformed brackets', () => {

@@ -64,7 +64,12 @@ export async function startSandbox(config: StackConfig): Promise<RunningSandbox>
   });
 
   await new Promise<void>((resolve, reject) => {
-    const onError = (error: Error) => reject(new Error(`Sandbox could not listen on ${config.host}:${config.ports.sandbox}: ${error.message}`, { cause: error }));
+    const onError = (error: Error) =>
+      reject(
+        new Error(`Sandbox could not listen on ${config.host}:${config.ports.sandbox}: ${error.message}`, {
+          cause: error,
+        }),
+      );
     server.once('error', onError);
     server.listen(config.ports.sandbox, config.host, () => {
       server.off('error', onError);

@@ -11,7 +11,11 @@ import { type RunningSandbox, startSandbox } from './index.ts';
 interface Received {
   headers: IncomingHttpHeaders;
   body: string;
-  event: { id: string; type: string; data: { object: Record<string, unknown>; previous_attributes?: Record<string, unknown> } };
+  event: {
+    id: string;
+    type: string;
+    data: { object: Record<string, unknown>; previous_attributes?: Record<string, unknown> };
+  };
 }
 
 const received: Received[] = [];
@@ -33,7 +37,8 @@ async function startReceiver(): Promise<string> {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const body = Buffer.concat(chunks).toString('utf8');
-      if (receiverStatus === 200) received.push({ headers: req.headers, body, event: JSON.parse(body) as Received['event'] });
+      if (receiverStatus === 200)
+        received.push({ headers: req.headers, body, event: JSON.parse(body) as Received['event'] });
       res.writeHead(receiverStatus, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ received: receiverStatus === 200 }));
     });
@@ -101,16 +106,34 @@ async function pay(sessionId: string, form = ''): Promise<Response> {
 describe('Stripe sandbox through the stripe SDK', () => {
   it('runs checkout end to end: session, hosted page, Pay, signed webhooks, redirect', async () => {
     const { customer, session } = await checkout('payer@example.com');
-    expect(customer).toMatchObject({ object: 'customer', email: 'payer@example.com', livemode: false, metadata: { user_id: 'user-1' } });
+    expect(customer).toMatchObject({
+      object: 'customer',
+      email: 'payer@example.com',
+      livemode: false,
+      metadata: { user_id: 'user-1' },
+    });
     expect(customer.id).toMatch(/^cus_/);
     expect(session.id).toMatch(/^cs_test_/);
-    expect(session).toMatchObject({ object: 'checkout.session', mode: 'subscription', status: 'open', payment_status: 'unpaid', customer: customer.id, amount_total: 49900, currency: 'usd' });
+    expect(session).toMatchObject({
+      object: 'checkout.session',
+      mode: 'subscription',
+      status: 'open',
+      payment_status: 'unpaid',
+      customer: customer.id,
+      amount_total: 49900,
+      currency: 'usd',
+    });
     expect(session.url).toBe(`${base}/checkout/${session.id}`);
     expect(typeof session.created).toBe('number');
     expect(session.created).toBeGreaterThan(1_700_000_000);
 
     const again = await stripe.checkout.sessions.retrieve(session.id, { expand: ['line_items'] });
-    expect(again.line_items?.data[0]).toMatchObject({ object: 'item', quantity: 1, amount_total: 49900, price: { id: 'price_local_growth', unit_amount: 49900, currency: 'usd', recurring: { interval: 'month' } } });
+    expect(again.line_items?.data[0]).toMatchObject({
+      object: 'item',
+      quantity: 1,
+      amount_total: 49900,
+      price: { id: 'price_local_growth', unit_amount: 49900, currency: 'usd', recurring: { interval: 'month' } },
+    });
 
     const page = await fetch(session.url as string);
     expect(page.status).toBe(200);
@@ -125,7 +148,11 @@ describe('Stripe sandbox through the stripe SDK', () => {
     expect(res.status).toBe(303);
     expect(res.headers.get('location')).toBe(`http://127.0.0.1:3000/billing/success?session_id=${session.id}`);
 
-    expect(received.map((r) => r.event.type)).toEqual(['checkout.session.completed', 'customer.subscription.created', 'invoice.paid']);
+    expect(received.map((r) => r.event.type)).toEqual([
+      'checkout.session.completed',
+      'customer.subscription.created',
+      'invoice.paid',
+    ]);
     for (const r of received) {
       const signature = r.headers['stripe-signature'] as string;
       expect(signature).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
@@ -133,27 +160,60 @@ describe('Stripe sandbox through the stripe SDK', () => {
       const event = await stripe.webhooks.constructEventAsync(r.body, signature, secret);
       expect(event.id).toMatch(/^evt_/);
       expect(event).toMatchObject({ object: 'event', livemode: false, type: r.event.type });
-      await expect(stripe.webhooks.constructEventAsync(r.body.replace('"livemode": false', '"livemode": true'), signature, secret)).rejects.toThrow();
+      await expect(
+        stripe.webhooks.constructEventAsync(r.body.replace('"livemode": false', '"livemode": true'), signature, secret),
+      ).rejects.toThrow();
       await expect(stripe.webhooks.constructEventAsync(r.body, signature, 'whsec_wrong')).rejects.toThrow();
     }
 
     const completed = received[0].event.data.object;
-    expect(completed).toMatchObject({ id: session.id, object: 'checkout.session', status: 'complete', payment_status: 'paid', customer: customer.id, customer_details: { email: 'payer@example.com' }, metadata: { user_id: 'user-1', tier: 'growth' } });
+    expect(completed).toMatchObject({
+      id: session.id,
+      object: 'checkout.session',
+      status: 'complete',
+      payment_status: 'paid',
+      customer: customer.id,
+      customer_details: { email: 'payer@example.com' },
+      metadata: { user_id: 'user-1', tier: 'growth' },
+    });
     const subscriptionId = completed.subscription as string;
     expect(subscriptionId).toMatch(/^sub_/);
 
     const created = received[1].event.data.object as unknown as Stripe.Subscription & { current_period_end: number };
-    expect(created).toMatchObject({ id: subscriptionId, object: 'subscription', status: 'active', customer: customer.id, metadata: { user_id: 'user-1' }, cancel_at_period_end: false });
-    expect(created.items.data[0].price).toMatchObject({ id: 'price_local_growth', object: 'price', unit_amount: 49900 });
+    expect(created).toMatchObject({
+      id: subscriptionId,
+      object: 'subscription',
+      status: 'active',
+      customer: customer.id,
+      metadata: { user_id: 'user-1' },
+      cancel_at_period_end: false,
+    });
+    expect(created.items.data[0].price).toMatchObject({
+      id: 'price_local_growth',
+      object: 'price',
+      unit_amount: 49900,
+    });
     expect(created.current_period_end).toBeGreaterThan(created.created + 27 * 86400);
     expect(created.items.data[0].current_period_end).toBe(created.current_period_end);
 
     const invoice = received[2].event.data.object;
-    expect(invoice).toMatchObject({ object: 'invoice', status: 'paid', customer: customer.id, subscription: subscriptionId, amount_paid: 49900, parent: { subscription_details: { subscription: subscriptionId } } });
+    expect(invoice).toMatchObject({
+      object: 'invoice',
+      status: 'paid',
+      customer: customer.id,
+      subscription: subscriptionId,
+      amount_paid: 49900,
+      parent: { subscription_details: { subscription: subscriptionId } },
+    });
     expect(invoice.id).toMatch(/^in_/);
 
     const sub = await stripe.subscriptions.retrieve(subscriptionId);
-    expect(sub).toMatchObject({ id: subscriptionId, status: 'active', customer: customer.id, latest_invoice: invoice.id });
+    expect(sub).toMatchObject({
+      id: subscriptionId,
+      status: 'active',
+      customer: customer.id,
+      latest_invoice: invoice.id,
+    });
 
     const done = await stripe.checkout.sessions.retrieve(session.id, { expand: ['subscription', 'line_items'] });
     expect(done.status).toBe('complete');
@@ -169,7 +229,11 @@ describe('Stripe sandbox through the stripe SDK', () => {
   });
 
   it('creates the customer from the e-mail typed on the checkout page', async () => {
-    const session = await stripe.checkout.sessions.create({ mode: 'subscription', line_items: [{ price: 'price_local_starter', quantity: 1 }], success_url: 'http://127.0.0.1:3000/ok/{CHECKOUT_SESSION_ID}' });
+    const session = await stripe.checkout.sessions.create({
+      mode: 'subscription',
+      line_items: [{ price: 'price_local_starter', quantity: 1 }],
+      success_url: 'http://127.0.0.1:3000/ok/{CHECKOUT_SESSION_ID}',
+    });
     expect(session.customer).toBeNull();
     const html = await (await fetch(session.url as string)).text();
     expect(html).toMatch(/<label for="email">Email<\/label>/);
@@ -190,9 +254,17 @@ describe('Stripe sandbox through the stripe SDK', () => {
     const subscriptionId = (await stripe.checkout.sessions.retrieve(session.id)).subscription as string;
     received.length = 0;
 
-    const portal = await stripe.billingPortal.sessions.create({ customer: customer.id, return_url: 'http://127.0.0.1:3000/billing' });
+    const portal = await stripe.billingPortal.sessions.create({
+      customer: customer.id,
+      return_url: 'http://127.0.0.1:3000/billing',
+    });
     expect(portal.id).toMatch(/^bps_/);
-    expect(portal).toMatchObject({ object: 'billing_portal.session', customer: customer.id, return_url: 'http://127.0.0.1:3000/billing', livemode: false });
+    expect(portal).toMatchObject({
+      object: 'billing_portal.session',
+      customer: customer.id,
+      return_url: 'http://127.0.0.1:3000/billing',
+      livemode: false,
+    });
     expect(portal.url).toBe(`${base}/portal/${portal.id}`);
 
     const html = await (await fetch(portal.url)).text();
@@ -202,13 +274,22 @@ describe('Stripe sandbox through the stripe SDK', () => {
     expect(html).toContain('>Cancel subscription</button>');
 
     const post = (action: string, body: string) =>
-      fetch(`${base}/portal/${portal.id}/${action}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body, redirect: 'manual' });
+      fetch(`${base}/portal/${portal.id}/${action}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body,
+        redirect: 'manual',
+      });
 
     const scheduled = await post('cancel', `subscription=${subscriptionId}&when=period_end`);
     expect(scheduled.status).toBe(303);
     expect(scheduled.headers.get('location')).toBe(`/portal/${portal.id}?notice=scheduled`);
     expect(received.map((r) => r.event.type)).toEqual(['customer.subscription.updated']);
-    expect(received[0].event.data.object).toMatchObject({ id: subscriptionId, cancel_at_period_end: true, status: 'active' });
+    expect(received[0].event.data.object).toMatchObject({
+      id: subscriptionId,
+      cancel_at_period_end: true,
+      status: 'active',
+    });
     expect(received[0].event.data.previous_attributes).toMatchObject({ cancel_at_period_end: false });
     expect((await stripe.subscriptions.retrieve(subscriptionId)).cancel_at_period_end).toBe(true);
 
@@ -218,10 +299,14 @@ describe('Stripe sandbox through the stripe SDK', () => {
     received.length = 0;
     const now = await post('cancel', `subscription=${subscriptionId}&when=now`);
     expect(now.headers.get('location')).toBe(`/portal/${portal.id}?notice=canceled`);
-    expect(received.map((r) => r.event.type)).toEqual(['customer.subscription.updated', 'customer.subscription.deleted']);
+    expect(received.map((r) => r.event.type)).toEqual([
+      'customer.subscription.updated',
+      'customer.subscription.deleted',
+    ]);
     expect(received[0].event.data.object).toMatchObject({ id: subscriptionId, status: 'canceled' });
     expect(received[1].event.data.object).toMatchObject({ id: subscriptionId, status: 'canceled' });
-    for (const r of received) await stripe.webhooks.constructEventAsync(r.body, r.headers['stripe-signature'] as string, secret);
+    for (const r of received)
+      await stripe.webhooks.constructEventAsync(r.body, r.headers['stripe-signature'] as string, secret);
     expect((await stripe.subscriptions.retrieve(subscriptionId)).status).toBe('canceled');
     const after = await (await fetch(`${portal.url}?notice=canceled`)).text();
     expect(after).toContain('Your subscription has been canceled.');
@@ -236,7 +321,12 @@ describe('Stripe sandbox through the stripe SDK', () => {
     const res = await fetch(`${base}/_sandbox/stripe/events/${subscriptionId}/payment_failed`, { method: 'POST' });
     expect(res.status).toBe(200);
     expect(received.map((r) => r.event.type)).toEqual(['invoice.payment_failed', 'customer.subscription.updated']);
-    expect(received[0].event.data.object).toMatchObject({ object: 'invoice', status: 'open', subscription: subscriptionId, amount_paid: 0 });
+    expect(received[0].event.data.object).toMatchObject({
+      object: 'invoice',
+      status: 'open',
+      subscription: subscriptionId,
+      amount_paid: 0,
+    });
     expect(received[1].event.data.object).toMatchObject({ status: 'past_due' });
     expect((await stripe.subscriptions.retrieve(subscriptionId)).status).toBe('past_due');
 
@@ -246,7 +336,11 @@ describe('Stripe sandbox through the stripe SDK', () => {
     expect(received).toHaveLength(3);
     expect(received[2].event.id).toBe(eventId);
     expect(received[2].body).toBe(received[0].body);
-    await stripe.webhooks.constructEventAsync(received[2].body, received[2].headers['stripe-signature'] as string, secret);
+    await stripe.webhooks.constructEventAsync(
+      received[2].body,
+      received[2].headers['stripe-signature'] as string,
+      secret,
+    );
 
     // The period renews and the subscription is active again.
     await fetch(`${base}/_sandbox/stripe/subscriptions/${subscriptionId}/advance`, { method: 'POST' });
@@ -259,8 +353,14 @@ describe('Stripe sandbox through the stripe SDK', () => {
     const { session } = await checkout('down@example.com');
     const res = await pay(session.id);
     expect(res.status).toBe(303);
-    const events = (await (await fetch(`${base}/_sandbox/stripe/events?limit=3`)).json()) as { data: Array<{ status: string; event: { id: string; type: string }; deliveries: Array<{ status: number }> }> };
-    expect(events.data.map((r) => r.event.type)).toEqual(['invoice.paid', 'customer.subscription.created', 'checkout.session.completed']);
+    const events = (await (await fetch(`${base}/_sandbox/stripe/events?limit=3`)).json()) as {
+      data: Array<{ status: string; event: { id: string; type: string }; deliveries: Array<{ status: number }> }>;
+    };
+    expect(events.data.map((r) => r.event.type)).toEqual([
+      'invoice.paid',
+      'customer.subscription.created',
+      'checkout.session.completed',
+    ]);
     expect(events.data.every((r) => r.status === 'failed' && r.deliveries[0].status === 503)).toBe(true);
 
     const home = await (await fetch(`${base}/`)).text();
@@ -272,10 +372,16 @@ describe('Stripe sandbox through the stripe SDK', () => {
     expect(home).toContain(`aria-label="Resend ${events.data[0].event.id}"`);
 
     receiverStatus = 200;
-    const resend = await fetch(`${base}/_sandbox/stripe/events/${events.data[2].event.id}/resend`, { method: 'POST', headers: { accept: 'text/html' }, redirect: 'manual' });
+    const resend = await fetch(`${base}/_sandbox/stripe/events/${events.data[2].event.id}/resend`, {
+      method: 'POST',
+      headers: { accept: 'text/html' },
+      redirect: 'manual',
+    });
     expect(resend.status).toBe(303);
     expect(received.map((r) => r.event.type)).toEqual(['checkout.session.completed']);
-    const record = (await (await fetch(`${base}/_sandbox/stripe/events/${events.data[2].event.id}`)).json()) as { status: string };
+    const record = (await (await fetch(`${base}/_sandbox/stripe/events/${events.data[2].event.id}`)).json()) as {
+      status: string;
+    };
     expect(record.status).toBe('delivered');
   });
 
@@ -284,7 +390,9 @@ describe('Stripe sandbox through the stripe SDK', () => {
     const c = await stripe.customers.create({ email, name: 'Ada' }, { idempotencyKey: `k-${email}` });
     const replay = await stripe.customers.create({ email, name: 'Ada' }, { idempotencyKey: `k-${email}` });
     expect(replay.id).toBe(c.id);
-    await expect(stripe.customers.create({ email, name: 'Other' }, { idempotencyKey: `k-${email}` })).rejects.toMatchObject({ type: 'StripeIdempotencyError' });
+    await expect(
+      stripe.customers.create({ email, name: 'Other' }, { idempotencyKey: `k-${email}` }),
+    ).rejects.toMatchObject({ type: 'StripeIdempotencyError' });
 
     const updated = await stripe.customers.update(c.id, { metadata: { user_id: 'u-9', plan: 'x' }, name: 'Ada L.' });
     expect(updated).toMatchObject({ name: 'Ada L.', metadata: { user_id: 'u-9', plan: 'x' } });
@@ -314,24 +422,77 @@ describe('Stripe sandbox through the stripe SDK', () => {
       param: 'id',
       message: "No such customer: 'cus_doesnotexist'",
     });
-    const raw = await fetch(`${base}/v1/customers/cus_doesnotexist`, { headers: { authorization: 'Bearer sk_test_castloop_local' } });
+    const raw = await fetch(`${base}/v1/customers/cus_doesnotexist`, {
+      headers: { authorization: 'Bearer sk_test_castloop_local' },
+    });
     expect(raw.status).toBe(404);
     expect(raw.headers.get('request-id')).toMatch(/^req_/);
     const body = (await raw.json()) as { error: Record<string, string> };
-    expect(body.error).toMatchObject({ type: 'invalid_request_error', code: 'resource_missing', param: 'id', message: "No such customer: 'cus_doesnotexist'" });
+    expect(body.error).toMatchObject({
+      type: 'invalid_request_error',
+      code: 'resource_missing',
+      param: 'id',
+      message: "No such customer: 'cus_doesnotexist'",
+    });
 
     const noAuth = await fetch(`${base}/v1/customers`);
     expect(noAuth.status).toBe(401);
     expect(noAuth.headers.get('request-id')).toMatch(/^req_/);
-    expect(((await noAuth.json()) as { error: { type: string; message: string } }).error).toMatchObject({ type: 'invalid_request_error', message: expect.stringContaining('You did not provide an API key') });
-    await expect(sdk('sk_test_wrong').customers.list()).rejects.toMatchObject({ type: 'StripeAuthenticationError', statusCode: 401 });
+    expect(((await noAuth.json()) as { error: { type: string; message: string } }).error).toMatchObject({
+      type: 'invalid_request_error',
+      message: expect.stringContaining('You did not provide an API key'),
+    });
+    await expect(sdk('sk_test_wrong').customers.list()).rejects.toMatchObject({
+      type: 'StripeAuthenticationError',
+      statusCode: 401,
+    });
 
-    await expect(stripe.checkout.sessions.create({ mode: 'subscription', success_url: 'http://127.0.0.1:3000/ok' })).rejects.toMatchObject({ statusCode: 400, code: 'parameter_missing', param: 'line_items' });
-    await expect(stripe.checkout.sessions.create({ mode: 'subscription', line_items: [{ price: 'price_nope', quantity: 1 }], success_url: 'http://127.0.0.1:3000/ok' })).rejects.toMatchObject({ statusCode: 404, code: 'resource_missing', param: 'line_items[0][price]' });
-    await expect(stripe.customers.create({ emale: 'x@example.com' } as unknown as Stripe.CustomerCreateParams)).rejects.toMatchObject({ statusCode: 400, code: 'parameter_unknown', param: 'emale' });
-    await expect(stripe.customers.create({ email: 'not-an-email' })).rejects.toMatchObject({ statusCode: 400, code: 'email_invalid' });
-    await expect(stripe.billingPortal.sessions.create({ customer: 'cus_missing' })).rejects.toMatchObject({ statusCode: 404, param: 'customer' });
-    await expect(stripe.subscriptions.retrieve('sub_missing')).rejects.toMatchObject({ statusCode: 404, code: 'resource_missing' });
+    await expect(
+      stripe.checkout.sessions.create({ mode: 'subscription', success_url: 'http://127.0.0.1:3000/ok' }),
+    ).rejects.toMatchObject({ statusCode: 400, code: 'parameter_missing', param: 'line_items' });
+    await expect(
+      stripe.checkout.sessions.create({
+        mode: 'subscription',
+        line_items: [{ price: 'price_nope', quantity: 1 }],
+        success_url: 'http://127.0.0.1:3000/ok',
+      }),
+    ).rejects.toMatchObject({ statusCode: 404, code: 'resource_missing', param: 'line_items[0][price]' });
+    await expect(
+      stripe.customers.create({ emale: 'x@example.com' } as unknown as Stripe.CustomerCreateParams),
+    ).rejects.toMatchObject({ statusCode: 400, code: 'parameter_unknown', param: 'emale' });
+    await expect(stripe.customers.create({ email: 'not-an-email' })).rejects.toMatchObject({
+      statusCode: 400,
+      code: 'email_invalid',
+    });
+    await expect(stripe.billingPortal.sessions.create({ customer: 'cus_missing' })).rejects.toMatchObject({
+      statusCode: 404,
+      param: 'customer',
+    });
+    await expect(stripe.subscriptions.retrieve('sub_missing')).rejects.toMatchObject({
+      statusCode: 404,
+      code: 'resource_missing',
+    });
+  });
+
+  it('works with the fetch HTTP client the Deno functions use', async () => {
+    const viaFetch = new Stripe('sk_test_castloop_local', {
+      host: '127.0.0.1',
+      port: config.ports.sandbox,
+      protocol: 'http',
+      httpClient: Stripe.createFetchHttpClient(),
+    });
+    const c = await viaFetch.customers.create({ email: 'fetch@example.com', metadata: { user_id: 'u-fetch' } });
+    const session = await viaFetch.checkout.sessions.create({
+      mode: 'subscription',
+      customer: c.id,
+      line_items: [{ price: 'price_local_scale', quantity: 1 }],
+      success_url: 'http://127.0.0.1:3000/ok?session_id={CHECKOUT_SESSION_ID}',
+    });
+    expect(session.amount_total).toBe(119900);
+    await expect(viaFetch.customers.retrieve('cus_nope')).rejects.toMatchObject({
+      statusCode: 404,
+      code: 'resource_missing',
+    });
   });
 
   it('keeps its state across restarts', async () => {

@@ -1,7 +1,18 @@
 // The Stripe REST API subset Castloop uses, at /v1/*: form-encoded requests, JSON answers
 // with Stripe's object shapes, Stripe's error format and the Request-Id header.
 import type { FormObject, FormValue } from '../form.ts';
-import { buildCustomer, type CheckoutSession, type Customer, type Json, type LineItemInput, type Metadata, list, newId, nowSeconds, type PortalSession } from './objects.ts';
+import {
+  buildCustomer,
+  type CheckoutSession,
+  type Customer,
+  type Json,
+  type LineItemInput,
+  type Metadata,
+  list,
+  newId,
+  nowSeconds,
+  type PortalSession,
+} from './objects.ts';
 import type { StripeStore } from './store.ts';
 
 export interface StripeErrorBody {
@@ -37,15 +48,28 @@ function str(params: FormObject, key: string, required = false): string | null {
     return null;
   }
   if (typeof v !== 'string') fail(400, `Invalid string: ${JSON.stringify(v)}`, 'parameter_invalid_string', key);
-  if (required && v === '') fail(400, `You passed an empty string for '${key}'. We assume empty values are an attempt to unset a parameter; however '${key}' cannot be unset. You should remove '${key}' from your request or supply a non-empty value.`, 'parameter_invalid_empty', key);
+  if (required && v === '')
+    fail(
+      400,
+      `You passed an empty string for '${key}'. We assume empty values are an attempt to unset a parameter; however '${key}' cannot be unset. You should remove '${key}' from your request or supply a non-empty value.`,
+      'parameter_invalid_empty',
+      key,
+    );
   return v;
 }
 
 function int(value: FormValue | undefined, param: string, min: number, max: number): number | null {
   if (value === undefined) return null;
   const n = typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : NaN;
-  if (!Number.isInteger(n)) fail(400, `Invalid integer: ${typeof value === 'string' ? value : JSON.stringify(value)}`, 'parameter_invalid_integer', param);
-  if (n < min || n > max) fail(400, `Invalid ${param}: must be between ${min} and ${max}`, 'parameter_invalid_integer', param);
+  if (!Number.isInteger(n))
+    fail(
+      400,
+      `Invalid integer: ${typeof value === 'string' ? value : JSON.stringify(value)}`,
+      'parameter_invalid_integer',
+      param,
+    );
+  if (n < min || n > max)
+    fail(400, `Invalid ${param}: must be between ${min} and ${max}`, 'parameter_invalid_integer', param);
   return n;
 }
 
@@ -75,9 +99,17 @@ function metadataParam(value: FormValue | undefined, param: string): Metadata | 
   const entries = Object.entries(value);
   if (entries.length > 50) fail(400, 'Metadata can have at most 50 keys.', 'parameter_invalid_object', param);
   for (const [k, v] of entries) {
-    if (typeof v !== 'string') fail(400, `Invalid string: ${JSON.stringify(v)}`, 'parameter_invalid_string', `${param}[${k}]`);
-    if (k.length > 40) fail(400, `Metadata keys can have up to 40 characters; "${k}" has ${k.length}.`, 'parameter_invalid_string', `${param}[${k}]`);
-    if (v.length > 500) fail(400, `Metadata values can have up to 500 characters.`, 'parameter_invalid_string', `${param}[${k}]`);
+    if (typeof v !== 'string')
+      fail(400, `Invalid string: ${JSON.stringify(v)}`, 'parameter_invalid_string', `${param}[${k}]`);
+    if (k.length > 40)
+      fail(
+        400,
+        `Metadata keys can have up to 40 characters; "${k}" has ${k.length}.`,
+        'parameter_invalid_string',
+        `${param}[${k}]`,
+      );
+    if (v.length > 500)
+      fail(400, `Metadata values can have up to 500 characters.`, 'parameter_invalid_string', `${param}[${k}]`);
     out[k] = v;
   }
   return out;
@@ -96,7 +128,8 @@ function mergeMetadata(current: Metadata, update: Metadata | '' | undefined): Me
 
 function checkAllowed(params: FormObject, allowed: readonly string[]): void {
   for (const key of Object.keys(params)) {
-    if (key !== 'expand' && !allowed.includes(key)) fail(400, `Received unknown parameter: ${key}`, 'parameter_unknown', key);
+    if (key !== 'expand' && !allowed.includes(key))
+      fail(400, `Received unknown parameter: ${key}`, 'parameter_unknown', key);
   }
 }
 
@@ -120,7 +153,9 @@ function expandValue(store: StripeStore, value: unknown, segments: string[]): un
   const [head, ...rest] = segments;
   const obj = current as Json;
   if (Array.isArray(obj[head])) {
-    obj[head] = (obj[head] as unknown[]).map((item) => (rest.length ? expandValue(store, item, rest) : expandValue(store, item, [])));
+    obj[head] = (obj[head] as unknown[]).map((item) =>
+      rest.length ? expandValue(store, item, rest) : expandValue(store, item, []),
+    );
   } else if (head in obj) {
     obj[head] = expandValue(store, obj[head], rest);
   }
@@ -181,7 +216,22 @@ interface Route {
 }
 
 const customerFields = ['email', 'name', 'phone', 'description', 'metadata'] as const;
-const customerIgnored = ['address', 'shipping', 'preferred_locales', 'invoice_settings', 'payment_method', 'tax_exempt', 'tax_id_data', 'test_clock', 'balance', 'source', 'tax', 'invoice_prefix', 'next_invoice_sequence', 'cash_balance'];
+const customerIgnored = [
+  'address',
+  'shipping',
+  'preferred_locales',
+  'invoice_settings',
+  'payment_method',
+  'tax_exempt',
+  'tax_id_data',
+  'test_clock',
+  'balance',
+  'source',
+  'tax',
+  'invoice_prefix',
+  'next_invoice_sequence',
+  'cash_balance',
+];
 
 function liveCustomer(store: StripeStore, id: string, param = 'id'): Customer {
   const c = store.state.customers[id];
@@ -235,21 +285,67 @@ function searchCustomers(store: StripeStore, params: FormObject): Json {
       clauses.every(({ field, op, value }) => {
         const actual = field.startsWith('metadata.') ? c.metadata[field.slice(9)] : (c[field] as string | null);
         if (actual == null) return false;
-        return op === ':' ? actual.toLowerCase() === value.toLowerCase() : actual.toLowerCase().includes(value.toLowerCase());
+        return op === ':'
+          ? actual.toLowerCase() === value.toLowerCase()
+          : actual.toLowerCase().includes(value.toLowerCase());
       }),
     )
     .sort((a, b) => b.created - a.created);
-  return { object: 'search_result', data: matches.slice(0, limit), has_more: matches.length > limit, next_page: null, url: '/v1/customers/search' };
+  return {
+    object: 'search_result',
+    data: matches.slice(0, limit),
+    has_more: matches.length > limit,
+    next_page: null,
+    url: '/v1/customers/search',
+  };
 }
 
 const sessionParams = [
-  'mode', 'line_items', 'success_url', 'cancel_url', 'customer', 'customer_email', 'client_reference_id', 'metadata', 'subscription_data',
-  'allow_promotion_codes', 'billing_address_collection', 'automatic_tax', 'customer_update', 'locale', 'payment_method_types',
-  'payment_method_collection', 'ui_mode', 'expires_at', 'consent_collection', 'custom_text', 'tax_id_collection',
-  'phone_number_collection', 'discounts', 'customer_creation', 'currency', 'submit_type', 'return_url', 'redirect_on_completion',
-  'custom_fields', 'invoice_creation', 'payment_method_options', 'saved_payment_method_options', 'shipping_address_collection',
-  'adaptive_pricing', 'branding_settings', 'name_collection', 'excluded_payment_method_types', 'origin_context', 'optional_items',
-  'wallet_options', 'permissions', 'integration_identifier', 'payment_method_configuration', 'payment_intent_data', 'setup_intent_data',
+  'mode',
+  'line_items',
+  'success_url',
+  'cancel_url',
+  'customer',
+  'customer_email',
+  'client_reference_id',
+  'metadata',
+  'subscription_data',
+  'allow_promotion_codes',
+  'billing_address_collection',
+  'automatic_tax',
+  'customer_update',
+  'locale',
+  'payment_method_types',
+  'payment_method_collection',
+  'ui_mode',
+  'expires_at',
+  'consent_collection',
+  'custom_text',
+  'tax_id_collection',
+  'phone_number_collection',
+  'discounts',
+  'customer_creation',
+  'currency',
+  'submit_type',
+  'return_url',
+  'redirect_on_completion',
+  'custom_fields',
+  'invoice_creation',
+  'payment_method_options',
+  'saved_payment_method_options',
+  'shipping_address_collection',
+  'adaptive_pricing',
+  'branding_settings',
+  'name_collection',
+  'excluded_payment_method_types',
+  'origin_context',
+  'optional_items',
+  'wallet_options',
+  'permissions',
+  'integration_identifier',
+  'payment_method_configuration',
+  'payment_intent_data',
+  'setup_intent_data',
 ];
 
 function lineItemsParam(store: StripeStore, value: FormValue | undefined): LineItemInput[] {
@@ -264,7 +360,8 @@ function lineItemsParam(store: StripeStore, value: FormValue | undefined): LineI
       }
     }
     const price = raw.price;
-    if (price === undefined) fail(400, `Missing required param: ${param}[price].`, 'parameter_missing', `${param}[price]`);
+    if (price === undefined)
+      fail(400, `Missing required param: ${param}[price].`, 'parameter_missing', `${param}[price]`);
     if (typeof price !== 'string' || !store.prices.has(price)) noSuch('price', String(price), `${param}[price]`);
     const quantity = int(raw.quantity, `${param}[quantity]`, 1, 999_999) ?? 1;
     return { price, quantity };
@@ -287,23 +384,37 @@ function createCheckoutSession(store: StripeStore, params: FormObject): Json {
   checkAllowed(params, sessionParams);
   const mode = str(params, 'mode', true);
   if (mode !== 'subscription') {
-    if (mode === 'payment' || mode === 'setup') fail(400, `This sandbox supports mode 'subscription' only (Castloop sells subscriptions).`, 'parameter_invalid_string', 'mode');
+    if (mode === 'payment' || mode === 'setup')
+      fail(
+        400,
+        `This sandbox supports mode 'subscription' only (Castloop sells subscriptions).`,
+        'parameter_invalid_string',
+        'mode',
+      );
     fail(400, `Invalid mode: must be one of payment, setup, or subscription`, 'parameter_invalid_string', 'mode');
   }
   const uiMode = str(params, 'ui_mode');
-  if (uiMode && uiMode !== 'hosted') fail(400, `This sandbox supports ui_mode 'hosted' only.`, 'parameter_invalid_string', 'ui_mode');
+  if (uiMode && uiMode !== 'hosted')
+    fail(400, `This sandbox supports ui_mode 'hosted' only.`, 'parameter_invalid_string', 'ui_mode');
   const items = lineItemsParam(store, params.line_items);
   const successUrl = validUrl(params, 'success_url', true);
   const cancelUrl = validUrl(params, 'cancel_url', false);
   const customerId = str(params, 'customer');
   const customerEmail = email(params, 'customer_email');
-  if (customerId && customerEmail) fail(400, 'You may only specify one of these parameters: customer, customer_email.', 'parameter_invalid_string', 'customer_email');
+  if (customerId && customerEmail)
+    fail(
+      400,
+      'You may only specify one of these parameters: customer, customer_email.',
+      'parameter_invalid_string',
+      'customer_email',
+    );
   const customer = customerId ? liveCustomer(store, customerId, 'customer') : null;
   const metadata = metadataParam(params.metadata, 'metadata');
   const subData = params.subscription_data;
   let subscriptionData: { metadata?: Metadata; description?: string } = {};
   if (subData !== undefined) {
-    if (typeof subData !== 'object' || Array.isArray(subData)) fail(400, 'Invalid object', 'parameter_invalid_object', 'subscription_data');
+    if (typeof subData !== 'object' || Array.isArray(subData))
+      fail(400, 'Invalid object', 'parameter_invalid_object', 'subscription_data');
     const m = metadataParam(subData.metadata, 'subscription_data[metadata]');
     const description = typeof subData.description === 'string' ? subData.description : undefined;
     subscriptionData = { metadata: m === '' || m === undefined ? {} : m, description };
@@ -335,7 +446,18 @@ function createCheckoutSession(store: StripeStore, params: FormObject): Json {
     custom_text: { after_submit: null, shipping_address: null, submit: null, terms_of_service_acceptance: null },
     customer: customer?.id ?? null,
     customer_creation: customer ? null : 'always',
-    customer_details: customer ? { address: null, business_name: null, email: customer.email, individual_name: null, name: customer.name, phone: null, tax_exempt: 'none', tax_ids: null } : null,
+    customer_details: customer
+      ? {
+          address: null,
+          business_name: null,
+          email: customer.email,
+          individual_name: null,
+          name: customer.name,
+          phone: null,
+          tax_exempt: 'none',
+          tax_ids: null,
+        }
+      : null,
     customer_email: customerEmail,
     discounts: [],
     expires_at: expiresAt,
@@ -356,7 +478,11 @@ function createCheckoutSession(store: StripeStore, params: FormObject): Json {
     permissions: null,
     phone_number_collection: { enabled: false },
     recovered_from: null,
-    saved_payment_method_options: { allow_redisplay_filters: ['always'], payment_method_remove: 'disabled', payment_method_save: null },
+    saved_payment_method_options: {
+      allow_redisplay_filters: ['always'],
+      payment_method_remove: 'disabled',
+      payment_method_save: null,
+    },
     setup_intent: null,
     shipping_address_collection: null,
     shipping_cost: null,
@@ -393,7 +519,15 @@ function getSession(store: StripeStore, id: string): CheckoutSession {
 }
 
 function createPortalSession(store: StripeStore, params: FormObject): Json {
-  checkAllowed(params, ['customer', 'return_url', 'configuration', 'locale', 'flow_data', 'on_behalf_of', 'customer_account']);
+  checkAllowed(params, [
+    'customer',
+    'return_url',
+    'configuration',
+    'locale',
+    'flow_data',
+    'on_behalf_of',
+    'customer_account',
+  ]);
   const customerId = str(params, 'customer', true) as string;
   liveCustomer(store, customerId, 'customer');
   const returnUrl = validUrl(params, 'return_url', false);
@@ -417,10 +551,24 @@ function createPortalSession(store: StripeStore, params: FormObject): Json {
 }
 
 async function updateSubscription(store: StripeStore, params: FormObject, id: string): Promise<Json> {
-  checkAllowed(params, ['cancel_at_period_end', 'metadata', 'items', 'proration_behavior', 'cancellation_details', 'description', 'payment_behavior']);
+  checkAllowed(params, [
+    'cancel_at_period_end',
+    'metadata',
+    'items',
+    'proration_behavior',
+    'cancellation_details',
+    'description',
+    'payment_behavior',
+  ]);
   const sub = store.state.subscriptions[id];
   if (!sub) noSuch('subscription', id);
-  if (sub.status === 'canceled') fail(400, `A canceled subscription can only update its cancellation_details and metadata.`, 'resource_missing', 'id');
+  if (sub.status === 'canceled')
+    fail(
+      400,
+      `A canceled subscription can only update its cancellation_details and metadata.`,
+      'resource_missing',
+      'id',
+    );
   const previous: Json = {};
   const metadata = metadataParam(params.metadata, 'metadata');
   if (metadata !== undefined) {
@@ -435,17 +583,30 @@ async function updateSubscription(store: StripeStore, params: FormObject, id: st
     if (!Array.isArray(params.items)) fail(400, 'Invalid array', 'parameter_invalid_array', 'items');
     previous.items = structuredClone(sub.items);
     params.items.forEach((raw, i) => {
-      if (typeof raw !== 'object' || Array.isArray(raw)) fail(400, 'Invalid object', 'parameter_invalid_object', `items[${i}]`);
+      if (typeof raw !== 'object' || Array.isArray(raw))
+        fail(400, 'Invalid object', 'parameter_invalid_object', `items[${i}]`);
       const itemId = typeof raw.id === 'string' ? raw.id : null;
       const priceId = typeof raw.price === 'string' ? raw.price : null;
       if (priceId && !store.prices.has(priceId)) noSuch('price', priceId, `items[${i}][price]`);
       const existing = itemId ? sub.items.data.find((x) => x.id === itemId) : null;
       if (itemId && !existing) noSuch('subscription_item', itemId, `items[${i}][id]`);
       if (existing && priceId) {
-        const replacement = store.subscriptionItem(sub.id, { price: priceId, quantity: existing.quantity }, sub.current_period_start, sub.current_period_end);
+        const replacement = store.subscriptionItem(
+          sub.id,
+          { price: priceId, quantity: existing.quantity },
+          sub.current_period_start,
+          sub.current_period_end,
+        );
         Object.assign(existing, { price: replacement.price, plan: replacement.plan });
       } else if (!existing && priceId) {
-        sub.items.data.push(store.subscriptionItem(sub.id, { price: priceId, quantity: 1 }, sub.current_period_start, sub.current_period_end));
+        sub.items.data.push(
+          store.subscriptionItem(
+            sub.id,
+            { price: priceId, quantity: 1 },
+            sub.current_period_start,
+            sub.current_period_end,
+          ),
+        );
         sub.items.total_count = sub.items.data.length;
       }
     });
@@ -483,7 +644,11 @@ export const routes: Route[] = [
     handler: (s, p) => {
       checkAllowed(p, [...listParams, 'email', 'created', 'test_clock']);
       const e = str(p, 'email');
-      return paginate(liveCustomers(s).filter((c) => !e || c.email === e), p, '/v1/customers');
+      return paginate(
+        liveCustomers(s).filter((c) => !e || c.email === e),
+        p,
+        '/v1/customers',
+      );
     },
   },
   { method: 'GET', pattern: /^\/v1\/customers\/search$/, handler: (s, p) => searchCustomers(s, p) },
@@ -524,13 +689,27 @@ export const routes: Route[] = [
     method: 'GET',
     pattern: /^\/v1\/checkout\/sessions$/,
     handler: (s, p) => {
-      checkAllowed(p, [...listParams, 'customer', 'subscription', 'status', 'payment_intent', 'created', 'customer_details', 'payment_link']);
+      checkAllowed(p, [
+        ...listParams,
+        'customer',
+        'subscription',
+        'status',
+        'payment_intent',
+        'created',
+        'customer_details',
+        'payment_link',
+      ]);
       const customer = str(p, 'customer');
       const subscription = str(p, 'subscription');
       const status = str(p, 'status');
       const sessions = Object.values(s.state.checkoutSessions)
         .map(refreshSession)
-        .filter((x) => (!customer || x.customer === customer) && (!subscription || x.subscription === subscription) && (!status || x.status === status));
+        .filter(
+          (x) =>
+            (!customer || x.customer === customer) &&
+            (!subscription || x.subscription === subscription) &&
+            (!status || x.status === status),
+        );
       return paginate(sessions, p, '/v1/checkout/sessions');
     },
   },
@@ -556,7 +735,12 @@ export const routes: Route[] = [
     pattern: /^\/v1\/checkout\/sessions\/([^/]+)\/expire$/,
     handler: (s, _p, [id]) => {
       const session = getSession(s, id);
-      if (session.status !== 'open') fail(400, `Only Checkout Sessions with a status in ["open"] can be expired. This Checkout Session has a status of "${session.status}".`, 'checkout_session_not_open');
+      if (session.status !== 'open')
+        fail(
+          400,
+          `Only Checkout Sessions with a status in ["open"] can be expired. This Checkout Session has a status of "${session.status}".`,
+          'checkout_session_not_open',
+        );
       session.status = 'expired';
       session.url = null;
       s.save();
@@ -595,7 +779,10 @@ export const routes: Route[] = [
       const subscription = str(p, 'subscription');
       const status = str(p, 'status');
       const invoices = Object.values(s.state.invoices).filter(
-        (x) => (!customer || x.customer === customer) && (!subscription || x.subscription === subscription) && (!status || x.status === status),
+        (x) =>
+          (!customer || x.customer === customer) &&
+          (!subscription || x.subscription === subscription) &&
+          (!status || x.status === status),
       );
       return paginate(invoices, p, '/v1/invoices');
     },
@@ -611,7 +798,9 @@ export const routes: Route[] = [
     handler: (s, p) => {
       checkAllowed(p, [...listParams, 'type', 'types', 'created', 'delivery_success']);
       const type = str(p, 'type');
-      const events = s.state.eventOrder.map((id) => s.state.events[id]?.event).filter((e) => e && (!type || e.type === type)) as Array<Json & { id: string; created: number }>;
+      const events = s.state.eventOrder
+        .map((id) => s.state.events[id]?.event)
+        .filter((e) => e && (!type || e.type === type)) as Array<Json & { id: string; created: number }>;
       return paginate(events, p, '/v1/events');
     },
   },
@@ -632,5 +821,8 @@ export async function handleApi(store: StripeStore, request: ApiRequest): Promis
     const result = await route.handler(store, request.params, ids);
     return applyExpand(store, result, expandPaths(request.params));
   }
-  fail(404, `Unrecognized request URL (${request.method}: ${request.path}). Please see https://stripe.com/docs or we can help at https://support.stripe.com/.`);
+  fail(
+    404,
+    `Unrecognized request URL (${request.method}: ${request.path}). Please see https://stripe.com/docs or we can help at https://support.stripe.com/.`,
+  );
 }

@@ -66,13 +66,22 @@ export function createStripeSandbox(config: StackConfig, options: { dataDir: str
       errorJson(
         res,
         401,
-        { type: 'invalid_request_error', message: "You did not provide an API key. You need to provide your API key in the Authorization header, using Bearer auth (e.g. 'Authorization: Bearer YOUR_SECRET_KEY'). See https://stripe.com/docs/api#authentication for details, or we can help at https://support.stripe.com/." },
+        {
+          type: 'invalid_request_error',
+          message:
+            "You did not provide an API key. You need to provide your API key in the Authorization header, using Bearer auth (e.g. 'Authorization: Bearer YOUR_SECRET_KEY'). See https://stripe.com/docs/api#authentication for details, or we can help at https://support.stripe.com/.",
+        },
         { ...headers, 'www-authenticate': 'Bearer realm="Stripe"' },
       );
       return;
     }
     if (key !== settings.secretKey) {
-      errorJson(res, 401, { type: 'invalid_request_error', message: `Invalid API Key provided: ${maskKey(key)}` }, { ...headers, 'www-authenticate': 'Bearer realm="Stripe"' });
+      errorJson(
+        res,
+        401,
+        { type: 'invalid_request_error', message: `Invalid API Key provided: ${maskKey(key)}` },
+        { ...headers, 'www-authenticate': 'Bearer realm="Stripe"' },
+      );
       return;
     }
     const version = req.headers['stripe-version'];
@@ -89,10 +98,22 @@ export function createStripeSandbox(config: StackConfig, options: { dataDir: str
       const cached = idempotency.get(cacheKey);
       if (cached) {
         if (cached.fingerprint !== fingerprint) {
-          errorJson(res, 400, { type: 'idempotency_error', message: `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${idemKey}' if you meant to execute a different request.` }, headers);
+          errorJson(
+            res,
+            400,
+            {
+              type: 'idempotency_error',
+              message: `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${idemKey}' if you meant to execute a different request.`,
+            },
+            headers,
+          );
           return;
         }
-        sendJson(res, cached.status, cached.body, { ...headers, 'idempotent-replayed': 'true', 'idempotency-key': String(idemKey) });
+        sendJson(res, cached.status, cached.body, {
+          ...headers,
+          'idempotent-replayed': 'true',
+          'idempotency-key': String(idemKey),
+        });
         return;
       }
     }
@@ -129,8 +150,23 @@ export function createStripeSandbox(config: StackConfig, options: { dataDir: str
       store.save();
     }
     if (session.status !== 'open') {
-      const link = session.status === 'complete' && session.success_url ? { href: session.success_url.replaceAll('{CHECKOUT_SESSION_ID}', session.id), text: 'Continue to Castloop' } : session.cancel_url ? { href: session.cancel_url, text: 'Return to Castloop' } : undefined;
-      sendHtml(res, 409, messagePage(session.status === 'complete' ? 'Already paid' : 'Checkout session expired', session.status === 'complete' ? 'This checkout session is already complete.' : 'This checkout session has expired.', link));
+      const link =
+        session.status === 'complete' && session.success_url
+          ? { href: session.success_url.replaceAll('{CHECKOUT_SESSION_ID}', session.id), text: 'Continue to Castloop' }
+          : session.cancel_url
+            ? { href: session.cancel_url, text: 'Return to Castloop' }
+            : undefined;
+      sendHtml(
+        res,
+        409,
+        messagePage(
+          session.status === 'complete' ? 'Already paid' : 'Checkout session expired',
+          session.status === 'complete'
+            ? 'This checkout session is already complete.'
+            : 'This checkout session has expired.',
+          link,
+        ),
+      );
       return;
     }
     if (method === 'GET' && !action) {
@@ -139,7 +175,10 @@ export function createStripeSandbox(config: StackConfig, options: { dataDir: str
     }
     if (method === 'POST' && action === 'pay') {
       const form = parseForm(request.body.toString('utf8'));
-      const email = typeof form.email === 'string' && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(form.email.trim()) ? form.email.trim() : null;
+      const email =
+        typeof form.email === 'string' && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(form.email.trim())
+          ? form.email.trim()
+          : null;
       if (!session.customer && !session.customer_email && !email) {
         sendHtml(res, 400, checkoutPage(store, session, 'Enter a valid e-mail address.'));
         return;
@@ -172,7 +211,11 @@ export function createStripeSandbox(config: StackConfig, options: { dataDir: str
       const form = parseForm(request.body.toString('utf8'));
       const sub = typeof form.subscription === 'string' ? store.state.subscriptions[form.subscription] : undefined;
       if (!sub || sub.customer !== customer.id) {
-        sendHtml(res, 404, messagePage('Subscription not found', 'This subscription does not belong to this customer.'));
+        sendHtml(
+          res,
+          404,
+          messagePage('Subscription not found', 'This subscription does not belong to this customer.'),
+        );
         return;
       }
       let notice: string;
@@ -218,7 +261,12 @@ export function createStripeSandbox(config: StackConfig, options: { dataDir: str
         return;
       }
       // `/_sandbox/stripe/subscriptions/<sub>/payment_failed`, also reachable as `/_sandbox/stripe/events/<sub>/payment_failed`.
-      if (method === 'POST' && (kind === 'subscriptions' || kind === 'events') && id?.startsWith('sub_') && (action === 'payment_failed' || action === 'advance')) {
+      if (
+        method === 'POST' &&
+        (kind === 'subscriptions' || kind === 'events') &&
+        id?.startsWith('sub_') &&
+        (action === 'payment_failed' || action === 'advance')
+      ) {
         if (!store.state.subscriptions[id]) {
           sendJson(res, 404, { message: `No such subscription: ${id}` });
           return;
@@ -260,4 +308,3 @@ export function createStripeSandbox(config: StackConfig, options: { dataDir: str
     stop: () => store.stop(),
   };
 }
-

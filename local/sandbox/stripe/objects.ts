@@ -24,7 +24,9 @@ export function nowSeconds(): number {
 export function addMonths(unixSeconds: number, months: number): number {
   const d = new Date(unixSeconds * 1000);
   const day = d.getUTCDate();
-  const target = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + months, 1, d.getUTCHours(), d.getUTCMinutes(), d.getUTCSeconds()));
+  const target = new Date(
+    Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + months, 1, d.getUTCHours(), d.getUTCMinutes(), d.getUTCSeconds()),
+  );
   const lastDay = new Date(Date.UTC(target.getUTCFullYear(), target.getUTCMonth() + 1, 0)).getUTCDate();
   target.setUTCDate(Math.min(day, lastDay));
   return Math.floor(target.getTime() / 1000);
@@ -150,7 +152,13 @@ export function buildPrice(p: PriceSetting, created: number): Price {
     metadata: { tier: p.tier },
     nickname: p.productName,
     product: productIdFor(p),
-    recurring: { interval: p.interval, interval_count: 1, meter: null, trial_period_days: null, usage_type: 'licensed' },
+    recurring: {
+      interval: p.interval,
+      interval_count: 1,
+      meter: null,
+      trial_period_days: null,
+      usage_type: 'licensed',
+    },
     tax_behavior: 'unspecified',
     tiers_mode: null,
     transform_quantity: null,
@@ -188,7 +196,13 @@ export function buildProduct(p: PriceSetting, created: number): Product {
   };
 }
 
-export function buildCustomer(fields: { email: string | null; name: string | null; phone: string | null; description: string | null; metadata: Metadata }): Customer {
+export function buildCustomer(fields: {
+  email: string | null;
+  name: string | null;
+  phone: string | null;
+  description: string | null;
+  metadata: Metadata;
+}): Customer {
   const created = nowSeconds();
   return {
     id: newId('cus_', 14),

@@ -14,7 +14,10 @@ function dateTime(ms: number): string {
 }
 
 export function messagePage(title: string, message: string, link?: { href: string; text: string }): string {
-  return htmlPage(title, `<h1>${e(title)}</h1>\n<p>${e(message)}</p>${link ? `\n<p><a href="${e(link.href)}">${e(link.text)}</a></p>` : ''}`);
+  return htmlPage(
+    title,
+    `<h1>${e(title)}</h1>\n<p>${e(message)}</p>${link ? `\n<p><a href="${e(link.href)}">${e(link.text)}</a></p>` : ''}`,
+  );
 }
 
 export function checkoutPage(store: StripeStore, session: CheckoutSession, error?: string): string {
@@ -25,7 +28,9 @@ export function checkoutPage(store: StripeStore, session: CheckoutSession, error
     .map((item) => {
       const price = store.prices.get(item.price);
       const product = price ? store.products.get(price.product) : undefined;
-      const amount = price ? `${formatAmount(price.unit_amount, price.currency)} / ${price.recurring.interval}` : item.price;
+      const amount = price
+        ? `${formatAmount(price.unit_amount, price.currency)} / ${price.recurring.interval}`
+        : item.price;
       return `<li><span class="product">${e(product?.name ?? item.price)}</span>${item.quantity > 1 ? ` × ${item.quantity}` : ''}: <strong>${e(amount)}</strong></li>`;
     })
     .join('\n');
@@ -43,7 +48,7 @@ ${error ? `<p class="warning" role="alert">${e(error)}</p>` : ''}
 <ul>
 ${rows}
 </ul>
-<p class="price" aria-label="Total due today">${e(formatAmount(session.amount_total, session.currency))} <span class="muted">per ${e(interval)}</span></p>
+<p>Total due today: <span class="price">${e(formatAmount(session.amount_total, session.currency))}</span> <span class="muted">per ${e(interval)}</span></p>
 <form method="post" action="/checkout/${e(session.id)}/pay">
 ${emailField}
 <p class="muted">Test card 4242 4242 4242 4242 is assumed.</p>
@@ -58,7 +63,9 @@ ${session.cancel_url ? `<a href="${e(session.cancel_url)}">Cancel</a>` : ''}
 function subscriptionRow(store: StripeStore, portal: PortalSession, sub: Subscription): string {
   const item = sub.items.data[0];
   const product = item ? store.products.get(item.price.product) : undefined;
-  const price = item ? `${formatAmount(item.price.unit_amount, item.price.currency)} / ${item.price.recurring.interval}` : '—';
+  const price = item
+    ? `${formatAmount(item.price.unit_amount, item.price.currency)} / ${item.price.recurring.interval}`
+    : '—';
   let state: string;
   let actions = '';
   if (sub.status === 'canceled') {
@@ -113,7 +120,10 @@ export function homeSection(store: StripeStore): string {
   const records = store.recentEvents(50);
   const undelivered = store.state.eventOrder.filter((id) => store.state.events[id]?.status !== 'delivered').length;
   const prices = [...store.prices.values()]
-    .map((p) => `<li><code>${e(p.id)}</code>: ${e(store.products.get(p.product)?.name ?? p.product)}, ${e(formatAmount(p.unit_amount, p.currency))} / ${e(p.recurring.interval)}</li>`)
+    .map(
+      (p) =>
+        `<li><code>${e(p.id)}</code>: ${e(store.products.get(p.product)?.name ?? p.product)}, ${e(formatAmount(p.unit_amount, p.currency))} / ${e(p.recurring.interval)}</li>`,
+    )
     .join('\n');
   const rows = records
     .map(

@@ -41,9 +41,30 @@ export function stripeSettings(config: StackConfig): StripeSettings {
     apiBase,
     webhookUrl: value(config, 'STRIPE_WEBHOOK_URL', `${config.urls.api}/functions/v1/stripe-webhook`),
     prices: [
-      { tier: 'starter', id: value(config, 'STRIPE_PRICE_STARTER', 'price_local_starter'), productName: 'Castloop Starter', unitAmount: 19900, currency: 'usd', interval: 'month' },
-      { tier: 'growth', id: value(config, 'STRIPE_PRICE_GROWTH', 'price_local_growth'), productName: 'Castloop Growth', unitAmount: 49900, currency: 'usd', interval: 'month' },
-      { tier: 'scale', id: value(config, 'STRIPE_PRICE_SCALE', 'price_local_scale'), productName: 'Castloop Scale', unitAmount: 119900, currency: 'usd', interval: 'month' },
+      {
+        tier: 'starter',
+        id: value(config, 'STRIPE_PRICE_STARTER', 'price_local_starter'),
+        productName: 'Castloop Starter',
+        unitAmount: 19900,
+        currency: 'usd',
+        interval: 'month',
+      },
+      {
+        tier: 'growth',
+        id: value(config, 'STRIPE_PRICE_GROWTH', 'price_local_growth'),
+        productName: 'Castloop Growth',
+        unitAmount: 49900,
+        currency: 'usd',
+        interval: 'month',
+      },
+      {
+        tier: 'scale',
+        id: value(config, 'STRIPE_PRICE_SCALE', 'price_local_scale'),
+        productName: 'Castloop Scale',
+        unitAmount: 119900,
+        currency: 'usd',
+        interval: 'month',
+      },
     ],
     retrySeconds: retry
       .split(',')

@@ -136,7 +136,9 @@ export class StripeStore {
       object: 'event',
       api_version: this.state.apiVersion,
       created: nowSeconds(),
-      data: previousAttributes ? { object: structuredClone(object), previous_attributes: previousAttributes } : { object: structuredClone(object) },
+      data: previousAttributes
+        ? { object: structuredClone(object), previous_attributes: previousAttributes }
+        : { object: structuredClone(object) },
       livemode: false,
       pending_webhooks: 1,
       request: { id: null, idempotency_key: null },
@@ -258,7 +260,9 @@ export class StripeStore {
     const periodEnd = addMonths(now, 1);
     const subscriptionData = this.state.subscriptionData[sessionId] ?? {};
     const subscriptionId = newId('sub_');
-    const items = (this.state.lineItems[sessionId] ?? []).map((item) => this.subscriptionItem(subscriptionId, item, now, periodEnd));
+    const items = (this.state.lineItems[sessionId] ?? []).map((item) =>
+      this.subscriptionItem(subscriptionId, item, now, periodEnd),
+    );
     const subscription: Subscription = {
       id: subscriptionId,
       object: 'subscription',
@@ -285,14 +289,24 @@ export class StripeStore {
       discounts: [],
       ended_at: null,
       invoice_settings: { account_tax_ids: null, issuer: { type: 'self' } },
-      items: { object: 'list', data: items, has_more: false, total_count: items.length, url: `/v1/subscription_items?subscription=${subscriptionId}` },
+      items: {
+        object: 'list',
+        data: items,
+        has_more: false,
+        total_count: items.length,
+        url: `/v1/subscription_items?subscription=${subscriptionId}`,
+      },
       latest_invoice: null,
       livemode: false,
       metadata: { ...(subscriptionData.metadata ?? {}) },
       next_pending_invoice_item_invoice: null,
       on_behalf_of: null,
       pause_collection: null,
-      payment_settings: { payment_method_options: null, payment_method_types: null, save_default_payment_method: 'off' },
+      payment_settings: {
+        payment_method_options: null,
+        payment_method_types: null,
+        save_default_payment_method: 'off',
+      },
       pending_setup_intent: null,
       pending_update: null,
       schedule: null,
@@ -311,7 +325,16 @@ export class StripeStore {
     session.status = 'complete';
     session.payment_status = 'paid';
     session.customer = customer.id;
-    session.customer_details = { address: null, business_name: null, email: customer.email, individual_name: null, name: customer.name, phone: null, tax_exempt: 'none', tax_ids: [] };
+    session.customer_details = {
+      address: null,
+      business_name: null,
+      email: customer.email,
+      individual_name: null,
+      name: customer.name,
+      phone: null,
+      tax_exempt: 'none',
+      tax_ids: [],
+    };
     session.subscription = subscription.id;
     session.invoice = invoice.id;
     session.url = null;
@@ -338,7 +361,18 @@ export class StripeStore {
       current_period_start: start,
       discounts: [],
       metadata: {},
-      plan: { id: price.id, object: 'plan', active: true, amount: price.unit_amount, currency: price.currency, interval: price.recurring.interval, interval_count: 1, livemode: false, product: price.product, usage_type: 'licensed' },
+      plan: {
+        id: price.id,
+        object: 'plan',
+        active: true,
+        amount: price.unit_amount,
+        currency: price.currency,
+        interval: price.recurring.interval,
+        interval_count: 1,
+        livemode: false,
+        product: price.product,
+        usage_type: 'licensed',
+      },
       price: structuredClone(price),
       quantity: item.quantity,
       subscription: subscriptionId,
@@ -366,11 +400,21 @@ export class StripeStore {
       metadata: {},
       parent: {
         invoice_item_details: null,
-        subscription_item_details: { invoice_item: null, proration: false, proration_details: { credited_items: null }, subscription: subscription.id, subscription_item: item.id },
+        subscription_item_details: {
+          invoice_item: null,
+          proration: false,
+          proration_details: { credited_items: null },
+          subscription: subscription.id,
+          subscription_item: item.id,
+        },
         type: 'subscription_item_details',
       },
       period: { end: subscription.current_period_end, start: subscription.current_period_start },
-      pricing: { price_details: { price: item.price.id, product: item.price.product }, type: 'price_details', unit_amount_decimal: String(item.price.unit_amount) },
+      pricing: {
+        price_details: { price: item.price.id, product: item.price.product },
+        type: 'price_details',
+        unit_amount_decimal: String(item.price.unit_amount),
+      },
       quantity: item.quantity,
       subscription: subscription.id,
       taxes: [],
@@ -398,17 +442,32 @@ export class StripeStore {
       due_date: null,
       hosted_invoice_url: null,
       invoice_pdf: null,
-      lines: { object: 'list', data: lines, has_more: false, total_count: lines.length, url: `/v1/invoices/${id}/lines` },
+      lines: {
+        object: 'list',
+        data: lines,
+        has_more: false,
+        total_count: lines.length,
+        url: `/v1/invoices/${id}/lines`,
+      },
       livemode: false,
       metadata: {},
       next_payment_attempt: paid ? null : now + 3 * 86400,
       number: `${customer?.invoice_prefix ?? 'LOCAL'}-${String(Object.keys(this.state.invoices).length + 1).padStart(4, '0')}`,
       paid,
-      parent: { quote_details: null, subscription_details: { metadata: { ...subscription.metadata }, subscription: subscription.id }, type: 'subscription_details' },
+      parent: {
+        quote_details: null,
+        subscription_details: { metadata: { ...subscription.metadata }, subscription: subscription.id },
+        type: 'subscription_details',
+      },
       period_end: subscription.current_period_end,
       period_start: subscription.current_period_start,
       status,
-      status_transitions: { finalized_at: now, marked_uncollectible_at: null, paid_at: paid ? now : null, voided_at: null },
+      status_transitions: {
+        finalized_at: now,
+        marked_uncollectible_at: null,
+        paid_at: paid ? now : null,
+        voided_at: null,
+      },
       subscription: subscription.id,
       subtotal: total,
       total,
@@ -420,9 +479,18 @@ export class StripeStore {
   // --- subscription changes -----------------------------------------------------------------
 
   /** Cancel at period end (or undo it): sends customer.subscription.updated. */
-  async setCancelAtPeriodEnd(subscriptionId: string, value: boolean, reason: string | null = 'cancellation_requested'): Promise<Subscription> {
+  async setCancelAtPeriodEnd(
+    subscriptionId: string,
+    value: boolean,
+    reason: string | null = 'cancellation_requested',
+  ): Promise<Subscription> {
     const sub = this.requireSubscription(subscriptionId);
-    const previous = { cancel_at_period_end: sub.cancel_at_period_end, cancel_at: sub.cancel_at, canceled_at: sub.canceled_at, cancellation_details: sub.cancellation_details };
+    const previous = {
+      cancel_at_period_end: sub.cancel_at_period_end,
+      cancel_at: sub.cancel_at,
+      canceled_at: sub.canceled_at,
+      cancellation_details: sub.cancellation_details,
+    };
     sub.cancel_at_period_end = value;
     sub.cancel_at = value ? sub.current_period_end : null;
     sub.canceled_at = value ? nowSeconds() : null;
@@ -450,7 +518,9 @@ export class StripeStore {
   }
 
   /** Sandbox helper: the renewal payment fails (invoice.payment_failed, subscription past_due). */
-  async paymentFailed(subscriptionId: string): Promise<{ subscription: Subscription; invoice: Invoice; events: string[] }> {
+  async paymentFailed(
+    subscriptionId: string,
+  ): Promise<{ subscription: Subscription; invoice: Invoice; events: string[] }> {
     const sub = this.requireSubscription(subscriptionId);
     if (sub.status === 'canceled') throw new Error(`Subscription ${sub.id} is canceled.`);
     const invoice = this.createInvoice(sub, 'subscription_cycle', 'open');
@@ -480,7 +550,12 @@ export class StripeStore {
       await deleted.delivered;
       return { subscription: sub, events: [deleted.event.id] };
     }
-    const previous = { status: sub.status, current_period_start: sub.current_period_start, current_period_end: sub.current_period_end, latest_invoice: sub.latest_invoice };
+    const previous = {
+      status: sub.status,
+      current_period_start: sub.current_period_start,
+      current_period_end: sub.current_period_end,
+      latest_invoice: sub.latest_invoice,
+    };
     const start = nowSeconds();
     const end = addMonths(start, 1);
     sub.current_period_start = start;

@@ -22,7 +22,13 @@ export interface Delivery {
   reason: 'initial' | 'retry' | 'resend';
 }
 
-export async function deliver(url: string, payload: string, secret: string, reason: Delivery['reason'], timeoutMs = 15_000): Promise<Delivery> {
+export async function deliver(
+  url: string,
+  payload: string,
+  secret: string,
+  reason: Delivery['reason'],
+  timeoutMs = 15_000,
+): Promise<Delivery> {
   const at = Date.now();
   try {
     const res = await fetch(url, {
@@ -36,7 +42,16 @@ export async function deliver(url: string, payload: string, secret: string, reas
       signal: AbortSignal.timeout(timeoutMs),
     });
     const text = await res.text().catch(() => '');
-    return { at, url, status: res.status, ok: res.status >= 200 && res.status < 300, error: null, durationMs: Date.now() - at, response: text.slice(0, 500), reason };
+    return {
+      at,
+      url,
+      status: res.status,
+      ok: res.status >= 200 && res.status < 300,
+      error: null,
+      durationMs: Date.now() - at,
+      response: text.slice(0, 500),
+      reason,
+    };
   } catch (error) {
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
     const message = cause?.code ?? cause?.message ?? (error as Error).message;
