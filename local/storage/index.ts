@@ -1,10 +1,34 @@
-// Placeholder until local/storage is built (issue: Local Storage).
+// Local Supabase Storage: the Storage API subset that @supabase/supabase-js and tus-js-client
+// use, served by the gateway under /storage/v1. Bytes live under <dataDir>/storage; rows in
+// storage.buckets / storage.objects, written under each caller's role so RLS applies.
+import path from 'node:path';
 import type { StackConfig } from '../config.ts';
-import { sendJson, type LocalService } from '../lib/service.ts';
+import type { LocalService } from '../lib/service.ts';
+import type { StorageContext } from './context.ts';
+import { StorageDb } from './db.ts';
+import { ObjectFiles } from './files.ts';
+import { Tokens } from './jwt.ts';
+import { globalFileSizeLimit } from './limits.ts';
+import { createHandler } from './routes.ts';
+import { createTus } from './tus.ts';
 
-export async function createStorageService(_config: StackConfig): Promise<LocalService> {
+export async function createStorageService(config: StackConfig): Promise<LocalService> {
+  const files = new ObjectFiles(path.join(config.dataDir, 'storage'));
+  await files.init();
+  const db = new StorageDb(config);
+  const ctx: StorageContext = {
+    config,
+    db,
+    files,
+    tokens: new Tokens(config.jwtSecret),
+    globalLimit: globalFileSizeLimit(config),
+  };
+  const tus = createTus(ctx);
   return {
-    handler: (_req, res) => sendJson(res, 503, { message: 'local storage is not built yet' }),
-    close: async () => {},
+    handler: createHandler(ctx, tus),
+    close: async () => {
+      tus.close();
+      await db.close();
+    },
   };
 }

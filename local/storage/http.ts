@@ -1,0 +1,69 @@
+// Small HTTP helpers for the Storage routes.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { errors } from './errors.ts';
+
+const maxJsonBytes = 1024 * 1024;
+
+export async function readJson<T = Record<string, unknown>>(req: IncomingMessage): Promise<T> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > maxJsonBytes) throw errors.entityTooLarge();
+    chunks.push(chunk);
+  }
+  const text = Buffer.concat(chunks).toString('utf8').trim();
+  if (!text) return {} as T;
+  try {
+    const value = JSON.parse(text) as unknown;
+    if (value === null || typeof value !== 'object') throw new Error('not an object');
+    return value as T;
+  } catch {
+    throw errors.invalidRequest('Body is not valid JSON');
+  }
+}
+
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': String(Buffer.byteLength(text)),
+    ...headers,
+  });
+  res.end(text);
+}
+
+/** Reads and discards what is left of a request body, so an early answer reaches the client. */
+export function drain(req: IncomingMessage): Promise<void> {
+  if (req.readableEnded || req.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    req.once('end', resolve);
+    req.once('close', resolve);
+    req.once('error', () => resolve());
+    req.resume();
+  });
+}
+
+/** Object names as Supabase Storage accepts them. */
+const validKey = /^(\w|\/|!|-|\.|\*|'|\(|\)| |&|\$|@|=|;|:|\+|,|\?|[\u00A0-\uFFFF])*$/u;
+
+export function checkKey(name: string): void {
+  if (!name || name.length > 1024 || !validKey.test(name) || name.startsWith('/') || name.split('/').some((part) => part === '.' || part === '..')) {
+    throw errors.invalidKey(name);
+  }
+}
+
+/** Bucket names: letters, digits, and a few separators, as Supabase Storage. */
+export function checkBucketName(name: unknown): asserts name is string {
+  if (typeof name !== 'string' || !/^(\w|!|-|\.|\*|'|\(|\)| |&|\$|@|=|;|:|\+|,|\?)+$/.test(name) || name.length > 100) {
+    throw errors.invalidBucketName();
+  }
+}
+
+export function decodePath(raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    throw errors.invalidKey(raw);
+  }
+}

@@ -1,0 +1,195 @@
+// /object routes: upload, download, info, list, move, copy, remove. Every query runs under
+// the caller's role and claims, so storage.objects RLS decides what each caller can see and do.
+import fs from 'node:fs/promises';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { StorageContext } from './context.ts';
+import type { ObjectRow } from './db.ts';
+import { sendObject } from './download.ts';
+import { errors } from './errors.ts';
+import { checkKey, readJson, sendJson } from './http.ts';
+import type { Caller } from './jwt.ts';
+import { checkMimeType, sizeLimit } from './limits.ts';
+import { bucketFor, commitObject, uploadFromRequest } from './upload.ts';
+
+function upsertHeader(req: IncomingMessage): boolean {
+  return String(req.headers['x-upsert'] ?? '').toLowerCase() === 'true';
+}
+
+export async function uploadObject(ctx: StorageContext, req: IncomingMessage, res: ServerResponse, caller: Caller, bucketId: string, name: string): Promise<void> {
+  // POST creates (x-upsert decides about an existing object); PUT updates, as Supabase.
+  const upsert = req.method === 'PUT' ? true : upsertHeader(req);
+  const { id } = await uploadFromRequest(ctx, req, { bucketId, name, upsert, ownerSub: caller.sub, caller });
+  sendJson(res, 200, { Id: id, Key: `${bucketId}/${name}` });
+}
+
+export async function findObject(ctx: StorageContext, caller: Caller | null, bucketId: string, name: string): Promise<ObjectRow> {
+  const run = (db: Parameters<Parameters<typeof ctx.db.admin>[0]>[0]) =>
+    db.query<ObjectRow>('select * from storage.objects where bucket_id = $1 and name = $2', [bucketId, name]);
+  const { rows } = caller ? await ctx.db.as(caller, run) : await ctx.db.admin(run);
+  if (!rows[0]) throw errors.noSuchKey();
+  return rows[0];
+}
+
+function downloadParam(req: IncomingMessage): string | null {
+  return new URL(req.url ?? '/', 'http://x').searchParams.get('download');
+}
+
+export async function downloadObject(ctx: StorageContext, req: IncomingMessage, res: ServerResponse, caller: Caller, bucketId: string, name: string): Promise<void> {
+  const row = await findObject(ctx, caller, bucketId, name);
+  await sendObject(ctx, req, res, row, downloadParam(req));
+}
+
+export async function downloadPublic(ctx: StorageContext, req: IncomingMessage, res: ServerResponse, bucketId: string, name: string): Promise<void> {
+  const bucket = await ctx.db.findBucket(bucketId);
+  if (!bucket || !bucket.public) throw errors.noSuchBucket();
+  const row = await findObject(ctx, null, bucketId, name);
+  await sendObject(ctx, req, res, row, downloadParam(req));
+}
+
+export async function objectInfo(ctx: StorageContext, res: ServerResponse, caller: Caller | null, bucketId: string, name: string): Promise<void> {
+  if (!caller) {
+    const bucket = await ctx.db.findBucket(bucketId);
+    if (!bucket || !bucket.public) throw errors.noSuchBucket();
+  }
+  const row = await findObject(ctx, caller, bucketId, name);
+  const meta = row.metadata;
+  sendJson(res, 200, {
+    id: row.id,
+    version: row.version,
+    name: row.name,
+    bucket_id: row.bucket_id,
+    size: meta?.size ?? null,
+    content_type: meta?.mimetype ?? null,
+    cache_control: meta?.cacheControl ?? null,
+    etag: meta?.eTag ?? null,
+    last_modified: meta?.lastModified ?? row.updated_at,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    last_accessed_at: row.last_accessed_at,
+    metadata: row.user_metadata ?? {},
+  });
+}
+
+const sortColumns = new Set(['name', 'created_at', 'updated_at', 'last_accessed_at']);
+
+interface ListBody {
+  prefix?: string;
+  search?: string;
+  limit?: number;
+  offset?: number;
+  sortBy?: { column?: string; order?: string };
+}
+
+/** One level of a "folder": files as rows, deeper paths as folders with id null. */
+export async function listObjects(ctx: StorageContext, req: IncomingMessage, res: ServerResponse, caller: Caller, bucketId: string): Promise<void> {
+  const body = await readJson<ListBody>(req);
+  let prefix = typeof body.prefix === 'string' ? body.prefix.replace(/^\/+/, '') : '';
+  if (prefix && !prefix.endsWith('/')) prefix += '/';
+  const limit = Math.min(Math.max(Number(body.limit ?? 100) || 100, 1), 10_000);
+  const offset = Math.max(Number(body.offset ?? 0) || 0, 0);
+  const column = sortColumns.has(body.sortBy?.column ?? '') ? body.sortBy!.column! : 'name';
+  const order = String(body.sortBy?.order ?? 'asc').toLowerCase() === 'desc' ? 'desc' : 'asc';
+  const search = typeof body.search === 'string' ? body.search : '';
+  const likePrefix = prefix.replace(/[\\%_]/g, (c) => `\\${c}`);
+  const likeSearch = search.replace(/[\\%_]/g, (c) => `\\${c}`);
+  const orderBy = column === 'name' ? `name collate "C" ${order}` : `${column} ${order} nulls last, name collate "C" asc`;
+  const { rows } = await ctx.db.as(caller, (db) =>
+    db.query(
+      `with level as (
+         select substr(o.name, $3::int + 1) as rest, o.*
+         from storage.objects o
+         where o.bucket_id = $1 and o.name like $2 || '%' escape '\\'
+       ), items as (
+         select split_part(rest, '/', 1) as name, null::uuid as id, null::timestamptz as updated_at,
+                null::timestamptz as created_at, null::timestamptz as last_accessed_at, null::jsonb as metadata
+         from level where position('/' in rest) > 0
+         group by split_part(rest, '/', 1)
+         union all
+         select rest, id, updated_at, created_at, last_accessed_at, metadata
+         from level where position('/' in rest) = 0
+       )
+       select * from items where name <> '' and name ilike $4 || '%' escape '\\'
+       order by ${orderBy} limit $5 offset $6`,
+      [bucketId, likePrefix, prefix.length, likeSearch, limit, offset],
+    ),
+  );
+  sendJson(res, 200, rows);
+}
+
+/** DELETE /object/{bucket} {prefixes}: deletes what RLS lets the caller delete, returns those rows. */
+export async function removeObjects(ctx: StorageContext, req: IncomingMessage, res: ServerResponse, caller: Caller, bucketId: string): Promise<void> {
+  const body = await readJson<{ prefixes?: unknown }>(req);
+  if (!Array.isArray(body.prefixes) || body.prefixes.some((p) => typeof p !== 'string')) {
+    throw errors.invalidRequest('body must have required property \'prefixes\'');
+  }
+  if (body.prefixes.length > 1000) throw errors.invalidRequest('body/prefixes must NOT have more than 1000 items');
+  const { rows } = await ctx.db.as(caller, (db) =>
+    db.query<ObjectRow>('delete from storage.objects where bucket_id = $1 and name = any($2::text[]) returning *', [bucketId, body.prefixes]),
+  );
+  await ctx.files.removeMany(rows.map((row) => row.version));
+  sendJson(res, 200, rows);
+}
+
+export async function removeObject(ctx: StorageContext, res: ServerResponse, caller: Caller, bucketId: string, name: string): Promise<void> {
+  const { rows } = await ctx.db.as(caller, (db) =>
+    db.query<ObjectRow>('delete from storage.objects where bucket_id = $1 and name = $2 returning *', [bucketId, name]),
+  );
+  if (!rows[0]) throw errors.noSuchKey();
+  await ctx.files.remove(rows[0].version);
+  sendJson(res, 200, { message: 'Successfully deleted' });
+}
+
+interface MoveBody {
+  bucketId?: string;
+  sourceKey?: string;
+  destinationKey?: string;
+  destinationBucket?: string;
+}
+
+function moveArgs(body: MoveBody): { bucketId: string; sourceKey: string; destinationKey: string; destinationBucket: string } {
+  const { bucketId, sourceKey, destinationKey } = body;
+  if (typeof bucketId !== 'string' || typeof sourceKey !== 'string' || typeof destinationKey !== 'string') {
+    throw errors.invalidRequest("body must have required properties 'bucketId', 'sourceKey', 'destinationKey'");
+  }
+  checkKey(destinationKey);
+  return { bucketId, sourceKey, destinationKey, destinationBucket: body.destinationBucket || bucketId };
+}
+
+export async function moveObject(ctx: StorageContext, req: IncomingMessage, res: ServerResponse, caller: Caller): Promise<void> {
+  const args = moveArgs(await readJson<MoveBody>(req));
+  if (args.destinationBucket !== args.bucketId) await bucketFor(ctx, args.destinationBucket);
+  const { rows } = await ctx.db.as(caller, (db) =>
+    db.query(
+      `update storage.objects set bucket_id = $3, name = $4, updated_at = now()
+       where bucket_id = $1 and name = $2 returning id`,
+      [args.bucketId, args.sourceKey, args.destinationBucket, args.destinationKey],
+    ),
+  );
+  if (!rows[0]) throw errors.noSuchKey();
+  sendJson(res, 200, { message: 'Successfully moved' });
+}
+
+export async function copyObject(ctx: StorageContext, req: IncomingMessage, res: ServerResponse, caller: Caller): Promise<void> {
+  const args = moveArgs(await readJson<MoveBody>(req));
+  const source = await findObject(ctx, caller, args.bucketId, args.sourceKey);
+  if (!source.version) throw errors.noSuchKey();
+  const bucket = await bucketFor(ctx, args.destinationBucket);
+  const meta = source.metadata;
+  const size = meta?.size ?? (await fs.stat(ctx.files.pathOf(source.version)).catch(() => ({ size: 0 }))).size;
+  if (size > sizeLimit(ctx.globalLimit, bucket)) throw errors.entityTooLarge();
+  const mimetype = meta?.mimetype ?? 'application/octet-stream';
+  checkMimeType(bucket, mimetype);
+  const temp = ctx.files.newTempPath();
+  try {
+    await fs.copyFile(ctx.files.pathOf(source.version), temp, fs.constants.COPYFILE_FICLONE);
+  } catch {
+    throw errors.noSuchKey();
+  }
+  const target = { bucketId: args.destinationBucket, name: args.destinationKey, upsert: upsertHeader(req), ownerSub: caller.sub, caller };
+  const { id } = await commitObject(ctx, target, temp, { size, eTag: meta?.eTag ?? `"${source.version}"` }, {
+    mimetype,
+    cacheControl: meta?.cacheControl ?? 'no-cache',
+    userMetadata: source.user_metadata,
+  });
+  sendJson(res, 200, { Id: id, Key: `${args.destinationBucket}/${args.destinationKey}` });
+}

@@ -1,0 +1,168 @@
+// TUS 1.0.0 resumable uploads at /upload/resumable, on @tus/server with a file store under the
+// data directory (as Supabase Storage, which uses the same library). Upload-Metadata carries
+// bucketName, objectName, contentType, cacheControl and optional metadata (JSON); `x-upsert`
+// allows overwriting. The caller's JWT is checked on every request, RLS on creation and on
+// every PATCH; bucket limits at creation (mime type, declared size) and while bytes arrive
+// (size). On completion the file moves into the object store and the row is written; an upload
+// never completed leaves no row, and its file goes on DELETE or when it expires.
+import { createHash, randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import path from 'node:path';
+import { FileStore } from '@tus/file-store';
+import { Metadata, Server, type ServerOptions, type Upload } from '@tus/server';
+import type { StorageContext } from './context.ts';
+import { errors, StorageError } from './errors.ts';
+import type { Caller } from './jwt.ts';
+import { checkMimeType, sizeLimit } from './limits.ts';
+import { bucketFor, checkCanUpload, commitObject, type UploadTarget } from './upload.ts';
+
+type TusRequest = Parameters<NonNullable<ServerOptions['onIncomingRequest']>>[0];
+
+const tusPath = '/upload/resumable';
+const expiry = 24 * 60 * 60 * 1000;
+
+/** A TUS error: the real HTTP status and a plain-text body. */
+function tusError(error: unknown): { status_code: number; body: string } {
+  if (error instanceof StorageError) return { status_code: error.status >= 500 ? 500 : error.status, body: `${error.message}\n` };
+  const known = error as { status_code?: number; body?: string };
+  if (known && typeof known.status_code === 'number') return { status_code: known.status_code, body: known.body ?? '' };
+  console.error('[storage/tus]', error);
+  return { status_code: 500, body: 'Internal server error\n' };
+}
+
+interface UploadInfo {
+  bucketName: string;
+  objectName: string;
+  contentType: string;
+  cacheControl: string;
+  userMetadata: Record<string, unknown> | null;
+}
+
+function uploadInfo(metadata: Record<string, string | null> | undefined): UploadInfo {
+  const bucketName = metadata?.bucketName;
+  const objectName = metadata?.objectName;
+  if (!bucketName) throw errors.invalidRequest('Upload-Metadata must include bucketName');
+  if (!objectName) throw errors.invalidRequest('Upload-Metadata must include objectName');
+  let userMetadata: Record<string, unknown> | null = null;
+  if (metadata?.metadata) {
+    try {
+      userMetadata = JSON.parse(metadata.metadata) as Record<string, unknown>;
+    } catch {
+      throw errors.invalidRequest('Upload-Metadata metadata must be JSON');
+    }
+  }
+  const cacheControl = metadata?.cacheControl;
+  return {
+    bucketName,
+    objectName,
+    contentType: metadata?.contentType || 'application/octet-stream',
+    cacheControl: !cacheControl ? 'no-cache' : /^\d+$/.test(cacheControl) ? `max-age=${cacheControl}` : cacheControl,
+    userMetadata,
+  };
+}
+
+export interface TusService {
+  handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
+  close(): void;
+}
+
+export function createTus(ctx: StorageContext): TusService {
+  const store = new FileStore({ directory: ctx.files.tusDir, expirationPeriodInMilliseconds: expiry });
+  const callers = new WeakMap<TusRequest, Promise<Caller>>();
+
+  /** The caller of this request (verified once per request). */
+  const callerOf = (req: TusRequest): Promise<Caller> => {
+    let caller = callers.get(req);
+    if (!caller) {
+      const authorization = req.headers.get('authorization') ?? undefined;
+      caller = ctx.tokens.caller({ headers: { authorization } } as IncomingMessage);
+      callers.set(req, caller);
+    }
+    return caller;
+  };
+  const upsertOf = (req: TusRequest) => (req.headers.get('x-upsert') ?? '').toLowerCase() === 'true';
+  const targetOf = (req: TusRequest, caller: Caller, info: UploadInfo): UploadTarget => ({
+    bucketId: info.bucketName,
+    name: info.objectName,
+    upsert: upsertOf(req),
+    ownerSub: caller.sub,
+    caller,
+  });
+
+  const server = new Server({
+    path: tusPath,
+    datastore: store,
+    respectForwardedHeaders: true,
+    allowedCredentials: true,
+    allowedOrigins: () => true,
+    allowedHeaders: ['authorization', 'apikey', 'x-client-info', 'x-upsert', 'content-type', 'x-supabase-api-version'],
+    // Reachable through the gateway, where this service lives under /storage/v1.
+    generateUrl: (_req, { proto, host, path: base, id }) => {
+      const origin = host ? `${proto}://${host}` : ctx.config.urls.api;
+      return `${origin}/storage/v1${base}/${id}`;
+    },
+    namingFunction: () => randomUUID().replaceAll('-', ''),
+    maxSize: async (req, id) => {
+      let bucketName: string | null | undefined;
+      if (req.method === 'POST') {
+        try {
+          bucketName = Metadata.parse(req.headers.get('upload-metadata') ?? undefined).bucketName;
+        } catch {
+          bucketName = null;
+        }
+      } else if (id) {
+        bucketName = (await store.getUpload(id).catch(() => null))?.metadata?.bucketName;
+      }
+      const bucket = bucketName ? await ctx.db.findBucket(bucketName) : null;
+      return bucket ? sizeLimit(ctx.globalLimit, bucket) : ctx.globalLimit;
+    },
+    onIncomingRequest: async (req, id) => {
+      const caller = await callerOf(req);
+      if (req.method === 'PATCH') {
+        // As Supabase: the caller must still be allowed to write this object.
+        const upload = await store.getUpload(id);
+        await checkCanUpload(ctx, targetOf(req, caller, uploadInfo(upload.metadata)));
+      }
+    },
+    onUploadCreate: async (req, upload: Upload) => {
+      const caller = await callerOf(req);
+      const info = uploadInfo(upload.metadata);
+      const bucket = await bucketFor(ctx, info.bucketName);
+      checkMimeType(bucket, info.contentType);
+      if (upload.size !== undefined && upload.size > sizeLimit(ctx.globalLimit, bucket)) throw errors.entityTooLarge();
+      await checkCanUpload(ctx, targetOf(req, caller, info));
+      return {};
+    },
+    onUploadFinish: async (req, upload: Upload) => {
+      const file = path.join(ctx.files.tusDir, upload.id);
+      try {
+        const caller = await callerOf(req);
+        const info = uploadInfo(upload.metadata);
+        const size = upload.size ?? upload.offset;
+        const eTag = `"${createHash('md5').update(`${upload.id}:${size}:${Date.now()}`).digest('hex')}"`;
+        await commitObject(ctx, targetOf(req, caller, info), file, { size, eTag }, {
+          mimetype: info.contentType,
+          cacheControl: info.cacheControl,
+          userMetadata: info.userMetadata,
+        });
+      } catch (error) {
+        await ctx.files.removeFile(file);
+        throw error;
+      } finally {
+        await store.configstore.delete(upload.id).catch(() => {});
+      }
+      return {};
+    },
+    onResponseError: (_req, error) => tusError(error),
+  });
+
+  const sweep = () => void server.cleanUpExpiredUploads().catch(() => {});
+  sweep();
+  const timer = setInterval(sweep, 60 * 60 * 1000);
+  timer.unref();
+
+  return {
+    handle: (req, res) => server.handle(req, res),
+    close: () => clearInterval(timer),
+  };
+}
