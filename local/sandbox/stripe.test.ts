@@ -47,7 +47,7 @@ async function startReceiver(): Promise<string> {
   return `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/functions/v1/stripe-webhook`;
 }
 
-function makeConfig(webhookUrl: string): StackConfig {
+function makeConfig(webhookUrl: string, retrySeconds = ''): StackConfig {
   return loadConfig('test', {
     CASTLOOP_TEST_PORT_OFFSET: '5000',
     CASTLOOP_DATA_DIR: '.local-data/h-sandbox',
@@ -57,7 +57,7 @@ function makeConfig(webhookUrl: string): StackConfig {
     STRIPE_PRICE_STARTER: 'price_local_starter',
     STRIPE_PRICE_GROWTH: 'price_local_growth',
     STRIPE_PRICE_SCALE: 'price_local_scale',
-    STRIPE_SANDBOX_RETRY_SECONDS: '',
+    STRIPE_SANDBOX_RETRY_SECONDS: retrySeconds,
   });
 }
 
@@ -500,5 +500,26 @@ describe('Stripe sandbox through the stripe SDK', () => {
     await sandbox.stop();
     sandbox = await startSandbox(config);
     expect((await stripe.customers.retrieve(c.id)) as Stripe.Customer).toMatchObject({ email: 'persist@example.com' });
+  });
+
+  it('retries a failed delivery automatically', async () => {
+    await sandbox.stop();
+    sandbox = await startSandbox(makeConfig(config.env.STRIPE_WEBHOOK_URL, '0.2,0.2'));
+    receiverStatus = 503;
+    const { session } = await checkout('retry@example.com');
+    await pay(session.id);
+    expect(received).toHaveLength(0);
+    receiverStatus = 200;
+    const deadline = Date.now() + 8000;
+    while (received.length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    expect(received.map((r) => r.event.type)).toEqual([
+      'checkout.session.completed',
+      'customer.subscription.created',
+      'invoice.paid',
+    ]);
+    const events = (await (await fetch(`${base}/_sandbox/stripe/events?limit=3`)).json()) as {
+      data: Array<{ status: string; deliveries: Array<{ reason: string }> }>;
+    };
+    expect(events.data.every((r) => r.status === 'delivered' && r.deliveries.at(-1)?.reason === 'retry')).toBe(true);
   });
 });

@@ -97,6 +97,10 @@ export class StripeStore {
 
   startRetries(): void {
     if (this.settings.retrySeconds.length === 0) return;
+    // Events left pending by a previous run (stopped mid-delivery) are retried soon.
+    for (const record of Object.values(this.state.events)) {
+      if (record.status === 'pending' && record.nextRetryAt === null) record.nextRetryAt = Date.now() + 2000;
+    }
     this.retryTimer = setInterval(() => this.retryDue(), 1000);
     this.retryTimer.unref();
   }
@@ -171,15 +175,13 @@ export class StripeStore {
     if (delivery.ok) {
       record.status = 'delivered';
       record.nextRetryAt = null;
-    } else if (reason !== 'resend' || record.status !== 'delivered') {
+    } else if (reason === 'resend') {
+      // A failed manual resend leaves a delivered event delivered and scheduled retries in place.
+      if (record.status !== 'delivered' && record.nextRetryAt === null) record.status = 'failed';
+    } else {
       const delay = this.settings.retrySeconds[record.retries];
-      if (delay !== undefined && reason !== 'resend') {
-        record.status = 'pending';
-        record.nextRetryAt = Date.now() + delay * 1000;
-      } else {
-        record.status = 'failed';
-        record.nextRetryAt = null;
-      }
+      record.status = delay === undefined ? 'failed' : 'pending';
+      record.nextRetryAt = delay === undefined ? null : Date.now() + delay * 1000;
     }
     this.save();
     return delivery;
