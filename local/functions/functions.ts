@@ -8,6 +8,7 @@ import path from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { loadEnvFileKeys, repoRoot, type StackConfig } from '../config.ts';
 import { spawnService, type ChildService } from '../lib/process.ts';
+import { stripeFunctionEnv } from '../sandbox/stripe/settings.ts';
 
 const require = createRequire(import.meta.url);
 const functionsDir = path.join(repoRoot, 'supabase', 'functions');
@@ -82,8 +83,8 @@ export async function startFunctions(config: StackConfig, options: FunctionsOpti
       // The local stack's own web server is the site (its port differs under npm test).
       SITE_URL: config.urls.web,
       ALLOWED_ORIGIN: config.urls.web,
-      // Set (to anything) in .env: this stack's own Stripe sandbox; empty: Stripe itself.
-      STRIPE_API_BASE: config.env.STRIPE_API_BASE ? config.urls.sandbox : '',
+      // This stack's own Stripe sandbox, unless .env points at Stripe itself.
+      ...stripeFunctionEnv(config),
       CASTLOOP_FUNCTIONS_DIRS: JSON.stringify([functionsDir, ...(options.extraDirs ?? [])]),
       CASTLOOP_FUNCTIONS_PORT: String(config.ports.functions),
       CASTLOOP_FUNCTIONS_HOST: config.host,
