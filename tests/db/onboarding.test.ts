@@ -1,0 +1,122 @@
+// complete_onboarding(): every first-time required field of spec section 5, uploaded files
+// counted only when the object exists.
+import { describe, expect, it } from 'vitest';
+import type pg from 'pg';
+import { addObject, createUser, inRolledBackTx, queryAs, runAs } from './db-support.ts';
+
+const required: [string, string, unknown][] = [
+  ['brandFont', 'brand_font', 'Inter'],
+  ['brandColorPrimary', 'brand_color_primary', '112233'],
+  ['brandColorSecondary', 'brand_color_secondary', 'AABBCC'],
+  ['brandColorTertiary', 'brand_color_tertiary', 'FFFFFF'],
+  ['podcastTitle', 'podcast_title', 'The Show'],
+  ['podcastDescription', 'podcast_description', 'About the show'],
+  ['podcastPrimaryCategory', 'podcast_primary_category', 'Technology'],
+  ['podcastAuthor', 'podcast_author', 'Ada'],
+];
+
+async function completeProfile(db: pg.Client, id: string, skip?: string): Promise<void> {
+  for (const [field, column, value] of required) {
+    if (field !== skip) await db.query(`update public.profiles set ${column} = $2 where id = $1`, [id, value]);
+  }
+  if (skip !== 'logo') {
+    await addObject(db, 'brand-assets', `${id}/logo/brand.png`, 'image/png');
+    await db.query(`update public.profiles set logo_path = $2 where id = $1`, [id, `${id}/logo/brand.png`]);
+  }
+  if (skip !== 'podcastCover') {
+    await addObject(db, 'brand-assets', `${id}/podcastCover/cover.jpg`, 'image/jpeg');
+    await db.query(`update public.profiles set podcast_cover_path = $2 where id = $1`, [id, `${id}/podcastCover/cover.jpg`]);
+  }
+}
+
+async function completedAt(db: pg.Client, id: string) {
+  return (await db.query(`select onboarding_completed_at from public.profiles where id = $1`, [id])).rows[0].onboarding_completed_at;
+}
+
+describe('complete_onboarding()', () => {
+  it('completes a full profile and returns the account', async () => {
+    await inRolledBackTx(async (db) => {
+      const user = await createUser(db);
+      await completeProfile(db, user.id);
+      const [{ account }] = await queryAs<{ account: Record<string, unknown> }>(db, { id: user.id }, 'select public.complete_onboarding() as account');
+      expect(account).toMatchObject({ id: user.id, onboardingCompleted: true });
+      const first = await completedAt(db, user.id);
+      expect(first).toBeInstanceOf(Date);
+      await queryAs(db, { id: user.id }, 'select public.complete_onboarding()');
+      expect(await completedAt(db, user.id)).toEqual(first);
+    });
+  });
+
+  for (const field of [...required.map(([f]) => f), 'logo', 'podcastCover']) {
+    it(`refuses without ${field}`, async () => {
+      await inRolledBackTx(async (db) => {
+        const user = await createUser(db);
+        await completeProfile(db, user.id, field);
+        const outcome = await runAs(db, { id: user.id }, 'select public.complete_onboarding()', [], true);
+        expect(outcome).toMatchObject({ code: '22023', message: 'onboarding_incomplete', detail: field });
+        expect(await completedAt(db, user.id)).toBeNull();
+      });
+    });
+  }
+
+  it('lists every missing field of an empty profile, in form order', async () => {
+    await inRolledBackTx(async (db) => {
+      const user = await createUser(db);
+      const outcome = await runAs(db, { id: user.id }, 'select public.complete_onboarding()');
+      expect(outcome.detail).toBe(
+        'brandFont, brandColorPrimary, brandColorSecondary, brandColorTertiary, podcastTitle, podcastDescription, podcastPrimaryCategory, podcastAuthor, logo, podcastCover',
+      );
+    });
+  });
+
+  it("treats 'not provided' and blanks as empty", async () => {
+    await inRolledBackTx(async (db) => {
+      const user = await createUser(db);
+      await completeProfile(db, user.id);
+      await db.query(`update public.profiles set podcast_title = 'Not Provided', podcast_author = '  ' where id = $1`, [user.id]);
+      const outcome = await runAs(db, { id: user.id }, 'select public.complete_onboarding()');
+      expect(outcome.detail).toBe('podcastTitle, podcastAuthor');
+    });
+  });
+
+  it('does not count a path whose object was never uploaded or has the wrong type', async () => {
+    await inRolledBackTx(async (db) => {
+      const user = await createUser(db);
+      await completeProfile(db, user.id);
+      await db.query(`delete from storage.objects where bucket_id = 'brand-assets' and name = $1`, [`${user.id}/logo/brand.png`]);
+      await db.query(`update storage.objects set metadata = '{"mimetype": "video/mp4"}' where bucket_id = 'brand-assets' and name = $1`, [`${user.id}/podcastCover/cover.jpg`]);
+      const outcome = await runAs(db, { id: user.id }, 'select public.complete_onboarding()');
+      expect(outcome.detail).toBe('logo, podcastCover');
+    });
+  });
+
+  it('is refused to anon', async () => {
+    await inRolledBackTx(async (db) => {
+      expect((await runAs(db, 'anon', 'select public.complete_onboarding()')).code).toBe('42501');
+    });
+  });
+});
+
+describe('current_account()', () => {
+  it('has the spec user shape', async () => {
+    await inRolledBackTx(async (db) => {
+      const user = await createUser(db, { firstName: 'Grace', lastName: 'Hopper' });
+      const [{ account }] = await queryAs<{ account: unknown }>(db, { id: user.id }, 'select public.current_account() as account');
+      expect(account).toEqual({
+        id: user.id,
+        email: user.email,
+        firstName: 'Grace',
+        lastName: 'Hopper',
+        profileImageUrl: null,
+        subscriptionStatus: null,
+        subscriptionTier: null,
+        onboardingCompleted: false,
+        stripeCustomerId: null,
+        postAutomatically: true,
+      });
+      await db.query(`insert into public.subscriptions (user_id, stripe_customer_id, status, tier) values ($1, 'cus_1', 'active', 'scale')`, [user.id]);
+      const [{ account: after }] = await queryAs<{ account: Record<string, unknown> }>(db, { id: user.id }, 'select public.current_account() as account');
+      expect(after).toMatchObject({ subscriptionStatus: 'active', subscriptionTier: 'scale', stripeCustomerId: 'cus_1' });
+    });
+  });
+});
