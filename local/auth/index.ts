@@ -1,10 +1,43 @@
-// Placeholder until local/auth is built (issue: Local Auth).
+// Local Auth: a GoTrue-compatible subset so @supabase/supabase-js works unchanged through the
+// gateway at /auth/v1. Users, sessions and refresh tokens live in Supabase's auth.* tables.
 import type { StackConfig } from '../config.ts';
-import { sendJson, type LocalService } from '../lib/service.ts';
+import type { LocalService } from '../lib/service.ts';
+import { createLimiter, type AuthContext } from './context.ts';
+import { createPool, ensureSchema } from './db.ts';
+import { Mailer } from './mail.ts';
+import { createRouter } from './router.ts';
+import { loadAuthSettings, type AuthSettings } from './settings.ts';
 
-export async function createAuthService(_config: StackConfig): Promise<LocalService> {
+export interface AuthServiceOptions {
+  /** Replaces parts of the settings read from config.toml (tests: e.g. low rate limits). */
+  settings?: (settings: AuthSettings) => AuthSettings;
+  log?: (line: string) => void;
+}
+
+export async function createAuthService(config: StackConfig, options: AuthServiceOptions = {}): Promise<LocalService> {
+  const loaded = loadAuthSettings(config);
+  const settings = options.settings ? options.settings(loaded) : loaded;
+  const db = createPool(config);
+  try {
+    await ensureSchema(db);
+  } catch (error) {
+    await db.end();
+    throw new Error(`Auth could not prepare its tables as supabase_auth_admin: ${(error as Error).message}`, { cause: error });
+  }
+  const mailer = new Mailer(settings);
+  const ctx: AuthContext = {
+    settings,
+    db,
+    mailer,
+    limit: createLimiter(settings),
+    log: options.log ?? ((line) => console.error(line)),
+  };
+  const router = createRouter(ctx);
   return {
-    handler: (_req, res) => sendJson(res, 503, { message: 'local auth is not built yet' }),
-    close: async () => {},
+    handler: (req, res) => router(req, res),
+    close: async () => {
+      mailer.close();
+      await db.end();
+    },
   };
 }

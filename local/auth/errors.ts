@@ -1,0 +1,59 @@
+// GoTrue's error answers. Clients that send `X-Supabase-Api-Version: 2024-01-01` (supabase-js
+// does) get `{code: "<error_code>", message}`; older clients get the legacy
+// `{code: <status>, error_code, msg}` shape that gotrue-openapi.yaml's ErrorSchema describes.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+export const apiVersion = '2024-01-01';
+export const apiVersionHeader = 'x-supabase-api-version';
+
+export class AuthError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    /** Extra top-level fields (e.g. `weak_password`). */
+    readonly extra: Record<string, unknown> = {},
+    /** Logged, never sent. */
+    readonly internal?: string,
+  ) {
+    super(message);
+  }
+}
+
+export const badRequest = (code: string, message: string) => new AuthError(400, code, message);
+export const unprocessable = (code: string, message: string) => new AuthError(422, code, message);
+export const forbidden = (code: string, message: string) => new AuthError(403, code, message);
+export const notFound = (code: string, message: string) => new AuthError(404, code, message);
+export const tooManyRequests = (code: string, message: string) => new AuthError(429, code, message);
+
+export function weakPassword(message: string, reasons: string[]): AuthError {
+  return new AuthError(422, 'weak_password', message, { weak_password: { reasons } });
+}
+
+/** True when the request asks for the 2024-01-01 (or newer) error format. */
+export function wantsVersionedErrors(req: IncomingMessage): boolean {
+  const value = req.headers[apiVersionHeader];
+  const text = Array.isArray(value) ? value[0] : value;
+  if (!text || !/^\d{4}-\d{2}-\d{2}$/.test(text)) return false;
+  const time = Date.parse(`${text}T00:00:00Z`);
+  return Number.isFinite(time) && time >= Date.parse(`${apiVersion}T00:00:00Z`);
+}
+
+export function errorBody(req: IncomingMessage, error: AuthError): Record<string, unknown> {
+  if (wantsVersionedErrors(req)) return { code: error.code, message: error.message, ...error.extra };
+  return { code: error.status, error_code: error.code, msg: error.message, ...error.extra };
+}
+
+export function sendError(req: IncomingMessage, res: ServerResponse, error: unknown, log?: (line: string) => void): void {
+  const authError =
+    error instanceof AuthError ? error : new AuthError(500, 'unexpected_failure', 'Unexpected failure, please check server logs for more information');
+  if (!(error instanceof AuthError)) log?.(`[auth] ${req.method} ${req.url}: ${(error as Error)?.stack ?? String(error)}`);
+  else if (authError.internal) log?.(`[auth] ${req.method} ${req.url}: ${authError.internal}`);
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  const text = JSON.stringify(errorBody(req, authError));
+  res.writeHead(authError.status, { 'content-type': 'application/json', [apiVersionHeader]: apiVersion });
+  res.end(text);
+}

@@ -1,0 +1,97 @@
+// Request parsing and answers shared by every route: bounded JSON bodies, bearer tokens, the
+// client address, and JSON answers carrying GoTrue's API version header.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { AuthError, apiVersion, apiVersionHeader, badRequest } from './errors.ts';
+
+/** Bodies above this are refused before parsing. */
+export const maxBodyBytes = 1024 * 1024;
+
+export type JsonObject = Record<string, unknown>;
+
+export function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+async function readBody(req: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let tooLarge = false;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > maxBodyBytes) tooLarge = true; // keep draining so the answer reaches the client
+    else chunks.push(chunk);
+  }
+  if (tooLarge) throw new AuthError(400, 'validation_failed', `Request body is larger than ${maxBodyBytes} bytes`);
+  return Buffer.concat(chunks);
+}
+
+/** Reads a JSON object body; an empty body counts as `{}`, as in GoTrue. */
+export async function readJson(req: IncomingMessage): Promise<JsonObject> {
+  const raw = await readBody(req);
+  const text = raw.toString('utf8').trim();
+  if (!text) return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw badRequest('bad_json', `Could not parse request body as JSON: ${(error as Error).message}`);
+  }
+  if (!isObject(parsed)) throw badRequest('bad_json', 'Could not parse request body as JSON: expected a JSON object');
+  return parsed;
+}
+
+/** An optional string field; anything else present is a 400. */
+export function optionalString(body: JsonObject, key: string): string | undefined {
+  const value = body[key];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string') throw badRequest('bad_json', `Could not parse request body as JSON: "${key}" must be a string`);
+  return value;
+}
+
+export function optionalObject(body: JsonObject, key: string): JsonObject | undefined {
+  const value = body[key];
+  if (value === undefined || value === null) return undefined;
+  if (!isObject(value)) throw badRequest('bad_json', `Could not parse request body as JSON: "${key}" must be an object`);
+  return value;
+}
+
+export function optionalBoolean(body: JsonObject, key: string): boolean | undefined {
+  const value = body[key];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'boolean') throw badRequest('bad_json', `Could not parse request body as JSON: "${key}" must be a boolean`);
+  return value;
+}
+
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', [apiVersionHeader]: apiVersion, ...headers });
+  res.end(text);
+}
+
+export function sendNoContent(res: ServerResponse): void {
+  res.writeHead(204, { [apiVersionHeader]: apiVersion });
+  res.end();
+}
+
+export function redirect(res: ServerResponse, location: string): void {
+  res.writeHead(303, { location, [apiVersionHeader]: apiVersion });
+  res.end();
+}
+
+/** The bearer token of the request, or null when there is no Authorization header. */
+export function bearerToken(req: IncomingMessage): string | null {
+  const header = req.headers.authorization;
+  if (!header) return null;
+  const match = /^bearer\s+(\S+)\s*$/i.exec(header);
+  return match ? match[1] : null;
+}
+
+export function clientIp(req: IncomingMessage): string {
+  const address = req.socket.remoteAddress ?? '127.0.0.1';
+  return address.startsWith('::ffff:') ? address.slice(7) : address;
+}
+
+export function userAgent(req: IncomingMessage): string | null {
+  const value = req.headers['user-agent'];
+  return value ? value.slice(0, 1000) : null;
+}

@@ -1,0 +1,37 @@
+// Passwords: bcrypt with cost 10 (GoTrue's), at most 72 bytes, at least the configured length.
+import bcrypt from 'bcryptjs';
+import { unprocessable, weakPassword } from './errors.ts';
+import type { AuthSettings } from './settings.ts';
+
+export const maxPasswordBytes = 72;
+
+/** Throws GoTrue's 422 answers for a password that is too long or too weak. */
+export function checkPassword(settings: AuthSettings, password: string): void {
+  if (Buffer.byteLength(password, 'utf8') > maxPasswordBytes) {
+    throw unprocessable('validation_failed', `Password cannot be longer than ${maxPasswordBytes} characters`);
+  }
+  if ([...password].length < settings.minimumPasswordLength) {
+    throw weakPassword(`Password should be at least ${settings.minimumPasswordLength} characters.`, ['length']);
+  }
+}
+
+let dummy: string | null = null;
+/** Compared against when the e-mail is unknown, so both cases take as long. */
+export function dummyHash(): string {
+  dummy ??= bcrypt.hashSync('not-a-password-of-anyone', 10);
+  return dummy;
+}
+
+export function hashPassword(password: string): Promise<string> {
+  return bcrypt.hash(password, 10);
+}
+
+/** Compares in constant time; a user without a password never matches. */
+export async function passwordMatches(password: string, hash: string | null): Promise<boolean> {
+  if (!hash || Buffer.byteLength(password, 'utf8') > maxPasswordBytes) return false;
+  try {
+    return await bcrypt.compare(password, hash);
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,192 @@
+// E-mail flows: /recover, /otp and /magiclink send links; /verify redeems them.
+import type { IncomingMessage } from 'node:http';
+import type { AuthContext, RouteHandler } from '../context.ts';
+import { transaction, type Queryable } from '../db.ts';
+import { AuthError, badRequest, forbidden, unprocessable } from '../errors.ts';
+import { optionalBoolean, optionalObject, optionalString, readJson, redirect, sendJson } from '../http.ts';
+import { checkFrequency, prepareLink, sendLink, type LinkType } from '../links.ts';
+import { resolveRedirect } from '../redirect.ts';
+import { startSession, type AuthMethod, type SessionResponse } from '../sessions.ts';
+import { tokenHash } from '../tokens.ts';
+import { findUserByEmail, insertUser, isBanned, isConfirmed, syncEmailIdentity, updateUserColumns, type UserRow } from '../users.ts';
+import { validateEmail } from '../validate.ts';
+
+export const recover: RouteHandler = async (ctx, req, res, url) => {
+  const body = await readJson(req);
+  const email = validateEmail(optionalString(body, 'email'));
+  const redirectTo = resolveRedirect(ctx.settings, url.searchParams.get('redirect_to'));
+  ctx.limit('emailSent', req);
+  await transaction(ctx.db, async (db) => {
+    const user = await findUserByEmail(db, email, true);
+    // Unknown addresses get the same answer: no account enumeration.
+    if (!user) return;
+    checkFrequency(ctx, user, 'recovery');
+    const link = await prepareLink(ctx, db, user, 'recovery', redirectTo);
+    await sendLink(ctx, 'recovery', link);
+  });
+  sendJson(res, 200, {});
+};
+
+/** POST /otp and POST /magiclink: a magic link (or, for a new address, a confirmation link). */
+export const otp: RouteHandler = async (ctx, req, res, url) => {
+  const body = await readJson(req);
+  if (optionalString(body, 'phone')) throw badRequest('phone_provider_disabled', 'Unsupported phone provider');
+  const email = validateEmail(optionalString(body, 'email'));
+  const createUser = optionalBoolean(body, 'create_user') ?? true;
+  const data = optionalObject(body, 'data') ?? {};
+  const redirectTo = resolveRedirect(ctx.settings, url.searchParams.get('redirect_to'));
+  ctx.limit('emailSent', req);
+  await transaction(ctx.db, async (db) => {
+    let user = await findUserByEmail(db, email, true);
+    if (!user) {
+      if (!createUser || !ctx.settings.enableSignup) throw unprocessable('otp_disabled', 'Signups not allowed for otp');
+      user = await insertUser(db, { email, encryptedPassword: '', confirmed: ctx.settings.autoconfirm, userMetadata: data, appMetadata: {} });
+    }
+    const type: LinkType = isConfirmed(user) ? 'magiclink' : 'signup';
+    checkFrequency(ctx, user, type);
+    const link = await prepareLink(ctx, db, user, type, redirectTo);
+    await sendLink(ctx, type, link);
+  });
+  sendJson(res, 200, {});
+};
+
+type VerifyType = 'signup' | 'invite' | 'recovery' | 'magiclink' | 'email' | 'email_change';
+const verifyTypes: VerifyType[] = ['signup', 'invite', 'recovery', 'magiclink', 'email', 'email_change'];
+
+interface VerifyParams {
+  type: VerifyType;
+  tokenHash?: string;
+  token?: string;
+  email?: string;
+}
+
+const invalidToken = () => forbidden('otp_expired', 'Token has expired or is invalid');
+
+/** Which stored token columns a verification type may match, with their sent-at column. */
+function candidates(type: VerifyType): Array<{ column: keyof UserRow; sentAt: keyof UserRow; as: Exclude<VerifyType, 'email'> }> {
+  const confirmation = { column: 'confirmation_token', sentAt: 'confirmation_sent_at' } as const;
+  const recovery = { column: 'recovery_token', sentAt: 'recovery_sent_at' } as const;
+  switch (type) {
+    case 'signup':
+    case 'invite':
+      return [{ ...confirmation, as: type }];
+    case 'recovery':
+    case 'magiclink':
+      return [{ ...recovery, as: type }];
+    case 'email_change':
+      return [{ column: 'email_change_token_new', sentAt: 'email_change_sent_at', as: 'email_change' }];
+    case 'email':
+      return [
+        { ...confirmation, as: 'signup' },
+        { ...recovery, as: 'magiclink' },
+      ];
+  }
+}
+
+async function redeem(ctx: AuthContext, db: Queryable, params: VerifyParams, req: IncomingMessage): Promise<SessionResponse> {
+  const options = candidates(params.type);
+  let user: UserRow | null = null;
+  let hash: string;
+  if (params.tokenHash) {
+    hash = params.tokenHash.toLowerCase();
+    if (!/^[0-9a-f]{56}$/.test(hash)) throw invalidToken();
+    const where = options.map((option) => `${option.column} = $1`).join(' or ');
+    const found = await db.query<UserRow>(`select * from auth.users where ${where} limit 1 for update`, [hash]);
+    user = found.rows[0] ?? null;
+  } else {
+    const email = validateEmail(params.email);
+    user = await findUserByEmail(db, email, true);
+    const target = params.type === 'email_change' ? (user?.email_change ?? email) : email;
+    hash = tokenHash(target, params.token ?? '');
+  }
+  const stored = user;
+  const match = stored ? options.find((option) => stored[option.column] === hash) : undefined;
+  if (!user || !match) throw invalidToken();
+  const sent = user[match.sentAt] as Date | null;
+  if (!sent || sent.getTime() + ctx.settings.otpExpiry * 1000 < Date.now()) throw invalidToken();
+  if (isBanned(user)) throw badRequest('user_banned', 'User is banned');
+
+  let method: AuthMethod;
+  const confirmedAt = user.email_confirmed_at ?? new Date();
+  switch (match.as) {
+    case 'signup':
+    case 'invite':
+      user = await updateUserColumns(db, user.id, { confirmation_token: '', email_confirmed_at: confirmedAt });
+      method = params.type === 'email' ? 'otp' : match.as === 'invite' ? 'invite' : 'email/signup';
+      break;
+    case 'recovery':
+    case 'magiclink':
+      user = await updateUserColumns(db, user.id, { recovery_token: '', email_confirmed_at: confirmedAt });
+      method = params.type === 'email' ? 'otp' : match.as;
+      break;
+    case 'email_change': {
+      const taken = await findUserByEmail(db, user.email_change ?? '');
+      if (taken && taken.id !== user.id) throw unprocessable('email_exists', 'A user with this email address has already been registered');
+      user = await updateUserColumns(db, user.id, {
+        email: user.email_change,
+        email_change: '',
+        email_change_token_new: '',
+        email_confirmed_at: new Date(),
+      });
+      method = 'email_change';
+      break;
+    }
+  }
+  await syncEmailIdentity(db, user);
+  return startSession(db, ctx.settings, user, method, req);
+}
+
+function parseVerifyParams(type: string | undefined, tokenHashValue: string | undefined, token: string | undefined, email: string | undefined): VerifyParams {
+  if (!type) throw badRequest('validation_failed', 'Verify requires a verification type');
+  if (!verifyTypes.includes(type as VerifyType)) throw badRequest('validation_failed', `Unsupported verification type "${type.slice(0, 50)}"`);
+  if (!tokenHashValue && !token) throw badRequest('validation_failed', 'Verify requires either a token or a token hash');
+  if (tokenHashValue && token) throw badRequest('validation_failed', 'Verify requires either a token or a token hash, not both');
+  if (token && !email) throw badRequest('validation_failed', 'Verify requires an email address when a token is given');
+  if ((tokenHashValue?.length ?? 0) > 255 || (token?.length ?? 0) > 255) throw forbidden('otp_expired', 'Token has expired or is invalid');
+  return { type: type as VerifyType, tokenHash: tokenHashValue, token, email };
+}
+
+export const verifyPost: RouteHandler = async (ctx, req, res) => {
+  ctx.limit('tokenVerifications', req);
+  const body = await readJson(req);
+  const params = parseVerifyParams(optionalString(body, 'type'), optionalString(body, 'token_hash'), optionalString(body, 'token'), optionalString(body, 'email'));
+  sendJson(res, 200, await transaction(ctx.db, (db) => redeem(ctx, db, params, req)));
+};
+
+/** The link in an e-mail: 303 to redirect_to with the session (or the error) in the fragment. */
+export const verifyGet: RouteHandler = async (ctx, req, res, url) => {
+  const target = resolveRedirect(ctx.settings, url.searchParams.get('redirect_to'));
+  const withFragment = (values: Record<string, string>) => {
+    const base = target.split('#')[0];
+    return `${base}#${new URLSearchParams(values)}`;
+  };
+  try {
+    ctx.limit('tokenVerifications', req);
+    const type = url.searchParams.get('type') ?? undefined;
+    // The link carries the hashed token in `token`.
+    const params = parseVerifyParams(type, url.searchParams.get('token') ?? undefined, undefined, undefined);
+    const session = await transaction(ctx.db, (db) => redeem(ctx, db, params, req));
+    redirect(
+      res,
+      withFragment({
+        access_token: session.access_token,
+        expires_at: String(session.expires_at),
+        expires_in: String(session.expires_in),
+        refresh_token: session.refresh_token,
+        token_type: session.token_type,
+        type: params.type,
+      }),
+    );
+  } catch (error) {
+    if (!(error instanceof AuthError) || error.status >= 500) throw error;
+    const expired = error.code === 'otp_expired';
+    redirect(
+      res,
+      withFragment({
+        error: error.status === 429 ? 'too_many_requests' : expired ? 'access_denied' : 'invalid_request',
+        error_code: error.code,
+        error_description: expired ? 'Email link is invalid or has expired' : error.message,
+      }),
+    );
+  }
+};
