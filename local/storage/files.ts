@@ -62,6 +62,16 @@ export class ObjectFiles {
     await fs.rm(file, { force: true });
   }
 
+  /** Deletes files in `dir` (not recursively) untouched for longer than `maxAgeMs`. */
+  async sweepStale(dir: string, maxAgeMs: number): Promise<void> {
+    const now = Date.now();
+    for (const name of await fs.readdir(dir)) {
+      const file = path.join(dir, name);
+      const stat = await fs.stat(file).catch(() => null);
+      if (stat?.isFile() && now - stat.mtimeMs > maxAgeMs) await fs.rm(file, { force: true });
+    }
+  }
+
   async removeMany(versions: Array<string | null | undefined>): Promise<void> {
     await Promise.all(versions.map((version) => this.remove(version)));
   }

@@ -67,7 +67,9 @@ export interface TusService {
 }
 
 export function createTus(ctx: StorageContext): TusService {
-  const store = new FileStore({ directory: ctx.files.tusDir, expirationPeriodInMilliseconds: expiry });
+  // No expiration extension: @tus/server would read the upload back after onUploadFinish moved
+  // it away. Stale uploads are swept here instead (see `sweep`).
+  const store = new FileStore({ directory: ctx.files.tusDir });
   const callers = new WeakMap<TusRequest, Promise<Caller>>();
 
   /** The caller of this request (verified once per request). */
@@ -156,7 +158,7 @@ export function createTus(ctx: StorageContext): TusService {
     onResponseError: (_req, error) => tusError(error),
   });
 
-  const sweep = () => void server.cleanUpExpiredUploads().catch(() => {});
+  const sweep = () => void ctx.files.sweepStale(ctx.files.tusDir, expiry).catch(() => {});
   sweep();
   const timer = setInterval(sweep, 60 * 60 * 1000);
   timer.unref();
