@@ -1,0 +1,159 @@
+// The database linter's security and performance checks (the ones Supabase's splinter reports
+// at WARN/ERROR that apply here), re-expressed as catalog queries over the migrated database.
+import { describe, expect, it } from 'vitest';
+import { withDb } from './db-support.ts';
+
+const exposed = `('public')`;
+const ours = `('public', 'private')`;
+
+async function rows(sql: string): Promise<Record<string, unknown>[]> {
+  return withDb(async (db) => (await db.query(sql)).rows);
+}
+
+describe('database lint', () => {
+  it('rls_disabled_in_public: every table in an exposed schema has RLS on', async () => {
+    expect(
+      await rows(`
+        select c.relname from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid = c.relnamespace
+         where c.relkind in ('r', 'p') and n.nspname in ${exposed} and not c.relrowsecurity`),
+    ).toEqual([]);
+  });
+
+  it('auth_rls_initplan: auth.* and current_setting() in policies are wrapped in a select', async () => {
+    const policies = await rows(`
+      select schemaname, tablename, policyname, coalesce(qual, '') as qual, coalesce(with_check, '') as with_check
+        from pg_catalog.pg_policies where schemaname in ('public', 'storage')`);
+    const offenders = policies.filter((p) =>
+      ['auth.uid()', 'auth.jwt()', 'auth.role()', 'auth.email()', 'private.is_admin()', 'current_setting('].some((call) =>
+        [p.qual as string, p.with_check as string].some((expr) => expr.includes(call) && !expr.toLowerCase().includes(`select ${call}`)),
+      ),
+    );
+    expect(offenders).toEqual([]);
+  });
+
+  it('function_search_path_mutable: every function of ours pins search_path to empty', async () => {
+    expect(
+      await rows(`
+        select n.nspname, p.proname from pg_catalog.pg_proc p join pg_catalog.pg_namespace n on n.oid = p.pronamespace
+         where n.nspname in ${ours}
+           and not coalesce(p.proconfig, '{}') @> array['search_path=""']`),
+    ).toEqual([]);
+  });
+
+  it('security_definer_view and auth_users_exposed: no view bypasses RLS', async () => {
+    expect(
+      await rows(`
+        select c.relname from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid = c.relnamespace
+         where c.relkind in ('v', 'm') and n.nspname in ${exposed}
+           and (c.relkind = 'm' or not coalesce(c.reloptions, '{}') && array['security_invoker=true', 'security_invoker=on', 'security_invoker=1'])`),
+    ).toEqual([]);
+  });
+
+  it('unindexed_foreign_keys: every foreign key has an index that starts with its columns', async () => {
+    expect(
+      await rows(`
+        select c.conrelid::regclass::text as table_name, c.conname
+          from pg_catalog.pg_constraint c join pg_catalog.pg_namespace n on n.oid = c.connamespace
+         where c.contype = 'f' and n.nspname in ${ours}
+           and not exists (
+             select 1 from pg_catalog.pg_index i
+              where i.indrelid = c.conrelid
+                and (string_to_array(i.indkey::text, ' ')::smallint[])[1:cardinality(c.conkey)] = c.conkey)`),
+    ).toEqual([]);
+  });
+
+  it('every column a policy reads is the leading column of an index', async () => {
+    expect(
+      await rows(`
+        select distinct d.refobjid::regclass::text as table_name, a.attname
+          from pg_catalog.pg_depend d
+          join pg_catalog.pg_policy pol on pol.oid = d.objid and d.classid = 'pg_catalog.pg_policy'::regclass
+          join pg_catalog.pg_class c on c.oid = d.refobjid
+          join pg_catalog.pg_namespace n on n.oid = c.relnamespace
+          join pg_catalog.pg_attribute a on a.attrelid = d.refobjid and a.attnum = d.refobjsubid
+         where d.refobjsubid > 0 and n.nspname in ${exposed}
+           and not exists (
+             select 1 from pg_catalog.pg_index i where i.indrelid = d.refobjid and i.indkey[0] = d.refobjsubid)`),
+    ).toEqual([]);
+  });
+
+  it('multiple_permissive_policies: at most one permissive policy per table, role and action', async () => {
+    expect(
+      await rows(`
+        select c.relname, r.rolname, cmd.action, array_agg(p.polname) as policies
+          from pg_catalog.pg_policy p
+          join pg_catalog.pg_class c on c.oid = p.polrelid
+          join pg_catalog.pg_namespace n on n.oid = c.relnamespace
+          join pg_catalog.pg_roles r on p.polroles @> array[r.oid] or p.polroles = array[0::oid]
+          cross join lateral unnest(case p.polcmd when 'r' then array['select'] when 'a' then array['insert']
+                                                  when 'w' then array['update'] when 'd' then array['delete']
+                                                  else array['select', 'insert', 'update', 'delete'] end) as cmd(action)
+         where p.polpermissive and n.nspname in ${exposed} and not r.rolbypassrls and r.rolname not like 'pg\\_%'
+         group by c.relname, r.rolname, cmd.action
+        having count(*) > 1`),
+    ).toEqual([]);
+  });
+
+  it('duplicate_index: no two identical indexes', async () => {
+    expect(
+      await rows(`
+        select tablename, array_agg(indexname) from pg_catalog.pg_indexes
+         where schemaname in ${ours}
+         group by schemaname, tablename, replace(indexdef, indexname, '')
+        having count(*) > 1`),
+    ).toEqual([]);
+  });
+
+  it('anon/authenticated_security_definer_function_executable: no security definer function in an exposed schema', async () => {
+    expect(
+      await rows(`
+        select p.proname from pg_catalog.pg_proc p join pg_catalog.pg_namespace n on n.oid = p.pronamespace
+         where p.prosecdef and n.nspname in ${exposed}
+           and (has_function_privilege('anon', p.oid, 'execute') or has_function_privilege('authenticated', p.oid, 'execute'))`),
+    ).toEqual([]);
+  });
+
+  it('rls_policy_always_true: no write policy for anon/authenticated is unconditional', async () => {
+    expect(
+      await rows(`
+        select tablename, policyname from pg_catalog.pg_policies
+         where schemaname in ('public', 'storage') and permissive = 'PERMISSIVE'
+           and (roles && array['public', 'anon', 'authenticated']::name[])
+           and (
+             (cmd in ('UPDATE', 'DELETE', 'ALL') and (qual is null or replace(qual, ' ', '') in ('true', '(true)')))
+             or (cmd = 'INSERT' and (with_check is null or replace(with_check, ' ', '') in ('true', '(true)')))
+           )`),
+    ).toEqual([]);
+  });
+
+  it('every policy names its roles (none apply to PUBLIC)', async () => {
+    expect(await rows(`select tablename, policyname from pg_catalog.pg_policies where schemaname in ('public', 'storage') and roles = array['public']::name[]`)).toEqual([]);
+  });
+
+  it('anon executes no function of ours, and nobody but authenticated/service_role reaches private', async () => {
+    expect(
+      await rows(`
+        select n.nspname, p.proname from pg_catalog.pg_proc p join pg_catalog.pg_namespace n on n.oid = p.pronamespace
+         where n.nspname in ${ours} and has_function_privilege('anon', p.oid, 'execute')
+           and p.prorettype <> 'pg_catalog.trigger'::regtype`),
+    ).toEqual([]);
+    expect(await rows(`select has_schema_privilege('anon', 'private', 'usage') as anon_usage`)).toEqual([{ anon_usage: false }]);
+  });
+
+  it('the service-role-only tables grant nothing to anon or authenticated', async () => {
+    expect(
+      await rows(`
+        select table_name, grantee, privilege_type from information_schema.role_table_grants
+         where table_schema = 'public'
+           and table_name in ('oauth_tokens', 'oauth_states', 'stripe_events', 'checkout_recoveries')
+           and grantee in ('anon', 'authenticated', 'PUBLIC')`),
+    ).toEqual([]);
+    expect(
+      await rows(`
+        select table_name, column_name from information_schema.column_privileges
+         where table_schema = 'public'
+           and table_name in ('oauth_tokens', 'oauth_states', 'stripe_events', 'checkout_recoveries')
+           and grantee in ('anon', 'authenticated', 'PUBLIC')`),
+    ).toEqual([]);
+  });
+});
