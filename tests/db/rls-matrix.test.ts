@@ -31,9 +31,7 @@ let owner: { id: string; email: string };
 let other: { id: string; email: string };
 let admin: { id: string; email: string };
 let ownerLogId: string;
-const ownerVideo = () => `${owner.id}/uploads/draft.mp4`;
 const ownerSubmittedVideo = () => `${owner.id}/uploads/submitted.mp4`;
-const ownerLogo = () => `${owner.id}/logo/logo.png`;
 
 beforeAll(async () => {
   await withDb(async (db) => {
