@@ -1,0 +1,145 @@
+// Local Storage upload throughput and memory: 1 GiB by TUS (tus-js-client, 6 MB chunks, as
+// Supabase documents) through the gateway, against a raw HTTP PUT of the same bytes to a plain
+// Node server on loopback that writes them to disk. Goal: TUS >= 0.5 x raw, memory flat.
+// Runs its own stack on CASTLOOP_TEST_PORT_OFFSET (default 7000) with its own data directory.
+//   npx tsx bench/storage-upload.ts
+import { randomBytes } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import fs from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import * as tus from 'tus-js-client';
+import { mib, treeRssBytes } from './lib/process-tree.ts';
+
+process.env.CASTLOOP_TEST_PORT_OFFSET ??= '7000';
+process.env.CASTLOOP_DATA_DIR ??= '.local-data/bench-storage';
+const { loadConfig } = await import('../local/config.ts');
+const { startStack } = await import('../local/stack.ts');
+
+const GiB = 1024 ** 3;
+const size = Number(process.env.BENCH_UPLOAD_BYTES ?? GiB);
+const chunkSize = 6 * 1024 * 1024;
+const rounds = 3;
+const config = loadConfig('test');
+const work = path.join(config.dataDir, 'bench');
+
+interface Measured {
+  seconds: number;
+  peakSelf: number;
+  peakTree: number;
+}
+
+/** Time and peak RSS (this process, and its whole tree: Postgres, PostgREST, Deno...) of `run`. */
+async function measured(run: () => Promise<void>): Promise<Measured> {
+  let peakSelf = process.memoryUsage().rss;
+  let peakTree = treeRssBytes(process.pid);
+  const timer = setInterval(() => {
+    peakSelf = Math.max(peakSelf, process.memoryUsage().rss);
+    peakTree = Math.max(peakTree, treeRssBytes(process.pid));
+  }, 100);
+  const began = process.hrtime.bigint();
+  try {
+    await run();
+    return { seconds: Number(process.hrtime.bigint() - began) / 1e9, peakSelf, peakTree };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+async function makeSource(file: string): Promise<void> {
+  const block = randomBytes(16 * 1024 * 1024);
+  const out = createWriteStream(file);
+  for (let written = 0; written < size; written += block.length) {
+    const part = block.subarray(0, Math.min(block.length, size - written));
+    if (!out.write(part)) await new Promise((resolve) => out.once('drain', resolve));
+  }
+  await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));
+}
+
+async function rawPut(source: string): Promise<void> {
+  const target = path.join(work, 'raw-target.bin');
+  const server = http.createServer((req, res) => {
+    pipeline(req, createWriteStream(target)).then(
+      () => res.writeHead(200).end('ok'),
+      () => res.writeHead(500).end(),
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const req = http.request({ host: '127.0.0.1', port, method: 'PUT', path: '/upload', headers: { 'content-length': String(size) } }, (res) => {
+        res.resume();
+        res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`raw PUT answered ${res.statusCode}`))));
+      });
+      req.on('error', reject);
+      createReadStream(source, { highWaterMark: 1024 * 1024 }).pipe(req);
+    });
+  } finally {
+    server.close();
+    await fs.rm(target, { force: true });
+  }
+}
+
+function tusUpload(source: string, objectName: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const upload = new tus.Upload(createReadStream(source), {
+      endpoint: `${config.urls.api}/storage/v1/upload/resumable`,
+      chunkSize,
+      retryDelays: null,
+      uploadSize: size,
+      headers: { authorization: `Bearer ${config.serviceRoleKey}`, apikey: config.anonKey, 'x-upsert': 'true' },
+      uploadDataDuringCreation: true,
+      metadata: { bucketName: 'bench', objectName, contentType: 'application/octet-stream', cacheControl: '3600' },
+      onSuccess: () => resolve(),
+      onError: reject,
+    });
+    upload.start();
+  });
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const rate = (seconds: number) => size / seconds / 1024 / 1024;
+const rates = (runs: Measured[]) => runs.map((run) => rate(run.seconds).toFixed(0)).join(', ');
+
+const stack = await startStack(config, { reset: true, web: 'none' });
+try {
+  await fs.mkdir(work, { recursive: true });
+  const created = await fetch(`${config.urls.api}/storage/v1/bucket`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${config.serviceRoleKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'bench', public: false }),
+  });
+  if (!created.ok) throw new Error(`could not create the bench bucket: ${await created.text()}`);
+
+  const source = path.join(work, 'source.bin');
+  await makeSource(source);
+  const idleSelf = process.memoryUsage().rss;
+  const idleTree = treeRssBytes(process.pid);
+
+  // Warm the page cache and the code paths with one round of each, then measure alternating
+  // rounds (disk writeback makes single runs noisy) and keep the medians.
+  await rawPut(source);
+  await tusUpload(source, 'warm.bin');
+  const raws: Measured[] = [];
+  const tuses: Measured[] = [];
+  for (let round = 0; round < rounds; round++) {
+    raws.push(await measured(() => rawPut(source)));
+    tuses.push(await measured(() => tusUpload(source, 'measured.bin')));
+  }
+  const rawSeconds = median(raws.map((run) => run.seconds));
+  const tusSeconds = median(tuses.map((run) => run.seconds));
+  console.log(`upload of ${mib(size)} on loopback, both writing to disk; median of ${rounds} rounds`);
+  console.log(`  raw HTTP PUT to a plain Node server: ${rawSeconds.toFixed(2)} s, ${rate(rawSeconds).toFixed(0)} MiB/s (rounds: ${rates(raws)} MiB/s)`);
+  console.log(`  TUS, tus-js-client ${chunkSize / 1024 / 1024} MB chunks, via gateway: ${tusSeconds.toFixed(2)} s, ${rate(tusSeconds).toFixed(0)} MiB/s (rounds: ${rates(tuses)} MiB/s)`);
+  console.log(`  throughput ratio TUS / raw: ${(rate(tusSeconds) / rate(rawSeconds)).toFixed(2)} (goal >= 0.5)`);
+  console.log('memory (RSS; this process hosts the client, the gateway and storage)');
+  console.log(`  before uploads: process ${mib(idleSelf)}, process tree ${mib(idleTree)}`);
+  console.log(`  peak during raw PUTs: process ${mib(Math.max(...raws.map((run) => run.peakSelf)))}, tree ${mib(Math.max(...raws.map((run) => run.peakTree)))}`);
+  console.log(`  peak during TUS uploads: process ${mib(Math.max(...tuses.map((run) => run.peakSelf)))}, tree ${mib(Math.max(...tuses.map((run) => run.peakTree)))}`);
+} finally {
+  await stack.stop();
+  await fs.rm(config.dataDir, { recursive: true, force: true });
+}
