@@ -43,8 +43,12 @@ export interface ObjectMetadata {
   httpStatusCode: number;
 }
 
-// Bigint columns arrive as strings; bucket limits fit in a double.
-pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+// Bigint columns (bucket limits) as numbers, for this pool only: pg's global parsers are
+// shared with the rest of the stack in this process.
+const storageTypes = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === pg.types.builtins.INT8 ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+};
 
 export class StorageDb {
   readonly pool: pg.Pool;
@@ -58,6 +62,7 @@ export class StorageDb {
       database: 'postgres',
       max: 20,
       idleTimeoutMillis: 30_000,
+      types: storageTypes,
     });
     this.pool.on('error', () => {}); // idle clients dropped by a stopping database
   }

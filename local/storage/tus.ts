@@ -120,8 +120,9 @@ export function createTus(ctx: StorageContext): TusService {
     },
     onIncomingRequest: async (req, id) => {
       const caller = await callerOf(req);
-      if (req.method === 'PATCH') {
-        // As Supabase: the caller must still be allowed to write this object.
+      if (req.method !== 'POST') {
+        // Resuming, reading or ending an upload: the caller must (still) be allowed to write
+        // this object, so nobody else can probe, extend or cancel it.
         const upload = await store.getUpload(id);
         await checkCanUpload(ctx, targetOf(req, caller, uploadInfo(upload.metadata)));
       }

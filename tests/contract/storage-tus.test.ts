@@ -301,6 +301,33 @@ describe('TUS resumable uploads', () => {
     expect(statusOf(badJwt)).toBe(403);
   });
 
+  it('builds the Location from X-Forwarded headers, and only the uploader may use it', async () => {
+    const created = await fetch(endpoint, {
+      method: 'POST',
+      headers: {
+        'tus-resumable': '1.0.0',
+        'upload-length': '10',
+        'upload-metadata': `bucketName ${Buffer.from(buckets.tus).toString('base64')},objectName ${Buffer.from(`${alice.id}/fwd.txt`).toString('base64')}`,
+        authorization: `Bearer ${alice.jwt}`,
+        'x-forwarded-host': 'castloop.example',
+        'x-forwarded-proto': 'https',
+      },
+    });
+    expect(created.status).toBe(201);
+    const location = created.headers.get('location')!;
+    expect(location).toMatch(/^https:\/\/castloop\.example\/storage\/v1\/upload\/resumable\/[0-9a-f]{32}$/);
+    const local = `${endpoint}/${location.split('/').pop()}`;
+    const asBob = { 'tus-resumable': '1.0.0', authorization: `Bearer ${bob.jwt}` };
+    expect((await fetch(local, { method: 'HEAD', headers: asBob })).status).toBe(403);
+    expect((await fetch(local, { method: 'DELETE', headers: asBob })).status).toBe(403);
+    const asAlice = { 'tus-resumable': '1.0.0', authorization: `Bearer ${alice.jwt}` };
+    const head = await fetch(local, { method: 'HEAD', headers: asAlice });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('upload-offset')).toBe('0');
+    expect((await fetch(local, { method: 'DELETE', headers: asAlice })).status).toBe(204);
+    expect((await fetch(local, { method: 'HEAD', headers: asAlice })).status).toBe(404);
+  });
+
   it('answers OPTIONS with the TUS protocol headers', async () => {
     const res = await fetch(endpoint, { method: 'OPTIONS', headers: { origin: 'http://127.0.0.1:3000', 'access-control-request-method': 'POST' } });
     expect(res.status).toBe(204);

@@ -1,5 +1,6 @@
 // Local Storage through the gateway with @supabase/supabase-js, unchanged: uploads, downloads,
 // listing, signed URLs, limits, and RLS deciding per caller, as on Supabase.
+import http from 'node:http';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { config } from '../support/stack.ts';
 import {
@@ -270,6 +271,25 @@ describe('limits, public buckets, JWTs, buckets', () => {
     const userCreate = await alice.client.storage.createBucket(`${id}-user`);
     expect(userCreate.error).toMatchObject({ statusCode: '403' });
     expect((await alice.client.storage.getBucket(buckets.private)).error).toMatchObject({ statusCode: '404' });
+  });
+
+  it('a REST upload cut off by the client leaves no row and no temp file', async () => {
+    const name = `${alice.id}/cut-off.bin`;
+    const url = new URL(`${storageUrl}/object/${buckets.private}/${name}`);
+    await new Promise<void>((resolve) => {
+      const req = http.request(url, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${alice.jwt}`, 'content-type': 'application/octet-stream', 'content-length': String(10 * 1024 * 1024) },
+      });
+      req.on('error', () => resolve());
+      req.write(Buffer.alloc(1024 * 1024), () => setTimeout(() => {
+        req.destroy();
+        resolve();
+      }, 200));
+    });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await objectRow(buckets.private, name)).toBeNull();
+    expect(await filesUnder('tmp')).toEqual([]);
   });
 
   it('answers an unknown bucket with NoSuchBucket', async () => {
