@@ -121,6 +121,17 @@ describe('storage objects through supabase-js', () => {
     expect(top.data!.map((item) => item.name)).toEqual([alice.id]);
   });
 
+  it('handles names with spaces and non-ASCII characters, in paths and signed URLs', async () => {
+    const bucket = alice.client.storage.from(buckets.private);
+    const name = `${alice.id}/my folder/ä file (1)+x.txt`;
+    expect((await bucket.upload(name, 'odd name', { contentType: 'text/plain' })).error).toBeNull();
+    expect(await text((await bucket.download(name)).data)).toBe('odd name');
+    expect((await bucket.list(alice.id, { search: 'my' })).data!.map((item) => item.name)).toEqual(['my folder']);
+    expect((await bucket.list(`${alice.id}/my folder`)).data!.map((item) => item.name)).toEqual(['ä file (1)+x.txt']);
+    const signed = await bucket.createSignedUrl(name, 60);
+    expect(await (await fetch(signed.data!.signedUrl)).text()).toBe('odd name');
+  });
+
   it('moves, copies and removes objects', async () => {
     const bucket = alice.client.storage.from(buckets.private);
     expect((await bucket.upload(`${alice.id}/mv/src.txt`, 'moving')).error).toBeNull();
