@@ -83,6 +83,26 @@ export async function setUpTestBuckets(): Promise<void> {
   });
 }
 
+/**
+ * Removes the test buckets (objects and files through the API, as the service role) and the
+ * test policies, so later suites (database lint, migration fingerprints) see only the product's.
+ */
+export async function tearDownTestBuckets(): Promise<void> {
+  const admin = clientAs(config.serviceRoleKey).storage;
+  for (const id of Object.values(buckets)) {
+    await admin.emptyBucket(id);
+    await admin.deleteBucket(id);
+  }
+  await withDb((db) =>
+    db.query(`
+      drop policy if exists "storage tests: own folder select" on storage.objects;
+      drop policy if exists "storage tests: own folder insert" on storage.objects;
+      drop policy if exists "storage tests: own folder update" on storage.objects;
+      drop policy if exists "storage tests: own folder delete" on storage.objects;
+    `),
+  );
+}
+
 export async function objectRow(bucket: string, name: string): Promise<{ owner: string | null; owner_id: string | null; metadata: Record<string, unknown> } | null> {
   return withDb(async (db) => {
     const { rows } = await db.query('select owner, owner_id, metadata from storage.objects where bucket_id = $1 and name = $2', [bucket, name]);

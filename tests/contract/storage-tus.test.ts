@@ -5,9 +5,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import path from 'node:path';
 import * as tus from 'tus-js-client';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { config } from '../support/stack.ts';
-import { buckets, filesUnder, objectRow, setUpTestBuckets, storageDir, storageUrl, testUser, type TestUser } from './storage-support.ts';
+import { buckets, filesUnder, objectRow, setUpTestBuckets, tearDownTestBuckets, storageDir, storageUrl, testUser, type TestUser } from './storage-support.ts';
 
 const endpoint = `${config.urls.api}/storage/v1/upload/resumable`;
 const chunkSize = 6 * 1024 * 1024;
@@ -21,6 +21,7 @@ beforeAll(async () => {
   alice = await testUser();
   bob = await testUser();
 });
+afterAll(() => tearDownTestBuckets());
 
 /** An in-memory URL store, shared between client instances as a browser's localStorage is. */
 class MemoryUrlStorage implements tus.UrlStorage {

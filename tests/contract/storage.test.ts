@@ -1,10 +1,10 @@
 // Local Storage through the gateway with @supabase/supabase-js, unchanged: uploads, downloads,
 // listing, signed URLs, limits, and RLS deciding per caller, as on Supabase.
 import http from 'node:http';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { config } from '../support/stack.ts';
 import {
-  buckets, clientAs, filesUnder, objectRow, setUpTestBuckets, storageUrl, testUser, userJwt, type TestUser,
+  buckets, clientAs, filesUnder, objectRow, setUpTestBuckets, tearDownTestBuckets, storageUrl, testUser, userJwt, type TestUser,
 } from './storage-support.ts';
 
 let alice: TestUser;
@@ -16,6 +16,7 @@ beforeAll(async () => {
   alice = await testUser();
   bob = await testUser();
 });
+afterAll(() => tearDownTestBuckets());
 
 async function text(blob: Blob | null): Promise<string> {
   return blob ? blob.text() : '';
