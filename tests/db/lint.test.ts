@@ -126,6 +126,13 @@ describe('database lint', () => {
     ).toEqual([]);
   });
 
+  it('rls_references_user_metadata: no policy trusts user-editable metadata', async () => {
+    expect(
+      await rows(`select tablename, policyname from pg_catalog.pg_policies
+                   where schemaname in ('public', 'storage') and (coalesce(qual, '') || coalesce(with_check, '')) like '%user_metadata%'`),
+    ).toEqual([]);
+  });
+
   it('every policy names its roles (none apply to PUBLIC)', async () => {
     expect(await rows(`select tablename, policyname from pg_catalog.pg_policies where schemaname in ('public', 'storage') and roles = array['public']::name[]`)).toEqual([]);
   });
