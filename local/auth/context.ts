@@ -18,7 +18,13 @@ export interface AuthContext {
   log(line: string): void;
 }
 
-export type RouteHandler = (ctx: AuthContext, req: IncomingMessage, res: ServerResponse, url: URL, params: Record<string, string>) => Promise<void>;
+export type RouteHandler = (
+  ctx: AuthContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  params: Record<string, string>,
+) => Promise<void>;
 
 const fiveMinutes = 5 * 60_000;
 const oneHour = 60 * 60_000;
@@ -29,7 +35,9 @@ export function createLimiter(settings: AuthSettings): (kind: LimitKind, req: In
     signInSignUps: new RateLimiter(limits.signInSignUps, fiveMinutes),
     tokenVerifications: new RateLimiter(limits.tokenVerifications, fiveMinutes),
     tokenRefresh: new RateLimiter(limits.tokenRefresh, fiveMinutes),
-    emailSent: new RateLimiter(limits.emailSent, oneHour, () => tooManyRequests('over_email_send_rate_limit', 'email rate limit exceeded')),
+    emailSent: new RateLimiter(limits.emailSent, oneHour, () =>
+      tooManyRequests('over_email_send_rate_limit', 'email rate limit exceeded'),
+    ),
   };
   return (kind, req) => {
     if (limits.enabled) limiters[kind].hit(clientIp(req));

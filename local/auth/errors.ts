@@ -44,10 +44,18 @@ export function errorBody(req: IncomingMessage, error: AuthError): Record<string
   return { code: error.status, error_code: error.code, msg: error.message, ...error.extra };
 }
 
-export function sendError(req: IncomingMessage, res: ServerResponse, error: unknown, log?: (line: string) => void): void {
+export function sendError(
+  req: IncomingMessage,
+  res: ServerResponse,
+  error: unknown,
+  log?: (line: string) => void,
+): void {
   const authError =
-    error instanceof AuthError ? error : new AuthError(500, 'unexpected_failure', 'Unexpected failure, please check server logs for more information');
-  if (!(error instanceof AuthError)) log?.(`[auth] ${req.method} ${req.url}: ${(error as Error)?.stack ?? String(error)}`);
+    error instanceof AuthError
+      ? error
+      : new AuthError(500, 'unexpected_failure', 'Unexpected failure, please check server logs for more information');
+  if (!(error instanceof AuthError))
+    log?.(`[auth] ${req.method} ${req.url}: ${(error as Error)?.stack ?? String(error)}`);
   else if (authError.internal) log?.(`[auth] ${req.method} ${req.url}: ${authError.internal}`);
   if (res.headersSent) {
     res.destroy();

@@ -32,7 +32,8 @@ export async function requireUser(ctx: AuthContext, req: IncomingMessage): Promi
   const sessionId = typeof claims.session_id === 'string' && claims.session_id ? claims.session_id : null;
   if (sessionId) {
     if (!isUuid(sessionId)) throw forbidden('bad_jwt', 'invalid claim: session_id claim must be a UUID');
-    if (!(await sessionExists(ctx.db, sessionId))) throw forbidden('session_not_found', 'Session from session_id claim in JWT does not exist');
+    if (!(await sessionExists(ctx.db, sessionId)))
+      throw forbidden('session_not_found', 'Session from session_id claim in JWT does not exist');
   }
   return { claims, user, sessionId };
 }

@@ -18,7 +18,8 @@ async function readBody(req: IncomingMessage): Promise<Buffer> {
   let tooLarge = false;
   for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > maxBodyBytes) tooLarge = true; // keep draining so the answer reaches the client
+    if (size > maxBodyBytes)
+      tooLarge = true; // keep draining so the answer reaches the client
     else chunks.push(chunk);
   }
   if (tooLarge) throw new AuthError(400, 'validation_failed', `Request body is larger than ${maxBodyBytes} bytes`);
@@ -44,25 +45,33 @@ export async function readJson(req: IncomingMessage): Promise<JsonObject> {
 export function optionalString(body: JsonObject, key: string): string | undefined {
   const value = body[key];
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'string') throw badRequest('bad_json', `Could not parse request body as JSON: "${key}" must be a string`);
+  if (typeof value !== 'string')
+    throw badRequest('bad_json', `Could not parse request body as JSON: "${key}" must be a string`);
   return value;
 }
 
 export function optionalObject(body: JsonObject, key: string): JsonObject | undefined {
   const value = body[key];
   if (value === undefined || value === null) return undefined;
-  if (!isObject(value)) throw badRequest('bad_json', `Could not parse request body as JSON: "${key}" must be an object`);
+  if (!isObject(value))
+    throw badRequest('bad_json', `Could not parse request body as JSON: "${key}" must be an object`);
   return value;
 }
 
 export function optionalBoolean(body: JsonObject, key: string): boolean | undefined {
   const value = body[key];
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'boolean') throw badRequest('bad_json', `Could not parse request body as JSON: "${key}" must be a boolean`);
+  if (typeof value !== 'boolean')
+    throw badRequest('bad_json', `Could not parse request body as JSON: "${key}" must be a boolean`);
   return value;
 }
 
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   const text = JSON.stringify(body);
   res.writeHead(status, { 'content-type': 'application/json', [apiVersionHeader]: apiVersion, ...headers });
   res.end(text);

@@ -22,7 +22,9 @@ export async function createAuthService(config: StackConfig, options: AuthServic
     await ensureSchema(db);
   } catch (error) {
     await db.end();
-    throw new Error(`Auth could not prepare its tables as supabase_auth_admin: ${(error as Error).message}`, { cause: error });
+    throw new Error(`Auth could not prepare its tables as supabase_auth_admin: ${(error as Error).message}`, {
+      cause: error,
+    });
   }
   const mailer = new Mailer(settings);
   const ctx: AuthContext = {

@@ -40,12 +40,22 @@ export function checkFrequency(ctx: AuthContext, user: UserRow, type: LinkType):
   if (!last) return;
   const waitMs = last.getTime() + ctx.settings.maxFrequency * 1000 - Date.now();
   if (waitMs > 0) {
-    throw tooManyRequests('over_email_send_rate_limit', `For security purposes, you can only request this after ${Math.ceil(waitMs / 1000)} seconds.`);
+    throw tooManyRequests(
+      'over_email_send_rate_limit',
+      `For security purposes, you can only request this after ${Math.ceil(waitMs / 1000)} seconds.`,
+    );
   }
 }
 
 /** Stores a fresh token for `type` on the user and builds the link that redeems it. */
-export async function prepareLink(ctx: AuthContext, db: Queryable, user: UserRow, type: LinkType, redirectTo: string, newEmail?: string): Promise<PreparedLink> {
+export async function prepareLink(
+  ctx: AuthContext,
+  db: Queryable,
+  user: UserRow,
+  type: LinkType,
+  redirectTo: string,
+  newEmail?: string,
+): Promise<PreparedLink> {
   const email = type === 'email_change' && newEmail ? newEmail : (user.email ?? '');
   const otp = newOtp(ctx.settings.otpLength);
   const hashedToken = tokenHash(email, otp);
@@ -54,10 +64,21 @@ export async function prepareLink(ctx: AuthContext, db: Queryable, user: UserRow
       ? { recovery_token: hashedToken, recovery_sent_at: new Date() }
       : type === 'email_change'
         ? { email_change: email, email_change_token_new: hashedToken, email_change_sent_at: new Date() }
-        : { confirmation_token: hashedToken, confirmation_sent_at: new Date(), ...(type === 'invite' ? { invited_at: new Date() } : {}) };
+        : {
+            confirmation_token: hashedToken,
+            confirmation_sent_at: new Date(),
+            ...(type === 'invite' ? { invited_at: new Date() } : {}),
+          };
   const updated = await updateUserColumns(db, user.id, columns);
   const query = new URLSearchParams({ token: hashedToken, type, redirect_to: redirectTo });
-  return { user: updated, otp, hashedToken, actionLink: `${ctx.settings.externalUrl}/verify?${query}`, redirectTo, email };
+  return {
+    user: updated,
+    otp,
+    hashedToken,
+    actionLink: `${ctx.settings.externalUrl}/verify?${query}`,
+    redirectTo,
+    email,
+  };
 }
 
 /** Sends the e-mail for a prepared link, rendered from the configured template. */

@@ -40,7 +40,10 @@ const defaults: Record<TemplateKind, { subject: string; body: string }> = {
 };
 
 function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&#34;', "'": '&#39;' })[char] ?? char);
+  return text.replace(
+    /[&<>"']/g,
+    (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&#34;', "'": '&#39;' })[char] ?? char,
+  );
 }
 
 function lookup(variables: MailVariables, dotted: string): string | undefined {
@@ -55,10 +58,13 @@ function lookup(variables: MailVariables, dotted: string): string | undefined {
 
 /** Replaces `{{ .Name }}` / `{{ .Data.key }}` placeholders; unknown ones render empty, as Go does. */
 export function renderTemplate(template: string, variables: MailVariables, html: boolean): string {
-  return template.replace(/\{\{-?\s*\.([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z0-9_]+)*)\s*-?\}\}/g, (_match, name: string) => {
-    const value = lookup(variables, name) ?? '';
-    return html ? escapeHtml(value) : value;
-  });
+  return template.replace(
+    /\{\{-?\s*\.([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z0-9_]+)*)\s*-?\}\}/g,
+    (_match, name: string) => {
+      const value = lookup(variables, name) ?? '';
+      return html ? escapeHtml(value) : value;
+    },
+  );
 }
 
 export function htmlToText(html: string): string {
@@ -114,7 +120,14 @@ export class Mailer {
         text: htmlToText(html),
       });
     } catch (error) {
-      const what = kind === 'recovery' ? 'recovery' : kind === 'magic_link' ? 'magic link' : kind === 'confirmation' ? 'confirmation' : kind;
+      const what =
+        kind === 'recovery'
+          ? 'recovery'
+          : kind === 'magic_link'
+            ? 'magic link'
+            : kind === 'confirmation'
+              ? 'confirmation'
+              : kind;
       throw new AuthError(500, 'unexpected_failure', `Error sending ${what} email`, {}, (error as Error).message);
     }
   }

@@ -7,7 +7,8 @@ export class RateLimiter {
   constructor(
     private readonly limit: number,
     private readonly windowMs: number,
-    private readonly error: () => Error = () => tooManyRequests('over_request_rate_limit', 'Request rate limit reached'),
+    private readonly error: () => Error = () =>
+      tooManyRequests('over_request_rate_limit', 'Request rate limit reached'),
   ) {}
 
   /** Counts one request from `key`; throws 429 when the window already holds `limit` requests. */

@@ -55,7 +55,9 @@ export function createRouter(ctx: AuthContext): (req: IncomingMessage, res: Serv
         if (!match) continue;
         pathMatched = true;
         if (candidate.method !== method) continue;
-        const params = Object.fromEntries(candidate.names.map((name, index) => [name, decodeURIComponent(match[index + 1])]));
+        const params = Object.fromEntries(
+          candidate.names.map((name, index) => [name, decodeURIComponent(match[index + 1])]),
+        );
         await candidate.handler(ctx, req, res, url, params);
         return;
       }

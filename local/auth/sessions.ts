@@ -33,7 +33,12 @@ interface RefreshTokenRow {
 
 const zeroInstance = '00000000-0000-0000-0000-000000000000';
 
-async function insertRefreshToken(db: Queryable, userId: string, sessionId: string, parent: string | null): Promise<string> {
+async function insertRefreshToken(
+  db: Queryable,
+  userId: string,
+  sessionId: string,
+  parent: string | null,
+): Promise<string> {
   const token = newRefreshToken();
   await db.query(
     `insert into auth.refresh_tokens (instance_id, token, user_id, revoked, parent, session_id, created_at, updated_at)
@@ -59,7 +64,12 @@ async function sessionResponse(
   sessionId: string,
   refreshToken: string,
 ): Promise<SessionResponse> {
-  const { token, expiresAt } = await signAccessToken(settings, tokenSubject(user), sessionId, await sessionAmr(db, sessionId));
+  const { token, expiresAt } = await signAccessToken(
+    settings,
+    tokenSubject(user),
+    sessionId,
+    await sessionAmr(db, sessionId),
+  );
   return {
     access_token: token,
     token_type: 'bearer',
@@ -90,8 +100,13 @@ export async function startSession(
     [sessionId, method, randomUUID()],
   );
   const refreshToken = await insertRefreshToken(db, user.id, sessionId, null);
-  const signedIn = await db.query<UserRow>('update auth.users set last_sign_in_at = now(), updated_at = now() where id = $1 returning *', [user.id]);
-  await db.query(`update auth.identities set last_sign_in_at = now() where user_id = $1 and provider = 'email'`, [user.id]);
+  const signedIn = await db.query<UserRow>(
+    'update auth.users set last_sign_in_at = now(), updated_at = now() where id = $1 returning *',
+    [user.id],
+  );
+  await db.query(`update auth.identities set last_sign_in_at = now() where user_id = $1 and provider = 'email'`, [
+    user.id,
+  ]);
   return sessionResponse(db, settings, signedIn.rows[0], sessionId, refreshToken);
 }
 
@@ -102,18 +117,29 @@ const notFound = () => badRequest('refresh_token_not_found', 'Invalid Refresh To
  * again within refresh_token_reuse_interval gets the session's current token back; later
  * reuse is treated as theft and ends the session.
  */
-export async function refreshSession(pool: Db, settings: AuthSettings, token: string, req: IncomingMessage): Promise<SessionResponse> {
+export async function refreshSession(
+  pool: Db,
+  settings: AuthSettings,
+  token: string,
+  req: IncomingMessage,
+): Promise<SessionResponse> {
   const outcome = await transaction(pool, async (db) => {
-    const found = await db.query<RefreshTokenRow>('select * from auth.refresh_tokens where token = $1 for update', [token]);
+    const found = await db.query<RefreshTokenRow>('select * from auth.refresh_tokens where token = $1 for update', [
+      token,
+    ]);
     const row = found.rows[0];
     if (!row || !row.session_id) return { error: notFound() };
-    const session = await db.query<{ id: string; not_after: Date | null }>('select id, not_after from auth.sessions where id = $1 for update', [row.session_id]);
+    const session = await db.query<{ id: string; not_after: Date | null }>(
+      'select id, not_after from auth.sessions where id = $1 for update',
+      [row.session_id],
+    );
     if (!session.rows[0]) return { error: notFound() };
     const user = await findUserById(db, row.user_id);
     if (!user) return { error: notFound() };
     if (isBanned(user)) return { error: badRequest('user_banned', 'User is banned') };
     const notAfter = session.rows[0].not_after;
-    if (notAfter && notAfter < new Date()) return { error: badRequest('session_expired', 'Invalid Refresh Token: Session Expired') };
+    if (notAfter && notAfter < new Date())
+      return { error: badRequest('session_expired', 'Invalid Refresh Token: Session Expired') };
 
     let issued: string;
     if (row.revoked) {
@@ -131,11 +157,10 @@ export async function refreshSession(pool: Db, settings: AuthSettings, token: st
       await db.query('update auth.refresh_tokens set revoked = true, updated_at = now() where id = $1', [row.id]);
       issued = await insertRefreshToken(db, user.id, row.session_id, row.token);
     }
-    await db.query('update auth.sessions set refreshed_at = now(), updated_at = now(), user_agent = $2, ip = $3 where id = $1', [
-      row.session_id,
-      userAgent(req),
-      clientIp(req),
-    ]);
+    await db.query(
+      'update auth.sessions set refreshed_at = now(), updated_at = now(), user_agent = $2, ip = $3 where id = $1',
+      [row.session_id, userAgent(req), clientIp(req)],
+    );
     return { session: await sessionResponse(db, settings, user, row.session_id, issued) };
   });
   if ('error' in outcome) throw outcome.error;
@@ -144,7 +169,12 @@ export async function refreshSession(pool: Db, settings: AuthSettings, token: st
 
 export type LogoutScope = 'global' | 'local' | 'others';
 
-export async function endSessions(db: Queryable, userId: string, sessionId: string | null, scope: LogoutScope): Promise<void> {
+export async function endSessions(
+  db: Queryable,
+  userId: string,
+  sessionId: string | null,
+  scope: LogoutScope,
+): Promise<void> {
   if (scope === 'global') await db.query('delete from auth.sessions where user_id = $1', [userId]);
   else if (scope === 'local') {
     if (sessionId) await db.query('delete from auth.sessions where id = $1 and user_id = $2', [sessionId, userId]);

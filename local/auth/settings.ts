@@ -76,11 +76,15 @@ export function parseDuration(text: string): number | null {
   if (!/^(\d+(\.\d+)?(ms|s|m|h))+$/.test(trimmed)) return null;
   const factors: Record<string, number> = { ms: 0.001, s: 1, m: 60, h: 3600 };
   let seconds = 0;
-  for (const [, amount, , unit] of trimmed.matchAll(/(\d+(\.\d+)?)(ms|s|m|h)/g)) seconds += Number(amount) * factors[unit];
+  for (const [, amount, , unit] of trimmed.matchAll(/(\d+(\.\d+)?)(ms|s|m|h)/g))
+    seconds += Number(amount) * factors[unit];
   return seconds;
 }
 
-export function loadAuthSettings(config: StackConfig, tomlPath = path.join(repoRoot, 'supabase', 'config.toml')): AuthSettings {
+export function loadAuthSettings(
+  config: StackConfig,
+  tomlPath = path.join(repoRoot, 'supabase', 'config.toml'),
+): AuthSettings {
   const toml = parse(readFileSync(tomlPath, 'utf8')) as Table;
   const auth = table(toml.auth);
   const email = table(auth.email);

@@ -98,5 +98,7 @@ export function newOtp(length: number): string {
 
 /** What GoTrue stores and e-mails as the token hash: hex sha224(email + otp). */
 export function tokenHash(email: string, otp: string): string {
-  return createHash('sha224').update(email + otp).digest('hex');
+  return createHash('sha224')
+    .update(email + otp)
+    .digest('hex');
 }

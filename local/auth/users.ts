@@ -127,7 +127,9 @@ export async function findUserByEmail(db: Queryable, email: string, lock = false
 }
 
 export async function findIdentities(db: Queryable, userId: string): Promise<IdentityRow[]> {
-  const result = await db.query<IdentityRow>('select * from auth.identities where user_id = $1 order by created_at', [userId]);
+  const result = await db.query<IdentityRow>('select * from auth.identities where user_id = $1 order by created_at', [
+    userId,
+  ]);
   return result.rows;
 }
 
@@ -163,7 +165,18 @@ export async function insertUser(db: Queryable, input: NewUser): Promise<UserRow
        $7::text, case when $7::text <> '' then now() end, '', '', '', '', '', '', '',
        $8::jsonb, $9::jsonb, false, now(), now(), $10::timestamptz, false)
      returning *`,
-    [id, defaultAud, input.role ?? defaultAud, email, input.encryptedPassword, input.confirmed, input.confirmationToken ?? '', appMetadata, userMetadata, input.bannedUntil ?? null],
+    [
+      id,
+      defaultAud,
+      input.role ?? defaultAud,
+      email,
+      input.encryptedPassword,
+      input.confirmed,
+      input.confirmationToken ?? '',
+      appMetadata,
+      userMetadata,
+      input.bannedUntil ?? null,
+    ],
   );
   await db.query(
     `insert into auth.identities (provider_id, user_id, identity_data, provider, last_sign_in_at, created_at, updated_at)
@@ -174,7 +187,10 @@ export async function insertUser(db: Queryable, input: NewUser): Promise<UserRow
 }
 
 /** Merges `patch` into a metadata object; keys set to null are removed (GoTrue's behaviour). */
-export function mergeMetadata(current: Record<string, unknown> | null, patch: Record<string, unknown>): Record<string, unknown> {
+export function mergeMetadata(
+  current: Record<string, unknown> | null,
+  patch: Record<string, unknown>,
+): Record<string, unknown> {
   const merged: Record<string, unknown> = { ...(current ?? {}) };
   for (const [key, value] of Object.entries(patch)) {
     if (value === null) delete merged[key];

@@ -34,26 +34,40 @@ describe('admin users with supabase-js', () => {
     const fetched = await client.auth.admin.getUserById(user.id);
     expect(fetched.data.user?.id).toBe(user.id);
 
-    const updated = await client.auth.admin.updateUserById(user.id, { app_metadata: { tier: 'growth', role: null }, user_metadata: { last_name: 'User' } });
+    const updated = await client.auth.admin.updateUserById(user.id, {
+      app_metadata: { tier: 'growth', role: null },
+      user_metadata: { last_name: 'User' },
+    });
     expect(updated.error).toBeNull();
     expect(updated.data.user?.app_metadata).toEqual({ provider: 'email', providers: ['email'], tier: 'growth' });
     expect(updated.data.user?.user_metadata).toMatchObject({ first_name: 'Test', last_name: 'User' });
 
     // The new app_metadata is in the next access token.
     const signIn = await recordingClient().client.auth.signInWithPassword({ email, password });
-    expect(decodeJwt(signIn.data.session!.access_token).app_metadata).toEqual({ provider: 'email', providers: ['email'], tier: 'growth' });
+    expect(decodeJwt(signIn.data.session!.access_token).app_metadata).toEqual({
+      provider: 'email',
+      providers: ['email'],
+      tier: 'growth',
+    });
 
     const moved = uniqueEmail('moved');
     const renamed = await client.auth.admin.updateUserById(user.id, { email: moved, password: 'another-password-1' });
     expect(renamed.data.user?.email).toBe(moved);
-    expect((await recordingClient().client.auth.signInWithPassword({ email: moved, password: 'another-password-1' })).error).toBeNull();
+    expect(
+      (await recordingClient().client.auth.signInWithPassword({ email: moved, password: 'another-password-1' })).error,
+    ).toBeNull();
 
     const deleted = await client.auth.admin.deleteUser(user.id);
     expect(deleted.error).toBeNull();
     const gone = await client.auth.admin.getUserById(user.id);
     expect(gone.error?.status).toBe(404);
     expect(gone.error?.code).toBe('user_not_found');
-    expect(await withDb(async (db) => (await db.query('select count(*)::int as n from auth.identities where user_id = $1', [user.id])).rows[0].n)).toBe(0);
+    expect(
+      await withDb(
+        async (db) =>
+          (await db.query('select count(*)::int as n from auth.identities where user_id = $1', [user.id])).rows[0].n,
+      ),
+    ).toBe(0);
     expectCallsValid(calls);
   });
 
@@ -62,19 +76,25 @@ describe('admin users with supabase-js', () => {
     for (let i = 0; i < 3; i++) await client.auth.admin.createUser({ email: uniqueEmail('list'), password });
     const total = await withDb(async (db) => (await db.query('select count(*)::int as n from auth.users')).rows[0].n);
 
-    const page1 = await client.auth.admin.listUsers({ page: 1, perPage: 2 });
-    expect(page1.error).toBeNull();
+    const listed = await client.auth.admin.listUsers({ page: 1, perPage: 2 });
+    expect(listed.error).toBeNull();
+    if (!('total' in listed.data)) throw new Error('listUsers failed');
+    const page1 = { data: listed.data };
     expect(page1.data.users).toHaveLength(2);
     expect(page1.data.total).toBe(total);
     expect(page1.data.nextPage).toBe(2);
     expect(page1.data.lastPage).toBe(Math.ceil(total / 2) % 10); // supabase-js reads one digit
     for (const user of page1.data.users) expectValid(userSchema(), user);
 
-    const raw = await authFetch('GET', '/admin/users?page=2&per_page=2', { apikey: config.serviceRoleKey, bearer: config.serviceRoleKey });
+    const raw = await authFetch('GET', '/admin/users?page=2&per_page=2', {
+      apikey: config.serviceRoleKey,
+      bearer: config.serviceRoleKey,
+    });
     expect(raw.status).toBe(200);
     expect(raw.headers.get('x-total-count')).toBe(String(total));
     const link = raw.headers.get('link')!;
-    for (const part of link.split(', ')) expect(part).toMatch(/^<\/admin\/users\?page=\d+&per_page=2>; rel="(next|last)"$/);
+    for (const part of link.split(', '))
+      expect(part).toMatch(/^<\/admin\/users\?page=\d+&per_page=2>; rel="(next|last)"$/);
     expect(raw.body?.aud).toBe('authenticated');
     expect((raw.body?.users as unknown[]).length).toBe(Math.min(2, total - 2));
     const ids1 = page1.data.users.map((user) => user.id);
@@ -86,10 +106,18 @@ describe('admin users with supabase-js', () => {
     const { client } = recordingClient('service');
     const email = uniqueEmail('dup');
     await client.auth.admin.createUser({ email, password });
-    const again = await authFetch('POST', '/admin/users', { apikey: config.serviceRoleKey, bearer: config.serviceRoleKey, body: { email, password } });
+    const again = await authFetch('POST', '/admin/users', {
+      apikey: config.serviceRoleKey,
+      bearer: config.serviceRoleKey,
+      body: { email, password },
+    });
     expectAuthError(again, 422, 'email_exists');
     const other = await client.auth.admin.createUser({ email: uniqueEmail('dup'), password });
-    const update = await authFetch('PUT', `/admin/users/${other.data.user!.id}`, { apikey: config.serviceRoleKey, bearer: config.serviceRoleKey, body: { email } });
+    const update = await authFetch('PUT', `/admin/users/${other.data.user!.id}`, {
+      apikey: config.serviceRoleKey,
+      bearer: config.serviceRoleKey,
+      body: { email },
+    });
     expectAuthError(update, 422, 'email_exists');
   });
 
@@ -98,7 +126,10 @@ describe('admin users with supabase-js', () => {
     expectAuthError(anon, 403, 'not_admin');
     const email = uniqueEmail('notadmin');
     const session = (await recordingClient().client.auth.signUp({ email, password })).data.session!;
-    const asUser = await authFetch('POST', '/admin/users', { bearer: session.access_token, body: { email: uniqueEmail('x'), password } });
+    const asUser = await authFetch('POST', '/admin/users', {
+      bearer: session.access_token,
+      body: { email: uniqueEmail('x'), password },
+    });
     expectAuthError(asUser, 403, 'not_admin');
     const none = await authFetch('GET', '/admin/users');
     expectAuthError(none, 401, 'no_authorization');
@@ -111,8 +142,9 @@ describe('admin.generateLink', () => {
     const email = uniqueEmail('link');
     await client.auth.admin.createUser({ email, password, email_confirm: true });
     const redirectTo = `${config.urls.web}/reset-password`;
-    const { data, error } = await client.auth.admin.generateLink({ type: 'recovery', email, options: { redirectTo } });
-    expect(error).toBeNull();
+    const generated = await client.auth.admin.generateLink({ type: 'recovery', email, options: { redirectTo } });
+    expect(generated.error).toBeNull();
+    const data = { user: generated.data.user!, properties: generated.data.properties! };
     expect(data.user.email).toBe(email);
     expect(data.properties).toMatchObject({ verification_type: 'recovery', redirect_to: redirectTo });
     expect(data.properties.hashed_token).toMatch(/^[0-9a-f]{56}$/);
@@ -152,14 +184,17 @@ describe('admin.generateLink', () => {
     const admin = recordingClient('service');
     const email = uniqueEmail('magic');
     await admin.client.auth.admin.createUser({ email, password, email_confirm: true });
-    const { data } = await admin.client.auth.admin.generateLink({ type: 'magiclink', email });
+    const generated = await admin.client.auth.admin.generateLink({ type: 'magiclink', email });
+    const data = { properties: generated.data.properties! };
     expect(data.properties.verification_type).toBe('magiclink');
     expect(data.properties.redirect_to).toBe(config.urls.web);
     const user = recordingClient();
     const verified = await user.client.auth.verifyOtp({ token_hash: data.properties.hashed_token, type: 'magiclink' });
     expect(verified.error).toBeNull();
     expectValid(sessionSchema(), { ...verified.data.session });
-    expect(decodeJwt(verified.data.session!.access_token).amr).toEqual([{ method: 'magiclink', timestamp: expect.any(Number) }]);
+    expect(decodeJwt(verified.data.session!.access_token).amr).toEqual([
+      { method: 'magiclink', timestamp: expect.any(Number) },
+    ]);
     expectCallsValid([...admin.calls, ...user.calls]);
   });
 

@@ -23,7 +23,11 @@ describe('sign-up and sign-in with supabase-js', () => {
     });
     expect(data.user?.user_metadata.first_name).toBe('Ada');
     expect(data.user?.email_confirmed_at).toBeTruthy();
-    expect(data.user?.identities?.[0]).toMatchObject({ provider: 'email', user_id: data.user?.id, identity_data: { email, sub: data.user?.id } });
+    expect(data.user?.identities?.[0]).toMatchObject({
+      provider: 'email',
+      user_id: data.user?.id,
+      identity_data: { email, sub: data.user?.id },
+    });
     expectCallsValid(calls);
 
     const claims = decodeJwt(data.session!.access_token);
@@ -46,16 +50,28 @@ describe('sign-up and sign-in with supabase-js', () => {
     // GoTrue's rows: token columns '' (not NULL), an e-mail identity, a session and a refresh token.
     const rows = await withDb(async (db) => {
       const user = (await db.query('select * from auth.users where id = $1', [data.user!.id])).rows[0];
-      const identities = (await db.query('select provider, provider_id from auth.identities where user_id = $1', [data.user!.id])).rows;
+      const identities = (
+        await db.query('select provider, provider_id from auth.identities where user_id = $1', [data.user!.id])
+      ).rows;
       const sessions = (await db.query('select id from auth.sessions where user_id = $1', [data.user!.id])).rows;
-      const tokens = (await db.query('select token, revoked, session_id from auth.refresh_tokens where user_id = $1', [data.user!.id])).rows;
+      const tokens = (
+        await db.query('select token, revoked, session_id from auth.refresh_tokens where user_id = $1', [data.user!.id])
+      ).rows;
       return { user, identities, sessions, tokens };
     });
-    expect(rows.user).toMatchObject({ confirmation_token: '', recovery_token: '', email_change_token_new: '', email_change: '', aud: 'authenticated' });
+    expect(rows.user).toMatchObject({
+      confirmation_token: '',
+      recovery_token: '',
+      email_change_token_new: '',
+      email_change: '',
+      aud: 'authenticated',
+    });
     expect(rows.user.encrypted_password).toMatch(/^\$2[aby]\$10\$/);
     expect(rows.identities).toEqual([{ provider: 'email', provider_id: data.user!.id }]);
     expect(rows.sessions).toEqual([{ id: claims.session_id }]);
-    expect(rows.tokens).toEqual([{ token: data.session!.refresh_token, revoked: false, session_id: claims.session_id }]);
+    expect(rows.tokens).toEqual([
+      { token: data.session!.refresh_token, revoked: false, session_id: claims.session_id },
+    ]);
   });
 
   it('signs in with the password, reads the user and refreshes (rotating the token)', async () => {
@@ -83,7 +99,12 @@ describe('sign-up and sign-in with supabase-js', () => {
     expect(decodeJwt(refreshed.data.session!.access_token).session_id).toBe(decodeJwt(first.access_token).session_id);
 
     const parent = await withDb(
-      async (db) => (await db.query('select parent, revoked from auth.refresh_tokens where token = $1', [refreshed.data.session!.refresh_token])).rows[0],
+      async (db) =>
+        (
+          await db.query('select parent, revoked from auth.refresh_tokens where token = $1', [
+            refreshed.data.session!.refresh_token,
+          ])
+        ).rows[0],
     );
     expect(parent).toEqual({ parent: first.refresh_token, revoked: false });
 
@@ -142,7 +163,9 @@ describe('sign-up and sign-in with supabase-js', () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(events).toContain('SIGNED_OUT');
     // b's refresh token is gone, c and a still work.
-    expect((await recordingClient().client.auth.refreshSession({ refresh_token: bSession.refresh_token })).error?.code).toBe('refresh_token_not_found');
+    expect(
+      (await recordingClient().client.auth.refreshSession({ refresh_token: bSession.refresh_token })).error?.code,
+    ).toBe('refresh_token_not_found');
     expect((await a.client.auth.getUser()).error).toBeNull();
 
     expect((await a.client.auth.signOut({ scope: 'global' })).error).toBeNull();
@@ -171,7 +194,10 @@ describe('password recovery with supabase-js', () => {
     expect(link.startsWith(`${config.urls.web}/reset-password?token=`)).toBe(true);
     const tokenHash = new URL(link).searchParams.get('token')!;
     expect(tokenHash).toMatch(/^[0-9a-f]{56}$/);
-    const stored = await withDb(async (db) => (await db.query('select recovery_token, recovery_sent_at from auth.users where email = $1', [email])).rows[0]);
+    const stored = await withDb(
+      async (db) =>
+        (await db.query('select recovery_token, recovery_sent_at from auth.users where email = $1', [email])).rows[0],
+    );
     expect(stored.recovery_token).toBe(tokenHash);
     expect(stored.recovery_sent_at).toBeTruthy();
 
@@ -183,7 +209,9 @@ describe('password recovery with supabase-js', () => {
     const verified = await recovery.client.auth.verifyOtp({ token_hash: tokenHash, type: 'recovery' });
     expect(verified.error).toBeNull();
     expect(verified.data.session?.user.email).toBe(email);
-    expect(decodeJwt(verified.data.session!.access_token).amr).toEqual([{ method: 'recovery', timestamp: expect.any(Number) }]);
+    expect(decodeJwt(verified.data.session!.access_token).amr).toEqual([
+      { method: 'recovery', timestamp: expect.any(Number) },
+    ]);
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(events).toContain('PASSWORD_RECOVERY');
 
@@ -223,7 +251,9 @@ describe('password recovery with supabase-js', () => {
     expect(otp).toMatch(/^\d{6}$/);
     const verified = await client.auth.verifyOtp({ email, token: otp, type: 'email' });
     expect(verified.error).toBeNull();
-    expect(decodeJwt(verified.data.session!.access_token).amr).toEqual([{ method: 'otp', timestamp: expect.any(Number) }]);
+    expect(decodeJwt(verified.data.session!.access_token).amr).toEqual([
+      { method: 'otp', timestamp: expect.any(Number) },
+    ]);
     expectCallsValid([...calls, ...admin.calls]);
   });
 });

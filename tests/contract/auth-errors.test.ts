@@ -52,14 +52,26 @@ describe('GoTrue error codes', () => {
   });
 
   it('400 invalid_credentials for a wrong password or an unknown e-mail', async () => {
-    const wrong = await authFetch('POST', '/token?grant_type=password', { body: { email: user.email, password: 'wrong-password' } });
+    const wrong = await authFetch('POST', '/token?grant_type=password', {
+      body: { email: user.email, password: 'wrong-password' },
+    });
     expectAuthError(wrong, 400, 'invalid_credentials');
     expect(wrong.body?.message).toBe('Invalid login credentials');
-    const unknown = await authFetch('POST', '/token?grant_type=password', { body: { email: uniqueEmail('nobody'), password } });
+    const unknown = await authFetch('POST', '/token?grant_type=password', {
+      body: { email: uniqueEmail('nobody'), password },
+    });
     expectAuthError(unknown, 400, 'invalid_credentials');
     // supabase-js turns it into an AuthApiError with the code.
-    const viaClient = await recordingClient().client.auth.signInWithPassword({ email: user.email, password: 'wrong-password' });
-    expect(viaClient.error).toMatchObject({ name: 'AuthApiError', status: 400, code: 'invalid_credentials', message: 'Invalid login credentials' });
+    const viaClient = await recordingClient().client.auth.signInWithPassword({
+      email: user.email,
+      password: 'wrong-password',
+    });
+    expect(viaClient.error).toMatchObject({
+      name: 'AuthApiError',
+      status: 400,
+      code: 'invalid_credentials',
+      message: 'Invalid login credentials',
+    });
   });
 
   it('422 user_already_exists for a second signup with the same e-mail', async () => {
@@ -76,7 +88,11 @@ describe('GoTrue error codes', () => {
     const update = await authFetch('PUT', '/user', { bearer: user.access, body: { password: '1234567' } });
     expectAuthError(update, 422, 'weak_password');
     const viaClient = await recordingClient().client.auth.signUp({ email: uniqueEmail('weak'), password: 'short' });
-    expect(viaClient.error).toMatchObject({ name: 'AuthWeakPasswordError', code: 'weak_password', reasons: ['length'] });
+    expect(viaClient.error).toMatchObject({
+      name: 'AuthWeakPasswordError',
+      code: 'weak_password',
+      reasons: ['length'],
+    });
   });
 
   it('422 same_password when the new password is the current one', async () => {
@@ -101,11 +117,15 @@ describe('GoTrue error codes', () => {
     expectAuthError(await authFetch('GET', '/user', { bearer: tampered }), 403, 'bad_jwt');
     const claims = decodeJwt(user.access);
     const secret = new TextEncoder().encode(config.jwtSecret);
-    const expired = await new SignJWT({ ...claims, exp: Math.floor(Date.now() / 1000) - 60 }).setProtectedHeader({ alg: 'HS256' }).sign(secret);
+    const expired = await new SignJWT({ ...claims, exp: Math.floor(Date.now() / 1000) - 60 })
+      .setProtectedHeader({ alg: 'HS256' })
+      .sign(secret);
     const res = await authFetch('GET', '/user', { bearer: expired });
     expectAuthError(res, 403, 'bad_jwt');
     expect(res.body?.message).toMatch(/expired/);
-    const foreign = await new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).sign(new TextEncoder().encode('another-secret-of-at-least-32-characters!'));
+    const foreign = await new SignJWT(claims)
+      .setProtectedHeader({ alg: 'HS256' })
+      .sign(new TextEncoder().encode('another-secret-of-at-least-32-characters!'));
     expectAuthError(await authFetch('GET', '/user', { bearer: foreign }), 403, 'bad_jwt');
     expectAuthError(await authFetch('GET', '/user', { bearer: config.anonKey }), 403, 'bad_jwt');
   });
@@ -128,7 +148,10 @@ describe('GoTrue error codes', () => {
   });
 
   it('answers the legacy shape (code number, error_code, msg) to clients without the version header', async () => {
-    const res = await authFetch('POST', '/token?grant_type=password', { body: { email: user.email, password: 'nope-nope' }, version: null });
+    const res = await authFetch('POST', '/token?grant_type=password', {
+      body: { email: user.email, password: 'nope-nope' },
+      version: null,
+    });
     expect(res.status).toBe(400);
     expect(res.headers.get(versionHeader)).toBe('2024-01-01');
     expect(res.body).toEqual({ code: 400, error_code: 'invalid_credentials', msg: 'Invalid login credentials' });
@@ -141,20 +164,40 @@ describe('bad input never causes a 500', () => {
     expectAuthError(await authFetch('POST', '/signup', { body: '{"email": ' }), 400, 'bad_json');
     expectAuthError(await authFetch('POST', '/signup', { body: '[1, 2]' }), 400, 'bad_json');
     expectAuthError(await authFetch('POST', '/signup', { body: { email: 42, password } }), 400, 'bad_json');
-    expectAuthError(await authFetch('POST', '/token?grant_type=password', { body: { email: ['a'], password } }), 400, 'bad_json');
-    expectAuthError(await authFetch('POST', '/signup', { body: { email: uniqueEmail('types'), password, data: 'nope' } }), 400, 'bad_json');
+    expectAuthError(
+      await authFetch('POST', '/token?grant_type=password', { body: { email: ['a'], password } }),
+      400,
+      'bad_json',
+    );
+    expectAuthError(
+      await authFetch('POST', '/signup', { body: { email: uniqueEmail('types'), password, data: 'nope' } }),
+      400,
+      'bad_json',
+    );
   });
 
   it('missing or invalid fields are validation_failed', async () => {
     expectAuthError(await authFetch('POST', '/signup', { body: {} }), 422, 'validation_failed');
     expectAuthError(await authFetch('POST', '/signup', { body: { password } }), 400, 'validation_failed');
-    expectAuthError(await authFetch('POST', '/signup', { body: { email: 'not-an-email', password } }), 400, 'validation_failed');
+    expectAuthError(
+      await authFetch('POST', '/signup', { body: { email: 'not-an-email', password } }),
+      400,
+      'validation_failed',
+    );
     expectAuthError(await authFetch('POST', '/recover', { body: {} }), 400, 'validation_failed');
     expectAuthError(await authFetch('POST', '/token?grant_type=refresh_token', { body: {} }), 400, 'validation_failed');
     expectAuthError(await authFetch('POST', '/token?grant_type=magic', { body: {} }), 400, 'validation_failed');
     expectAuthError(await authFetch('POST', '/verify', { body: { type: 'recovery' } }), 400, 'validation_failed');
-    expectAuthError(await authFetch('POST', '/verify', { body: { type: 'nope', token_hash: 'abc' } }), 400, 'validation_failed');
-    expectAuthError(await authFetch('POST', '/verify', { body: { type: 'recovery', token_hash: 'f'.repeat(56) } }), 403, 'otp_expired');
+    expectAuthError(
+      await authFetch('POST', '/verify', { body: { type: 'nope', token_hash: 'abc' } }),
+      400,
+      'validation_failed',
+    );
+    expectAuthError(
+      await authFetch('POST', '/verify', { body: { type: 'recovery', token_hash: 'f'.repeat(56) } }),
+      403,
+      'otp_expired',
+    );
     expectAuthError(await authFetch('POST', '/logout?scope=everything', { bearer: 'x' }), 400, 'validation_failed');
     expectAuthError(await authFetch('GET', '/admin/users/not-a-uuid', admin), 404, 'validation_failed');
     expectAuthError(await authFetch('GET', '/admin/users?page=0', admin), 400, 'validation_failed');
@@ -168,12 +211,24 @@ describe('bad input never causes a 500', () => {
     const long = await authFetch('POST', '/signup', { body: { email: uniqueEmail('long'), password: 'é'.repeat(37) } });
     expectAuthError(long, 422, 'validation_failed');
     expect(long.body?.message).toBe('Password cannot be longer than 72 characters');
-    expectAuthError(await authFetch('POST', '/token?grant_type=password', { body: { email: longEmail, password } }), 400, 'invalid_credentials');
-    expectAuthError(await authFetch('POST', '/token?grant_type=password', { body: { email: uniqueEmail('x'), password: 'x'.repeat(500) } }), 400, 'invalid_credentials');
+    expectAuthError(
+      await authFetch('POST', '/token?grant_type=password', { body: { email: longEmail, password } }),
+      400,
+      'invalid_credentials',
+    );
+    expectAuthError(
+      await authFetch('POST', '/token?grant_type=password', {
+        body: { email: uniqueEmail('x'), password: 'x'.repeat(500) },
+      }),
+      400,
+      'invalid_credentials',
+    );
   });
 
   it('a body over 1 MB is refused with 400', async () => {
-    const res = await authFetch('POST', '/signup', { body: JSON.stringify({ email: uniqueEmail('big'), password, data: { blob: 'x'.repeat(1_100_000) } }) });
+    const res = await authFetch('POST', '/signup', {
+      body: JSON.stringify({ email: uniqueEmail('big'), password, data: { blob: 'x'.repeat(1_100_000) } }),
+    });
     expectAuthError(res, 400, 'validation_failed');
     expect(res.body?.message).toMatch(/larger than/);
   });
@@ -193,10 +248,20 @@ describe('refresh token rotation and reuse', () => {
     expectValid(sessionSchema(), again.body);
 
     // Past refresh_token_reuse_interval (10 s), reuse of the parent is treated as theft.
-    await withDb((db) => db.query(`update auth.refresh_tokens set updated_at = now() - interval '1 minute' where token = $1`, [user.refresh]));
-    const stolen = await authFetch('POST', '/token?grant_type=refresh_token', { body: { refresh_token: user.refresh } });
+    await withDb((db) =>
+      db.query(`update auth.refresh_tokens set updated_at = now() - interval '1 minute' where token = $1`, [
+        user.refresh,
+      ]),
+    );
+    const stolen = await authFetch('POST', '/token?grant_type=refresh_token', {
+      body: { refresh_token: user.refresh },
+    });
     expectAuthError(stolen, 400, 'refresh_token_already_used');
-    expectAuthError(await authFetch('POST', '/token?grant_type=refresh_token', { body: { refresh_token: child } }), 400, 'refresh_token_not_found');
+    expectAuthError(
+      await authFetch('POST', '/token?grant_type=refresh_token', { body: { refresh_token: child } }),
+      400,
+      'refresh_token_not_found',
+    );
     expectAuthError(await authFetch('GET', '/user', { bearer: user.access }), 403, 'session_not_found');
   });
 });
@@ -205,7 +270,10 @@ describe('redirect_to', () => {
   async function redirectFor(redirectTo: string): Promise<string> {
     const email = uniqueEmail('redir');
     await authFetch('POST', '/admin/users', { ...admin, body: { email, password, email_confirm: true } });
-    const res = await authFetch('POST', `/admin/generate_link?redirect_to=${encodeURIComponent(redirectTo)}`, { ...admin, body: { type: 'magiclink', email } });
+    const res = await authFetch('POST', `/admin/generate_link?redirect_to=${encodeURIComponent(redirectTo)}`, {
+      ...admin,
+      body: { type: 'magiclink', email },
+    });
     expect(res.status).toBe(200);
     return res.body!.redirect_to as string;
   }
@@ -217,15 +285,25 @@ describe('redirect_to', () => {
   });
 
   it('falls back to the site URL for anything else (no open redirect)', async () => {
-    for (const target of ['https://evil.example.com/', 'http://127.0.0.1.evil.example.com/', 'http://localhost:3000.evil.example.com', 'javascript:alert(1)', '//evil.example.com', 'http://localhost:3000/other']) {
+    for (const target of [
+      'https://evil.example.com/',
+      'http://127.0.0.1.evil.example.com/',
+      'http://localhost:3000.evil.example.com',
+      'javascript:alert(1)',
+      '//evil.example.com',
+      'http://localhost:3000/other',
+    ]) {
       expect(await redirectFor(target), target).toBe(config.urls.web);
     }
   });
 
   it('GET /verify with a bad token redirects to the site URL with the error, never off-site', async () => {
-    const res = await fetch(`${config.urls.api}/auth/v1/verify?token=${'0'.repeat(56)}&type=recovery&redirect_to=${encodeURIComponent('https://evil.example.com/')}`, {
-      redirect: 'manual',
-    });
+    const res = await fetch(
+      `${config.urls.api}/auth/v1/verify?token=${'0'.repeat(56)}&type=recovery&redirect_to=${encodeURIComponent('https://evil.example.com/')}`,
+      {
+        redirect: 'manual',
+      },
+    );
     expect(res.status).toBe(303);
     const location = new URL(res.headers.get('location')!);
     expect(location.origin).toBe(config.urls.web);

@@ -24,7 +24,11 @@ const paths = doc.paths as Record<string, Record<string, { responses: Record<str
  * required fields, so a session also matches UserSchema and `oneOf` could never pass.
  */
 function rewriteRefs<T>(schema: T): T {
-  return JSON.parse(JSON.stringify(schema).replaceAll('"#/components/schemas/', '"gotrue#/definitions/').replaceAll('"oneOf":', '"anyOf":')) as T;
+  return JSON.parse(
+    JSON.stringify(schema)
+      .replaceAll('"#/components/schemas/', '"gotrue#/definitions/')
+      .replaceAll('"oneOf":', '"anyOf":'),
+  ) as T;
 }
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
@@ -56,7 +60,19 @@ function compile(key: string, schema: unknown): ValidateFunction {
 
 /** Required fields the contract promises though the OpenAPI leaves them optional. */
 const sessionRequired = ['access_token', 'token_type', 'expires_in', 'expires_at', 'refresh_token', 'user'];
-const userRequired = ['id', 'aud', 'role', 'email', 'phone', 'app_metadata', 'user_metadata', 'identities', 'created_at', 'updated_at', 'is_anonymous'];
+const userRequired = [
+  'id',
+  'aud',
+  'role',
+  'email',
+  'phone',
+  'app_metadata',
+  'user_metadata',
+  'identities',
+  'created_at',
+  'updated_at',
+  'is_anonymous',
+];
 
 export function userSchema(): ValidateFunction {
   return compile('user', { allOf: [{ $ref: 'gotrue#/definitions/UserSchema' }], required: userRequired });
@@ -69,7 +85,9 @@ export function sessionSchema(): ValidateFunction {
   });
 }
 export function errorSchema(versioned = true): ValidateFunction {
-  return versioned ? compile('error-versioned', versionedErrorSchema) : compile('error-legacy', { $ref: 'gotrue#/definitions/ErrorSchema' });
+  return versioned
+    ? compile('error-versioned', versionedErrorSchema)
+    : compile('error-legacy', { $ref: 'gotrue#/definitions/ErrorSchema' });
 }
 
 /** Answers the spec leaves out, with the schema GoTrue's handler answers with. */
@@ -110,7 +128,9 @@ export function validateAnswer(method: string, pathname: string, status: number,
     validate = compile(`${method} ${pathname.replace(/[0-9a-f-]{36}/, '{id}')} ${status}`, rewriteRefs(schema));
   }
   if (validate(body)) return [];
-  return (validate.errors ?? []).map((error) => `${method} ${pathname} ${status}: ${error.instancePath || '/'} ${error.message}`);
+  return (validate.errors ?? []).map(
+    (error) => `${method} ${pathname} ${status}: ${error.instancePath || '/'} ${error.message}`,
+  );
 }
 
 export function expectValid(validate: ValidateFunction, body: unknown): void {
@@ -149,7 +169,11 @@ export function recordingClient(key: 'anon' | 'service' = 'anon'): { client: Sup
     auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
     global: { fetch: recordingFetch },
     // Node 20 has no global WebSocket; realtime is never used here, but createClient wants one.
-    realtime: { transport: UndiciWebSocket as unknown as NonNullable<NonNullable<Parameters<typeof createClient>[2]>['realtime']>['transport'] },
+    realtime: {
+      transport: UndiciWebSocket as unknown as NonNullable<
+        NonNullable<Parameters<typeof createClient>[2]>['realtime']
+      >['transport'],
+    },
   });
   return { client, calls };
 }
@@ -159,7 +183,8 @@ export function expectCallsValid(calls: RecordedCall[]): void {
   expect(calls.length).toBeGreaterThan(0);
   const problems: string[] = [];
   for (const call of calls) {
-    if (call.headers.get(versionHeader) !== '2024-01-01') problems.push(`${call.method} ${call.path}: no ${versionHeader} header`);
+    if (call.headers.get(versionHeader) !== '2024-01-01')
+      problems.push(`${call.method} ${call.path}: no ${versionHeader} header`);
     problems.push(...validateAnswer(call.method, call.path, call.status, call.body));
   }
   expect(problems).toEqual([]);
@@ -176,7 +201,13 @@ export interface RawAnswer {
 export async function authFetch(
   method: string,
   path: string,
-  options: { body?: unknown; bearer?: string; apikey?: string; version?: string | null; headers?: Record<string, string> } = {},
+  options: {
+    body?: unknown;
+    bearer?: string;
+    apikey?: string;
+    version?: string | null;
+    headers?: Record<string, string>;
+  } = {},
 ): Promise<RawAnswer> {
   const headers: Record<string, string> = { apikey: options.apikey ?? config.anonKey, ...options.headers };
   if (options.version !== null) headers[versionHeader] = options.version ?? '2024-01-01';
@@ -188,7 +219,7 @@ export async function authFetch(
   }
   const res = await fetch(`${config.urls.api}/auth/v1${path}`, { method, headers, body, redirect: 'manual' });
   const text = await res.text();
-  let parsed: Json | null = null;
+  let parsed: Json | null;
   try {
     parsed = text ? (JSON.parse(text) as Json) : null;
   } catch {

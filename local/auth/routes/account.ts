@@ -50,7 +50,8 @@ export const signup: RouteHandler = async (ctx, req, res, url) => {
   const phone = optionalString(body, 'phone');
   const password = optionalString(body, 'password');
   const data = optionalObject(body, 'data') ?? {};
-  if (rawEmail && phone) throw badRequest('validation_failed', 'Only an email address or phone number should be provided on signup.');
+  if (rawEmail && phone)
+    throw badRequest('validation_failed', 'Only an email address or phone number should be provided on signup.');
   if (!rawEmail && phone) throw badRequest('phone_provider_disabled', 'Phone signups are disabled');
   if (!s.emailSignupEnabled) throw badRequest('email_provider_disabled', 'Email signups are disabled');
   if (!password) throw unprocessable('validation_failed', 'Signup requires a valid password');
@@ -72,7 +73,13 @@ export const signup: RouteHandler = async (ctx, req, res, url) => {
         raw_user_meta_data: mergeMetadata(user.raw_user_meta_data, data),
       });
     } else {
-      user = await insertUser(db, { email, encryptedPassword, confirmed: s.autoconfirm, userMetadata: data, appMetadata: {} });
+      user = await insertUser(db, {
+        email,
+        encryptedPassword,
+        confirmed: s.autoconfirm,
+        userMetadata: data,
+        appMetadata: {},
+      });
     }
     if (s.autoconfirm) return startSession(db, s, user, 'password', req);
     ctx.limit('emailSent', req);
@@ -89,7 +96,8 @@ async function passwordGrant(...[ctx, req, res]: Parameters<RouteHandler>): Prom
   const rawEmail = optionalString(body, 'email');
   const phone = optionalString(body, 'phone');
   const password = optionalString(body, 'password') ?? '';
-  if (rawEmail && phone) throw badRequest('validation_failed', 'Only an email address or phone number should be provided on login.');
+  if (rawEmail && phone)
+    throw badRequest('validation_failed', 'Only an email address or phone number should be provided on login.');
   const invalid = () => badRequest('invalid_credentials', 'Invalid login credentials');
   if (!rawEmail) {
     if (phone) throw invalid();
@@ -135,7 +143,8 @@ export const updateUser: RouteHandler = async (ctx, req, res, url) => {
   const data = optionalObject(body, 'data');
   const appMetadata = optionalObject(body, 'app_metadata');
   const phone = optionalString(body, 'phone');
-  if (appMetadata && !isAdminClaims(caller.claims)) throw forbidden('not_admin', 'Updating app_metadata requires admin privileges');
+  if (appMetadata && !isAdminClaims(caller.claims))
+    throw forbidden('not_admin', 'Updating app_metadata requires admin privileges');
   if (phone) throw badRequest('phone_provider_disabled', 'Phone updates are disabled');
   if (password !== undefined) checkPassword(s, password);
   const email = rawEmail ? validateEmail(rawEmail) : undefined;
@@ -155,9 +164,15 @@ export const updateUser: RouteHandler = async (ctx, req, res, url) => {
     if (encryptedPassword) await endSessions(db, user.id, caller.sessionId, 'others');
     if (email && email !== user.email) {
       const taken = await findUserByEmail(db, email);
-      if (taken && taken.id !== user.id) throw unprocessable('email_exists', 'A user with this email address has already been registered');
+      if (taken && taken.id !== user.id)
+        throw unprocessable('email_exists', 'A user with this email address has already been registered');
       if (s.autoconfirm) {
-        user = await updateUserColumns(db, user.id, { email, email_confirmed_at: new Date(), email_change: '', email_change_token_new: '' });
+        user = await updateUserColumns(db, user.id, {
+          email,
+          email_confirmed_at: new Date(),
+          email_change: '',
+          email_change_token_new: '',
+        });
         await syncEmailIdentity(db, user);
       } else {
         ctx.limit('emailSent', req);
@@ -178,7 +193,8 @@ export const logout: RouteHandler = async (ctx, req, res, url) => {
   if (!scopes.includes(scope)) throw badRequest('validation_failed', `Unsupported logout scope "${scope}"`);
   const caller = await requireUser(ctx, req).catch((error: unknown) => {
     // An already ended session or deleted user has nothing left to sign out.
-    if (error instanceof AuthError && (error.code === 'session_not_found' || error.code === 'user_not_found')) return null;
+    if (error instanceof AuthError && (error.code === 'session_not_found' || error.code === 'user_not_found'))
+      return null;
     throw error;
   });
   if (caller) await endSessions(ctx.db, caller.user.id, caller.sessionId, scope);

@@ -3,7 +3,15 @@ import type { RouteHandler } from '../context.ts';
 import { transaction } from '../db.ts';
 import { badRequest, notFound, unprocessable } from '../errors.ts';
 import { requireAdmin } from '../guard.ts';
-import { isObject, optionalBoolean, optionalObject, optionalString, readJson, sendJson, type JsonObject } from '../http.ts';
+import {
+  isObject,
+  optionalBoolean,
+  optionalObject,
+  optionalString,
+  readJson,
+  sendJson,
+  type JsonObject,
+} from '../http.ts';
 import { prepareLink, type LinkType } from '../links.ts';
 import { checkPassword, hashPassword } from '../passwords.ts';
 import { resolveRedirect } from '../redirect.ts';
@@ -31,14 +39,16 @@ function bannedUntil(body: JsonObject): Date | null | undefined {
   if (value === undefined) return undefined;
   if (value === 'none') return null;
   const seconds = parseDuration(value);
-  if (seconds === null) throw badRequest('validation_failed', 'invalid format for ban duration: time: invalid duration');
+  if (seconds === null)
+    throw badRequest('validation_failed', 'invalid format for ban duration: time: invalid duration');
   return new Date(Date.now() + seconds * 1000);
 }
 
 function metadata(body: JsonObject, key: string): Record<string, unknown> | undefined {
   const value = body[key];
   if (value === undefined || value === null) return undefined;
-  if (!isObject(value)) throw badRequest('bad_json', `Could not parse request body as JSON: "${key}" must be an object`);
+  if (!isObject(value))
+    throw badRequest('bad_json', `Could not parse request body as JSON: "${key}" must be an object`);
   return value;
 }
 
@@ -46,7 +56,8 @@ export const createUser: RouteHandler = async (ctx, req, res) => {
   await requireAdmin(ctx, req);
   const body = await readJson(req);
   const rawEmail = optionalString(body, 'email');
-  if (!rawEmail && optionalString(body, 'phone')) throw badRequest('phone_provider_disabled', 'Phone users are not supported');
+  if (!rawEmail && optionalString(body, 'phone'))
+    throw badRequest('phone_provider_disabled', 'Phone users are not supported');
   if (!rawEmail) throw badRequest('validation_failed', 'Cannot create a user without either an email or phone');
   const email = validateEmail(rawEmail);
   const password = optionalString(body, 'password');
@@ -85,10 +96,23 @@ export const listUsers: RouteHandler = async (ctx, req, res, url) => {
   }
   const count = Number((await ctx.db.query<{ count: string }>('select count(*) from auth.users')).rows[0].count);
   const rows = (
-    await ctx.db.query<UserRow>('select * from auth.users order by created_at desc, id limit $1 offset $2', [perPage, (page - 1) * perPage])
+    await ctx.db.query<UserRow>('select * from auth.users order by created_at desc, id limit $1 offset $2', [
+      perPage,
+      (page - 1) * perPage,
+    ])
   ).rows;
-  const identities = (await ctx.db.query<IdentityRow>('select * from auth.identities where user_id = any($1::uuid[]) order by created_at', [rows.map((row) => row.id)])).rows;
-  const users = rows.map((row) => userJson(row, identities.filter((identity) => identity.user_id === row.id)));
+  const identities = (
+    await ctx.db.query<IdentityRow>(
+      'select * from auth.identities where user_id = any($1::uuid[]) order by created_at',
+      [rows.map((row) => row.id)],
+    )
+  ).rows;
+  const users = rows.map((row) =>
+    userJson(
+      row,
+      identities.filter((identity) => identity.user_id === row.id),
+    ),
+  );
 
   // GoTrue's paging headers; `page` comes first in each link, which supabase-js relies on.
   const totalPages = Math.ceil(count / perPage);
@@ -98,7 +122,10 @@ export const listUsers: RouteHandler = async (ctx, req, res, url) => {
   sendJson(res, 200, { users, aud: defaultAud }, { 'x-total-count': String(count), link: links.join(', ') });
 };
 
-async function loadTarget(params: Record<string, string>, load: (id: string) => Promise<UserRow | null>): Promise<UserRow> {
+async function loadTarget(
+  params: Record<string, string>,
+  load: (id: string) => Promise<UserRow | null>,
+): Promise<UserRow> {
   const id = params.id;
   if (!isUuid(id)) throw notFound('validation_failed', 'user_id must be an UUID');
   const user = await load(id);
@@ -172,7 +199,10 @@ export const generateLink: RouteHandler = async (ctx, req, res, url) => {
   const email = validateEmail(optionalString(body, 'email'));
   const password = optionalString(body, 'password');
   const data = optionalObject(body, 'data') ?? {};
-  const redirectTo = resolveRedirect(ctx.settings, url.searchParams.get('redirect_to') ?? optionalString(body, 'redirect_to'));
+  const redirectTo = resolveRedirect(
+    ctx.settings,
+    url.searchParams.get('redirect_to') ?? optionalString(body, 'redirect_to'),
+  );
   if (type === 'signup') {
     if (!password) throw unprocessable('validation_failed', 'Signup requires a valid password');
     checkPassword(ctx.settings, password);

@@ -8,7 +8,15 @@ import { checkFrequency, prepareLink, sendLink, type LinkType } from '../links.t
 import { resolveRedirect } from '../redirect.ts';
 import { startSession, type AuthMethod, type SessionResponse } from '../sessions.ts';
 import { tokenHash } from '../tokens.ts';
-import { findUserByEmail, insertUser, isBanned, isConfirmed, syncEmailIdentity, updateUserColumns, type UserRow } from '../users.ts';
+import {
+  findUserByEmail,
+  insertUser,
+  isBanned,
+  isConfirmed,
+  syncEmailIdentity,
+  updateUserColumns,
+  type UserRow,
+} from '../users.ts';
 import { validateEmail } from '../validate.ts';
 
 export const recover: RouteHandler = async (ctx, req, res, url) => {
@@ -40,7 +48,13 @@ export const otp: RouteHandler = async (ctx, req, res, url) => {
     let user = await findUserByEmail(db, email, true);
     if (!user) {
       if (!createUser || !ctx.settings.enableSignup) throw unprocessable('otp_disabled', 'Signups not allowed for otp');
-      user = await insertUser(db, { email, encryptedPassword: '', confirmed: ctx.settings.autoconfirm, userMetadata: data, appMetadata: {} });
+      user = await insertUser(db, {
+        email,
+        encryptedPassword: '',
+        confirmed: ctx.settings.autoconfirm,
+        userMetadata: data,
+        appMetadata: {},
+      });
     }
     const type: LinkType = isConfirmed(user) ? 'magiclink' : 'signup';
     checkFrequency(ctx, user, type);
@@ -63,7 +77,9 @@ interface VerifyParams {
 const invalidToken = () => forbidden('otp_expired', 'Token has expired or is invalid');
 
 /** Which stored token columns a verification type may match, with their sent-at column. */
-function candidates(type: VerifyType): Array<{ column: keyof UserRow; sentAt: keyof UserRow; as: Exclude<VerifyType, 'email'> }> {
+function candidates(
+  type: VerifyType,
+): Array<{ column: keyof UserRow; sentAt: keyof UserRow; as: Exclude<VerifyType, 'email'> }> {
   const confirmation = { column: 'confirmation_token', sentAt: 'confirmation_sent_at' } as const;
   const recovery = { column: 'recovery_token', sentAt: 'recovery_sent_at' } as const;
   switch (type) {
@@ -83,9 +99,14 @@ function candidates(type: VerifyType): Array<{ column: keyof UserRow; sentAt: ke
   }
 }
 
-async function redeem(ctx: AuthContext, db: Queryable, params: VerifyParams, req: IncomingMessage): Promise<SessionResponse> {
+async function redeem(
+  ctx: AuthContext,
+  db: Queryable,
+  params: VerifyParams,
+  req: IncomingMessage,
+): Promise<SessionResponse> {
   const options = candidates(params.type);
-  let user: UserRow | null = null;
+  let user: UserRow | null;
   let hash: string;
   if (params.tokenHash) {
     hash = params.tokenHash.toLowerCase();
@@ -121,7 +142,8 @@ async function redeem(ctx: AuthContext, db: Queryable, params: VerifyParams, req
       break;
     case 'email_change': {
       const taken = await findUserByEmail(db, user.email_change ?? '');
-      if (taken && taken.id !== user.id) throw unprocessable('email_exists', 'A user with this email address has already been registered');
+      if (taken && taken.id !== user.id)
+        throw unprocessable('email_exists', 'A user with this email address has already been registered');
       user = await updateUserColumns(db, user.id, {
         email: user.email_change,
         email_change: '',
@@ -136,20 +158,34 @@ async function redeem(ctx: AuthContext, db: Queryable, params: VerifyParams, req
   return startSession(db, ctx.settings, user, method, req);
 }
 
-function parseVerifyParams(type: string | undefined, tokenHashValue: string | undefined, token: string | undefined, email: string | undefined): VerifyParams {
+function parseVerifyParams(
+  type: string | undefined,
+  tokenHashValue: string | undefined,
+  token: string | undefined,
+  email: string | undefined,
+): VerifyParams {
   if (!type) throw badRequest('validation_failed', 'Verify requires a verification type');
-  if (!verifyTypes.includes(type as VerifyType)) throw badRequest('validation_failed', `Unsupported verification type "${type.slice(0, 50)}"`);
-  if (!tokenHashValue && !token) throw badRequest('validation_failed', 'Verify requires either a token or a token hash');
-  if (tokenHashValue && token) throw badRequest('validation_failed', 'Verify requires either a token or a token hash, not both');
+  if (!verifyTypes.includes(type as VerifyType))
+    throw badRequest('validation_failed', `Unsupported verification type "${type.slice(0, 50)}"`);
+  if (!tokenHashValue && !token)
+    throw badRequest('validation_failed', 'Verify requires either a token or a token hash');
+  if (tokenHashValue && token)
+    throw badRequest('validation_failed', 'Verify requires either a token or a token hash, not both');
   if (token && !email) throw badRequest('validation_failed', 'Verify requires an email address when a token is given');
-  if ((tokenHashValue?.length ?? 0) > 255 || (token?.length ?? 0) > 255) throw forbidden('otp_expired', 'Token has expired or is invalid');
+  if ((tokenHashValue?.length ?? 0) > 255 || (token?.length ?? 0) > 255)
+    throw forbidden('otp_expired', 'Token has expired or is invalid');
   return { type: type as VerifyType, tokenHash: tokenHashValue, token, email };
 }
 
 export const verifyPost: RouteHandler = async (ctx, req, res) => {
   ctx.limit('tokenVerifications', req);
   const body = await readJson(req);
-  const params = parseVerifyParams(optionalString(body, 'type'), optionalString(body, 'token_hash'), optionalString(body, 'token'), optionalString(body, 'email'));
+  const params = parseVerifyParams(
+    optionalString(body, 'type'),
+    optionalString(body, 'token_hash'),
+    optionalString(body, 'token'),
+    optionalString(body, 'email'),
+  );
   sendJson(res, 200, await transaction(ctx.db, (db) => redeem(ctx, db, params, req)));
 };
 

@@ -3,7 +3,11 @@ import type { RouteHandler } from '../context.ts';
 import { sendJson } from '../http.ts';
 
 export const health: RouteHandler = async (_ctx, _req, res) => {
-  sendJson(res, 200, { version: 'castloop-local', name: 'GoTrue', description: 'GoTrue is a user registration and authentication API' });
+  sendJson(res, 200, {
+    version: 'castloop-local',
+    name: 'GoTrue',
+    description: 'GoTrue is a user registration and authentication API',
+  });
 };
 
 export const settings: RouteHandler = async (ctx, _req, res) => {
