@@ -5,7 +5,7 @@ import { transaction } from '../db.ts';
 import { AuthError, badRequest, forbidden, unprocessable } from '../errors.ts';
 import { isAdminClaims, requireUser } from '../guard.ts';
 import { optionalObject, optionalString, readJson, sendJson, sendNoContent } from '../http.ts';
-import { prepareLink, sendLink } from '../links.ts';
+import { checkFrequency, prepareLink, sendLink } from '../links.ts';
 import { checkPassword, dummyHash, hashPassword, passwordMatches } from '../passwords.ts';
 import { resolveRedirect } from '../redirect.ts';
 import { endSessions, refreshSession, startSession, type LogoutScope } from '../sessions.ts';
@@ -82,6 +82,7 @@ export const signup: RouteHandler = async (ctx, req, res, url) => {
       });
     }
     if (s.autoconfirm) return startSession(db, s, user, 'password', req);
+    checkFrequency(ctx, user, 'signup');
     ctx.limit('emailSent', req);
     const link = await prepareLink(ctx, db, user, 'signup', redirectTo);
     await sendLink(ctx, 'signup', link);
