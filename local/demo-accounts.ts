@@ -12,8 +12,18 @@ export interface DemoAccount {
   id: string;
 }
 
-export const DEMO_SUBSCRIBER = { email: 'demo@castloop.local', password: 'castloop-demo', firstName: 'Demo', lastName: 'Podcaster' };
-export const DEMO_ADMIN = { email: 'admin@castloop.local', password: 'castloop-admin', firstName: 'Castloop', lastName: 'Admin' };
+export const DEMO_SUBSCRIBER = {
+  email: 'demo@castloop.local',
+  password: 'castloop-demo',
+  firstName: 'Demo',
+  lastName: 'Podcaster',
+};
+export const DEMO_ADMIN = {
+  email: 'admin@castloop.local',
+  password: 'castloop-admin',
+  firstName: 'Castloop',
+  lastName: 'Admin',
+};
 
 // 1x1 images, enough for the brand-asset slots.
 const PNG_1PX = Buffer.from(
@@ -67,18 +77,27 @@ async function ensureUser(
   const existing = await findUserByEmail(client, account.email);
   if (!existing) throw new Error(`Could not create ${account.email}: ${created.error?.message ?? 'unknown error'}`);
   const updated = await client.auth.admin.updateUserById(existing.id, attributes);
-  if (updated.error || !updated.data.user) throw new Error(`Could not update ${account.email}: ${updated.error?.message}`);
+  if (updated.error || !updated.data.user)
+    throw new Error(`Could not update ${account.email}: ${updated.error?.message}`);
   return updated.data.user;
 }
 
-async function check<T extends { error: { message: string } | null }>(what: string, result: PromiseLike<T>): Promise<T> {
+async function check<T extends { error: { message: string } | null }>(
+  what: string,
+  result: PromiseLike<T>,
+): Promise<T> {
   const resolved = await result;
   if (resolved.error) throw new Error(`${what}: ${resolved.error.message}`);
   return resolved;
 }
 
 /** Uploads a brand asset; returns its path, or null when storage is unavailable. */
-async function uploadBrandAsset(client: SupabaseClient, path: string, bytes: Buffer, contentType: string): Promise<string | null> {
+async function uploadBrandAsset(
+  client: SupabaseClient,
+  path: string,
+  bytes: Buffer,
+  contentType: string,
+): Promise<string | null> {
   const { error } = await client.storage.from('brand-assets').upload(path, bytes, { contentType, upsert: true });
   return error ? null : path;
 }
@@ -105,7 +124,12 @@ export async function createDemoAccounts(config: StackConfig): Promise<DemoAccou
   );
 
   const logoPath = await uploadBrandAsset(client, `${subscriber.id}/logo/castloop-demo-logo.png`, PNG_1PX, 'image/png');
-  const coverPath = await uploadBrandAsset(client, `${subscriber.id}/podcastCover/castloop-demo-cover.jpg`, JPEG_1PX, 'image/jpeg');
+  const coverPath = await uploadBrandAsset(
+    client,
+    `${subscriber.id}/podcastCover/castloop-demo-cover.jpg`,
+    JPEG_1PX,
+    'image/jpeg',
+  );
 
   await check(
     'demo profile',
@@ -136,7 +160,10 @@ export async function createDemoAccounts(config: StackConfig): Promise<DemoAccou
       })
       .eq('id', subscriber.id),
   );
-  await check('admin profile', client.from('profiles').update({ onboarding_completed_at: now.toISOString() }).eq('id', admin.id));
+  await check(
+    'admin profile',
+    client.from('profiles').update({ onboarding_completed_at: now.toISOString() }).eq('id', admin.id),
+  );
 
   return [
     { role: 'subscriber', email: DEMO_SUBSCRIBER.email, password: DEMO_SUBSCRIBER.password, id: subscriber.id },

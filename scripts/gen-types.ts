@@ -243,7 +243,8 @@ export async function generateTypes(client: pg.Client): Promise<string> {
         where t.oid = any($1::oid[]) or t.oid in (select typelem from pg_catalog.pg_type where oid = any($1::oid[]))`,
       [[...typeOids]],
     );
-    for (const row of rows) types.set(Number(row.oid), { ...row, oid: Number(row.oid), elem: Number(row.elem), relid: Number(row.relid) });
+    for (const row of rows)
+      types.set(Number(row.oid), { ...row, oid: Number(row.oid), elem: Number(row.elem), relid: Number(row.relid) });
   }
   const tsOfOid = (oid: number): string => {
     const t = types.get(Number(oid));
@@ -256,7 +257,10 @@ export async function generateTypes(client: pg.Client): Promise<string> {
   };
 
   const columnsOf = (table: string) => columns.filter((c) => c.table_name === table);
-  const rowOf = (table: string) => objectType(columnsOf(table).map((c) => [quote(c.column_name), columnType(c, enums) + (c.nullable ? ' | null' : '')]));
+  const rowOf = (table: string) =>
+    objectType(
+      columnsOf(table).map((c) => [quote(c.column_name), columnType(c, enums) + (c.nullable ? ' | null' : '')]),
+    );
   const relationshipsOf = (table: string) => {
     const fks = foreignKeys.filter((fk) => fk.table_name === table);
     if (fks.length === 0) return '[]';
@@ -323,7 +327,9 @@ export async function generateTypes(client: pg.Client): Promise<string> {
     let setof: string | null = null;
     const returnType = types.get(Number(fn.return_type));
     if (outputs.length > 0) {
-      returns = objectType(outputs.map((o) => [quote(o.name), o.type] as [string, string]).sort(([a], [b]) => a.localeCompare(b)));
+      returns = objectType(
+        outputs.map((o) => [quote(o.name), o.type] as [string, string]).sort(([a], [b]) => a.localeCompare(b)),
+      );
       if (fn.returns_set) returns += '[]';
     } else if (returnType?.relname && relationNames.has(returnType.relname) && returnType.schema === schema) {
       returns = rowOf(returnType.relname);
@@ -347,9 +353,15 @@ export async function generateTypes(client: pg.Client): Promise<string> {
     group.push(objectType(parts));
     functionGroups.set(fn.name, group);
   }
-  const functionEntries: [string, string][] = [...functionGroups].map(([name, variants]) => [quote(name), variants.join('\n| ')]);
+  const functionEntries: [string, string][] = [...functionGroups].map(([name, variants]) => [
+    quote(name),
+    variants.join('\n| '),
+  ]);
 
-  const enumEntries: [string, string][] = enumRows.map((e) => [quote(e.name), e.labels.map((l) => JSON.stringify(l)).join(' | ')]);
+  const enumEntries: [string, string][] = enumRows.map((e) => [
+    quote(e.name),
+    e.labels.map((l) => JSON.stringify(l)).join(' | '),
+  ]);
   const compositeEntries: [string, string][] = composites.map((c) => [quote(c.name), rowOf(c.name)]);
 
   const schemaBody = objectType([

@@ -17,7 +17,9 @@ export function claimsOf(actor: Actor): Record<string, unknown> {
     role: 'authenticated',
     aud: 'authenticated',
     email: actor.email,
-    app_metadata: actor.admin ? { provider: 'email', providers: ['email'], role: 'admin' } : { provider: 'email', providers: ['email'] },
+    app_metadata: actor.admin
+      ? { provider: 'email', providers: ['email'], role: 'admin' }
+      : { provider: 'email', providers: ['email'] },
   };
 }
 
@@ -54,7 +56,13 @@ export interface Outcome {
  * Runs one statement as `actor` inside the caller's open transaction. With `keep` its effects
  * stay; otherwise they are undone. Errors are returned, not thrown.
  */
-export async function runAs(db: pg.Client, actor: Actor, sql: string, params: unknown[] = [], keep = false): Promise<Outcome> {
+export async function runAs(
+  db: pg.Client,
+  actor: Actor,
+  sql: string,
+  params: unknown[] = [],
+  keep = false,
+): Promise<Outcome> {
   await db.query('savepoint act');
   let outcome: Outcome;
   try {
@@ -81,7 +89,12 @@ export async function runAs(db: pg.Client, actor: Actor, sql: string, params: un
 }
 
 /** Like runAs, but throws on error and returns the rows. */
-export async function queryAs<T = Record<string, unknown>>(db: pg.Client, actor: Actor, sql: string, params: unknown[] = []): Promise<T[]> {
+export async function queryAs<T = Record<string, unknown>>(
+  db: pg.Client,
+  actor: Actor,
+  sql: string,
+  params: unknown[] = [],
+): Promise<T[]> {
   const outcome = await runAs(db, actor, sql, params, true);
   if (outcome.code) throw new Error(`${outcome.code}: ${outcome.message} (${outcome.detail ?? ''})`);
   return outcome.rows as T[];
@@ -118,7 +131,10 @@ export async function subscribe(db: pg.Client, userId: string, tier = 'growth', 
 }
 
 export async function setHostingReady(db: pg.Client, userId: string, ready = true): Promise<void> {
-  await db.query(`update public.profiles set hosting_ready_at = case when $2 then now() - interval '1 day' end where id = $1`, [userId, ready]);
+  await db.query(
+    `update public.profiles set hosting_ready_at = case when $2 then now() - interval '1 day' end where id = $1`,
+    [userId, ready],
+  );
 }
 
 export interface GoogleOptions {
@@ -135,14 +151,24 @@ export async function connectGoogle(db: pg.Client, userId: string, options: Goog
      values ($1, 'google', $2, $3, 'drive@example.com', $4)
      on conflict (user_id, provider) do update set connected = excluded.connected, status = excluded.status, expires_at = excluded.expires_at
      returning id`,
-    [userId, options.connected ?? true, options.status ?? null, options.expiresAt === undefined ? new Date(Date.now() + 3600_000).toISOString() : options.expiresAt],
+    [
+      userId,
+      options.connected ?? true,
+      options.status ?? null,
+      options.expiresAt === undefined ? new Date(Date.now() + 3600_000).toISOString() : options.expiresAt,
+    ],
   );
   const connectionId = rows[0].id as string;
   await db.query(
     `insert into public.oauth_tokens (connection_id, user_id, access_token_encrypted, refresh_token_encrypted, token_type)
      values ($1, $2, $3, $4, 'Bearer')
      on conflict (connection_id) do update set access_token_encrypted = excluded.access_token_encrypted, refresh_token_encrypted = excluded.refresh_token_encrypted`,
-    [connectionId, userId, options.accessToken === false ? null : 'enc:access', options.refreshToken === false ? null : 'enc:refresh'],
+    [
+      connectionId,
+      userId,
+      options.accessToken === false ? null : 'enc:access',
+      options.refreshToken === false ? null : 'enc:refresh',
+    ],
   );
   return connectionId;
 }
@@ -154,7 +180,11 @@ export async function addObject(db: pg.Client, bucket: string, name: string, mim
   );
 }
 
-export async function addEpisode(db: pg.Client, userId: string, submittedAt: string | Date = new Date()): Promise<string> {
+export async function addEpisode(
+  db: pg.Client,
+  userId: string,
+  submittedAt: string | Date = new Date(),
+): Promise<string> {
   const { rows } = await db.query(
     `insert into public.episodes (user_id, title, files, submitted_at) values ($1::uuid, 'Old episode', array[$1::text || '/old.mp4'], $2) returning id`,
     [userId, submittedAt],
@@ -171,7 +201,10 @@ export async function createReadySubscriber(db: pg.Client, tier = 'growth'): Pro
   return user;
 }
 
-export async function countRows(db: pg.Client, userId: string): Promise<{ episodes: number; logs: number; deliveries: number }> {
+export async function countRows(
+  db: pg.Client,
+  userId: string,
+): Promise<{ episodes: number; logs: number; deliveries: number }> {
   const { rows } = await db.query(
     `select (select count(*)::int from public.episodes where user_id = $1) as episodes,
             (select count(*)::int from public.submission_logs where user_id = $1) as logs,

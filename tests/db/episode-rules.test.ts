@@ -21,7 +21,12 @@ async function stats(db: pg.Client, id: string): Promise<Record<string, unknown>
 }
 
 async function statsAt(db: pg.Client, id: string, at: string): Promise<Record<string, unknown>> {
-  const rows = await queryAs<{ stats: Record<string, unknown> }>(db, { id }, 'select private.episode_stats_for($1, $2) as stats', [id, at]);
+  const rows = await queryAs<{ stats: Record<string, unknown> }>(
+    db,
+    { id },
+    'select private.episode_stats_for($1, $2) as stats',
+    [id, at],
+  );
   return rows[0].stats;
 }
 
@@ -61,14 +66,41 @@ describe('episode_stats()', () => {
   });
 
   const reasons: [string, (db: pg.Client, id: string) => Promise<unknown>, string][] = [
-    ['no Google connection', (db, id) => db.query(`delete from public.oauth_connections where user_id = $1`, [id]), 'google_drive_required'],
-    ['a disconnected Google connection', (db, id) => connectGoogle(db, id, { connected: false }), 'google_drive_required'],
-    ['a Google connection without access token', (db, id) => connectGoogle(db, id, { accessToken: false }), 'google_drive_required'],
-    ['a Google connection without refresh token', (db, id) => connectGoogle(db, id, { refreshToken: false }), 'google_drive_invalid'],
+    [
+      'no Google connection',
+      (db, id) => db.query(`delete from public.oauth_connections where user_id = $1`, [id]),
+      'google_drive_required',
+    ],
+    [
+      'a disconnected Google connection',
+      (db, id) => connectGoogle(db, id, { connected: false }),
+      'google_drive_required',
+    ],
+    [
+      'a Google connection without access token',
+      (db, id) => connectGoogle(db, id, { accessToken: false }),
+      'google_drive_required',
+    ],
+    [
+      'a Google connection without refresh token',
+      (db, id) => connectGoogle(db, id, { refreshToken: false }),
+      'google_drive_invalid',
+    ],
     ['an expired Google token', (db, id) => connectGoogle(db, id, { expiresAt: hourAgo() }), 'google_drive_invalid'],
-    ['a Google connection marked failed', (db, id) => connectGoogle(db, id, { status: 'failed' }), 'google_drive_invalid'],
+    [
+      'a Google connection marked failed',
+      (db, id) => connectGoogle(db, id, { status: 'failed' }),
+      'google_drive_invalid',
+    ],
     ['hosting not ready', (db, id) => setHostingReady(db, id, false), 'hosting_setup'],
-    ['the monthly limit reached', async (db, id) => { await addEpisode(db, id); await addEpisode(db, id); }, 'monthly_limit'],
+    [
+      'the monthly limit reached',
+      async (db, id) => {
+        await addEpisode(db, id);
+        await addEpisode(db, id);
+      },
+      'monthly_limit',
+    ],
   ];
   for (const [label, arrange, reason] of reasons) {
     it(`blocks with ${reason} for ${label}`, async () => {
@@ -104,14 +136,29 @@ describe('episode_stats()', () => {
     });
   });
 
-  for (const [tier, limit] of [['starter', 1], ['growth', 2], ['scale', 4]] as const) {
+  for (const [tier, limit] of [
+    ['starter', 1],
+    ['growth', 2],
+    ['scale', 4],
+  ] as const) {
     it(`limits ${tier} to ${limit} episode(s) a month`, async () => {
       await inRolledBackTx(async (db) => {
         const user = await createReadySubscriber(db, tier);
         for (let i = 0; i < limit - 1; i++) await addEpisode(db, user.id);
-        expect(await stats(db, user.id)).toMatchObject({ limit, thisMonth: limit - 1, canSubmit: true, blockReason: null });
+        expect(await stats(db, user.id)).toMatchObject({
+          limit,
+          thisMonth: limit - 1,
+          canSubmit: true,
+          blockReason: null,
+        });
         await addEpisode(db, user.id);
-        expect(await stats(db, user.id)).toMatchObject({ limit, thisMonth: limit, currentCount: limit, canSubmit: false, blockReason: 'monthly_limit' });
+        expect(await stats(db, user.id)).toMatchObject({
+          limit,
+          thisMonth: limit,
+          currentCount: limit,
+          canSubmit: false,
+          blockReason: 'monthly_limit',
+        });
       });
     });
   }
@@ -120,7 +167,13 @@ describe('episode_stats()', () => {
     await inRolledBackTx(async (db) => {
       const user = await createReadySubscriber(db, 'enterprise');
       for (let i = 0; i < 12; i++) await addEpisode(db, user.id);
-      expect(await stats(db, user.id)).toMatchObject({ limit: null, thisMonth: 12, subscriptionTier: 'enterprise', canSubmit: true, blockReason: null });
+      expect(await stats(db, user.id)).toMatchObject({
+        limit: null,
+        thisMonth: 12,
+        subscriptionTier: 'enterprise',
+        canSubmit: true,
+        blockReason: null,
+      });
     });
   });
 
@@ -131,19 +184,37 @@ describe('episode_stats()', () => {
       await connectGoogle(db, user.id, { expiresAt: null });
       await addEpisode(db, user.id, '2026-02-28T23:59:59.999Z');
       // Still February in UTC: the limit is reached.
-      expect(await statsAt(db, user.id, '2026-02-28T23:59:59.999Z')).toMatchObject({ thisMonth: 1, blockReason: 'monthly_limit' });
+      expect(await statsAt(db, user.id, '2026-02-28T23:59:59.999Z')).toMatchObject({
+        thisMonth: 1,
+        blockReason: 'monthly_limit',
+      });
       // March 1st 00:00 UTC: a new month, even though it is still February in New York.
-      expect(await statsAt(db, user.id, '2026-03-01T00:00:00Z')).toMatchObject({ thisMonth: 0, total: 1, blockReason: null, canSubmit: true });
+      expect(await statsAt(db, user.id, '2026-03-01T00:00:00Z')).toMatchObject({
+        thisMonth: 0,
+        total: 1,
+        blockReason: null,
+        canSubmit: true,
+      });
       await addEpisode(db, user.id, '2026-03-01T00:00:00Z');
-      expect(await statsAt(db, user.id, '2026-03-31T23:59:59Z')).toMatchObject({ thisMonth: 1, total: 2, blockReason: 'monthly_limit' });
-      expect(await statsAt(db, user.id, '2026-04-01T00:00:00Z')).toMatchObject({ thisMonth: 0, total: 2, blockReason: null });
+      expect(await statsAt(db, user.id, '2026-03-31T23:59:59Z')).toMatchObject({
+        thisMonth: 1,
+        total: 2,
+        blockReason: 'monthly_limit',
+      });
+      expect(await statsAt(db, user.id, '2026-04-01T00:00:00Z')).toMatchObject({
+        thisMonth: 0,
+        total: 2,
+        blockReason: null,
+      });
     });
   });
 
   it('counts this month against the real clock: last month does not count', async () => {
     await inRolledBackTx(async (db) => {
       const user = await createReadySubscriber(db, 'starter');
-      const { rows } = await db.query(`select date_trunc('month', now() at time zone 'UTC') at time zone 'UTC' as start`);
+      const { rows } = await db.query(
+        `select date_trunc('month', now() at time zone 'UTC') at time zone 'UTC' as start`,
+      );
       const monthStart = rows[0].start as Date;
       await addEpisode(db, user.id, new Date(monthStart.getTime() - 1));
       expect(await stats(db, user.id)).toMatchObject({ thisMonth: 0, total: 1, canSubmit: true });
@@ -170,8 +241,19 @@ describe('submit_episode()', () => {
   it('writes the episode, its log and the outbox row together', async () => {
     await inRolledBackTx(async (db) => {
       const { user, files } = await ready(db);
-      const options = { startTimestamp: '0:01:30', endTimestamp: '23:59:59', clipStyle: 'CREATIVE', daysBetweenClips: 30, addLogo: false };
-      const [{ result }] = await queryAs<{ result: Record<string, string> }>(db, { id: user.id }, `select public.submit_episode($1, $2) as result`, [files, options]);
+      const options = {
+        startTimestamp: '0:01:30',
+        endTimestamp: '23:59:59',
+        clipStyle: 'CREATIVE',
+        daysBetweenClips: 30,
+        addLogo: false,
+      };
+      const [{ result }] = await queryAs<{ result: Record<string, string> }>(
+        db,
+        { id: user.id },
+        `select public.submit_episode($1, $2) as result`,
+        [files, options],
+      );
       expect(result).toMatchObject({ title: 'part-1' });
       const episode = (await db.query(`select * from public.episodes where id = $1`, [result.id])).rows[0];
       expect(episode).toMatchObject({
@@ -184,12 +266,26 @@ describe('submit_episode()', () => {
         add_logo: false,
         add_intro_outro: true,
       });
-      const log = (await db.query(`select * from public.submission_logs where id = $1`, [result.submissionLogId])).rows[0];
-      expect(log).toMatchObject({ episode_id: result.id, user_email: user.email, status: 'submitted', object_storage_files: files });
+      const log = (await db.query(`select * from public.submission_logs where id = $1`, [result.submissionLogId]))
+        .rows[0];
+      expect(log).toMatchObject({
+        episode_id: result.id,
+        user_email: user.email,
+        status: 'submitted',
+        object_storage_files: files,
+      });
       expect(log.submission_parameters).toEqual({ ...options, addIntroOutro: true });
-      const delivery = (await db.query(`select * from public.webhook_deliveries where submission_log_id = $1`, [log.id])).rows[0];
+      const delivery = (
+        await db.query(`select * from public.webhook_deliveries where submission_log_id = $1`, [log.id])
+      ).rows[0];
       expect(delivery).toMatchObject({ attempts: 0, delivered_at: null });
-      expect(delivery.payload).toMatchObject({ event: 'episode.submitted', episodeId: result.id, userEmail: user.email, objectStorageFiles: files, postAutomatically: true });
+      expect(delivery.payload).toMatchObject({
+        event: 'episode.submitted',
+        episodeId: result.id,
+        userEmail: user.email,
+        objectStorageFiles: files,
+        postAutomatically: true,
+      });
       expect(await countRows(db, user.id)).toEqual({ episodes: 1, logs: 1, deliveries: 1 });
     });
   });
@@ -198,7 +294,9 @@ describe('submit_episode()', () => {
     await inRolledBackTx(async (db) => {
       const { user, files } = await ready(db);
       await queryAs(db, { id: user.id }, `select public.submit_episode($1)`, [files.slice(0, 1)]);
-      const { rows } = await db.query(`select submission_parameters from public.submission_logs where user_id = $1`, [user.id]);
+      const { rows } = await db.query(`select submission_parameters from public.submission_logs where user_id = $1`, [
+        user.id,
+      ]);
       expect(rows[0].submission_parameters).toEqual({
         startTimestamp: null,
         endTimestamp: null,
@@ -221,16 +319,32 @@ describe('submit_episode()', () => {
     ['addLogo that is not a boolean', (_, f) => [f, { addLogo: 'yes' }], '22023', 'invalid_add_logo'],
     ['options that are not an object', (_, f) => [f, JSON.stringify([1])], '22023', 'invalid_options'],
     ['no files', () => [[], {}], '22023', 'no_files'],
-    ['11 files', (u) => [Array.from({ length: 11 }, (_, i) => `${u}/uploads/part-${i}.mp4`), {}], '22023', 'too_many_files'],
+    [
+      '11 files',
+      (u) => [Array.from({ length: 11 }, (_, i) => `${u}/uploads/part-${i}.mp4`), {}],
+      '22023',
+      'too_many_files',
+    ],
     ['the same file twice', (_, f) => [[f[0], f[0]], {}], '22023', 'duplicate_file'],
-    ['a file of another user', (_, f) => [[...f, 'aaaaaaaa-0000-4000-8000-000000000000/uploads/theirs.mp4'], {}], '42501', 'file_not_owned'],
+    [
+      'a file of another user',
+      (_, f) => [[...f, 'aaaaaaaa-0000-4000-8000-000000000000/uploads/theirs.mp4'], {}],
+      '42501',
+      'file_not_owned',
+    ],
     ['a file that was never uploaded', (u, f) => [[...f, `${u}/uploads/missing.mp4`], {}], 'P0002', 'file_not_found'],
   ];
   for (const [label, args, code, message] of refusals) {
     it(`refuses ${label} (${code} ${message}) and writes nothing`, async () => {
       await inRolledBackTx(async (db) => {
         const { user, files } = await ready(db);
-        const outcome = await runAs(db, { id: user.id }, `select public.submit_episode($1, $2)`, args(user.id, files), true);
+        const outcome = await runAs(
+          db,
+          { id: user.id },
+          `select public.submit_episode($1, $2)`,
+          args(user.id, files),
+          true,
+        );
         expect(outcome).toMatchObject({ code, message });
         expect(await countRows(db, user.id)).toEqual({ episodes: 0, logs: 0, deliveries: 0 });
       });
@@ -259,10 +373,25 @@ describe('submit_episode()', () => {
   });
 
   const gates: [string, (db: pg.Client, id: string) => Promise<unknown>, string, string][] = [
-    ['without Google Drive', (db, id) => db.query(`delete from public.oauth_connections where user_id = $1`, [id]), 'PT403', 'google_drive_required'],
-    ['with an expired Google token', (db, id) => connectGoogle(db, id, { expiresAt: hourAgo() }), 'PT403', 'google_drive_invalid'],
+    [
+      'without Google Drive',
+      (db, id) => db.query(`delete from public.oauth_connections where user_id = $1`, [id]),
+      'PT403',
+      'google_drive_required',
+    ],
+    [
+      'with an expired Google token',
+      (db, id) => connectGoogle(db, id, { expiresAt: hourAgo() }),
+      'PT403',
+      'google_drive_invalid',
+    ],
     ['before hosting is ready', (db, id) => setHostingReady(db, id, false), 'PT403', 'hosting_setup'],
-    ['without an active subscription', (db, id) => subscribe(db, id, 'growth', 'past_due'), 'PT402', 'subscription_inactive'],
+    [
+      'without an active subscription',
+      (db, id) => subscribe(db, id, 'growth', 'past_due'),
+      'PT402',
+      'subscription_inactive',
+    ],
   ];
   for (const [label, arrange, code, message] of gates) {
     it(`refuses ${label} (${message}) and writes nothing`, async () => {
@@ -281,7 +410,12 @@ describe('submit_episode()', () => {
       const { user, files } = await ready(db);
       expect((await runAs(db, 'anon', `select public.submit_episode($1, '{}')`, [files])).code).toBe('42501');
       expect((await runAs(db, 'anon', `select private.submit_episode($1, '{}')`, [files])).code).toBe('42501');
-      const direct = await runAs(db, { id: user.id }, `insert into public.episodes (user_id, title, files) values ($1, 't', $2)`, [user.id, files]);
+      const direct = await runAs(
+        db,
+        { id: user.id },
+        `insert into public.episodes (user_id, title, files) values ($1, 't', $2)`,
+        [user.id, files],
+      );
       expect(direct.code).toBe('42501');
     });
   });
@@ -293,18 +427,41 @@ describe('admin resubmission and the outbox', () => {
       const user = await createReadySubscriber(db, 'growth');
       const file = `${user.id}/uploads/ep.mp4`;
       await addObject(db, 'episodes', file, 'video/mp4');
-      const [{ r }] = await queryAs<{ r: Record<string, string> }>(db, { id: user.id }, `select public.submit_episode($1, '{}') as r`, [[file]]);
+      const [{ r }] = await queryAs<{ r: Record<string, string> }>(
+        db,
+        { id: user.id },
+        `select public.submit_episode($1, '{}') as r`,
+        [[file]],
+      );
       const admin = await createUser(db, { admin: true });
       const call = `select public.resubmit_submission($1, $2, $3, $4) as r`;
       const params = [[file], user.email, { clipStyle: 'PORTRAIT', daysBetweenClips: 3 }, r.submissionLogId];
 
-      expect(await runAs(db, { id: user.id }, call, params)).toMatchObject({ code: '42501', message: 'admin_required' });
-      expect((await runAs(db, { id: admin.id, admin: true }, call, [[], user.email, {}, r.submissionLogId])).message).toBe('no_files');
-      expect((await runAs(db, { id: admin.id, admin: true }, call, [[file], ' ', {}, r.submissionLogId])).message).toBe('email_required');
+      expect(await runAs(db, { id: user.id }, call, params)).toMatchObject({
+        code: '42501',
+        message: 'admin_required',
+      });
+      expect(
+        (await runAs(db, { id: admin.id, admin: true }, call, [[], user.email, {}, r.submissionLogId])).message,
+      ).toBe('no_files');
+      expect((await runAs(db, { id: admin.id, admin: true }, call, [[file], ' ', {}, r.submissionLogId])).message).toBe(
+        'email_required',
+      );
 
-      const [{ r: resubmitted }] = await queryAs<{ r: Record<string, string> }>(db, { id: admin.id, admin: true }, call, params);
+      const [{ r: resubmitted }] = await queryAs<{ r: Record<string, string> }>(
+        db,
+        { id: admin.id, admin: true },
+        call,
+        params,
+      );
       const log = (await db.query(`select * from public.submission_logs where id = $1`, [resubmitted.id])).rows[0];
-      expect(log).toMatchObject({ status: 'resubmitted', original_log_id: r.submissionLogId, submitted_by: admin.id, user_id: user.id, episode_id: r.id });
+      expect(log).toMatchObject({
+        status: 'resubmitted',
+        original_log_id: r.submissionLogId,
+        submitted_by: admin.id,
+        user_id: user.id,
+        episode_id: r.id,
+      });
       expect(log.submission_parameters).toMatchObject({ clipStyle: 'PORTRAIT', daysBetweenClips: 3, addLogo: true });
       expect(await countRows(db, user.id)).toEqual({ episodes: 1, logs: 2, deliveries: 2 });
     });
@@ -315,7 +472,12 @@ describe('admin resubmission and the outbox', () => {
       const user = await createReadySubscriber(db, 'growth');
       const file = `${user.id}/uploads/ep.mp4`;
       await addObject(db, 'episodes', file, 'video/mp4');
-      const [{ r }] = await queryAs<{ r: Record<string, string> }>(db, { id: user.id }, `select public.submit_episode($1, '{}') as r`, [[file]]);
+      const [{ r }] = await queryAs<{ r: Record<string, string> }>(
+        db,
+        { id: user.id },
+        `select public.submit_episode($1, '{}') as r`,
+        [[file]],
+      );
       await db.query(`set local role service_role`);
       const claimed = await db.query(`select * from public.claim_webhook_deliveries(10)`);
       const mine = claimed.rows.find((d) => d.submission_log_id === r.submissionLogId);
@@ -329,7 +491,9 @@ describe('admin resubmission and the outbox', () => {
       const log = await db.query(`select status from public.submission_logs where id = $1`, [r.submissionLogId]);
       expect(log.rows[0].status).toBe('delivered');
       await db.query('reset role');
-      expect((await runAs(db, { id: user.id }, `select * from public.claim_webhook_deliveries(10)`)).code).toBe('42501');
+      expect((await runAs(db, { id: user.id }, `select * from public.claim_webhook_deliveries(10)`)).code).toBe(
+        '42501',
+      );
     });
   });
 });

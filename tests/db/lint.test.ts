@@ -24,8 +24,11 @@ describe('database lint', () => {
       select schemaname, tablename, policyname, coalesce(qual, '') as qual, coalesce(with_check, '') as with_check
         from pg_catalog.pg_policies where schemaname in ('public', 'storage')`);
     const offenders = policies.filter((p) =>
-      ['auth.uid()', 'auth.jwt()', 'auth.role()', 'auth.email()', 'private.is_admin()', 'current_setting('].some((call) =>
-        [p.qual as string, p.with_check as string].some((expr) => expr.includes(call) && !expr.toLowerCase().includes(`select ${call}`)),
+      ['auth.uid()', 'auth.jwt()', 'auth.role()', 'auth.email()', 'private.is_admin()', 'current_setting('].some(
+        (call) =>
+          [p.qual as string, p.with_check as string].some(
+            (expr) => expr.includes(call) && !expr.toLowerCase().includes(`select ${call}`),
+          ),
       ),
     );
     expect(offenders).toEqual([]);
@@ -134,7 +137,11 @@ describe('database lint', () => {
   });
 
   it('every policy names its roles (none apply to PUBLIC)', async () => {
-    expect(await rows(`select tablename, policyname from pg_catalog.pg_policies where schemaname in ('public', 'storage') and roles = array['public']::name[]`)).toEqual([]);
+    expect(
+      await rows(
+        `select tablename, policyname from pg_catalog.pg_policies where schemaname in ('public', 'storage') and roles = array['public']::name[]`,
+      ),
+    ).toEqual([]);
   });
 
   it('anon executes no function of ours, and nobody but authenticated/service_role reaches private', async () => {
@@ -144,7 +151,9 @@ describe('database lint', () => {
          where n.nspname in ${ours} and has_function_privilege('anon', p.oid, 'execute')
            and p.prorettype <> 'pg_catalog.trigger'::regtype`),
     ).toEqual([]);
-    expect(await rows(`select has_schema_privilege('anon', 'private', 'usage') as anon_usage`)).toEqual([{ anon_usage: false }]);
+    expect(await rows(`select has_schema_privilege('anon', 'private', 'usage') as anon_usage`)).toEqual([
+      { anon_usage: false },
+    ]);
   });
 
   it('the service-role-only tables grant nothing to anon or authenticated', async () => {

@@ -33,7 +33,11 @@ async function fingerprint(): Promise<string> {
 
 it('applied every migration on the fresh database, in order', async () => {
   const files = (await listMigrations()).map((m) => m.version);
-  const applied = await withDb(async (db) => (await db.query('select version from supabase_migrations.schema_migrations order by version')).rows.map((r) => r.version));
+  const applied = await withDb(async (db) =>
+    (await db.query('select version from supabase_migrations.schema_migrations order by version')).rows.map(
+      (r) => r.version,
+    ),
+  );
   expect(applied).toEqual(files);
 });
 

@@ -25,12 +25,16 @@ async function completeProfile(db: pg.Client, id: string, skip?: string): Promis
   }
   if (skip !== 'podcastCover') {
     await addObject(db, 'brand-assets', `${id}/podcastCover/cover.jpg`, 'image/jpeg');
-    await db.query(`update public.profiles set podcast_cover_path = $2 where id = $1`, [id, `${id}/podcastCover/cover.jpg`]);
+    await db.query(`update public.profiles set podcast_cover_path = $2 where id = $1`, [
+      id,
+      `${id}/podcastCover/cover.jpg`,
+    ]);
   }
 }
 
 async function completedAt(db: pg.Client, id: string) {
-  return (await db.query(`select onboarding_completed_at from public.profiles where id = $1`, [id])).rows[0].onboarding_completed_at;
+  return (await db.query(`select onboarding_completed_at from public.profiles where id = $1`, [id])).rows[0]
+    .onboarding_completed_at;
 }
 
 describe('complete_onboarding()', () => {
@@ -38,7 +42,11 @@ describe('complete_onboarding()', () => {
     await inRolledBackTx(async (db) => {
       const user = await createUser(db);
       await completeProfile(db, user.id);
-      const [{ account }] = await queryAs<{ account: Record<string, unknown> }>(db, { id: user.id }, 'select public.complete_onboarding() as account');
+      const [{ account }] = await queryAs<{ account: Record<string, unknown> }>(
+        db,
+        { id: user.id },
+        'select public.complete_onboarding() as account',
+      );
       expect(account).toMatchObject({ id: user.id, onboardingCompleted: true });
       const first = await completedAt(db, user.id);
       expect(first).toBeInstanceOf(Date);
@@ -73,7 +81,9 @@ describe('complete_onboarding()', () => {
     await inRolledBackTx(async (db) => {
       const user = await createUser(db);
       await completeProfile(db, user.id);
-      await db.query(`update public.profiles set podcast_title = 'Not Provided', podcast_author = '  ' where id = $1`, [user.id]);
+      await db.query(`update public.profiles set podcast_title = 'Not Provided', podcast_author = '  ' where id = $1`, [
+        user.id,
+      ]);
       const outcome = await runAs(db, { id: user.id }, 'select public.complete_onboarding()');
       expect(outcome.detail).toBe('podcastTitle, podcastAuthor');
     });
@@ -83,8 +93,13 @@ describe('complete_onboarding()', () => {
     await inRolledBackTx(async (db) => {
       const user = await createUser(db);
       await completeProfile(db, user.id);
-      await db.query(`delete from storage.objects where bucket_id = 'brand-assets' and name = $1`, [`${user.id}/logo/brand.png`]);
-      await db.query(`update storage.objects set metadata = '{"mimetype": "video/mp4"}' where bucket_id = 'brand-assets' and name = $1`, [`${user.id}/podcastCover/cover.jpg`]);
+      await db.query(`delete from storage.objects where bucket_id = 'brand-assets' and name = $1`, [
+        `${user.id}/logo/brand.png`,
+      ]);
+      await db.query(
+        `update storage.objects set metadata = '{"mimetype": "video/mp4"}' where bucket_id = 'brand-assets' and name = $1`,
+        [`${user.id}/podcastCover/cover.jpg`],
+      );
       const outcome = await runAs(db, { id: user.id }, 'select public.complete_onboarding()');
       expect(outcome.detail).toBe('logo, podcastCover');
     });
@@ -101,7 +116,11 @@ describe('current_account()', () => {
   it('has the spec user shape', async () => {
     await inRolledBackTx(async (db) => {
       const user = await createUser(db, { firstName: 'Grace', lastName: 'Hopper' });
-      const [{ account }] = await queryAs<{ account: unknown }>(db, { id: user.id }, 'select public.current_account() as account');
+      const [{ account }] = await queryAs<{ account: unknown }>(
+        db,
+        { id: user.id },
+        'select public.current_account() as account',
+      );
       expect(account).toEqual({
         id: user.id,
         email: user.email,
@@ -114,9 +133,20 @@ describe('current_account()', () => {
         stripeCustomerId: null,
         postAutomatically: true,
       });
-      await db.query(`insert into public.subscriptions (user_id, stripe_customer_id, status, tier) values ($1, 'cus_1', 'active', 'scale')`, [user.id]);
-      const [{ account: after }] = await queryAs<{ account: Record<string, unknown> }>(db, { id: user.id }, 'select public.current_account() as account');
-      expect(after).toMatchObject({ subscriptionStatus: 'active', subscriptionTier: 'scale', stripeCustomerId: 'cus_1' });
+      await db.query(
+        `insert into public.subscriptions (user_id, stripe_customer_id, status, tier) values ($1, 'cus_1', 'active', 'scale')`,
+        [user.id],
+      );
+      const [{ account: after }] = await queryAs<{ account: Record<string, unknown> }>(
+        db,
+        { id: user.id },
+        'select public.current_account() as account',
+      );
+      expect(after).toMatchObject({
+        subscriptionStatus: 'active',
+        subscriptionTier: 'scale',
+        stripeCustomerId: 'cus_1',
+      });
     });
   });
 });

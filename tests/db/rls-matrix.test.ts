@@ -38,11 +38,14 @@ beforeAll(async () => {
     owner = await createReadySubscriber(db, 'growth');
     other = await createReadySubscriber(db, 'starter');
     admin = await createUser(db, { admin: true });
-    await db.query(`insert into public.oauth_states (state, user_id, provider, code_verifier) values ($1, $2, 'google', 'verifier')`, [
-      `state-${randomUUID()}`,
-      owner.id,
-    ]);
-    await db.query(`insert into public.stripe_events (id, type, created_at) values ($1, 'customer.subscription.updated', now())`, [`evt_${randomUUID()}`]);
+    await db.query(
+      `insert into public.oauth_states (state, user_id, provider, code_verifier) values ($1, $2, 'google', 'verifier')`,
+      [`state-${randomUUID()}`, owner.id],
+    );
+    await db.query(
+      `insert into public.stripe_events (id, type, created_at) values ($1, 'customer.subscription.updated', now())`,
+      [`evt_${randomUUID()}`],
+    );
     for (const user of [owner, other]) {
       await addObject(db, 'episodes', `${user.id}/uploads/draft.mp4`, 'video/mp4');
       await addObject(db, 'episodes', `${user.id}/uploads/submitted.mp4`, 'video/mp4');
@@ -76,9 +79,15 @@ function bind(sql: string): { text: string; params: unknown[] } {
 
 const tables: Record<string, Record<Op, Cell>> = {
   profiles: {
-    select: { sql: `select id from public.profiles where id = $owner`, expect: { anon: 'denied', other: 0, owner: 1, admin: 1 } },
+    select: {
+      sql: `select id from public.profiles where id = $owner`,
+      expect: { anon: 'denied', other: 0, owner: 1, admin: 1 },
+    },
     insert: { sql: `insert into public.profiles (id, email) values ($new, 'x@example.com')`, expect: all('denied') },
-    update: { sql: `update public.profiles set first_name = 'Changed' where id = $owner`, expect: { anon: 'denied', other: 0, owner: 1, admin: 0 } },
+    update: {
+      sql: `update public.profiles set first_name = 'Changed' where id = $owner`,
+      expect: { anon: 'denied', other: 0, owner: 1, admin: 0 },
+    },
     delete: { sql: `delete from public.profiles where id = $owner`, expect: all('denied') },
   },
   plans: {
@@ -88,51 +97,108 @@ const tables: Record<string, Record<Op, Cell>> = {
     delete: { sql: `delete from public.plans where id = 'growth'`, expect: all('denied') },
   },
   subscriptions: {
-    select: { sql: `select user_id from public.subscriptions where user_id = $owner`, expect: { anon: 'denied', other: 0, owner: 1, admin: 1 } },
-    insert: { sql: `insert into public.subscriptions (user_id, status, tier) values ($new, 'active', 'scale')`, expect: all('denied') },
-    update: { sql: `update public.subscriptions set status = 'active', tier = 'scale' where user_id = $owner`, expect: all('denied') },
+    select: {
+      sql: `select user_id from public.subscriptions where user_id = $owner`,
+      expect: { anon: 'denied', other: 0, owner: 1, admin: 1 },
+    },
+    insert: {
+      sql: `insert into public.subscriptions (user_id, status, tier) values ($new, 'active', 'scale')`,
+      expect: all('denied'),
+    },
+    update: {
+      sql: `update public.subscriptions set status = 'active', tier = 'scale' where user_id = $owner`,
+      expect: all('denied'),
+    },
     delete: { sql: `delete from public.subscriptions where user_id = $owner`, expect: all('denied') },
   },
   stripe_events: {
     select: { sql: `select id from public.stripe_events`, expect: all('denied') },
-    insert: { sql: `insert into public.stripe_events (id, type, created_at) values ('evt_x', 'x', now())`, expect: all('denied') },
+    insert: {
+      sql: `insert into public.stripe_events (id, type, created_at) values ('evt_x', 'x', now())`,
+      expect: all('denied'),
+    },
     update: { sql: `update public.stripe_events set processed_at = now()`, expect: all('denied') },
     delete: { sql: `delete from public.stripe_events`, expect: all('denied') },
   },
   oauth_connections: {
-    select: { sql: `select id from public.oauth_connections where user_id = $owner`, expect: { anon: 'denied', other: 0, owner: 1, admin: 0 } },
-    insert: { sql: `insert into public.oauth_connections (user_id, provider) values ($owner, 'x')`, expect: all('denied') },
-    update: { sql: `update public.oauth_connections set has_refresh_token = true where user_id = $owner`, expect: all('denied') },
+    select: {
+      sql: `select id from public.oauth_connections where user_id = $owner`,
+      expect: { anon: 'denied', other: 0, owner: 1, admin: 0 },
+    },
+    insert: {
+      sql: `insert into public.oauth_connections (user_id, provider) values ($owner, 'x')`,
+      expect: all('denied'),
+    },
+    update: {
+      sql: `update public.oauth_connections set has_refresh_token = true where user_id = $owner`,
+      expect: all('denied'),
+    },
     delete: { sql: `delete from public.oauth_connections where user_id = $owner`, expect: all('denied') },
   },
   oauth_tokens: {
-    select: { sql: `select access_token_encrypted from public.oauth_tokens where user_id = $owner`, expect: all('denied') },
-    insert: { sql: `insert into public.oauth_tokens (connection_id, user_id) values ($new, $owner)`, expect: all('denied') },
-    update: { sql: `update public.oauth_tokens set access_token_encrypted = 'x' where user_id = $owner`, expect: all('denied') },
+    select: {
+      sql: `select access_token_encrypted from public.oauth_tokens where user_id = $owner`,
+      expect: all('denied'),
+    },
+    insert: {
+      sql: `insert into public.oauth_tokens (connection_id, user_id) values ($new, $owner)`,
+      expect: all('denied'),
+    },
+    update: {
+      sql: `update public.oauth_tokens set access_token_encrypted = 'x' where user_id = $owner`,
+      expect: all('denied'),
+    },
     delete: { sql: `delete from public.oauth_tokens where user_id = $owner`, expect: all('denied') },
   },
   oauth_states: {
     select: { sql: `select code_verifier from public.oauth_states where user_id = $owner`, expect: all('denied') },
-    insert: { sql: `insert into public.oauth_states (state, user_id, provider, code_verifier) values ('s-0123456789abcdef', $owner, 'google', 'v')`, expect: all('denied') },
+    insert: {
+      sql: `insert into public.oauth_states (state, user_id, provider, code_verifier) values ('s-0123456789abcdef', $owner, 'google', 'v')`,
+      expect: all('denied'),
+    },
     update: { sql: `update public.oauth_states set used_at = null where user_id = $owner`, expect: all('denied') },
     delete: { sql: `delete from public.oauth_states where user_id = $owner`, expect: all('denied') },
   },
   episodes: {
-    select: { sql: `select id from public.episodes where user_id = $owner`, expect: { anon: 'denied', other: 0, owner: 1, admin: 1 } },
-    insert: { sql: `insert into public.episodes (user_id, title, files) values ($owner, 't', array['f'])`, expect: all('denied') },
+    select: {
+      sql: `select id from public.episodes where user_id = $owner`,
+      expect: { anon: 'denied', other: 0, owner: 1, admin: 1 },
+    },
+    insert: {
+      sql: `insert into public.episodes (user_id, title, files) values ($owner, 't', array['f'])`,
+      expect: all('denied'),
+    },
     update: { sql: `update public.episodes set title = 'x' where user_id = $owner`, expect: all('denied') },
     delete: { sql: `delete from public.episodes where user_id = $owner`, expect: all('denied') },
   },
   submission_logs: {
-    select: { sql: `select id from public.submission_logs where user_id = $owner`, expect: { anon: 'denied', other: 0, owner: 1, admin: 1 } },
-    insert: { sql: `insert into public.submission_logs (user_id, user_email, object_storage_files) values ($owner, 'e', array['f'])`, expect: all('denied') },
-    update: { sql: `update public.submission_logs set status = 'failed' where user_id = $owner`, expect: all('denied') },
+    select: {
+      sql: `select id from public.submission_logs where user_id = $owner`,
+      expect: { anon: 'denied', other: 0, owner: 1, admin: 1 },
+    },
+    insert: {
+      sql: `insert into public.submission_logs (user_id, user_email, object_storage_files) values ($owner, 'e', array['f'])`,
+      expect: all('denied'),
+    },
+    update: {
+      sql: `update public.submission_logs set status = 'failed' where user_id = $owner`,
+      expect: all('denied'),
+    },
     delete: { sql: `delete from public.submission_logs where user_id = $owner`, expect: all('denied') },
   },
   webhook_deliveries: {
-    select: { sql: `select id from public.webhook_deliveries where submission_log_id = $log`, expect: { anon: 'denied', other: 0, owner: 0, admin: 1 } },
-    insert: { sql: `insert into public.webhook_deliveries (submission_log_id, payload) values ($log, '{}')`, expect: all('denied') },
-    update: { sql: `update public.webhook_deliveries set attempts = 0 where submission_log_id = $log`, expect: all('denied') },
+    select: {
+      sql: `select id from public.webhook_deliveries where submission_log_id = $log`,
+      expect: { anon: 'denied', other: 0, owner: 0, admin: 1 },
+    },
+    insert: {
+      sql: `insert into public.webhook_deliveries (submission_log_id, payload) values ($log, '{}')`,
+      expect: all('denied'),
+    },
+    update: {
+      sql: `update public.webhook_deliveries set attempts = 0 where submission_log_id = $log`,
+      expect: all('denied'),
+    },
     delete: { sql: `delete from public.webhook_deliveries where submission_log_id = $log`, expect: all('denied') },
   },
 };
@@ -140,23 +206,50 @@ const tables: Record<string, Record<Op, Cell>> = {
 // Added by the billing migration; service role only.
 tables.checkout_recoveries = {
   select: { sql: `select checkout_session_id from public.checkout_recoveries`, expect: all('denied') },
-  insert: { sql: `insert into public.checkout_recoveries (checkout_session_id, user_id) values ('cs_x', $owner)`, expect: all('denied') },
+  insert: {
+    sql: `insert into public.checkout_recoveries (checkout_session_id, user_id) values ('cs_x', $owner)`,
+    expect: all('denied'),
+  },
   update: { sql: `update public.checkout_recoveries set claimed_at = now()`, expect: all('denied') },
   delete: { sql: `delete from public.checkout_recoveries`, expect: all('denied') },
 };
 
 const buckets: Record<string, Record<Op, Cell>> = {
   episodes: {
-    select: { sql: `select name from storage.objects where bucket_id = 'episodes' and name = $owner || '/uploads/draft.mp4'`, expect: { anon: 0, other: 0, owner: 1, admin: 1 } },
-    insert: { sql: `insert into storage.objects (bucket_id, name) values ('episodes', $owner || '/uploads/new.mp4')`, expect: { anon: 'denied', other: 'denied', owner: 1, admin: 'denied' } },
-    update: { sql: `update storage.objects set metadata = '{}' where bucket_id = 'episodes' and name = $owner || '/uploads/draft.mp4'`, expect: { anon: 0, other: 0, owner: 1, admin: 0 } },
-    delete: { sql: `delete from storage.objects where bucket_id = 'episodes' and name = $owner || '/uploads/draft.mp4'`, expect: { anon: 0, other: 0, owner: 1, admin: 0 } },
+    select: {
+      sql: `select name from storage.objects where bucket_id = 'episodes' and name = $owner || '/uploads/draft.mp4'`,
+      expect: { anon: 0, other: 0, owner: 1, admin: 1 },
+    },
+    insert: {
+      sql: `insert into storage.objects (bucket_id, name) values ('episodes', $owner || '/uploads/new.mp4')`,
+      expect: { anon: 'denied', other: 'denied', owner: 1, admin: 'denied' },
+    },
+    update: {
+      sql: `update storage.objects set metadata = '{}' where bucket_id = 'episodes' and name = $owner || '/uploads/draft.mp4'`,
+      expect: { anon: 0, other: 0, owner: 1, admin: 0 },
+    },
+    delete: {
+      sql: `delete from storage.objects where bucket_id = 'episodes' and name = $owner || '/uploads/draft.mp4'`,
+      expect: { anon: 0, other: 0, owner: 1, admin: 0 },
+    },
   },
   'brand-assets': {
-    select: { sql: `select name from storage.objects where bucket_id = 'brand-assets' and name = $owner || '/logo/logo.png'`, expect: { anon: 0, other: 0, owner: 1, admin: 1 } },
-    insert: { sql: `insert into storage.objects (bucket_id, name) values ('brand-assets', $owner || '/podcastCover/cover.jpg')`, expect: { anon: 'denied', other: 'denied', owner: 1, admin: 'denied' } },
-    update: { sql: `update storage.objects set metadata = '{}' where bucket_id = 'brand-assets' and name = $owner || '/logo/logo.png'`, expect: { anon: 0, other: 0, owner: 1, admin: 0 } },
-    delete: { sql: `delete from storage.objects where bucket_id = 'brand-assets' and name = $owner || '/logo/logo.png'`, expect: { anon: 0, other: 0, owner: 1, admin: 0 } },
+    select: {
+      sql: `select name from storage.objects where bucket_id = 'brand-assets' and name = $owner || '/logo/logo.png'`,
+      expect: { anon: 0, other: 0, owner: 1, admin: 1 },
+    },
+    insert: {
+      sql: `insert into storage.objects (bucket_id, name) values ('brand-assets', $owner || '/podcastCover/cover.jpg')`,
+      expect: { anon: 'denied', other: 'denied', owner: 1, admin: 'denied' },
+    },
+    update: {
+      sql: `update storage.objects set metadata = '{}' where bucket_id = 'brand-assets' and name = $owner || '/logo/logo.png'`,
+      expect: { anon: 0, other: 0, owner: 1, admin: 0 },
+    },
+    delete: {
+      sql: `delete from storage.objects where bucket_id = 'brand-assets' and name = $owner || '/logo/logo.png'`,
+      expect: { anon: 0, other: 0, owner: 1, admin: 0 },
+    },
   },
 };
 
@@ -189,7 +282,9 @@ matrix('table', tables);
 matrix('bucket', buckets);
 
 it('covers every table in public', async () => {
-  const { rows } = await withDb((db) => db.query(`select tablename from pg_tables where schemaname = 'public' order by 1`));
+  const { rows } = await withDb((db) =>
+    db.query(`select tablename from pg_tables where schemaname = 'public' order by 1`),
+  );
   expect(rows.map((r) => r.tablename).sort()).toEqual(Object.keys(tables).sort());
 });
 
@@ -215,14 +310,46 @@ describe('secrets stay secret', () => {
 
 describe('storage rules beyond the matrix', () => {
   const cases: [string, string, Expect][] = [
-    ['an episode that is not MP4', `insert into storage.objects (bucket_id, name) values ('episodes', $owner || '/uploads/movie.mov')`, 'denied'],
-    ['an episode outside the own folder', `insert into storage.objects (bucket_id, name) values ('episodes', 'uploads/' || $owner || '.mp4')`, 'denied'],
-    ['a logo that is not PNG', `insert into storage.objects (bucket_id, name) values ('brand-assets', $owner || '/logo/logo.jpg')`, 'denied'],
-    ['a brand asset outside any slot', `insert into storage.objects (bucket_id, name) values ('brand-assets', $owner || '/misc/file.png')`, 'denied'],
-    ['a JPEG cover', `insert into storage.objects (bucket_id, name) values ('brand-assets', $owner || '/podcastCover/art.JPEG')`, 1],
-    ['an intro clip', `insert into storage.objects (bucket_id, name) values ('brand-assets', $owner || '/clipIntro/intro.mp4')`, 1],
-    ['deleting a submitted episode file', `delete from storage.objects where bucket_id = 'episodes' and name = $owner || '/uploads/submitted.mp4'`, 0],
-    ['replacing a submitted episode file', `update storage.objects set metadata = '{}' where bucket_id = 'episodes' and name = $owner || '/uploads/submitted.mp4'`, 0],
+    [
+      'an episode that is not MP4',
+      `insert into storage.objects (bucket_id, name) values ('episodes', $owner || '/uploads/movie.mov')`,
+      'denied',
+    ],
+    [
+      'an episode outside the own folder',
+      `insert into storage.objects (bucket_id, name) values ('episodes', 'uploads/' || $owner || '.mp4')`,
+      'denied',
+    ],
+    [
+      'a logo that is not PNG',
+      `insert into storage.objects (bucket_id, name) values ('brand-assets', $owner || '/logo/logo.jpg')`,
+      'denied',
+    ],
+    [
+      'a brand asset outside any slot',
+      `insert into storage.objects (bucket_id, name) values ('brand-assets', $owner || '/misc/file.png')`,
+      'denied',
+    ],
+    [
+      'a JPEG cover',
+      `insert into storage.objects (bucket_id, name) values ('brand-assets', $owner || '/podcastCover/art.JPEG')`,
+      1,
+    ],
+    [
+      'an intro clip',
+      `insert into storage.objects (bucket_id, name) values ('brand-assets', $owner || '/clipIntro/intro.mp4')`,
+      1,
+    ],
+    [
+      'deleting a submitted episode file',
+      `delete from storage.objects where bucket_id = 'episodes' and name = $owner || '/uploads/submitted.mp4'`,
+      0,
+    ],
+    [
+      'replacing a submitted episode file',
+      `update storage.objects set metadata = '{}' where bucket_id = 'episodes' and name = $owner || '/uploads/submitted.mp4'`,
+      0,
+    ],
   ];
   for (const [label, sql, expected] of cases) {
     it(`owner: ${label} -> ${expected}`, async () => {
@@ -231,9 +358,18 @@ describe('storage rules beyond the matrix', () => {
   }
 
   it('buckets are private with the documented limits', async () => {
-    const { rows } = await withDb((db) => db.query(`select id, public, file_size_limit, allowed_mime_types from storage.buckets where id in ('episodes', 'brand-assets') order by id`));
+    const { rows } = await withDb((db) =>
+      db.query(
+        `select id, public, file_size_limit, allowed_mime_types from storage.buckets where id in ('episodes', 'brand-assets') order by id`,
+      ),
+    );
     expect(rows).toEqual([
-      { id: 'brand-assets', public: false, file_size_limit: '3221225472', allowed_mime_types: ['image/png', 'image/jpeg', 'video/mp4'] },
+      {
+        id: 'brand-assets',
+        public: false,
+        file_size_limit: '3221225472',
+        allowed_mime_types: ['image/png', 'image/jpeg', 'video/mp4'],
+      },
       { id: 'episodes', public: false, file_size_limit: '3221225472', allowed_mime_types: ['video/mp4'] },
     ]);
   });
@@ -250,28 +386,58 @@ describe('columns a subscriber must never change', () => {
   ];
   for (const assignment of guarded) {
     it(`owner cannot set profiles.${assignment.split(' ')[0]}`, async () => {
-      const outcome = await inRolledBackTx((db) => runAs(db, actor('owner'), `update public.profiles set ${assignment} where id = $1`, [owner.id]));
+      const outcome = await inRolledBackTx((db) =>
+        runAs(db, actor('owner'), `update public.profiles set ${assignment} where id = $1`, [owner.id]),
+      );
       expect(outcome.code).toBe('42501');
     });
   }
 
   it('owner may edit their own profile fields, within the checks', async () => {
     await inRolledBackTx(async (db) => {
-      const ok = await runAs(db, actor('owner'), `update public.profiles set brand_color_primary = 'FF00AA', podcast_language = 'de', post_automatically = false where id = $1`, [owner.id]);
+      const ok = await runAs(
+        db,
+        actor('owner'),
+        `update public.profiles set brand_color_primary = 'FF00AA', podcast_language = 'de', post_automatically = false where id = $1`,
+        [owner.id],
+      );
       expect(ok.rowCount).toBe(1);
-      const badColour = await runAs(db, actor('owner'), `update public.profiles set brand_color_primary = '#FF00AA' where id = $1`, [owner.id]);
+      const badColour = await runAs(
+        db,
+        actor('owner'),
+        `update public.profiles set brand_color_primary = '#FF00AA' where id = $1`,
+        [owner.id],
+      );
       expect(badColour.code).toBe('23514');
-      const foreignLogo = await runAs(db, actor('owner'), `update public.profiles set logo_path = $2 where id = $1`, [owner.id, `${other.id}/logo/logo.png`]);
+      const foreignLogo = await runAs(db, actor('owner'), `update public.profiles set logo_path = $2 where id = $1`, [
+        owner.id,
+        `${other.id}/logo/logo.png`,
+      ]);
       expect(foreignLogo.code).toBe('23514');
-      const wrongType = await runAs(db, actor('owner'), `update public.profiles set logo_path = $2 where id = $1`, [owner.id, `${owner.id}/logo/logo.jpg`]);
+      const wrongType = await runAs(db, actor('owner'), `update public.profiles set logo_path = $2 where id = $1`, [
+        owner.id,
+        `${owner.id}/logo/logo.jpg`,
+      ]);
       expect(wrongType.code).toBe('23514');
     });
   });
 
   it('a subscriber cannot write their subscription or connections, even their own', async () => {
     await inRolledBackTx(async (db) => {
-      expect((await runAs(db, actor('owner'), `update public.subscriptions set tier = 'scale' where user_id = $1`, [owner.id])).code).toBe('42501');
-      expect((await runAs(db, actor('owner'), `update public.oauth_connections set expires_at = null where user_id = $1`, [owner.id])).code).toBe('42501');
+      expect(
+        (
+          await runAs(db, actor('owner'), `update public.subscriptions set tier = 'scale' where user_id = $1`, [
+            owner.id,
+          ])
+        ).code,
+      ).toBe('42501');
+      expect(
+        (
+          await runAs(db, actor('owner'), `update public.oauth_connections set expires_at = null where user_id = $1`, [
+            owner.id,
+          ])
+        ).code,
+      ).toBe('42501');
     });
   });
 });
@@ -280,8 +446,17 @@ describe('profiles from sign-up', () => {
   it('creates a profile with the sign-up names and e-mail, and follows e-mail changes', async () => {
     await inRolledBackTx(async (db) => {
       const user = await createUser(db, { firstName: 'Ada', lastName: 'Lovelace' });
-      const { rows } = await db.query(`select email, first_name, last_name, post_automatically, onboarding_completed_at from public.profiles where id = $1`, [user.id]);
-      expect(rows[0]).toEqual({ email: user.email, first_name: 'Ada', last_name: 'Lovelace', post_automatically: true, onboarding_completed_at: null });
+      const { rows } = await db.query(
+        `select email, first_name, last_name, post_automatically, onboarding_completed_at from public.profiles where id = $1`,
+        [user.id],
+      );
+      expect(rows[0]).toEqual({
+        email: user.email,
+        first_name: 'Ada',
+        last_name: 'Lovelace',
+        post_automatically: true,
+        onboarding_completed_at: null,
+      });
       await db.query(`update auth.users set email = 'new-address@example.com' where id = $1`, [user.id]);
       const after = await db.query(`select email from public.profiles where id = $1`, [user.id]);
       expect(after.rows[0].email).toBe('new-address@example.com');
@@ -293,7 +468,10 @@ describe('through PostgREST', () => {
   const rest = async (path: string, who: Who, init: RequestInit = {}) => {
     const headers: Record<string, string> = { apikey: config.anonKey, 'content-type': 'application/json' };
     if (who !== 'anon') headers.authorization = `Bearer ${await jwtFor(actor(who))}`;
-    return fetch(`${config.urls.api}/rest/v1/${path}`, { ...init, headers: { ...headers, ...(init.headers as Record<string, string>) } });
+    return fetch(`${config.urls.api}/rest/v1/${path}`, {
+      ...init,
+      headers: { ...headers, ...(init.headers as Record<string, string>) },
+    });
   };
 
   it('anon reads the plans but not profiles', async () => {
@@ -318,22 +496,41 @@ describe('through PostgREST', () => {
   });
 
   it('a subscriber cannot insert an episode directly', async () => {
-    const res = await rest('episodes', 'owner', { method: 'POST', body: JSON.stringify({ user_id: owner.id, title: 'x', files: ['x'] }) });
+    const res = await rest('episodes', 'owner', {
+      method: 'POST',
+      body: JSON.stringify({ user_id: owner.id, title: 'x', files: ['x'] }),
+    });
     expect(res.status).toBe(403);
   });
 
   it('serves current_account and episode_stats as RPCs', async () => {
     const account = await rest('rpc/current_account', 'owner', { method: 'POST', body: '{}' });
-    expect(await account.json()).toMatchObject({ id: owner.id, email: owner.email, subscriptionStatus: 'active', subscriptionTier: 'growth', onboardingCompleted: false });
+    expect(await account.json()).toMatchObject({
+      id: owner.id,
+      email: owner.email,
+      subscriptionStatus: 'active',
+      subscriptionTier: 'growth',
+      onboardingCompleted: false,
+    });
     const stats = await rest('rpc/episode_stats', 'owner', { method: 'POST', body: '{}' });
-    expect(await stats.json()).toMatchObject({ thisMonth: 1, total: 1, limit: 2, subscriptionTier: 'growth', canSubmit: true, blockReason: null });
+    expect(await stats.json()).toMatchObject({
+      thisMonth: 1,
+      total: 1,
+      limit: 2,
+      subscriptionTier: 'growth',
+      canSubmit: true,
+      blockReason: null,
+    });
     const anonStats = await rest('rpc/episode_stats', 'anon', { method: 'POST', body: '{}' });
     expect(anonStats.status).toBe(401);
   });
 
   it('submit_episode refusals arrive with their reason', async () => {
     await withDb((db) => connectGoogle(db, other.id, { refreshToken: false }));
-    const res = await rest('rpc/submit_episode', 'other', { method: 'POST', body: JSON.stringify({ files: [`${other.id}/uploads/draft.mp4`], options: {} }) });
+    const res = await rest('rpc/submit_episode', 'other', {
+      method: 'POST',
+      body: JSON.stringify({ files: [`${other.id}/uploads/draft.mp4`], options: {} }),
+    });
     expect(res.status).toBe(403);
     expect(await res.json()).toMatchObject({ code: 'PT403', message: 'google_drive_invalid' });
   });

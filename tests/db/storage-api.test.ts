@@ -15,7 +15,12 @@ beforeAll(async () => {
   });
 });
 
-async function upload(actor: Actor, bucket: string, path: string, contentType: string): Promise<{ status: number; logical: string }> {
+async function upload(
+  actor: Actor,
+  bucket: string,
+  path: string,
+  contentType: string,
+): Promise<{ status: number; logical: string }> {
   const res = await fetch(`${config.urls.api}/storage/v1/object/${bucket}/${path}`, {
     method: 'POST',
     headers: { apikey: config.anonKey, authorization: `Bearer ${await jwtFor(actor)}`, 'content-type': contentType },

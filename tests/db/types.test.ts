@@ -16,7 +16,11 @@ it('supabase/functions/_shared/database.types.ts matches the migrations (npm run
 it('types supabase-js queries and RPCs (checked by tsc)', async () => {
   // supabase-js's createClient needs WebSocket (Node 22+) for realtime; its PostgREST client does not.
   const client = new PostgrestClient<Database>(`${config.urls.api}/rest/v1`, { headers: { apikey: config.anonKey } });
-  const { data, error } = await client.from('plans').select('id, price_cents, episodes_per_month').eq('listed', true).order('sort_order');
+  const { data, error } = await client
+    .from('plans')
+    .select('id, price_cents, episodes_per_month')
+    .eq('listed', true)
+    .order('sort_order');
   expect(error).toBeNull();
   const plans: Pick<Tables<'plans'>, 'id' | 'price_cents' | 'episodes_per_month'>[] = data ?? [];
   expect(plans.map((plan) => [plan.id, plan.price_cents, plan.episodes_per_month])).toEqual([
