@@ -1,5 +1,6 @@
 // `npm start`: the whole app on the local stack. `npm start -- --reset` wipes local data first.
 import { loadConfig } from './config.ts';
+import { createDemoAccounts, type DemoAccount } from './demo-accounts.ts';
 import { startStack, type RunningStack } from './stack.ts';
 
 const reset = process.argv.includes('--reset');
@@ -23,8 +24,10 @@ async function shutdown(code: number): Promise<never> {
 process.on('SIGINT', () => void shutdown(0));
 process.on('SIGTERM', () => void shutdown(0));
 
+let demoAccounts: DemoAccount[] = [];
 try {
   stack = await startStack(config, { reset, watch: true, web: 'dev', log });
+  demoAccounts = await createDemoAccounts(config);
 } catch (error) {
   console.error(`\nCastloop did not start: ${(error as Error).message}`);
   await shutdown(1);
@@ -41,4 +44,7 @@ Castloop is running (ready in ${((Date.now() - began) / 1000).toFixed(1)} s). Pr
   Sandboxes      ${urls.sandbox}      (Stripe and other providers)
   anon key       ${config.anonKey}
   service key    ${config.serviceRoleKey}
+
+Demo accounts (local only):
+${demoAccounts.map((account) => `  ${account.role.padEnd(13)}  ${account.email}  password: ${account.password}`).join('\n')}
 `);

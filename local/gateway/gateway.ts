@@ -3,6 +3,7 @@
 // Bodies are streamed through, never buffered, so multi-GB uploads keep memory flat.
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { StackConfig } from '../config.ts';
+import { proxyTo } from '../lib/proxy.ts';
 import { sendJson, type LocalService } from '../lib/service.ts';
 
 const allowedHeaders = [
@@ -30,27 +31,6 @@ function setCors(req: IncomingMessage, res: ServerResponse): void {
 
 /** Auth routes Kong leaves open (links clicked in e-mails, OAuth redirects). */
 const openAuthPaths = /^\/(verify|callback|authorize|health)(\/|\?|$)/;
-
-function proxyTo(target: { host: string; port: number }, path: string, req: IncomingMessage, res: ServerResponse): void {
-  const headers = { ...req.headers, host: `${target.host}:${target.port}` };
-  const upstream = http.request(
-    { host: target.host, port: target.port, method: req.method, path, headers },
-    (answer) => {
-      // Keep the gateway's CORS headers; copy everything else from the upstream answer.
-      for (const [name, value] of Object.entries(answer.headers)) {
-        if (value === undefined || name.startsWith('access-control-')) continue;
-        res.setHeader(name, value);
-      }
-      res.writeHead(answer.statusCode ?? 502);
-      answer.pipe(res);
-    },
-  );
-  upstream.on('error', () => {
-    if (!res.headersSent) sendJson(res, 502, { message: 'An invalid response was received from the upstream server' });
-    else res.destroy();
-  });
-  req.pipe(upstream);
-}
 
 export interface GatewayParts {
   auth: LocalService;

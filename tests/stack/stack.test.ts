@@ -4,6 +4,7 @@ import { execFileSync } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
 import { SignJWT } from 'jose';
+import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../local/config.ts';
 import { listMigrations, startDatabase, wipeData } from '../../local/postgres/database.ts';
@@ -106,6 +107,18 @@ describe('Edge Functions through the gateway', () => {
   });
 });
 
+describe('mailbox', () => {
+  it("receives SMTP mail and lists it through maildev's REST API at /email", async () => {
+    const to = `mailbox-${Date.now()}@example.com`;
+    const transport = nodemailer.createTransport({ host: config.host, port: config.ports.smtp, secure: false, ignoreTLS: true });
+    await transport.sendMail({ from: 'castloop@example.com', to, subject: 'Mailbox check', text: 'hello' });
+    const res = await fetch(`${config.urls.mailbox}/email`);
+    expect(res.status).toBe(200);
+    const emails = (await res.json()) as Array<{ subject: string; to: Array<{ address: string }> }>;
+    expect(emails.some((email) => email.subject === 'Mailbox check' && email.to[0].address === to)).toBe(true);
+  });
+});
+
 /** A second stack on ports of its own, so it never disturbs the one the other tests use. */
 function probeConfig(name: string, shift: number) {
   return loadConfig('test', {
@@ -147,7 +160,7 @@ describe('stack lifecycle', () => {
   it('stops cleanly, leaving no process or port behind', async () => {
     const probe = probeConfig('shutdown-probe', 80);
     const stack = await startStack(probe, { reset: true, web: 'none' });
-    const ports = [probe.ports.gateway, probe.ports.db, probe.ports.rest, probe.ports.functions, probe.ports.mailboxWeb, probe.ports.smtp];
+    const ports = [probe.ports.gateway, probe.ports.db, probe.ports.rest, probe.ports.functions, probe.ports.mailboxWeb, probe.ports.mailboxWeb + 200, probe.ports.smtp, probe.ports.sandbox];
     expect(await portIsClosed(probe.ports.gateway)).toBe(false);
     await stack.stop();
     for (const port of ports) expect(await portIsClosed(port), `port ${port}`).toBe(true);

@@ -1,0 +1,25 @@
+// Streams a request to another local server and its answer back, never buffering bodies.
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import { sendJson } from './service.ts';
+
+/** Forwards `req` to `target` at `path`. Headers the caller already set on `res` (CORS) win. */
+export function proxyTo(target: { host: string; port: number }, path: string, req: IncomingMessage, res: ServerResponse): void {
+  const headers = { ...req.headers, host: `${target.host}:${target.port}` };
+  const upstream = http.request(
+    { host: target.host, port: target.port, method: req.method, path, headers },
+    (answer) => {
+      // Keep headers the caller set (the gateway's CORS); copy everything else.
+      for (const [name, value] of Object.entries(answer.headers)) {
+        if (value === undefined || res.hasHeader(name)) continue;
+        res.setHeader(name, value);
+      }
+      res.writeHead(answer.statusCode ?? 502);
+      answer.pipe(res);
+    },
+  );
+  upstream.on('error', () => {
+    if (!res.headersSent) sendJson(res, 502, { message: 'An invalid response was received from the upstream server' });
+    else res.destroy();
+  });
+  req.pipe(upstream);
+}
