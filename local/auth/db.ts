@@ -34,19 +34,3 @@ export async function transaction<T>(pool: Db, work: (client: pg.PoolClient) => 
     client.release();
   }
 }
-
-/**
- * GoTrue creates `auth.mfa_amr_claims` in its own migrations: how each session was
- * authenticated, for the `amr` claim of refreshed tokens. Created here when missing.
- */
-export async function ensureSchema(pool: Db): Promise<void> {
-  await pool.query(`
-    create table if not exists auth.mfa_amr_claims (
-      session_id uuid not null references auth.sessions (id) on delete cascade,
-      created_at timestamptz not null,
-      updated_at timestamptz not null,
-      authentication_method text not null,
-      id uuid not null primary key,
-      constraint mfa_amr_claims_session_id_authentication_method_pkey unique (session_id, authentication_method)
-    )`);
-}

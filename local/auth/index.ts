@@ -3,7 +3,7 @@
 import type { StackConfig } from '../config.ts';
 import type { LocalService } from '../lib/service.ts';
 import { createLimiter, type AuthContext } from './context.ts';
-import { createPool, ensureSchema } from './db.ts';
+import { createPool } from './db.ts';
 import { Mailer } from './mail.ts';
 import { createRouter } from './router.ts';
 import { loadAuthSettings, type AuthSettings } from './settings.ts';
@@ -18,14 +18,6 @@ export async function createAuthService(config: StackConfig, options: AuthServic
   const loaded = loadAuthSettings(config);
   const settings = options.settings ? options.settings(loaded) : loaded;
   const db = createPool(config);
-  try {
-    await ensureSchema(db);
-  } catch (error) {
-    await db.end();
-    throw new Error(`Auth could not prepare its tables as supabase_auth_admin: ${(error as Error).message}`, {
-      cause: error,
-    });
-  }
   const mailer = new Mailer(settings);
   const ctx: AuthContext = {
     settings,

@@ -140,6 +140,16 @@ create index refresh_tokens_parent_idx on auth.refresh_tokens (parent);
 create index refresh_tokens_session_id_revoked_idx on auth.refresh_tokens (session_id, revoked);
 create index refresh_tokens_updated_at_idx on auth.refresh_tokens (updated_at desc);
 
+-- How each session was authenticated (the `amr` claim of refreshed tokens).
+create table auth.mfa_amr_claims (
+  session_id uuid not null references auth.sessions (id) on delete cascade,
+  created_at timestamptz not null,
+  updated_at timestamptz not null,
+  authentication_method text not null,
+  id uuid not null primary key,
+  constraint mfa_amr_claims_session_id_authentication_method_pkey unique (session_id, authentication_method)
+);
+
 create table auth.audit_log_entries (
   instance_id uuid,
   id uuid not null primary key,
@@ -153,6 +163,7 @@ alter table auth.identities owner to supabase_auth_admin;
 alter table auth.sessions owner to supabase_auth_admin;
 alter table auth.refresh_tokens owner to supabase_auth_admin;
 alter table auth.audit_log_entries owner to supabase_auth_admin;
+alter table auth.mfa_amr_claims owner to supabase_auth_admin;
 alter sequence auth.refresh_tokens_id_seq owner to supabase_auth_admin;
 alter type auth.aal_level owner to supabase_auth_admin;
 alter table auth.users enable row level security;
@@ -160,6 +171,7 @@ alter table auth.identities enable row level security;
 alter table auth.sessions enable row level security;
 alter table auth.refresh_tokens enable row level security;
 alter table auth.audit_log_entries enable row level security;
+alter table auth.mfa_amr_claims enable row level security;
 
 -- On hosted Supabase `postgres` may reference and put triggers on auth.users (profiles, signup hooks).
 grant all on all tables in schema auth to postgres, dashboard_user;

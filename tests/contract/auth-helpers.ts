@@ -4,7 +4,7 @@ import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { readFileSync } from 'node:fs';
-import { WebSocket as UndiciWebSocket } from 'undici';
+import WebSocket from 'ws';
 import { parse } from 'yaml';
 import { expect } from 'vitest';
 import { config } from '../support/stack.ts';
@@ -170,7 +170,7 @@ export function recordingClient(key: 'anon' | 'service' = 'anon'): { client: Sup
     global: { fetch: recordingFetch },
     // Node 20 has no global WebSocket; realtime is never used here, but createClient wants one.
     realtime: {
-      transport: UndiciWebSocket as unknown as NonNullable<
+      transport: WebSocket as unknown as NonNullable<
         NonNullable<Parameters<typeof createClient>[2]>['realtime']
       >['transport'],
     },
