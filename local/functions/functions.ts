@@ -91,7 +91,7 @@ export async function startFunctions(config: StackConfig, options: FunctionsOpti
       CASTLOOP_VERIFY_JWT: JSON.stringify(readVerifyJwt()),
     },
     // First start may download npm packages into DENO_DIR.
-    readyUrl: `${config.urls.functions}/_internal/health`,
+    ready: `${config.urls.functions}/_internal/health`,
     readyTimeoutMs: 180_000,
     onLine: options.onLine,
   });

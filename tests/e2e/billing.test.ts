@@ -70,7 +70,8 @@ describe('plans page and checkout', () => {
     await page.getByRole('button', { name: 'Manage Billing' }).click();
     await page.waitForURL(/\/portal\//);
     await expectAccessible(page);
-    await page.getByRole('button', { name: /Cancel subscription/i }).click();
+    // Cancelling at period end keeps the subscription active until then: cancel now.
+    await page.getByRole('button', { name: 'Cancel immediately' }).click();
     await page.getByRole('link', { name: /Return to Castloop/i }).click();
     await expectOnPage(page, '/subscribe');
     await page.goto('/');

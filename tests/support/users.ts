@@ -31,9 +31,9 @@ export async function activateSubscription(userId: string, tier: string): Promis
   await withDb((db) =>
     db.query(
       `insert into public.subscriptions (user_id, stripe_customer_id, stripe_subscription_id, status, tier, current_period_end)
-       values ($1, 'cus_test_' || replace($1::text, '-', ''), 'sub_test_' || replace($1::text, '-', ''), 'active', $2, now() + interval '30 days')
+       values ($1::uuid, $2, $3, 'active', $4, now() + interval '30 days')
        on conflict (user_id) do update set status = 'active', tier = excluded.tier`,
-      [userId, tier],
+      [userId, `cus_test_${userId.replace(/-/g, '')}`, `sub_test_${userId.replace(/-/g, '')}`, tier],
     ),
   );
 }

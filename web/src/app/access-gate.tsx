@@ -16,7 +16,7 @@ export function AccessGate({ children }: { children: ReactNode }) {
   // A failed user load other than 401 leaves the visitor signed out rather than on a blank page.
   const decision = decideAccess(location.pathname, isError ? null : (account ?? null));
   if (decision.kind === 'redirect') {
-    return <Navigate to={{ pathname: decision.to, search: location.search }} replace />;
+    return <Navigate to={decision.to} replace />;
   }
   return <>{children}</>;
 }

@@ -7,6 +7,7 @@
 import type { Account } from '@domain/account';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
+import { useLocation, useNavigate } from 'react-router-dom';
 import { apiRequest } from '@/lib/api-client';
 import { currentAccountKey, currentAccountQuery } from '@/lib/current-account';
 import { wait } from '@/lib/delays';
@@ -19,12 +20,6 @@ interface RecoveredSession {
 }
 
 const ACTIVATION_POLLS = 10;
-
-function stripSessionId(): void {
-  const url = new URL(window.location.href);
-  url.searchParams.delete('session_id');
-  window.history.replaceState(window.history.state, '', `${url.pathname}${url.search}${url.hash}`);
-}
 
 /** Asks the server for a session; true on success. Also the spec's "manual recovery". */
 export async function recoverSession(email: string, sessionId: string): Promise<boolean> {
@@ -42,8 +37,10 @@ export async function recoverSession(email: string, sessionId: string): Promise<
 
 export function useCheckoutReturn(account: Account | null | undefined, loading: boolean): { recovering: boolean } {
   const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const location = useLocation();
   const attempted = useRef(false);
-  const sessionId = new URLSearchParams(window.location.search).get('session_id');
+  const sessionId = new URLSearchParams(location.search).get('session_id');
   const [recovering, setRecovering] = useState(Boolean(sessionId));
 
   useEffect(() => {
@@ -53,6 +50,13 @@ export function useCheckoutReturn(account: Account | null | undefined, loading: 
       setRecovering(false);
       return;
     }
+    // Through the router, so the address and the router agree (no reload).
+    const stripSessionId = () => {
+      const params = new URLSearchParams(location.search);
+      params.delete('session_id');
+      const search = params.toString();
+      navigate({ pathname: location.pathname, search: search ? `?${search}` : '', hash: location.hash }, { replace: true });
+    };
     void (async () => {
       if (!account) {
         const email = localStorage.getItem(PENDING_USER_EMAIL);
@@ -72,7 +76,7 @@ export function useCheckoutReturn(account: Account | null | undefined, loading: 
       }
       setRecovering(false);
     })();
-  }, [account, loading, sessionId, queryClient]);
+  }, [account, loading, sessionId, queryClient, navigate, location]);
 
   return { recovering };
 }

@@ -24,7 +24,7 @@ export const FormField = forwardRef<HTMLInputElement, FormFieldProps>(function F
         {...input}
       />
       {error && (
-        <p id={errorId} className="mt-1 text-sm text-error">
+        <p id={errorId} className="mt-1 text-sm text-red-700">
           {error}
         </p>
       )}

@@ -8,10 +8,16 @@ interface ToastOptions {
   durationMs?: number;
 }
 
+// Every toast shares one id: a new one replaces the one on screen (one at a time).
+const TOAST_ID = 'castloop-toast';
+
 function show(kind: 'success' | 'error' | 'info', title: string, options: ToastOptions = {}): void {
-  hotToast.dismiss(); // one at a time
   const message = options.description ? `${title}: ${options.description}` : title;
-  const settings = { duration: options.durationMs ?? TOAST_DURATION_MS, ariaProps: { role: 'status' as const, 'aria-live': 'polite' as const } };
+  const settings = {
+    id: TOAST_ID,
+    duration: options.durationMs ?? TOAST_DURATION_MS,
+    ariaProps: { role: 'status' as const, 'aria-live': 'polite' as const },
+  };
   if (kind === 'success') hotToast.success(message, settings);
   else if (kind === 'error') hotToast.error(message, { ...settings, ariaProps: { role: 'alert', 'aria-live': 'assertive' } });
   else hotToast(message, settings);
