@@ -83,7 +83,8 @@ describe('admin users with supabase-js', () => {
     expect(page1.data.users).toHaveLength(2);
     expect(page1.data.total).toBe(total);
     expect(page1.data.nextPage).toBe(2);
-    expect(page1.data.lastPage).toBe(Math.ceil(total / 2) % 10); // supabase-js reads one digit
+    // supabase-js parses only the first digit of the page number in the Link header.
+    expect(page1.data.lastPage).toBe(Number(String(Math.ceil(total / 2))[0]));
     for (const user of page1.data.users) expectValid(userSchema(), user);
 
     const raw = await authFetch('GET', '/admin/users?page=2&per_page=2', {
