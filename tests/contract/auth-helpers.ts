@@ -4,12 +4,15 @@ import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import WebSocket from 'ws';
 import { parse } from 'yaml';
 import { expect } from 'vitest';
+import { repoRoot } from '../../local/config.ts';
 import { config } from '../support/stack.ts';
 
-export const openapiPath = '/work/shared/contracts/gotrue-openapi.yaml';
+// The project's shared contracts sit beside the repository (../shared), in CI as here.
+export const openapiPath = path.join(repoRoot, '..', 'shared', 'contracts', 'gotrue-openapi.yaml');
 export const versionHeader = 'x-supabase-api-version';
 
 // ---------------------------------------------------------------- OpenAPI validation
