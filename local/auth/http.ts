@@ -1,6 +1,7 @@
 // Request parsing and answers shared by every route: bounded JSON bodies, bearer tokens, the
 // client address, and JSON answers carrying GoTrue's API version header.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { readBodyUpTo, sendJson as sendServiceJson } from '../lib/service.ts';
 import { AuthError, apiVersion, apiVersionHeader, badRequest } from './errors.ts';
 
 /** Bodies above this are refused before parsing. */
@@ -13,17 +14,9 @@ export function isObject(value: unknown): value is JsonObject {
 }
 
 async function readBody(req: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  let tooLarge = false;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > maxBodyBytes)
-      tooLarge = true; // keep draining so the answer reaches the client
-    else chunks.push(chunk);
-  }
-  if (tooLarge) throw new AuthError(400, 'validation_failed', `Request body is larger than ${maxBodyBytes} bytes`);
-  return Buffer.concat(chunks);
+  const body = await readBodyUpTo(req, maxBodyBytes);
+  if (!body) throw new AuthError(400, 'validation_failed', `Request body is larger than ${maxBodyBytes} bytes`);
+  return body;
 }
 
 /** Reads a JSON object body; an empty body counts as `{}`, as in GoTrue. */
@@ -72,9 +65,7 @@ export function sendJson(
   body: unknown,
   headers: Record<string, string> = {},
 ): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json', [apiVersionHeader]: apiVersion, ...headers });
-  res.end(text);
+  sendServiceJson(res, status, body, { [apiVersionHeader]: apiVersion, ...headers });
 }
 
 export function sendNoContent(res: ServerResponse): void {

@@ -1,22 +1,11 @@
 // Small HTTP and HTML helpers shared by the sandbox modules.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { readBodyUpTo, sendJson as sendServiceJson } from '../lib/service.ts';
 
-export function readBody(req: IncomingMessage, limit = 5 * 1024 * 1024): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        reject(new Error('request body too large'));
-        req.destroy();
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
+export async function readBody(req: IncomingMessage, limit = 5 * 1024 * 1024): Promise<Buffer> {
+  const body = await readBodyUpTo(req, limit);
+  if (!body) throw new Error('request body too large');
+  return body;
 }
 
 export function sendJson(
@@ -25,9 +14,7 @@ export function sendJson(
   body: unknown,
   headers: Record<string, string> = {},
 ): void {
-  const text = JSON.stringify(body, null, 2);
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers });
-  res.end(text);
+  sendServiceJson(res, status, body, { 'cache-control': 'no-store', ...headers });
 }
 
 export function sendHtml(

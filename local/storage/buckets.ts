@@ -3,7 +3,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { StorageContext } from './context.ts';
 import { ownerColumns, type BucketRow } from './db.ts';
 import { errors, StorageError } from './errors.ts';
-import { checkBucketName, readJson, sendJson } from './http.ts';
+import { sendJson } from '../lib/service.ts';
+import { checkBucketName, readJson } from './http.ts';
 import type { Caller } from './jwt.ts';
 import { parseBucketLimit } from './limits.ts';
 

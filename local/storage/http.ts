@@ -1,18 +1,14 @@
 // Small HTTP helpers for the Storage routes.
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
+import { readBodyUpTo } from '../lib/service.ts';
 import { errors } from './errors.ts';
 
 const maxJsonBytes = 1024 * 1024;
 
 export async function readJson<T = Record<string, unknown>>(req: IncomingMessage): Promise<T> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > maxJsonBytes) throw errors.entityTooLarge();
-    chunks.push(chunk);
-  }
-  const text = Buffer.concat(chunks).toString('utf8').trim();
+  const body = await readBodyUpTo(req, maxJsonBytes);
+  if (!body) throw errors.entityTooLarge();
+  const text = body.toString('utf8').trim();
   if (!text) return {} as T;
   try {
     const value = JSON.parse(text) as unknown;
@@ -21,16 +17,6 @@ export async function readJson<T = Record<string, unknown>>(req: IncomingMessage
   } catch {
     throw errors.invalidRequest('Body is not valid JSON');
   }
-}
-
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, {
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': String(Buffer.byteLength(text)),
-    ...headers,
-  });
-  res.end(text);
 }
 
 /** Reads and discards what is left of a request body, so an early answer reaches the client. */
