@@ -20,6 +20,11 @@ step "lint (eslint)"
 npx eslint . --max-warnings=0
 
 step "tests (vitest: unit, then the stack: db, contract, functions, e2e)"
-npx vitest run
+mkdir -p test-results
+status=0
+npx vitest run --reporter=default --reporter=json --outputFile.json=test-results/vitest.json || status=$?
 
 echo "npm test finished in $(( $(date +%s) - started )) s"
+# The plain closing line CI reads: 'N passed, N failed'.
+node -e 'const r = require("./test-results/vitest.json"); console.log(`${r.numPassedTests} passed, ${r.numFailedTests} failed`)' || true
+exit "$status"
