@@ -3,12 +3,11 @@
 // and each checkout session works once. An e-mail address alone never yields a session.
 import { Hono } from 'hono';
 import { z } from 'zod';
+import { recoverableUserId } from '../../_shared/domain/checkout-recovery.ts';
 import { HttpError } from '../../_shared/http-error.ts';
 import { loadAccount, setSessionCookies } from '../../_shared/session.ts';
 import { publicClient, serviceClient } from '../../_shared/supabase-clients.ts';
 import { stripeClient } from '../../_shared/stripe.ts';
-
-const RECOVERY_WINDOW_SECONDS = 24 * 60 * 60;
 
 const querySchema = z.object({
   email: z.email().max(255),
@@ -30,11 +29,8 @@ recoverSessionRoutes.get('/recover-session', async (c) => {
   } catch {
     throw refused();
   }
-  const checkoutEmail = (checkout.customer_details?.email ?? checkout.customer_email ?? '').toLowerCase();
-  const userId = checkout.metadata?.user_id ?? checkout.client_reference_id;
-  const fresh = Date.now() / 1000 - checkout.created <= RECOVERY_WINDOW_SECONDS;
-  const paid = checkout.status === 'complete' && (checkout.payment_status === 'paid' || checkout.payment_status === 'no_payment_required');
-  if (!paid || !fresh || !userId || checkoutEmail !== email) throw refused();
+  const userId = recoverableUserId(checkout, email, Math.floor(Date.now() / 1000));
+  if (!userId) throw refused();
 
   const admin = serviceClient();
   const { data: found } = await admin.auth.admin.getUserById(userId);
