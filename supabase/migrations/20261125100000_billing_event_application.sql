@@ -22,12 +22,13 @@ create function public.record_stripe_event(
   p_event_id text,
   p_event_type text,
   p_event_created timestamptz,
-  p_user_id uuid,
-  p_customer_id text,
-  p_subscription_id text,
-  p_status text,
-  p_tier text,
-  p_current_period_end timestamptz
+  -- What the event says about a subscription; all null for an event about something else.
+  p_user_id uuid default null,
+  p_customer_id text default null,
+  p_subscription_id text default null,
+  p_status text default null,
+  p_tier text default null,
+  p_current_period_end timestamptz default null
 )
 returns text
 language plpgsql

@@ -646,15 +646,15 @@ export type Database = {
       }
       record_stripe_event: {
         Args: {
-          p_current_period_end: string
-          p_customer_id: string
+          p_current_period_end?: string
+          p_customer_id?: string
           p_event_created: string
           p_event_id: string
           p_event_type: string
-          p_status: string
-          p_subscription_id: string
-          p_tier: string
-          p_user_id: string
+          p_status?: string
+          p_subscription_id?: string
+          p_tier?: string
+          p_user_id?: string
         }
         Returns: string
       }

@@ -36,7 +36,8 @@ export async function loadAccount(accessToken: string): Promise<Account> {
   const { data, error } = await userClient(accessToken).rpc('current_account');
   if (error) throw new HttpError(500, `Could not load the account: ${error.message}`);
   if (!data) throw new HttpError(401, 'Unauthorized');
-  return data as Account;
+  // current_account() builds exactly the Account shape (see its migration).
+  return data as unknown as Account;
 }
 
 export function setSessionCookies(c: Context, session: { access_token: string; refresh_token: string; expires_in: number }): void {

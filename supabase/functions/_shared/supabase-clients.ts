@@ -1,6 +1,7 @@
 // The two clients of CONVENTIONS.md: one acting as the caller (RLS applies) and the service-role
 // client, used only where a secret or an admin action is needed.
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
+import type { Database } from './database.types.ts';
 
 const url = Deno.env.get('SUPABASE_URL')!;
 const anonKey = Deno.env.get('SUPABASE_ANON_KEY')!;
@@ -8,18 +9,18 @@ const serviceRoleKey = Deno.env.get('SUPABASE_SERVICE_ROLE_KEY')!;
 const noSession = { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false };
 
 /** A client with no user: for sign-in, sign-up and recovery calls to Auth. */
-export function publicClient(): SupabaseClient {
-  return createClient(url, anonKey, { auth: noSession });
+export function publicClient(): SupabaseClient<Database> {
+  return createClient<Database>(url, anonKey, { auth: noSession });
 }
 
 /** A client that acts as the user whose access token this is: RLS applies. */
-export function userClient(accessToken: string): SupabaseClient {
-  return createClient(url, anonKey, {
+export function userClient(accessToken: string): SupabaseClient<Database> {
+  return createClient<Database>(url, anonKey, {
     auth: noSession,
     global: { headers: { Authorization: `Bearer ${accessToken}` } },
   });
 }
 
-export function serviceClient(): SupabaseClient {
-  return createClient(url, serviceRoleKey, { auth: noSession });
+export function serviceClient(): SupabaseClient<Database> {
+  return createClient<Database>(url, serviceRoleKey, { auth: noSession });
 }

@@ -95,12 +95,13 @@ export async function handleStripeWebhook(request: Request): Promise<Response> {
     p_event_id: event.id,
     p_event_type: event.type,
     p_event_created: new Date(event.created * 1000).toISOString(),
-    p_user_id: state?.userId ?? null,
-    p_customer_id: state?.customerId ?? null,
-    p_subscription_id: state?.subscriptionId ?? null,
-    p_status: state?.status ?? null,
-    p_tier: state?.tier ?? null,
-    p_current_period_end: state?.currentPeriodEnd ? new Date(state.currentPeriodEnd * 1000).toISOString() : null,
+    // Left out (undefined) for an event that is not about a subscription.
+    p_user_id: state?.userId ?? undefined,
+    p_customer_id: state?.customerId,
+    p_subscription_id: state?.subscriptionId,
+    p_status: state?.status,
+    p_tier: state?.tier ?? undefined,
+    p_current_period_end: state?.currentPeriodEnd ? new Date(state.currentPeriodEnd * 1000).toISOString() : undefined,
   });
   if (error) {
     console.error(`stripe-webhook: could not record ${event.type} ${event.id}`, error);

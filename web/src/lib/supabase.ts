@@ -1,12 +1,13 @@
 // The browser's Supabase client (anon key only: no secret ever reaches the browser).
 // The session persists in local storage and is mirrored into a cookie, because the spec's
 // client sends cookies with every request to /api.
+import type { Database } from '@db-types';
 import { createClient } from '@supabase/supabase-js';
 
 const url = import.meta.env.VITE_SUPABASE_URL as string;
 const anonKey = import.meta.env.VITE_SUPABASE_ANON_KEY as string;
 
-export const supabase = createClient(url, anonKey, {
+export const supabase = createClient<Database>(url, anonKey, {
   auth: { persistSession: true, autoRefreshToken: true, detectSessionInUrl: false },
 });
 

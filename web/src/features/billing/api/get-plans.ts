@@ -19,16 +19,23 @@ async function getPlans(): Promise<Plan[]> {
     .eq('listed', true)
     .order('sort_order');
   if (error) throw new Error(error.message);
-  return data.map((row) => ({
-    id: row.id,
-    title: row.title,
-    description: row.description ?? '',
-    priceCents: row.price_cents,
-    originalPriceCents: row.original_price_cents,
-    features: row.features ?? [],
-    unavailableFeatures: row.unavailable_features ?? [],
-    isPopular: row.is_popular,
-  }));
+  // Only plans sold at a monthly price are listed (enterprise is by contract).
+  return data.flatMap((row) =>
+    row.price_cents === null
+      ? []
+      : [
+          {
+            id: row.id,
+            title: row.title,
+            description: row.description ?? '',
+            priceCents: row.price_cents,
+            originalPriceCents: row.original_price_cents,
+            features: row.features ?? [],
+            unavailableFeatures: row.unavailable_features ?? [],
+            isPopular: row.is_popular,
+          },
+        ],
+  );
 }
 
 export const plansQuery = queryOptions({ queryKey: ['plans'], queryFn: getPlans, staleTime: 60 * 60 * 1000 });
