@@ -3,7 +3,9 @@
 // dashboard right away, and an administrator for /admin/episodes/resubmit.
 // Idempotent: running it again resets the two accounts to this state.
 import { createClient, type SupabaseClient, type User } from '@supabase/supabase-js';
+import Stripe from 'stripe';
 import type { StackConfig } from './config.ts';
+import { stripeSettings } from './sandbox/stripe/settings.ts';
 
 export interface DemoAccount {
   role: 'subscriber' | 'admin';
@@ -91,6 +93,63 @@ async function check<T extends { error: { message: string } | null }>(
   return resolved;
 }
 
+/**
+ * Gives the demo subscriber an active growth subscription the way a real subscriber gets one:
+ * a checkout on the local Stripe sandbox, paid, whose signed webhooks reach stripe-webhook. So
+ * 'Manage Billing' opens the sandbox's portal. Without the sandbox (real Stripe configured) the
+ * row is written directly, with no Stripe customer.
+ */
+async function subscribeDemoSubscriber(config: StackConfig, client: SupabaseClient, subscriber: User): Promise<void> {
+  const { data: existing } = await client
+    .from('subscriptions')
+    .select('status, stripe_customer_id')
+    .eq('user_id', subscriber.id)
+    .maybeSingle();
+  if (existing?.status === 'active' && existing.stripe_customer_id) return;
+
+  const stripe = stripeSettings(config);
+  if (stripe.apiBase !== config.urls.sandbox) {
+    await check(
+      'demo subscription',
+      client
+        .from('subscriptions')
+        .upsert(
+          {
+            user_id: subscriber.id,
+            status: 'active',
+            tier: 'growth',
+            current_period_end: new Date(Date.now() + 30 * 86_400_000).toISOString(),
+          },
+          { onConflict: 'user_id' },
+        ),
+    );
+    return;
+  }
+  const sdk = new Stripe(stripe.secretKey, {
+    host: new URL(stripe.apiBase).hostname,
+    port: new URL(stripe.apiBase).port,
+    protocol: 'http',
+  });
+  const growth = stripe.prices.find((price) => price.tier === 'growth')!;
+  const customer = await sdk.customers.create({ email: DEMO_SUBSCRIBER.email, metadata: { user_id: subscriber.id } });
+  await check(
+    'demo customer',
+    client.rpc('remember_stripe_customer', { p_user_id: subscriber.id, p_customer_id: customer.id }),
+  );
+  const session = await sdk.checkout.sessions.create({
+    mode: 'subscription',
+    customer: customer.id,
+    line_items: [{ price: growth.id, quantity: 1 }],
+    metadata: { user_id: subscriber.id, tier: 'growth' },
+    subscription_data: { metadata: { user_id: subscriber.id, tier: 'growth' } },
+    success_url: `${config.urls.web}/?session_id={CHECKOUT_SESSION_ID}`,
+    cancel_url: `${config.urls.web}/subscribe`,
+  });
+  // The sandbox's Pay button: creates the subscription and delivers its signed webhooks.
+  const paid = await fetch(`${config.urls.sandbox}/checkout/${session.id}/pay`, { method: 'POST', redirect: 'manual' });
+  if (paid.status !== 303) throw new Error(`Paying the demo checkout failed: HTTP ${paid.status}`);
+}
+
 /** Uploads a brand asset; returns its path, or null when storage is unavailable. */
 async function uploadBrandAsset(
   client: SupabaseClient,
@@ -108,20 +167,8 @@ export async function createDemoAccounts(config: StackConfig): Promise<DemoAccou
   const subscriber = await ensureUser(client, DEMO_SUBSCRIBER, { provider: 'email', providers: ['email'] });
   const admin = await ensureUser(client, DEMO_ADMIN, { provider: 'email', providers: ['email'], role: 'admin' });
 
+  await subscribeDemoSubscriber(config, client, subscriber);
   const now = new Date();
-  await check(
-    'demo subscription',
-    client.from('subscriptions').upsert(
-      {
-        user_id: subscriber.id,
-        status: 'active',
-        tier: 'growth',
-        current_period_end: new Date(now.getTime() + 30 * 24 * 3600 * 1000).toISOString(),
-        last_stripe_event_at: now.toISOString(),
-      },
-      { onConflict: 'user_id' },
-    ),
-  );
 
   const logoPath = await uploadBrandAsset(client, `${subscriber.id}/logo/castloop-demo-logo.png`, PNG_1PX, 'image/png');
   const coverPath = await uploadBrandAsset(

@@ -14,7 +14,6 @@ export const texts = {
   manageBilling: 'Manage Billing',
   manageYourBilling: 'Manage Your Billing',
   backToDashboard: 'Back to Dashboard',
-  logout: 'Logout',
   loadingPlans: 'Loading plans...',
   plansFailed: 'Plans could not be loaded.',
   retry: 'Try again',

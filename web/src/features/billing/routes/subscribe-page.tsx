@@ -1,10 +1,8 @@
 import { planTitle } from '@domain/plans';
-import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router-dom';
 import { ErrorAlert } from '@/components/alert';
 import { FullPageSpinner } from '@/components/spinner';
 import { useCurrentAccount } from '@/lib/current-account';
-import { logout } from '@/lib/logout';
 import { notify } from '@/lib/toast';
 import { useOpenPortal, useStartCheckout } from '../api/billing-sessions';
 import { usePlans } from '../api/get-plans';
@@ -13,7 +11,6 @@ import { texts } from '../texts';
 
 export default function SubscribePage() {
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const { data: account } = useCurrentAccount();
   const plans = usePlans();
   const checkout = useStartCheckout();
@@ -43,9 +40,6 @@ export default function SubscribePage() {
               {texts.manageYourBilling}
             </button>
           )}
-          <button type="button" className="btn btn-ghost" onClick={() => void logout(queryClient)}>
-            {texts.logout}
-          </button>
         </div>
       </div>
 
