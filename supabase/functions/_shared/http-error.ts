@@ -1,5 +1,5 @@
 // Errors every function answers with: JSON `{ message }` and a fitting status.
-import type { z } from 'zod';
+import { z } from 'zod';
 
 export class HttpError extends Error {
   constructor(
@@ -10,8 +10,11 @@ export class HttpError extends Error {
   }
 }
 
-/** Parses a JSON request body with a zod schema; any problem is a 400 with the first message. */
-export async function parseJsonBody<T extends z.ZodType>(request: Request, schema: T): Promise<z.infer<T>> {
+/**
+ * Parses a JSON request body with a zod schema; any problem is a 400 with the first message.
+ * Any zod 4 schema, classic or mini (the shared domain's forms use zod/mini for the SPA's size).
+ */
+export async function parseJsonBody<T extends z.core.$ZodType>(request: Request, schema: T): Promise<z.infer<T>> {
   let body: unknown;
   try {
     const text = await request.text();
@@ -21,7 +24,7 @@ export async function parseJsonBody<T extends z.ZodType>(request: Request, schem
     if (error instanceof HttpError) throw error;
     throw new HttpError(400, 'Request body must be valid JSON');
   }
-  const result = schema.safeParse(body);
+  const result = z.safeParse(schema, body);
   if (!result.success) throw new HttpError(400, result.error.issues[0]?.message ?? 'Invalid request');
   return result.data;
 }
