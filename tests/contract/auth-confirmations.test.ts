@@ -1,36 +1,15 @@
 // With [auth.email] enable_confirmations = true (here: a second Auth instance with that setting,
 // sharing the test stack's database and mailbox), signup answers the user without a session and
 // mails a confirmation link; the link confirms the address and signs in.
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAuthService } from '../../local/auth/index.ts';
-import type { LocalService } from '../../local/lib/service.ts';
+import { describe, expect, it } from 'vitest';
 import { config, uniqueEmail } from '../support/stack.ts';
-import { decodeJwt, expectValid, password, userSchema, versionHeader, waitForMail } from './auth-helpers.ts';
+import { decodeJwt, expectValid, password, useAuthInstance, userSchema, versionHeader, waitForMail } from './auth-helpers.ts';
 
 describe('e-mail confirmations on', () => {
-  let service: LocalService;
-  let server: http.Server;
-  let base: string;
-
-  beforeAll(async () => {
-    service = await createAuthService(config, {
-      settings: (settings) => ({ ...settings, autoconfirm: false, maxFrequency: 0 }),
-      log: () => {},
-    });
-    server = http.createServer((req, res) => void service.handler(req, res));
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  });
-
-  afterAll(async () => {
-    await new Promise((resolve) => server.close(resolve));
-    await service.close();
-  });
+  const instance = useAuthInstance((settings) => ({ ...settings, autoconfirm: false, maxFrequency: 0 }));
 
   const post = async (path: string, body: unknown) => {
-    const res = await fetch(`${base}${path}`, {
+    const res = await fetch(`${instance.base()}${path}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', [versionHeader]: '2024-01-01' },
       body: JSON.stringify(body),

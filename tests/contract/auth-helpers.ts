@@ -7,7 +7,12 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import WebSocket from 'ws';
 import { parse } from 'yaml';
-import { expect } from 'vitest';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { createAuthService } from '../../local/auth/index.ts';
+import type { AuthSettings } from '../../local/auth/settings.ts';
+import type { LocalService } from '../../local/lib/service.ts';
 import { repoRoot } from '../../local/config.ts';
 import { config } from '../support/stack.ts';
 
@@ -271,4 +276,26 @@ export const password = 'correct-horse-battery';
 
 export function decodeJwt(token: string): Json {
   return JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString('utf8')) as Json;
+}
+
+// ---------------------------------------------------------------- a second Auth instance
+/**
+ * Serves another Auth instance with adjusted settings directly (no gateway), sharing the test
+ * stack's database and mailbox, for settings the stack itself does not use. Call in a describe.
+ */
+export function useAuthInstance(adjust: (settings: AuthSettings) => AuthSettings): { base(): string } {
+  let service: LocalService;
+  let server: http.Server;
+  let base = '';
+  beforeAll(async () => {
+    service = await createAuthService(config, { settings: adjust, log: () => {} });
+    server = http.createServer((req, res) => void service.handler(req, res));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => server.close(resolve));
+    await service.close();
+  });
+  return { base: () => base };
 }

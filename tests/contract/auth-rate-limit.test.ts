@@ -1,40 +1,19 @@
 // [auth.rate_limit]: per-IP limits answer 429. A second Auth instance with low limits is served
 // here directly (no gateway), sharing the test stack's database and mailbox.
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAuthService } from '../../local/auth/index.ts';
+import { describe, expect, it } from 'vitest';
 import { loadAuthSettings } from '../../local/auth/settings.ts';
 import { loadConfig } from '../../local/config.ts';
-import type { LocalService } from '../../local/lib/service.ts';
 import { config, uniqueEmail } from '../support/stack.ts';
-import { password, versionHeader } from './auth-helpers.ts';
+import { password, useAuthInstance, versionHeader } from './auth-helpers.ts';
 
 describe('rate limits', () => {
-  let service: LocalService;
-  let server: http.Server;
-  let base: string;
-
-  beforeAll(async () => {
-    service = await createAuthService(config, {
-      settings: (settings) => ({
-        ...settings,
-        rateLimit: { enabled: true, signInSignUps: 3, tokenVerifications: 2, tokenRefresh: 2, emailSent: 2 },
-      }),
-      log: () => {},
-    });
-    server = http.createServer((req, res) => void service.handler(req, res));
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  });
-
-  afterAll(async () => {
-    await new Promise((resolve) => server.close(resolve));
-    await service.close();
-  });
+  const instance = useAuthInstance((settings) => ({
+    ...settings,
+    rateLimit: { enabled: true, signInSignUps: 3, tokenVerifications: 2, tokenRefresh: 2, emailSent: 2 },
+  }));
 
   const post = (path: string, body: unknown) =>
-    fetch(`${base}${path}`, {
+    fetch(`${instance.base()}${path}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', [versionHeader]: '2024-01-01' },
       body: JSON.stringify(body),

@@ -3,6 +3,7 @@
 import type { FormObject, FormValue } from '../form.ts';
 import {
   buildCustomer,
+  customerDetails,
   type CheckoutSession,
   type Customer,
   type Json,
@@ -446,18 +447,7 @@ function createCheckoutSession(store: StripeStore, params: FormObject): Json {
     custom_text: { after_submit: null, shipping_address: null, submit: null, terms_of_service_acceptance: null },
     customer: customer?.id ?? null,
     customer_creation: customer ? null : 'always',
-    customer_details: customer
-      ? {
-          address: null,
-          business_name: null,
-          email: customer.email,
-          individual_name: null,
-          name: customer.name,
-          phone: null,
-          tax_exempt: 'none',
-          tax_ids: null,
-        }
-      : null,
+    customer_details: customer ? customerDetails(customer) : null,
     customer_email: customerEmail,
     discounts: [],
     expires_at: expiresAt,

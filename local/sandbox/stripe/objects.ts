@@ -230,6 +230,20 @@ export function buildCustomer(fields: {
   };
 }
 
+/** A checkout session's `customer_details`, from the customer who pays. */
+export function customerDetails(customer: Customer): Json {
+  return {
+    address: null,
+    business_name: null,
+    email: customer.email,
+    individual_name: null,
+    name: customer.name,
+    phone: null,
+    tax_exempt: 'none',
+    tax_ids: [],
+  };
+}
+
 /** `{ object: 'list', ... }` as every Stripe list endpoint returns it. */
 export function list<T>(url: string, data: T[], hasMore = false): Json {
   return { object: 'list', data, has_more: hasMore, url };

@@ -9,6 +9,7 @@ import {
   buildPrice,
   buildProduct,
   type CheckoutSession,
+  customerDetails,
   type Customer,
   type Invoice,
   type Json,
@@ -327,16 +328,7 @@ export class StripeStore {
     session.status = 'complete';
     session.payment_status = 'paid';
     session.customer = customer.id;
-    session.customer_details = {
-      address: null,
-      business_name: null,
-      email: customer.email,
-      individual_name: null,
-      name: customer.name,
-      phone: null,
-      tax_exempt: 'none',
-      tax_ids: [],
-    };
+    session.customer_details = customerDetails(customer);
     session.subscription = subscription.id;
     session.invoice = invoice.id;
     session.url = null;
