@@ -17,16 +17,16 @@ const apiProxy = {
 };
 
 export default defineConfig({
-  root: path.resolve(__dirname, 'web'),
-  envDir: path.resolve(__dirname),
+  root: path.resolve(import.meta.dirname, 'web'),
+  envDir: path.resolve(import.meta.dirname),
   plugins: [react(), tailwindcss()],
   resolve: {
     alias: {
-      '@': path.resolve(__dirname, 'web/src'),
-      '@domain': path.resolve(__dirname, 'supabase/functions/_shared/domain'),
+      '@': path.resolve(import.meta.dirname, 'web/src'),
+      '@domain': path.resolve(import.meta.dirname, 'supabase/functions/_shared/domain'),
     },
   },
   server: { proxy: apiProxy },
   preview: { proxy: apiProxy },
-  build: { outDir: path.resolve(__dirname, 'dist'), emptyOutDir: true, sourcemap: true },
+  build: { outDir: path.resolve(import.meta.dirname, 'dist'), emptyOutDir: true, sourcemap: true },
 });
