@@ -54,12 +54,18 @@ create table public.profiles (
 
   -- brand-assets object paths, one per upload slot; each must sit in the owner's folder and
   -- the slot's sub-folder with the slot's file type.
-  logo_path text check (split_part(logo_path, '/', 1) = id::text and private.brand_asset_slot(logo_path) = 'logo'),
-  podcast_cover_path text check (split_part(podcast_cover_path, '/', 1) = id::text and private.brand_asset_slot(podcast_cover_path) = 'podcastCover'),
-  video_intro_path text check (split_part(video_intro_path, '/', 1) = id::text and private.brand_asset_slot(video_intro_path) = 'videoIntro'),
-  video_outro_path text check (split_part(video_outro_path, '/', 1) = id::text and private.brand_asset_slot(video_outro_path) = 'videoOutro'),
-  clip_intro_path text check (split_part(clip_intro_path, '/', 1) = id::text and private.brand_asset_slot(clip_intro_path) = 'clipIntro'),
-  clip_outro_path text check (split_part(clip_outro_path, '/', 1) = id::text and private.brand_asset_slot(clip_outro_path) = 'clipOutro'),
+  logo_path text constraint profiles_logo_path_check check (
+    logo_path is null or (split_part(logo_path, '/', 1) = id::text and private.brand_asset_slot(logo_path) is not distinct from 'logo')),
+  podcast_cover_path text constraint profiles_podcast_cover_path_check check (
+    podcast_cover_path is null or (split_part(podcast_cover_path, '/', 1) = id::text and private.brand_asset_slot(podcast_cover_path) is not distinct from 'podcastCover')),
+  video_intro_path text constraint profiles_video_intro_path_check check (
+    video_intro_path is null or (split_part(video_intro_path, '/', 1) = id::text and private.brand_asset_slot(video_intro_path) is not distinct from 'videoIntro')),
+  video_outro_path text constraint profiles_video_outro_path_check check (
+    video_outro_path is null or (split_part(video_outro_path, '/', 1) = id::text and private.brand_asset_slot(video_outro_path) is not distinct from 'videoOutro')),
+  clip_intro_path text constraint profiles_clip_intro_path_check check (
+    clip_intro_path is null or (split_part(clip_intro_path, '/', 1) = id::text and private.brand_asset_slot(clip_intro_path) is not distinct from 'clipIntro')),
+  clip_outro_path text constraint profiles_clip_outro_path_check check (
+    clip_outro_path is null or (split_part(clip_outro_path, '/', 1) = id::text and private.brand_asset_slot(clip_outro_path) is not distinct from 'clipOutro')),
 
   -- Set by complete_onboarding() only.
   onboarding_completed_at timestamptz,

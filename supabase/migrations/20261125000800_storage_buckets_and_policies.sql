@@ -23,7 +23,9 @@ stable
 security definer
 set search_path = ''
 as $$
-  select exists (select 1 from public.episodes e where e.files @> array[object_name])
+  -- Only for the caller's own folder: nobody may probe another user's paths.
+  select split_part(object_name, '/', 1) = (select auth.uid())::text
+     and exists (select 1 from public.episodes e where e.files @> array[object_name])
 $$;
 revoke execute on function private.is_submitted_episode_file(text) from public;
 grant execute on function private.is_submitted_episode_file(text) to authenticated, service_role;
