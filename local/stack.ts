@@ -5,7 +5,6 @@ import { createAuthService } from './auth/index.ts';
 import type { StackConfig } from './config.ts';
 import { startFunctions } from './functions/functions.ts';
 import { startGateway } from './gateway/gateway.ts';
-import type { LocalService } from './lib/service.ts';
 import { startMailbox } from './mailbox/mailbox.ts';
 import { startDatabase, wipeData } from './postgres/database.ts';
 import { startPostgrest } from './postgrest/postgrest.ts';
@@ -77,7 +76,7 @@ export async function startStack(config: StackConfig, options: StackOptions = {}
     ]);
     stoppers.push(() => rest.stop(), () => auth.close(), () => storage.close());
 
-    const gateway = await step('API gateway', () => startGateway(config, { auth: auth as LocalService, storage }));
+    const gateway = await step('API gateway', () => startGateway(config, { auth, storage }));
     stoppers.push(closeServer(gateway));
 
     const sandbox = await step('Sandboxes', () => startSandbox(config));

@@ -21,8 +21,8 @@ interface RecoveredSession {
 
 const ACTIVATION_POLLS = 10;
 
-/** Asks the server for a session; true on success. Also the spec's "manual recovery". */
-export async function recoverSession(email: string, sessionId: string): Promise<boolean> {
+/** Asks the server for a session; true on success. */
+async function recoverSession(email: string, sessionId: string): Promise<boolean> {
   try {
     const query = new URLSearchParams({ email, session_id: sessionId });
     const recovered = await apiRequest<RecoveredSession>('GET', `/api/auth/recover-session?${query}`);
