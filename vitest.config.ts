@@ -23,7 +23,7 @@ export default defineConfig({
         test: {
           name: 'stack',
           // Everything here runs against a real local stack that global-setup starts on the
-          // test ports (see .env.example: CASTLOOP_TEST_PORT_OFFSET).
+          // test ports (see .env.example: CASTLOOP_TEST_PORT_BASE).
           include: ['tests/{stack,db,contract,functions,e2e}/**/*.test.ts'],
           globalSetup: ['tests/support/global-setup.ts'],
           environment: 'node',

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { repoRoot } from '../local/config.ts';
 import { mib, samplePeak, treeRssBytes } from './lib/process-tree.ts';
 
-const env = { ...process.env, SUPABASE_API_PORT: '44321', SUPABASE_DB_PORT: '44322', MAILBOX_PORT: '44324', SMTP_PORT: '44325', POSTGREST_PORT: '44327', FUNCTIONS_PORT: '44328', SANDBOX_PORT: '44330', WEB_PORT: '44000', CASTLOOP_DATA_DIR: '.local-data/bench-startup' };
+const env = { ...process.env, SUPABASE_API_PORT: '28321', SUPABASE_DB_PORT: '28322', MAILBOX_PORT: '28324', SMTP_PORT: '28325', POSTGREST_PORT: '28327', FUNCTIONS_PORT: '28328', SANDBOX_PORT: '28330', WEB_PORT: '28000', CASTLOOP_DATA_DIR: '.local-data/bench-startup' };
 
 async function run(label: string, args: string[]): Promise<{ seconds: number; peak: number; settled: number }> {
   const began = Date.now();

@@ -1,7 +1,7 @@
 // Local Storage upload throughput and memory: 1 GiB by TUS (tus-js-client, 6 MB chunks, as
 // Supabase documents) through the gateway, against a raw HTTP PUT of the same bytes to a plain
 // Node server on loopback that writes them to disk. Goal: TUS >= 0.5 x raw, memory flat.
-// Runs its own stack on CASTLOOP_TEST_PORT_OFFSET (default 7000) with its own data directory.
+// Runs its own stack on CASTLOOP_TEST_PORT_BASE (default 27000) with its own data directory.
 //   npx tsx bench/storage-upload.ts
 import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
@@ -13,7 +13,7 @@ import { pipeline } from 'node:stream/promises';
 import * as tus from 'tus-js-client';
 import { mib, treeRssBytes } from './lib/process-tree.ts';
 
-process.env.CASTLOOP_TEST_PORT_OFFSET ??= '7000';
+process.env.CASTLOOP_TEST_PORT_BASE ??= '27000';
 process.env.CASTLOOP_DATA_DIR ??= '.local-data/bench-storage';
 const { loadConfig } = await import('../local/config.ts');
 const { startStack } = await import('../local/stack.ts');

@@ -91,14 +91,17 @@ function int(env: Record<string, string>, key: string): number {
 }
 
 /**
- * Builds the stack configuration. The `test` profile shifts every port by
- * CASTLOOP_TEST_PORT_OFFSET and uses its own data directory, so `npm test` never
- * collides with a running `npm start`.
+ * Builds the stack configuration. The `test` profile puts every port at CASTLOOP_TEST_PORT_BASE
+ * plus the last three digits of its dev port (54321 -> 23321, web 3000 -> 23000) and uses its
+ * own data directory, so `npm test` never collides with a running `npm start`. The base sits
+ * below Linux's ephemeral range (32768-60999): a stack started mid-run must not find its port
+ * taken by one of the test suite's own client connections. A stack spans base+0..base+599, so
+ * stacks running side by side need bases at least 1000 apart.
  */
 export function loadConfig(profile: StackProfile = 'dev', envOverride?: Record<string, string>): StackConfig {
   const env = { ...loadEnv(), ...envOverride };
-  const offset = profile === 'test' ? Number(env.CASTLOOP_TEST_PORT_OFFSET ?? 1000) : 0;
-  const port = (key: string) => int(env, key) + offset;
+  const testBase = Number(env.CASTLOOP_TEST_PORT_BASE ?? 23000);
+  const port = (key: string) => (profile === 'test' ? testBase + (int(env, key) % 1000) : int(env, key));
   const host = '127.0.0.1';
   const ports = {
     gateway: port('SUPABASE_API_PORT'),

@@ -49,7 +49,7 @@ async function startReceiver(): Promise<string> {
 
 function makeConfig(webhookUrl: string, retrySeconds = ''): StackConfig {
   return loadConfig('test', {
-    CASTLOOP_TEST_PORT_OFFSET: '5000',
+    CASTLOOP_TEST_PORT_BASE: '26000',
     CASTLOOP_DATA_DIR: '.local-data/h-sandbox',
     STRIPE_WEBHOOK_URL: webhookUrl,
     STRIPE_SECRET_KEY: 'sk_test_castloop_local',

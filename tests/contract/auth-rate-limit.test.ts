@@ -75,7 +75,7 @@ describe('rate limit settings', () => {
       autoconfirm: true,
       refreshTokenReuseInterval: 10,
       externalUrl: `${config.urls.api}/auth/v1`,
-      redirectPatterns: ['http://localhost:3000', 'http://127.0.0.1:4000'],
+      redirectPatterns: ['http://localhost:3000', 'http://127.0.0.1:23000'],
     });
     expect(settings.templates.recovery).toEqual({
       subject: 'Reset your Castloop password',

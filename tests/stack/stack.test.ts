@@ -122,7 +122,7 @@ describe('mailbox', () => {
 /** A second stack on ports of its own, so it never disturbs the one the other tests use. */
 function probeConfig(name: string, shift: number) {
   return loadConfig('test', {
-    CASTLOOP_TEST_PORT_OFFSET: String(Number(config.env.CASTLOOP_TEST_PORT_OFFSET ?? 1000) + shift),
+    CASTLOOP_TEST_PORT_BASE: String(Number(config.env.CASTLOOP_TEST_PORT_BASE ?? 23000) + shift),
     CASTLOOP_DATA_DIR: path.join(path.dirname(config.dataDir), name),
   });
 }
@@ -140,7 +140,7 @@ function portIsClosed(port: number): Promise<boolean> {
 
 describe('stack lifecycle', () => {
   it('applies every migration from scratch, twice in a row', async () => {
-    const probe = probeConfig('migrations-probe', 60);
+    const probe = probeConfig('migrations-probe', 1000);
     const expected = (await listMigrations()).map((m) => m.version);
     for (let round = 0; round < 2; round++) {
       await wipeData(probe);
@@ -158,7 +158,7 @@ describe('stack lifecycle', () => {
   });
 
   it('stops cleanly, leaving no process or port behind', async () => {
-    const probe = probeConfig('shutdown-probe', 80);
+    const probe = probeConfig('shutdown-probe', 2000);
     const stack = await startStack(probe, { reset: true, web: 'none' });
     const ports = [probe.ports.gateway, probe.ports.db, probe.ports.rest, probe.ports.functions, probe.ports.mailboxWeb, probe.ports.mailboxWeb + 200, probe.ports.smtp, probe.ports.sandbox];
     expect(await portIsClosed(probe.ports.gateway)).toBe(false);
