@@ -11,7 +11,7 @@ const ForgotPasswordPage = lazy(() => import('@/features/auth/routes/forgot-pass
 const ResetPasswordPage = lazy(() => import('@/features/auth/routes/reset-password-page'));
 const SubscribePage = lazy(() => import('@/features/billing/routes/subscribe-page'));
 const OnboardingPage = lazy(() => import('@/features/onboarding/routes/onboarding-page'));
-const DashboardPage = lazy(() => import('@/features/dashboard/routes/dashboard-page'));
+const DashboardPage = lazy(() => import('./routes/dashboard-page'));
 const DonePage = lazy(() => import('@/features/episodes/routes/done-page'));
 const NotFoundPage = lazy(() => import('./routes/not-found-page'));
 
