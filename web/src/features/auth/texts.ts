@@ -1,5 +1,4 @@
 // Every user-facing text of the account screens. Quoted spec texts are verbatim.
-export const SUPPORT_EMAIL = 'support@castloop.com';
 
 export const texts = {
   register: {

@@ -8,7 +8,8 @@ import { FormField } from '@/components/form-field';
 import { errorMessage } from '@/lib/api-client';
 import { notify } from '@/lib/toast';
 import { requestPasswordReset } from '../api/auth-actions';
-import { SUPPORT_EMAIL, texts } from '../texts';
+import { supportEmail } from '@/lib/external-links';
+import { texts } from '../texts';
 
 const t = texts.forgot;
 
@@ -31,7 +32,7 @@ export default function ForgotPasswordPage() {
     return (
       <AuthCard title={t.sentTitle}>
         <p>{t.sentBody(sentTo)}</p>
-        <p className="text-sm text-base-content/70">{t.supportHint(SUPPORT_EMAIL)}</p>
+        <p className="text-sm text-base-content/70">{t.supportHint(supportEmail)}</p>
         <button type="button" className="btn btn-primary" onClick={() => navigate('/login')}>
           {t.backToLogin}
         </button>

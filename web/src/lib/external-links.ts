@@ -1,0 +1,11 @@
+// Addresses outside the app that several screens link to; configuration, not code.
+const env = import.meta.env;
+
+/** The premium community invitation (onboarding card and the dashboard's header menu). */
+export const communityUrl = (env.VITE_COMMUNITY_URL as string | undefined) ?? 'https://community.castloop.com/invite';
+
+/** The Platform Introduction video embedded on /onboarding. */
+export const introVideoUrl = (env.VITE_INTRO_VIDEO_URL as string | undefined) ?? 'https://www.youtube-nocookie.com/embed/castloop-intro';
+
+/** Where subscribers write for help (forgot-password panel, the dashboard's Contact Support). */
+export const supportEmail = (env.VITE_SUPPORT_EMAIL as string | undefined) ?? 'support@castloop.com';
