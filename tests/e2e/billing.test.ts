@@ -67,6 +67,11 @@ describe('plans page and checkout', () => {
     await page.getByText('Your subscription is active').waitFor();
     await page.getByRole('button', { name: 'Back to Dashboard' }).waitFor();
     await expectAccessible(page);
+    // No second checkout for a subscriber: other plans change through the one portal button.
+    await page.getByText('Current plan').waitFor();
+    expect(await page.getByRole('button', { name: /^Choose / }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: /^Change to / }).count()).toBe(2);
+    expect(await page.getByRole('button', { name: 'Manage Your Billing' }).count()).toBe(0);
     await page.getByRole('button', { name: 'Manage Billing' }).click();
     await page.waitForURL(/\/portal\//);
     await expectAccessible(page);

@@ -56,6 +56,15 @@ describe('POST /api/create-checkout-session', () => {
     expect((await subscriptionOf(user.id)).tier).toBe('scale');
   });
 
+  it('refuses a second checkout for an active subscriber with 409: plan changes go through the portal', async () => {
+    const user = await createUser('new');
+    await payForPlan(user, 'starter');
+    await expect.poll(async () => (await subscriptionOf(user.id))?.status, { timeout: 10_000 }).toBe('active');
+    const again = await call('POST', 'create-checkout-session', await tokenOf(user), { tier: 'scale' });
+    expect(again).toEqual({ status: 409, body: { message: 'You already have an active subscription. Change your plan from the billing portal.' } });
+    expect((await subscriptionOf(user.id)).tier).toBe('starter');
+  });
+
   it('refuses an unknown tier with 400', async () => {
     const user = await createUser('new');
     const res = await call('POST', 'create-checkout-session', await tokenOf(user), { tier: 'platinum' });

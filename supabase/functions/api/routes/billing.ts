@@ -12,10 +12,14 @@ const siteUrl = () => Deno.env.get('SITE_URL') ?? 'http://127.0.0.1:3000';
 
 const checkoutSchema = z.object({ tier: z.string().max(50) });
 
-async function storedCustomerId(userId: string): Promise<string | null> {
-  const { data, error } = await serviceClient().from('subscriptions').select('stripe_customer_id').eq('user_id', userId).maybeSingle();
+async function storedBilling(userId: string): Promise<{ customerId: string | null; active: boolean }> {
+  const { data, error } = await serviceClient().from('subscriptions').select('stripe_customer_id, status').eq('user_id', userId).maybeSingle();
   if (error) throw new HttpError(500, `Could not read billing data: ${error.message}`);
-  return data?.stripe_customer_id ?? null;
+  return { customerId: data?.stripe_customer_id ?? null, active: data?.status === 'active' };
+}
+
+async function storedCustomerId(userId: string): Promise<string | null> {
+  return (await storedBilling(userId)).customerId;
 }
 
 /** The caller's Stripe customer, created once and remembered. */
@@ -40,6 +44,10 @@ billingRoutes.post('/create-checkout-session', async (c) => {
   if (!isPlanTier(tier)) throw new HttpError(400, `Unknown plan: ${tier}`);
   const price = priceIdsByTier()[tier];
   if (!price) throw new HttpError(503, `The ${tier} plan has no Stripe price configured`);
+  // A second checkout would start a second subscription: plan changes go through the portal.
+  if ((await storedBilling(caller.userId)).active) {
+    throw new HttpError(409, 'You already have an active subscription. Change your plan from the billing portal.');
+  }
   const customer = await customerFor(caller);
   const session = await stripeClient().checkout.sessions.create({
     mode: 'subscription',

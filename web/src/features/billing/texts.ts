@@ -7,6 +7,7 @@ export const texts = {
   perMonth: '/month',
   mostPopular: 'Most Popular',
   choose: (title: string) => `Choose ${title}`,
+  changeTo: (title: string) => `Change to ${title}`,
   redirecting: 'Redirecting...',
   currentPlan: 'Current plan',
   activeTitle: 'Your subscription is active',

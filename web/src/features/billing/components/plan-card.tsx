@@ -8,17 +8,19 @@ interface PlanCardProps {
   pending: boolean;
   disabled: boolean;
   onChoose: (tier: string) => void;
+  chooseLabel: (title: string) => string;
 }
 
-export function PlanCard({ plan, isCurrent, pending, disabled, onChoose }: PlanCardProps) {
+export function PlanCard({ plan, isCurrent, pending, disabled, onChoose, chooseLabel }: PlanCardProps) {
   const headingId = `plan-${plan.id}-title`;
   return (
     <article
       aria-labelledby={headingId}
-      className={`card bg-base-100 shadow-xl ${plan.isPopular ? 'border-2 border-primary' : 'border border-base-300'}`}
+      className={`card relative bg-base-100 shadow-xl ${plan.isPopular ? 'border-2 border-primary' : 'border border-base-300'}`}
     >
+      {/* On the card's edge, so the popular card's price lines up with the others. */}
+      {plan.isPopular && <span className="badge badge-primary absolute -top-3 left-1/2 -translate-x-1/2">{texts.mostPopular}</span>}
       <div className="card-body gap-4">
-        {plan.isPopular && <span className="badge badge-primary self-start">{texts.mostPopular}</span>}
         <h2 id={headingId} className="card-title text-xl">
           {plan.title}
         </h2>
@@ -62,7 +64,7 @@ export function PlanCard({ plan, isCurrent, pending, disabled, onChoose }: PlanC
               disabled={disabled}
               onClick={() => onChoose(plan.id)}
             >
-              {pending ? texts.redirecting : texts.choose(plan.title)}
+              {pending ? texts.redirecting : chooseLabel(plan.title)}
             </button>
           )}
         </div>

@@ -35,7 +35,8 @@ export default function SubscribePage() {
               {texts.backToDashboard}
             </button>
           )}
-          {account?.stripeCustomerId && (
+          {/* Active subscribers reach the portal from their subscription card: one button, not two. */}
+          {account?.stripeCustomerId && !isActive && (
             <button type="button" className="btn btn-outline" disabled={busy} onClick={openPortal}>
               {texts.manageYourBilling}
             </button>
@@ -80,7 +81,9 @@ export default function SubscribePage() {
               isCurrent={isActive && account?.subscriptionTier === plan.id}
               pending={checkout.isPending && checkout.variables === plan.id}
               disabled={busy}
-              onChoose={choose}
+              // A subscriber changes plan in the billing portal; a second checkout would bill twice.
+              onChoose={isActive ? openPortal : choose}
+              chooseLabel={isActive ? texts.changeTo : texts.choose}
             />
           ))}
         </div>
