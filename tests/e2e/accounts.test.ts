@@ -85,6 +85,41 @@ describe('sign in', () => {
     await expectAccessible(page);
   });
 
+  it('shows a toast as a title over its description, and a swipe right of over 50 px dismisses it', async () => {
+    const { email } = await createUser('new');
+    const page = await harness.newPage();
+    await signIn(page, email, 'not-the-password');
+    const toast = page.getByTestId('toast');
+    await toast.waitFor();
+    expect(await toast.locator('p').allTextContents()).toEqual(['Login failed', 'Invalid login credentials']);
+    const box = (await toast.boundingBox())!;
+    const y = box.y + box.height / 2;
+    // 30 px is not enough; 80 px is.
+    await page.mouse.move(box.x + 20, y);
+    await page.mouse.down();
+    await page.mouse.move(box.x + 50, y, { steps: 5 });
+    await page.mouse.up();
+    await page.waitForTimeout(300);
+    expect(await toast.isVisible()).toBe(true);
+    await page.mouse.move(box.x + 20, y);
+    await page.mouse.down();
+    await page.mouse.move(box.x + 100, y, { steps: 5 });
+    await page.mouse.up();
+    // Well before the toast's own 5 s: the swipe dismissed it.
+    await toast.waitFor({ state: 'hidden', timeout: 1000 });
+  });
+
+  it('names each screen in the browser tab and serves the favicon', async () => {
+    const page = await harness.newPage();
+    await page.goto('/login');
+    await expect.poll(() => page.title()).toBe('Sign In · Castloop');
+    await page.goto('/register');
+    await expect.poll(() => page.title()).toBe('Create Account · Castloop');
+    const icon = await page.request.get('/favicon.svg');
+    expect(icon.status()).toBe(200);
+    expect(icon.headers()['content-type']).toContain('image/svg+xml');
+  });
+
   it('keeps the session across a reload', async () => {
     const { email } = await createUser('onboarded');
     const page = await harness.newPage();

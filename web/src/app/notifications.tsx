@@ -1,8 +1,39 @@
-// The toast area: one toast at a time (lib/toast.ts), F8 moves focus to it.
-import { useEffect, useRef } from 'react';
-import { Toaster } from 'react-hot-toast';
+// The toast area: one toast at a time (lib/toast.ts), F8 moves focus to it, and a toast swiped
+// right by more than 50 px is dismissed (spec section 9).
+import { useEffect, useRef, useState } from 'react';
+import { toast as hotToast, ToastBar, Toaster, type Toast } from 'react-hot-toast';
 import { TOAST_DURATION_MS } from '@/lib/toast';
 import { appTexts } from './texts';
+
+const SWIPE_DISMISS_PX = 50;
+
+function SwipeableToast({ toast }: { toast: Toast }) {
+  const startX = useRef<number | null>(null);
+  const [offset, setOffset] = useState(0);
+  const end = () => {
+    if (offset > SWIPE_DISMISS_PX) hotToast.dismiss(toast.id);
+    startX.current = null;
+    setOffset(0);
+  };
+  return (
+    <div
+      data-testid="toast"
+      // A dismissed toast leaves at once (no exit animation to wait for, nothing left to read).
+      style={{ transform: `translateX(${offset}px)`, touchAction: 'pan-y', visibility: toast.visible ? 'visible' : 'hidden' }}
+      onPointerDown={(event) => {
+        startX.current = event.clientX;
+        event.currentTarget.setPointerCapture(event.pointerId);
+      }}
+      onPointerMove={(event) => {
+        if (startX.current !== null) setOffset(Math.max(0, event.clientX - startX.current));
+      }}
+      onPointerUp={end}
+      onPointerCancel={end}
+    >
+      <ToastBar toast={toast} />
+    </div>
+  );
+}
 
 export function Notifications() {
   const region = useRef<HTMLElement>(null);
@@ -18,7 +49,9 @@ export function Notifications() {
   }, []);
   return (
     <section ref={region} tabIndex={-1} aria-label={appTexts.notificationsLabel} className="outline-none">
-      <Toaster position="bottom-right" toastOptions={{ duration: TOAST_DURATION_MS, style: { maxWidth: 420 } }} />
+      <Toaster position="bottom-right" toastOptions={{ duration: TOAST_DURATION_MS, style: { maxWidth: 420 } }}>
+        {(toast) => <SwipeableToast toast={toast} />}
+      </Toaster>
     </section>
   );
 }

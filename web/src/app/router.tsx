@@ -1,37 +1,26 @@
-// Every route, each screen a lazy chunk so the first load stays small.
-import { lazy, Suspense } from 'react';
-import { Route, Routes } from 'react-router-dom';
+// The routes of the route table, behind the access rules; the tab's title follows the address.
+import { Suspense, useEffect } from 'react';
+import { Route, Routes, useLocation } from 'react-router-dom';
 import { FullPageSpinner } from '@/components/spinner';
 import { AccessGate } from './access-gate';
 import { Header } from './layout/header';
-
-const RegisterPage = lazy(() => import('@/features/auth/routes/register-page'));
-const LoginPage = lazy(() => import('@/features/auth/routes/login-page'));
-const ForgotPasswordPage = lazy(() => import('@/features/auth/routes/forgot-password-page'));
-const ResetPasswordPage = lazy(() => import('@/features/auth/routes/reset-password-page'));
-const SubscribePage = lazy(() => import('@/features/billing/routes/subscribe-page'));
-const OnboardingPage = lazy(() => import('@/features/onboarding/routes/onboarding-page'));
-const DashboardPage = lazy(() => import('./routes/dashboard-page'));
-const DonePage = lazy(() => import('@/features/episodes/routes/done-page'));
-const NotFoundPage = lazy(() => import('./routes/not-found-page'));
+import { documentTitle, notFoundRoute, routeTable } from './route-table';
 
 export function AppRoutes() {
+  const { pathname } = useLocation();
+  useEffect(() => {
+    document.title = documentTitle(pathname);
+  }, [pathname]);
   return (
     <>
       <Header />
       <AccessGate>
         <Suspense fallback={<FullPageSpinner />}>
           <Routes>
-            <Route path="/register" element={<RegisterPage />} />
-            <Route path="/login" element={<LoginPage />} />
-            <Route path="/forgot-password" element={<ForgotPasswordPage />} />
-            <Route path="/reset-password" element={<ResetPasswordPage />} />
-            <Route path="/" element={<DashboardPage />} />
-            <Route path="/dashboard" element={<DashboardPage />} />
-            <Route path="/subscribe" element={<SubscribePage />} />
-            <Route path="/onboarding" element={<OnboardingPage />} />
-            <Route path="/done" element={<DonePage />} />
-            <Route path="*" element={<NotFoundPage />} />
+            {routeTable.map(({ path, page: Page }) => (
+              <Route key={path} path={path} element={<Page />} />
+            ))}
+            <Route path="*" element={<notFoundRoute.page />} />
           </Routes>
         </Suspense>
       </AccessGate>

@@ -1,4 +1,5 @@
 // Toasts as the spec configures them: one at a time, 5 s by default.
+import { createElement } from 'react';
 import { toast as hotToast } from 'react-hot-toast';
 
 export const TOAST_DURATION_MS = 5000;
@@ -12,7 +13,10 @@ interface ToastOptions {
 const TOAST_ID = 'castloop-toast';
 
 function show(kind: 'success' | 'error' | 'info', title: string, options: ToastOptions = {}): void {
-  const message = options.description ? `${title}: ${options.description}` : title;
+  // The spec's toasts have a title and, below it, a description.
+  const message = options.description
+    ? createElement('div', null, createElement('p', { className: 'font-semibold' }, title), createElement('p', null, options.description))
+    : title;
   const settings = {
     id: TOAST_ID,
     duration: options.durationMs ?? TOAST_DURATION_MS,

@@ -1,0 +1,51 @@
+// Every route of the SPA in one table: its address, its title and who may see it. The router
+// and the access rules (access.ts) both read it.
+import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import type { HomeDestination } from '@domain/account';
+
+/**
+ * - `anyone`: rendered for every visitor (the admin console enforces access on the server).
+ * - `guest`: the sign-in screens; a signed-in visitor is sent home.
+ * - `member`: signed-in visitors only; with `home`, only when that is where the account belongs.
+ */
+export type RouteAccess = { kind: 'anyone' } | { kind: 'guest' } | { kind: 'member'; home?: HomeDestination };
+
+export interface AppRoute {
+  path: string;
+  title: string;
+  access: RouteAccess;
+  page: LazyExoticComponent<ComponentType>;
+}
+
+const anyone: RouteAccess = { kind: 'anyone' };
+const guest: RouteAccess = { kind: 'guest' };
+const member = (home?: HomeDestination): RouteAccess => ({ kind: 'member', home });
+
+// Each screen is a lazy chunk, so the first load stays small.
+const dashboardPage = lazy(() => import('./routes/dashboard-page'));
+
+export const notFoundRoute = { title: '404 Page Not Found', page: lazy(() => import('./routes/not-found-page')) };
+
+export const routeTable: readonly AppRoute[] = [
+  { path: '/register', title: 'Create Account', access: guest, page: lazy(() => import('@/features/auth/routes/register-page')) },
+  { path: '/login', title: 'Sign In', access: guest, page: lazy(() => import('@/features/auth/routes/login-page')) },
+  { path: '/forgot-password', title: 'Forgot Password', access: guest, page: lazy(() => import('@/features/auth/routes/forgot-password-page')) },
+  { path: '/reset-password', title: 'Reset Password', access: anyone, page: lazy(() => import('@/features/auth/routes/reset-password-page')) },
+  { path: '/', title: 'Dashboard', access: member('/dashboard'), page: dashboardPage },
+  { path: '/dashboard', title: 'Dashboard', access: member('/dashboard'), page: dashboardPage },
+  { path: '/subscribe', title: 'Choose Your Plan', access: member(), page: lazy(() => import('@/features/billing/routes/subscribe-page')) },
+  { path: '/onboarding', title: 'Onboarding', access: member('/onboarding'), page: lazy(() => import('@/features/onboarding/routes/onboarding-page')) },
+  { path: '/done', title: 'Thanks for Submitting!', access: member(), page: lazy(() => import('@/features/episodes/routes/done-page')) },
+  { path: '/admin/episodes/resubmit', title: 'Episode Resubmission Admin', access: anyone, page: notFoundRoute.page },
+];
+
+/** The route for an address, ignoring a trailing slash; undefined for an unknown address. */
+export function findRoute(pathname: string): AppRoute | undefined {
+  const normalized = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
+  return routeTable.find((route) => route.path === normalized);
+}
+
+/** The browser tab's title for an address. */
+export function documentTitle(pathname: string): string {
+  return `${findRoute(pathname)?.title ?? notFoundRoute.title} · Castloop`;
+}
