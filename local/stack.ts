@@ -9,6 +9,7 @@ import { startMailbox } from './mailbox/mailbox.ts';
 import { startDatabase, wipeData } from './postgres/database.ts';
 import { startPostgrest } from './postgrest/postgrest.ts';
 import { startSandbox } from './sandbox/index.ts';
+import { stripeFunctionEnv } from './sandbox/stripe/settings.ts';
 import { createStorageService } from './storage/index.ts';
 import { startWeb } from './web.ts';
 
@@ -83,7 +84,13 @@ export async function startStack(config: StackConfig, options: StackOptions = {}
     stoppers.push(() => sandbox.stop());
 
     const functions = await step('Edge Functions', () =>
-      startFunctions(config, { watch: options.watch ?? false, extraDirs: options.extraFunctionsDirs, onLine: (line) => log(`[functions] ${line}`) }),
+      startFunctions(config, {
+        watch: options.watch ?? false,
+        extraDirs: options.extraFunctionsDirs,
+        // This stack's own Stripe sandbox, unless .env points at Stripe itself.
+        sandboxEnv: stripeFunctionEnv(config),
+        onLine: (line) => log(`[functions] ${line}`),
+      }),
     );
     stoppers.push(() => functions.stop());
 

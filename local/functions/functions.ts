@@ -8,7 +8,6 @@ import path from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { loadEnvFileKeys, repoRoot, type StackConfig } from '../config.ts';
 import { spawnService, type ChildService } from '../lib/process.ts';
-import { stripeFunctionEnv } from '../sandbox/stripe/settings.ts';
 
 const require = createRequire(import.meta.url);
 const functionsDir = path.join(repoRoot, 'supabase', 'functions');
@@ -50,6 +49,8 @@ export interface FunctionsOptions {
   watch: boolean;
   /** More folders of functions to host beside supabase/functions (test fixtures). */
   extraDirs?: string[];
+  /** Settings that point the functions at this stack's sandboxes (the stack decides them). */
+  sandboxEnv?: Record<string, string>;
   onLine?: (line: string) => void;
 }
 
@@ -83,8 +84,7 @@ export async function startFunctions(config: StackConfig, options: FunctionsOpti
       // The local stack's own web server is the site (its port differs under npm test).
       SITE_URL: config.urls.web,
       ALLOWED_ORIGIN: config.urls.web,
-      // This stack's own Stripe sandbox, unless .env points at Stripe itself.
-      ...stripeFunctionEnv(config),
+      ...options.sandboxEnv,
       CASTLOOP_FUNCTIONS_DIRS: JSON.stringify([functionsDir, ...(options.extraDirs ?? [])]),
       CASTLOOP_FUNCTIONS_PORT: String(config.ports.functions),
       CASTLOOP_FUNCTIONS_HOST: config.host,

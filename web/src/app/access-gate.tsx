@@ -5,7 +5,7 @@ import { FullPageSpinner } from '@/components/spinner';
 import { useCurrentAccount } from '@/lib/current-account';
 import { decideAccess } from './access';
 import { appTexts } from './texts';
-import { useCheckoutReturn } from './use-checkout-return';
+import { useCheckoutReturn } from '@/features/billing/hooks/use-checkout-return';
 
 export function AccessGate({ children }: { children: ReactNode }) {
   const location = useLocation();
