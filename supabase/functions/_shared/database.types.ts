@@ -238,7 +238,6 @@ export type Database = {
           original_price_cents: number | null
           price_cents: number | null
           sort_order: number
-          stripe_price_id: string | null
           title: string
           unavailable_features: string[]
           updated_at: string
@@ -255,7 +254,6 @@ export type Database = {
           original_price_cents?: number | null
           price_cents?: number | null
           sort_order?: number
-          stripe_price_id?: string | null
           title: string
           unavailable_features?: string[]
           updated_at?: string
@@ -272,7 +270,6 @@ export type Database = {
           original_price_cents?: number | null
           price_cents?: number | null
           sort_order?: number
-          stripe_price_id?: string | null
           title?: string
           unavailable_features?: string[]
           updated_at?: string
