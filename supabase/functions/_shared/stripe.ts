@@ -1,6 +1,7 @@
 // The Stripe SDK for Deno. STRIPE_API_BASE points it at the local sandbox; unset, it talks to
 // Stripe itself (docs/deploy.md).
 import Stripe from 'stripe';
+import { PLAN_TIERS } from './domain/plans.ts';
 import { HttpError } from './http-error.ts';
 
 export function stripeClient(): Stripe {
@@ -20,7 +21,7 @@ export function stripeClient(): Stripe {
 /** The configured Stripe price of each tier (secrets STRIPE_PRICE_STARTER, _GROWTH, _SCALE). */
 export function priceIdsByTier(): Record<string, string> {
   const prices: Record<string, string> = {};
-  for (const tier of ['starter', 'growth', 'scale']) {
+  for (const tier of PLAN_TIERS) {
     const id = Deno.env.get(`STRIPE_PRICE_${tier.toUpperCase()}`);
     if (id) prices[tier] = id;
   }
