@@ -1,5 +1,7 @@
 // Passwords: bcrypt with cost 10 (GoTrue's), at most 72 bytes, at least the configured length.
-import bcrypt from 'bcryptjs';
+// Hashing runs on libuv's thread pool (@node-rs/bcrypt), never on the event loop that also
+// serves the gateway and Storage: a sign-in must not stall every other request.
+import { hash as bcryptHash, hashSync, verify } from '@node-rs/bcrypt';
 import { unprocessable, weakPassword } from './errors.ts';
 import type { AuthSettings } from './settings.ts';
 
@@ -18,19 +20,19 @@ export function checkPassword(settings: AuthSettings, password: string): void {
 let dummy: string | null = null;
 /** Compared against when the e-mail is unknown, so both cases take as long. */
 export function dummyHash(): string {
-  dummy ??= bcrypt.hashSync('not-a-password-of-anyone', 10);
+  dummy ??= hashSync('not-a-password-of-anyone', 10);
   return dummy;
 }
 
 export function hashPassword(password: string): Promise<string> {
-  return bcrypt.hash(password, 10);
+  return bcryptHash(password, 10);
 }
 
 /** Compares in constant time; a user without a password never matches. */
 export async function passwordMatches(password: string, hash: string | null): Promise<boolean> {
   if (!hash || Buffer.byteLength(password, 'utf8') > maxPasswordBytes) return false;
   try {
-    return await bcrypt.compare(password, hash);
+    return await verify(password, hash);
   } catch {
     return false;
   }
