@@ -11,6 +11,7 @@ import { startPostgrest } from './postgrest/postgrest.ts';
 import { startSandbox } from './sandbox/index.ts';
 import { stripeFunctionEnv } from './sandbox/stripe/settings.ts';
 import { createStorageService } from './storage/index.ts';
+import { superviseService, type SupervisedService, type SuperviseOptions } from './lib/process.ts';
 import { startWeb } from './web.ts';
 
 export interface StackOptions {
@@ -22,10 +23,14 @@ export interface StackOptions {
   /** Fixture functions hosted beside the project's own (tests only). */
   extraFunctionsDirs?: string[];
   log?: (line: string) => void;
+  /** A part died and could not be restarted (npm start then says so and exits). */
+  onFatal?: (message: string) => void;
 }
 
 export interface RunningStack {
   config: StackConfig;
+  /** The parts that run as their own processes; each restarts by itself if it dies. */
+  services: { postgres: SupervisedService; postgrest: SupervisedService; functions: SupervisedService };
   stop(): Promise<void>;
 }
 
@@ -52,6 +57,7 @@ export async function startStack(config: StackConfig, options: StackOptions = {}
       }
     }
   };
+  const supervision: SuperviseOptions = { log, onGiveUp: options.onFatal ?? log };
   const step = async <T>(name: string, start: () => Promise<T>): Promise<T> => {
     const began = Date.now();
     const result = await start();
@@ -59,19 +65,20 @@ export async function startStack(config: StackConfig, options: StackOptions = {}
     return result;
   };
 
+  let services: RunningStack['services'];
   try {
     if (options.reset) {
       await wipeData(config);
       log(`wiped ${config.dataDir}`);
     }
-    const db = await step('Postgres', () => startDatabase(config, log));
+    const db = await step('Postgres', () => startDatabase(config, log, supervision));
     stoppers.push(() => db.stop());
 
     const mailbox = await step('Mailbox', () => startMailbox(config));
     stoppers.push(() => mailbox.stop());
 
     const [rest, auth, storage] = await Promise.all([
-      step('PostgREST', () => startPostgrest(config)),
+      step('PostgREST', () => superviseService(() => startPostgrest(config), supervision)),
       step('Auth', () => createAuthService(config)),
       step('Storage', () => createStorageService(config)),
     ]);
@@ -84,15 +91,20 @@ export async function startStack(config: StackConfig, options: StackOptions = {}
     stoppers.push(() => sandbox.stop());
 
     const functions = await step('Edge Functions', () =>
-      startFunctions(config, {
-        watch: options.watch ?? false,
-        extraDirs: options.extraFunctionsDirs,
-        // This stack's own Stripe sandbox, unless .env points at Stripe itself.
-        sandboxEnv: stripeFunctionEnv(config),
-        onLine: (line) => log(`[functions] ${line}`),
-      }),
+      superviseService(
+        () =>
+          startFunctions(config, {
+            watch: options.watch ?? false,
+            extraDirs: options.extraFunctionsDirs,
+            // This stack's own Stripe sandbox, unless .env points at Stripe itself.
+            sandboxEnv: stripeFunctionEnv(config),
+            onLine: (line) => log(`[functions] ${line}`),
+          }),
+        supervision,
+      ),
     );
     stoppers.push(() => functions.stop());
+    services = { postgres: db, postgrest: rest, functions };
 
     if (options.web && options.web !== 'none') {
       const web = await step('Web', () => startWeb(config, options.web as 'dev' | 'preview'));
@@ -102,5 +114,5 @@ export async function startStack(config: StackConfig, options: StackOptions = {}
     await stopAll();
     throw error;
   }
-  return { config, stop: stopAll };
+  return { config, services, stop: stopAll };
 }

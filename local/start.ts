@@ -26,7 +26,16 @@ process.on('SIGTERM', () => void shutdown(0));
 
 let demoAccounts: DemoAccount[] = [];
 try {
-  stack = await startStack(config, { reset, watch: true, web: 'dev', log });
+  stack = await startStack(config, {
+    reset,
+    watch: true,
+    web: 'dev',
+    log,
+    onFatal: (message) => {
+      console.error(`\nCastloop stopped working: ${message}.`);
+      void shutdown(1);
+    },
+  });
   demoAccounts = await createDemoAccounts(config);
 } catch (error) {
   console.error(`\nCastloop did not start: ${(error as Error).message}`);

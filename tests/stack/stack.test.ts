@@ -169,4 +169,42 @@ describe('stack lifecycle', () => {
       .filter((line) => line.includes(probe.dataDir));
     expect(leftovers).toEqual([]);
   });
+
+  it('restarts a part that dies (Postgres, PostgREST, the functions host) and serves again', async () => {
+    const probe = probeConfig('restart-probe', 5000);
+    const events: string[] = [];
+    const stack = await startStack(probe, { reset: true, web: 'none', log: (line) => events.push(line), onFatal: (message) => events.push(`FATAL ${message}`) });
+    const plans = () => fetch(`${probe.urls.api}/rest/v1/plans?select=id&id=eq.starter`, { headers: { apikey: probe.anonKey } });
+    const health = () => fetch(`${probe.urls.api}/functions/v1/api/health`);
+    const servesAgain = async (check: () => Promise<Response>) => {
+      await expect
+        .poll(async () => {
+          try {
+            const res = await check();
+            return res.status === 200 ? await res.json() : res.status;
+          } catch {
+            return 'down';
+          }
+        }, { timeout: 60_000, interval: 250 })
+        .toSatisfy((body) => typeof body === 'object');
+    };
+    try {
+      for (const [name, service, check] of [
+        ['PostgREST', stack.services.postgrest, plans],
+        ['Edge Functions', stack.services.functions, health],
+        ['Postgres', stack.services.postgres, plans],
+      ] as const) {
+        const before = service.pid()!;
+        process.kill(-before, 'SIGKILL');
+        await servesAgain(check);
+        expect(service.pid(), name).not.toBe(before);
+        expect(events.some((line) => line.startsWith(service.name) && line.includes('exited')), `${name} named on the console`).toBe(true);
+      }
+      expect(await (await plans()).json()).toEqual([{ id: 'starter' }]);
+      expect(events.filter((line) => line.startsWith('FATAL'))).toEqual([]);
+    } finally {
+      await stack.stop();
+    }
+  });
 });
+

@@ -1,0 +1,37 @@
+// A supervised part of the local stack comes back when it dies, and the stack is told when it
+// cannot (npm start then exits with the reason).
+import { describe, expect, it } from 'vitest';
+import { spawnService, superviseService } from '../../local/lib/process.ts';
+
+const longRunning = () =>
+  spawnService({ name: 'sleeper', command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)'], ready: async () => true });
+
+describe('superviseService', () => {
+  it('restarts a process that exits by itself, and not one that was stopped', async () => {
+    const lines: string[] = [];
+    let starts = 0;
+    const service = await superviseService(() => (starts++, longRunning()), { log: (line) => lines.push(line), onGiveUp: (m) => lines.push(m) });
+    const first = service.pid()!;
+    process.kill(first, 'SIGKILL');
+    await expect.poll(() => service.pid(), { timeout: 5000 }).not.toBe(first);
+    expect(lines).toEqual(['sleeper exited (SIGKILL); restarting', 'sleeper is back (attempt 1)']);
+    await service.stop();
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    expect(starts).toBe(2);
+  });
+
+  it('gives up after the last attempt and says why', async () => {
+    let starts = 0;
+    const gaveUp: string[] = [];
+    const service = await superviseService(
+      async () => {
+        if (starts++ > 0) throw new Error('port taken');
+        return longRunning();
+      },
+      { log: () => {}, onGiveUp: (message) => gaveUp.push(message), maxAttempts: 2 },
+    );
+    process.kill(service.pid()!, 'SIGKILL');
+    await expect.poll(() => gaveUp, { timeout: 5000 }).toEqual(['sleeper could not be restarted after 2 attempts']);
+    expect(starts).toBe(3);
+  });
+});
