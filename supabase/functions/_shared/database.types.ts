@@ -635,6 +635,15 @@ export type Database = {
         }
         Returns: Json
       }
+      admin_resubmit_submission: {
+        Args: {
+          episode_data?: Json
+          object_storage_files: string[]
+          original_log_id?: string
+          user_email: string
+        }
+        Returns: Json
+      }
       admin_set_admin_role: {
         Args: {
           p_admin: boolean
