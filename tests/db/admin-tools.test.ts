@@ -14,8 +14,18 @@ async function auditOf(db: pg.Client, targetUser: string): Promise<Json[]> {
   return rows;
 }
 
-async function asAdmin(db: pg.Client, admin: { id: string; email: string }, sql: string, params: unknown[] = []): Promise<Json> {
-  const rows = await queryAs<{ r: Json }>(db, { id: admin.id, admin: true, email: admin.email }, `select ${sql} as r`, params);
+async function asAdmin(
+  db: pg.Client,
+  admin: { id: string; email: string },
+  sql: string,
+  params: unknown[] = [],
+): Promise<Json> {
+  const rows = await queryAs<{ r: Json }>(
+    db,
+    { id: admin.id, admin: true, email: admin.email },
+    `select ${sql} as r`,
+    params,
+  );
   return rows[0].r;
 }
 
@@ -31,12 +41,25 @@ describe('operator tools', () => {
     it(`${name}: refused to anon and to a subscriber, with nothing changed or recorded`, async () => {
       await inRolledBackTx(async (db) => {
         const user = await createUser(db);
-        const before = (await db.query(`select hosting_ready_at, is_internal_test_account from public.profiles where id = $1`, [user.id])).rows[0];
+        const before = (
+          await db.query(`select hosting_ready_at, is_internal_test_account from public.profiles where id = $1`, [
+            user.id,
+          ])
+        ).rows[0];
         expect((await runAs(db, 'anon', `select ${call}`, [user.email])).code).toBe('42501');
-        expect(await runAs(db, { id: user.id }, `select ${call}`, [user.email])).toMatchObject({ code: '42501', message: 'admin_required' });
-        const after = (await db.query(`select hosting_ready_at, is_internal_test_account from public.profiles where id = $1`, [user.id])).rows[0];
+        expect(await runAs(db, { id: user.id }, `select ${call}`, [user.email])).toMatchObject({
+          code: '42501',
+          message: 'admin_required',
+        });
+        const after = (
+          await db.query(`select hosting_ready_at, is_internal_test_account from public.profiles where id = $1`, [
+            user.id,
+          ])
+        ).rows[0];
         expect(after).toEqual(before);
-        const role = await db.query(`select raw_app_meta_data ->> 'role' as role from auth.users where id = $1`, [user.id]);
+        const role = await db.query(`select raw_app_meta_data ->> 'role' as role from auth.users where id = $1`, [
+          user.id,
+        ]);
         expect(role.rows[0].role).toBeNull();
         expect(await auditOf(db, user.id)).toEqual([]);
       });
@@ -60,7 +83,13 @@ describe('operator tools', () => {
       });
       expect(found.hostingReadyAt).not.toBeNull();
       expect(await auditOf(db, user.id)).toEqual([
-        { admin_id: admin.id, admin_email: admin.email, action: 'subscriber.lookup', target_user_id: user.id, details: { email: user.email.toUpperCase() } },
+        {
+          admin_id: admin.id,
+          admin_email: admin.email,
+          action: 'subscriber.lookup',
+          target_user_id: user.id,
+          details: { email: user.email.toUpperCase() },
+        },
       ]);
     });
   });
@@ -69,8 +98,14 @@ describe('operator tools', () => {
     await inRolledBackTx(async (db) => {
       const admin = await createUser(db, { admin: true });
       const actor = { id: admin.id, admin: true };
-      expect(await runAs(db, actor, `select public.admin_find_subscriber('nobody@example.com')`)).toMatchObject({ code: 'P0002', message: 'subscriber_not_found' });
-      expect(await runAs(db, actor, `select public.admin_mark_hosting_ready(' ')`)).toMatchObject({ code: '22023', message: 'email_required' });
+      expect(await runAs(db, actor, `select public.admin_find_subscriber('nobody@example.com')`)).toMatchObject({
+        code: 'P0002',
+        message: 'subscriber_not_found',
+      });
+      expect(await runAs(db, actor, `select public.admin_mark_hosting_ready(' ')`)).toMatchObject({
+        code: '22023',
+        message: 'email_required',
+      });
     });
   });
 
@@ -95,12 +130,22 @@ describe('operator tools', () => {
     await inRolledBackTx(async (db) => {
       const user = await createUser(db);
       const admin = await createUser(db, { admin: true });
-      const own = await runAs(db, { id: user.id }, `update public.profiles set is_internal_test_account = true where id = $1`, [user.id]);
+      const own = await runAs(
+        db,
+        { id: user.id },
+        `update public.profiles set is_internal_test_account = true where id = $1`,
+        [user.id],
+      );
       expect(own.code).toBe('42501');
-      expect((await asAdmin(db, admin, 'public.admin_set_internal_test_account($1)', [user.email])).isInternalTestAccount).toBe(true);
+      expect(
+        (await asAdmin(db, admin, 'public.admin_set_internal_test_account($1)', [user.email])).isInternalTestAccount,
+      ).toBe(true);
       const flag = await db.query(`select is_internal_test_account from public.profiles where id = $1`, [user.id]);
       expect(flag.rows[0].is_internal_test_account).toBe(true);
-      expect((await asAdmin(db, admin, 'public.admin_set_internal_test_account($1, false)', [user.email])).isInternalTestAccount).toBe(false);
+      expect(
+        (await asAdmin(db, admin, 'public.admin_set_internal_test_account($1, false)', [user.email]))
+          .isInternalTestAccount,
+      ).toBe(false);
     });
   });
 
@@ -109,11 +154,14 @@ describe('operator tools', () => {
       const user = await createUser(db);
       const admin = await createUser(db, { admin: true });
       expect((await asAdmin(db, admin, 'public.admin_set_admin_role($1, true)', [user.email])).isAdmin).toBe(true);
-      const meta = async () => (await db.query(`select raw_app_meta_data as m from auth.users where id = $1`, [user.id])).rows[0].m;
+      const meta = async () =>
+        (await db.query(`select raw_app_meta_data as m from auth.users where id = $1`, [user.id])).rows[0].m;
       expect(await meta()).toEqual({ provider: 'email', providers: ['email'], role: 'admin' });
       expect((await asAdmin(db, admin, 'public.admin_set_admin_role($1, false)', [user.email])).isAdmin).toBe(false);
       expect(await meta()).toEqual({ provider: 'email', providers: ['email'] });
-      expect(await runAs(db, { id: admin.id, admin: true }, `select public.admin_set_admin_role($1, false)`, [admin.email])).toMatchObject({
+      expect(
+        await runAs(db, { id: admin.id, admin: true }, `select public.admin_set_admin_role($1, false)`, [admin.email]),
+      ).toMatchObject({
         code: '22023',
         message: 'cannot_revoke_self',
       });
@@ -129,12 +177,23 @@ describe('admin console reads', () => {
       const admin = await createUser(db, { admin: true });
       const file = `${user.id}/uploads/ep.mp4`;
       await addObject(db, 'episodes', file, 'video/mp4');
-      const [{ r }] = await queryAs<{ r: Json }>(db, { id: user.id }, `select public.submit_episode($1, '{}') as r`, [[file]]);
+      const [{ r }] = await queryAs<{ r: Json }>(db, { id: user.id }, `select public.submit_episode($1, '{}') as r`, [
+        [file],
+      ]);
       // One transaction has one now(): date the original earlier, as it would be.
-      await db.query(`update public.submission_logs set submitted_at = now() - interval '1 millisecond' where id = $1`, [r.submissionLogId]);
-      await queryAs(db, { id: admin.id, admin: true }, `select public.resubmit_submission($1, $2, '{}', $3)`, [[file], user.email, r.submissionLogId]);
+      await db.query(
+        `update public.submission_logs set submitted_at = now() - interval '1 millisecond' where id = $1`,
+        [r.submissionLogId],
+      );
+      await queryAs(db, { id: admin.id, admin: true }, `select public.resubmit_submission($1, $2, '{}', $3)`, [
+        [file],
+        user.email,
+        r.submissionLogId,
+      ]);
 
-      expect(await runAs(db, { id: user.id }, `select public.admin_submission_logs()`)).toMatchObject({ code: '42501' });
+      expect(await runAs(db, { id: user.id }, `select public.admin_submission_logs()`)).toMatchObject({
+        code: '42501',
+      });
       expect((await runAs(db, 'anon', `select public.admin_submission_logs()`)).code).toBe('42501');
 
       const first = await asAdmin(db, admin, 'public.admin_submission_logs(null, null, 1)');
@@ -158,7 +217,12 @@ describe('admin console reads', () => {
           admin_email: admin.email,
           action: 'episode.resubmit',
           target_user_id: user.id,
-          details: { submissionLogId: newest.id, originalLogId: r.submissionLogId, userEmail: user.email, objectStorageFiles: [file] },
+          details: {
+            submissionLogId: newest.id,
+            originalLogId: r.submissionLogId,
+            userEmail: user.email,
+            objectStorageFiles: [file],
+          },
         },
       ]);
     });
@@ -179,7 +243,9 @@ describe('admin console reads', () => {
       expect(page.next).toBe(`${prefix}/part-2.mp4`);
       const rest = await asAdmin(db, admin, 'public.admin_episode_files($1, 2)', [page.next]);
       expect((rest.files as Json[])[0]).toMatchObject({ path: `${prefix}/part-3.mp4` });
-      expect((await runAs(db, { id: admin.id, admin: true }, `select public.admin_episode_files(null, 0)`)).code).toBe('22023');
+      expect((await runAs(db, { id: admin.id, admin: true }, `select public.admin_episode_files(null, 0)`)).code).toBe(
+        '22023',
+      );
     });
   });
 
@@ -187,8 +253,13 @@ describe('admin console reads', () => {
     await inRolledBackTx(async (db) => {
       const user = await createUser(db);
       const admin = await createUser(db, { admin: true });
-      expect((await queryAs<{ a: Json }>(db, { id: user.id }, `select public.current_account() as a`))[0].a.isAdmin).toBe(false);
-      expect((await queryAs<{ a: Json }>(db, { id: admin.id, admin: true }, `select public.current_account() as a`))[0].a.isAdmin).toBe(true);
+      expect(
+        (await queryAs<{ a: Json }>(db, { id: user.id }, `select public.current_account() as a`))[0].a.isAdmin,
+      ).toBe(false);
+      expect(
+        (await queryAs<{ a: Json }>(db, { id: admin.id, admin: true }, `select public.current_account() as a`))[0].a
+          .isAdmin,
+      ).toBe(true);
     });
   });
 

@@ -28,7 +28,14 @@ beforeAll(async () => {
   [adminToken, subscriberToken] = (await Promise.all([signIn(admin), signIn(subscriber)])).map((s) => s.token);
   file = await uploadEpisodeFile(subscriber, 'episode-1.mp4');
   originalLogId = await createSubmissionLog(subscriber, [file], {
-    parameters: { clipStyle: 'DEFAULT', daysBetweenClips: 2, addLogo: false, addIntroOutro: true, startTimestamp: null, endTimestamp: null },
+    parameters: {
+      clipStyle: 'DEFAULT',
+      daysBetweenClips: 2,
+      addLogo: false,
+      addIntroOutro: true,
+      startTimestamp: null,
+      endTimestamp: null,
+    },
   });
 });
 
@@ -52,11 +59,19 @@ describe('who may call /api/admin/*', () => {
   ];
   for (const [method, path] of paths) {
     it(`${method} /api/${path}: 401 signed out, 403 for a subscriber`, async () => {
-      const body = method === 'POST' ? { objectStorageFiles: [file], userEmail: subscriber.email, episodeData: {}, originalLogId } : undefined;
+      const body =
+        method === 'POST'
+          ? { objectStorageFiles: [file], userEmail: subscriber.email, episodeData: {}, originalLogId }
+          : undefined;
       expect(await call(method, path, undefined, body)).toEqual({ status: 401, body: { message: 'Unauthorized' } });
       expect(await call(method, path, subscriberToken, body)).toEqual({
         status: 403,
-        body: { message: method === 'POST' ? 'Only administrators can resubmit episodes.' : 'Only administrators can use the admin panel.' },
+        body: {
+          message:
+            method === 'POST'
+              ? 'Only administrators can resubmit episodes.'
+              : 'Only administrators can use the admin panel.',
+        },
       });
     });
   }
@@ -87,19 +102,35 @@ describe('GET /api/admin/episode-logs as an administrator', () => {
     const first = await call('GET', 'admin/episode-logs?limit=1', adminToken);
     expect(first.body.items).toHaveLength(1);
     expect(first.body.nextCursor).toEqual(expect.any(String));
-    const second = await call('GET', `admin/episode-logs?limit=1&cursor=${encodeURIComponent(first.body.nextCursor)}`, adminToken);
+    const second = await call(
+      'GET',
+      `admin/episode-logs?limit=1&cursor=${encodeURIComponent(first.body.nextCursor)}`,
+      adminToken,
+    );
     expect(second.status).toBe(200);
     expect(second.body.items[0]?.id).not.toBe(first.body.items[0].id);
-    expect(await call('GET', 'admin/episode-logs?cursor=yesterday', adminToken)).toEqual({ status: 400, body: { message: 'Invalid cursor' } });
+    expect(await call('GET', 'admin/episode-logs?cursor=yesterday', adminToken)).toEqual({
+      status: 400,
+      body: { message: 'Invalid cursor' },
+    });
     expect((await call('GET', 'admin/episode-logs?limit=0', adminToken)).status).toBe(400);
   });
 });
 
 describe('GET /api/admin/object-storage/files as an administrator', () => {
   it('lists the files of bucket episodes with path, name, size and upload time', async () => {
-    const res = await call('GET', `admin/object-storage/files?cursor=${encodeURIComponent(`${subscriber.id}/`)}`, adminToken);
+    const res = await call(
+      'GET',
+      `admin/object-storage/files?cursor=${encodeURIComponent(`${subscriber.id}/`)}`,
+      adminToken,
+    );
     expect(res.status).toBe(200);
-    expect(res.body.items[0]).toEqual({ path: file, name: 'episode-1.mp4', size: 2 * 1024 * 1024 + 5243, uploaded: expect.any(String) });
+    expect(res.body.items[0]).toEqual({
+      path: file,
+      name: 'episode-1.mp4',
+      size: 2 * 1024 * 1024 + 5243,
+      uploaded: expect.any(String),
+    });
   });
 
   it('answers the first page of 10,000 files fast, and the next page from its cursor', async () => {
@@ -114,18 +145,28 @@ describe('GET /api/admin/object-storage/files as an administrator', () => {
     );
     try {
       const started = performance.now();
-      const first = await call('GET', `admin/object-storage/files?cursor=${encodeURIComponent(`${prefix}/`)}`, adminToken);
+      const first = await call(
+        'GET',
+        `admin/object-storage/files?cursor=${encodeURIComponent(`${prefix}/`)}`,
+        adminToken,
+      );
       const elapsed = performance.now() - started;
       expect(first.status).toBe(200);
       expect(first.body.items).toHaveLength(100);
       expect(first.body.items[0].path).toBe(`${prefix}/uploads/file-00001.mp4`);
       console.log(`first page of 10,000 files: ${elapsed.toFixed(0)} ms`);
       expect(elapsed).toBeLessThan(1000);
-      const second = await call('GET', `admin/object-storage/files?limit=500&cursor=${encodeURIComponent(first.body.nextCursor)}`, adminToken);
+      const second = await call(
+        'GET',
+        `admin/object-storage/files?limit=500&cursor=${encodeURIComponent(first.body.nextCursor)}`,
+        adminToken,
+      );
       expect(second.body.items).toHaveLength(500);
       expect(second.body.items[0].path).toBe(`${prefix}/uploads/file-00101.mp4`);
     } finally {
-      await withDb((db) => db.query(`delete from storage.objects where bucket_id = 'episodes' and name like $1`, [`${prefix}/%`]));
+      await withDb((db) =>
+        db.query(`delete from storage.objects where bucket_id = 'episodes' and name like $1`, [`${prefix}/%`]),
+      );
     }
   });
 });
@@ -135,7 +176,13 @@ describe('POST /api/admin/episodes/resubmit as an administrator', () => {
     const res = await call('POST', 'admin/episodes/resubmit', adminToken, {
       objectStorageFiles: [file],
       userEmail: subscriber.email,
-      episodeData: { clipStyle: 'LANDSCAPE', daysBetweenClips: 4, addLogo: false, startTimestamp: '00:01:00', endTimestamp: null },
+      episodeData: {
+        clipStyle: 'LANDSCAPE',
+        daysBetweenClips: 4,
+        addLogo: false,
+        startTimestamp: '00:01:00',
+        endTimestamp: null,
+      },
       originalLogId,
     });
     expect(res.status).toBe(201);
@@ -145,8 +192,15 @@ describe('POST /api/admin/episodes/resubmit as an administrator', () => {
     });
     const stored = await withDb(async (db) => {
       const log = (await db.query(`select * from public.submission_logs where id = $1`, [res.body.log.id])).rows[0];
-      const delivery = (await db.query(`select * from public.webhook_deliveries where submission_log_id = $1`, [res.body.log.id])).rows;
-      const audit = (await db.query(`select admin_id, action, target_user_id from public.admin_audit_log where details ->> 'submissionLogId' = $1`, [res.body.log.id])).rows;
+      const delivery = (
+        await db.query(`select * from public.webhook_deliveries where submission_log_id = $1`, [res.body.log.id])
+      ).rows;
+      const audit = (
+        await db.query(
+          `select admin_id, action, target_user_id from public.admin_audit_log where details ->> 'submissionLogId' = $1`,
+          [res.body.log.id],
+        )
+      ).rows;
       return { log, delivery, audit };
     });
     expect(stored.log).toMatchObject({
@@ -155,38 +209,88 @@ describe('POST /api/admin/episodes/resubmit as an administrator', () => {
       user_id: subscriber.id,
       submitted_by: admin.id,
       object_storage_files: [file],
-      submission_parameters: { clipStyle: 'LANDSCAPE', daysBetweenClips: 4, addLogo: false, addIntroOutro: true, startTimestamp: '00:01:00', endTimestamp: null },
+      submission_parameters: {
+        clipStyle: 'LANDSCAPE',
+        daysBetweenClips: 4,
+        addLogo: false,
+        addIntroOutro: true,
+        startTimestamp: '00:01:00',
+        endTimestamp: null,
+      },
     });
     expect(stored.delivery).toHaveLength(1);
     expect(stored.delivery[0]).toMatchObject({ delivered_at: null, failed_at: null, attempts: 0 });
-    expect(stored.delivery[0].payload).toMatchObject({ event: 'episode.resubmitted', originalLogId, objectStorageFiles: [file], userEmail: subscriber.email });
+    expect(stored.delivery[0].payload).toMatchObject({
+      event: 'episode.resubmitted',
+      originalLogId,
+      objectStorageFiles: [file],
+      userEmail: subscriber.email,
+    });
     expect(stored.audit).toEqual([{ admin_id: admin.id, action: 'episode.resubmit', target_user_id: subscriber.id }]);
 
     const logs = await call('GET', 'admin/episode-logs', adminToken);
-    expect(logs.body.items[0]).toMatchObject({ id: res.body.log.id, status: 'resubmitted', originalLogId, delivery: { state: 'pending' } });
+    expect(logs.body.items[0]).toMatchObject({
+      id: res.body.log.id,
+      status: 'resubmitted',
+      originalLogId,
+      delivery: { state: 'pending' },
+    });
   });
 
   const missingFile = '00000000-0000-4000-8000-000000000001/uploads/missing.mp4';
   const refusals: Array<[string, () => Record<string, unknown>, number, string]> = [
-    ['an unknown original log', () => ({ objectStorageFiles: [file], originalLogId: '00000000-0000-4000-8000-000000000000' }), 404, 'The original submission log does not exist.'],
-    ['a file that does not exist', () => ({ objectStorageFiles: [file, `${missingFile}`] }), 404, `File ${missingFile} was not found in storage.`],
+    [
+      'an unknown original log',
+      () => ({ objectStorageFiles: [file], originalLogId: '00000000-0000-4000-8000-000000000000' }),
+      404,
+      'The original submission log does not exist.',
+    ],
+    [
+      'a file that does not exist',
+      () => ({ objectStorageFiles: [file, `${missingFile}`] }),
+      404,
+      `File ${missingFile} was not found in storage.`,
+    ],
     ['no files', () => ({ objectStorageFiles: [] }), 400, 'Please select at least one file to resubmit.'],
     ['a blank e-mail', () => ({ userEmail: '  ' }), 400, "Please enter the user's email address."],
     ['a malformed log id', () => ({ originalLogId: 'log-1' }), 400, 'originalLogId must be a submission log id'],
-    ['a clip style outside the admin set', () => ({ episodeData: { clipStyle: 'SQUARE' } }), 400, 'Clip style must be one of DEFAULT, PROFESSIONAL, CREATIVE, PORTRAIT, LANDSCAPE.'],
-    ['days between clips below 1', () => ({ episodeData: { daysBetweenClips: 0 } }), 400, 'Days between clips must be a whole number from 1 to 365.'],
+    [
+      'a clip style outside the admin set',
+      () => ({ episodeData: { clipStyle: 'SQUARE' } }),
+      400,
+      'Clip style must be one of DEFAULT, PROFESSIONAL, CREATIVE, PORTRAIT, LANDSCAPE.',
+    ],
+    [
+      'days between clips below 1',
+      () => ({ episodeData: { daysBetweenClips: 0 } }),
+      400,
+      'Days between clips must be a whole number from 1 to 365.',
+    ],
   ];
   for (const [what, change, status, message] of refusals) {
     it(`refuses ${what} with ${status} JSON and writes nothing`, async () => {
       const before = await writesFor(subscriber.email);
-      const body = { objectStorageFiles: [file], userEmail: subscriber.email, episodeData: {}, originalLogId, ...change() };
+      const body = {
+        objectStorageFiles: [file],
+        userEmail: subscriber.email,
+        episodeData: {},
+        originalLogId,
+        ...change(),
+      };
       expect(await call('POST', 'admin/episodes/resubmit', adminToken, body)).toEqual({ status, body: { message } });
       expect(await writesFor(subscriber.email)).toEqual(before);
     });
   }
 
   it('refuses a body that is not JSON with 400', async () => {
-    const res = await fetch(api('admin/episodes/resubmit'), { method: 'POST', headers: { authorization: `Bearer ${adminToken}` }, body: '{' });
-    expect({ status: res.status, body: await res.json() }).toEqual({ status: 400, body: { message: 'Request body must be valid JSON' } });
+    const res = await fetch(api('admin/episodes/resubmit'), {
+      method: 'POST',
+      headers: { authorization: `Bearer ${adminToken}` },
+      body: '{',
+    });
+    expect({ status: res.status, body: await res.json() }).toEqual({
+      status: 400,
+      body: { message: 'Request body must be valid JSON' },
+    });
   });
 });

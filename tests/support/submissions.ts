@@ -15,9 +15,11 @@ export async function signIn(user: TestUser) {
 export async function uploadEpisodeFile(user: TestUser, name: string, bytes = 2 * 1024 * 1024 + 5243): Promise<string> {
   const { client } = await signIn(user);
   const path = `${user.id}/uploads/${name}`;
-  const { error } = await client.storage.from('episodes').upload(path, new Blob([new Uint8Array(bytes)], { type: 'video/mp4' }), {
-    contentType: 'video/mp4',
-  });
+  const { error } = await client.storage
+    .from('episodes')
+    .upload(path, new Blob([new Uint8Array(bytes)], { type: 'video/mp4' }), {
+      contentType: 'video/mp4',
+    });
   if (error) throw new Error(`could not upload ${path}: ${error.message}`);
   return path;
 }
@@ -34,10 +36,20 @@ export async function createSubmissionLog(user: TestUser, files: string[], fixtu
     const { rows } = await db.query(
       `insert into public.submission_logs (user_id, user_email, status, object_storage_files, submission_parameters, submitted_at)
        values ($1, $2, $3, $4, $5, $6) returning id`,
-      [user.id, user.email, fixture.status ?? 'submitted', files, fixture.parameters ?? {}, fixture.submittedAt ?? new Date()],
+      [
+        user.id,
+        user.email,
+        fixture.status ?? 'submitted',
+        files,
+        fixture.parameters ?? {},
+        fixture.submittedAt ?? new Date(),
+      ],
     );
     const id = rows[0].id as string;
-    await db.query(`insert into public.webhook_deliveries (submission_log_id, payload) values ($1, $2)`, [id, { event: 'episode.submitted', submissionLogId: id }]);
+    await db.query(`insert into public.webhook_deliveries (submission_log_id, payload) values ($1, $2)`, [
+      id,
+      { event: 'episode.submitted', submissionLogId: id },
+    ]);
     return id;
   });
 }

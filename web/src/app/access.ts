@@ -1,6 +1,6 @@
 // Which screen a visitor may see (spec sections 2, 4 and 6): a pure decision, unit-tested for
 // every combination of signed in, subscription and onboarding state.
-import { homeDestination, type Account } from '@domain/account';
+import { ADMIN_CONSOLE_PATH, homeDestination, type Account } from '@domain/account';
 
 export type AccessDecision = { kind: 'render' } | { kind: 'redirect'; to: string };
 
@@ -10,13 +10,16 @@ const redirect = (to: string): AccessDecision => ({ kind: 'redirect', to });
 /** Available to logged-out visitors. */
 export const publicPaths = ['/register', '/login', '/forgot-password', '/reset-password'] as const;
 /** Access is enforced by the server, whoever visits. */
-export const openPaths = ['/admin/episodes/resubmit'] as const;
+export const openPaths = [ADMIN_CONSOLE_PATH] as const;
 /** Known to logged-in users; anything else is the not-found page. */
 export const memberPaths = ['/', '/subscribe', '/onboarding', '/dashboard', '/done'] as const;
 
 const isOneOf = (list: readonly string[], path: string) => list.includes(path);
 
-export function decideAccess(path: string, account: Pick<Account, 'subscriptionStatus' | 'onboardingCompleted'> | null): AccessDecision {
+export function decideAccess(
+  path: string,
+  account: (Pick<Account, 'subscriptionStatus' | 'onboardingCompleted'> & Partial<Pick<Account, 'isAdmin'>>) | null,
+): AccessDecision {
   const normalized = path.length > 1 ? path.replace(/\/+$/, '') : path;
   if (isOneOf(openPaths, normalized)) return render;
   if (!account) return isOneOf(publicPaths, normalized) ? render : redirect('/login');

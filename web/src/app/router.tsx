@@ -14,6 +14,7 @@ const OnboardingPage = lazy(() => import('@/features/onboarding/routes/onboardin
 const DashboardPage = lazy(() => import('./routes/dashboard-page'));
 const DonePage = lazy(() => import('@/features/episodes/routes/done-page'));
 const NotFoundPage = lazy(() => import('./routes/not-found-page'));
+const AdminResubmitPage = lazy(() => import('@/features/admin/routes/resubmit-page'));
 
 export function AppRoutes() {
   return (
@@ -31,6 +32,7 @@ export function AppRoutes() {
             <Route path="/subscribe" element={<SubscribePage />} />
             <Route path="/onboarding" element={<OnboardingPage />} />
             <Route path="/done" element={<DonePage />} />
+            <Route path="/admin/episodes/resubmit" element={<AdminResubmitPage />} />
             <Route path="*" element={<NotFoundPage />} />
           </Routes>
         </Suspense>

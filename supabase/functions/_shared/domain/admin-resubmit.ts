@@ -69,7 +69,10 @@ export interface Page<T> {
 export const resubmitPayloadSchema = z.object({
   objectStorageFiles: z
     .array(z.string().check(z.minLength(1), z.maxLength(1024)))
-    .check(z.minLength(1, adminResubmitMessages.noFiles), z.maxLength(MAX_RESUBMIT_FILES, `At most ${MAX_RESUBMIT_FILES} files can be resubmitted at once.`)),
+    .check(
+      z.minLength(1, adminResubmitMessages.noFiles),
+      z.maxLength(MAX_RESUBMIT_FILES, `At most ${MAX_RESUBMIT_FILES} files can be resubmitted at once.`),
+    ),
   userEmail: z.string().check(z.trim(), z.minLength(1, adminResubmitMessages.emailRequired), z.maxLength(320)),
   episodeData: z.optional(z.record(z.string(), z.unknown())),
   originalLogId: z.optional(z.nullable(z.uuid('originalLogId must be a submission log id'))),
@@ -108,7 +111,9 @@ const isAdminClipStyle = (value: unknown): value is AdminClipStyle =>
  * where missing; addLogo and addIntroOutro stay true unless explicitly false. A clip style
  * outside the admin set falls back to DEFAULT.
  */
-export function formFromLog(log: Pick<SubmissionLog, 'id' | 'userEmail' | 'objectStorageFiles' | 'submissionParameters'>): ResubmitForm {
+export function formFromLog(
+  log: Pick<SubmissionLog, 'id' | 'userEmail' | 'objectStorageFiles' | 'submissionParameters'>,
+): ResubmitForm {
   const params = log.submissionParameters ?? {};
   const days = Number(params.daysBetweenClips);
   return {
@@ -142,10 +147,14 @@ export function resubmitPayloadOf(form: ResubmitForm): ResubmitPayload {
 }
 
 /** What still keeps the resubmit button disabled, in the spec's words (none: ready). */
-export function missingForResubmit(form: Pick<ResubmitForm, 'userEmail' | 'objectStorageFiles'>): Array<{ title: string; message: string }> {
+export function missingForResubmit(
+  form: Pick<ResubmitForm, 'userEmail' | 'objectStorageFiles'>,
+): Array<{ title: string; message: string }> {
   const missing: Array<{ title: string; message: string }> = [];
-  if (form.objectStorageFiles.length === 0) missing.push({ title: adminResubmitMessages.noFilesTitle, message: adminResubmitMessages.noFiles });
-  if (!form.userEmail.trim()) missing.push({ title: adminResubmitMessages.emailRequiredTitle, message: adminResubmitMessages.emailRequired });
+  if (form.objectStorageFiles.length === 0)
+    missing.push({ title: adminResubmitMessages.noFilesTitle, message: adminResubmitMessages.noFiles });
+  if (!form.userEmail.trim())
+    missing.push({ title: adminResubmitMessages.emailRequiredTitle, message: adminResubmitMessages.emailRequired });
   return missing;
 }
 
