@@ -6,7 +6,7 @@
 --   SQLSTATE  message               when
 --   42501     admin_required        the caller is not an administrator
 --   22023     email_required        blank e-mail
---   P0002     subscriber_not_found  no account with that e-mail
+--   PT404     subscriber_not_found  no account with that e-mail (HTTP 404 via PostgREST)
 --   22023     cannot_revoke_self    an administrator revoking their own role
 
 create function private.account_id_by_email(p_email text)
@@ -24,7 +24,7 @@ begin
   end if;
   select u.id into v_id from auth.users u where lower(u.email) = lower(trim(p_email));
   if v_id is null then
-    raise exception 'subscriber_not_found' using errcode = 'P0002', detail = format('No account uses %s.', trim(p_email));
+    raise exception 'subscriber_not_found' using errcode = 'PT404', detail = format('No account uses %s.', trim(p_email));
   end if;
   return v_id;
 end

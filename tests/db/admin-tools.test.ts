@@ -94,12 +94,12 @@ describe('operator tools', () => {
     });
   });
 
-  it('answers P0002 for an unknown e-mail and 22023 for a blank one', async () => {
+  it('answers PT404 (HTTP 404) for an unknown e-mail and 22023 for a blank one', async () => {
     await inRolledBackTx(async (db) => {
       const admin = await createUser(db, { admin: true });
       const actor = { id: admin.id, admin: true };
       expect(await runAs(db, actor, `select public.admin_find_subscriber('nobody@example.com')`)).toMatchObject({
-        code: 'P0002',
+        code: 'PT404',
         message: 'subscriber_not_found',
       });
       expect(await runAs(db, actor, `select public.admin_mark_hosting_ready(' ')`)).toMatchObject({

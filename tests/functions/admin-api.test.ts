@@ -294,3 +294,31 @@ describe('POST /api/admin/episodes/resubmit as an administrator', () => {
     });
   });
 });
+
+describe('operator tools over PostgREST', () => {
+  async function rpc(name: string, token: string, args: Record<string, unknown>) {
+    const res = await fetch(`${config.urls.api}/rest/v1/rpc/${name}`, {
+      method: 'POST',
+      headers: { apikey: config.anonKey, authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(args),
+    });
+    return { status: res.status, body: await res.json() };
+  }
+
+  it('answers 403 to a subscriber, 404 for an unknown e-mail, and the summary to an administrator', async () => {
+    expect((await rpc('admin_find_subscriber', subscriberToken, { p_email: subscriber.email })).status).toBe(403);
+    const unknown = await rpc('admin_find_subscriber', adminToken, { p_email: 'nobody@example.com' });
+    expect(unknown).toMatchObject({
+      status: 404,
+      body: { message: 'subscriber_not_found', details: 'No account uses nobody@example.com.' },
+    });
+    const ready = await rpc('admin_mark_hosting_ready', adminToken, { p_email: subscriber.email });
+    expect(ready.status).toBe(200);
+    expect(ready.body).toMatchObject({
+      id: subscriber.id,
+      subscriptionStatus: 'active',
+      hostingReadyAt: expect.any(String),
+    });
+    expect((await rpc('admin_set_admin_role', adminToken, { p_email: admin.email, p_admin: false })).status).toBe(400);
+  });
+});
