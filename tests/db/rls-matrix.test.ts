@@ -57,6 +57,10 @@ beforeAll(async () => {
     await db.query('commit');
     const { rows } = await db.query(`select id from public.submission_logs where user_id = $1`, [owner.id]);
     ownerLogId = rows[0].id;
+    await db.query(`insert into public.admin_audit_log (admin_id, action, target_user_id) values ($1, 'subscriber.lookup', $2)`, [
+      admin.id,
+      owner.id,
+    ]);
   });
 });
 
@@ -212,6 +216,20 @@ tables.checkout_recoveries = {
   },
   update: { sql: `update public.checkout_recoveries set claimed_at = now()`, expect: all('denied') },
   delete: { sql: `delete from public.checkout_recoveries`, expect: all('denied') },
+};
+
+// Added by the admin audit migration: written by the server only, read by administrators.
+tables.admin_audit_log = {
+  select: {
+    sql: `select id from public.admin_audit_log where target_user_id = $owner`,
+    expect: { anon: 'denied', other: 0, owner: 0, admin: 1 },
+  },
+  insert: {
+    sql: `insert into public.admin_audit_log (admin_id, action, target_user_id) values ($new, 'forged', $owner)`,
+    expect: all('denied'),
+  },
+  update: { sql: `update public.admin_audit_log set action = 'changed' where target_user_id = $owner`, expect: all('denied') },
+  delete: { sql: `delete from public.admin_audit_log where target_user_id = $owner`, expect: all('denied') },
 };
 
 const buckets: Record<string, Record<Op, Cell>> = {

@@ -10,6 +10,36 @@ export type Database = {
   }
   public: {
     Tables: {
+      admin_audit_log: {
+        Row: {
+          action: string
+          admin_email: string | null
+          admin_id: string
+          created_at: string
+          details: Json
+          id: number
+          target_user_id: string | null
+        }
+        Insert: {
+          action: string
+          admin_email?: string | null
+          admin_id: string
+          created_at?: string
+          details?: Json
+          id?: number
+          target_user_id?: string | null
+        }
+        Update: {
+          action?: string
+          admin_email?: string | null
+          admin_id?: string
+          created_at?: string
+          details?: Json
+          id?: number
+          target_user_id?: string | null
+        }
+        Relationships: []
+      }
       checkout_recoveries: {
         Row: {
           checkout_session_id: string
@@ -582,6 +612,57 @@ export type Database = {
       [_ in never]: never
     }
     Functions: {
+      admin_episode_files: {
+        Args: {
+          p_after?: string
+          p_limit?: number
+        }
+        Returns: Json
+      }
+      admin_find_subscriber: {
+        Args: {
+          p_email: string
+        }
+        Returns: Json
+      }
+      admin_mark_hosting_ready: {
+        Args: {
+          p_email: string
+          p_ready?: boolean
+        }
+        Returns: Json
+      }
+      admin_resubmit_submission: {
+        Args: {
+          episode_data?: Json
+          object_storage_files: string[]
+          original_log_id?: string
+          user_email: string
+        }
+        Returns: Json
+      }
+      admin_set_admin_role: {
+        Args: {
+          p_admin: boolean
+          p_email: string
+        }
+        Returns: Json
+      }
+      admin_set_internal_test_account: {
+        Args: {
+          p_email: string
+          p_flag?: boolean
+        }
+        Returns: Json
+      }
+      admin_submission_logs: {
+        Args: {
+          p_before_at?: string
+          p_before_id?: string
+          p_limit?: number
+        }
+        Returns: Json
+      }
       claim_checkout_recovery: {
         Args: {
           p_checkout_session_id: string

@@ -3,6 +3,7 @@ import { Hono } from 'hono';
 import { cors } from 'hono/cors';
 import { HTTPException } from 'hono/http-exception';
 import { HttpError } from '../_shared/http-error.ts';
+import { adminRoutes } from './routes/admin.ts';
 import { authRoutes } from './routes/auth.ts';
 import { billingRoutes } from './routes/billing.ts';
 import { recoverSessionRoutes } from './routes/recover-session.ts';
@@ -17,6 +18,7 @@ app.get('/health', (c) => c.json({ status: 'ok', service: 'api' }));
 app.route('/auth', authRoutes);
 app.route('/auth', recoverSessionRoutes);
 app.route('/', billingRoutes);
+app.route('/admin', adminRoutes);
 
 app.notFound((c) => c.json({ message: `No route for ${c.req.method} ${new URL(c.req.url).pathname}` }, 404));
 

@@ -53,3 +53,21 @@ describe('decideAccess for signed-in users', () => {
     expect(decideAccess('/dashboard/', states.activeNew)).toEqual({ kind: 'redirect', to: '/onboarding' });
   });
 });
+
+describe('decideAccess for an administrator', () => {
+  const admin = { subscriptionStatus: null, onboardingCompleted: false, isAdmin: true };
+  it.each([
+    ['/', '/admin/episodes/resubmit'],
+    ['/dashboard', '/admin/episodes/resubmit'],
+    ['/onboarding', '/admin/episodes/resubmit'],
+    ['/login', '/'],
+  ])('without a subscription, %s -> %s', (path, expected) => {
+    expect(decideAccess(path, admin)).toEqual({ kind: 'redirect', to: expected });
+  });
+  it.each(['/admin/episodes/resubmit', '/subscribe'])('without a subscription, renders %s', (path) => {
+    expect(decideAccess(path, admin)).toEqual({ kind: 'render' });
+  });
+  it('with an active, onboarded subscription, sees the dashboard at /', () => {
+    expect(decideAccess('/', { ...admin, subscriptionStatus: 'active', onboardingCompleted: true })).toEqual({ kind: 'render' });
+  });
+});

@@ -8,7 +8,10 @@ export type AccessDecision = { kind: 'render' } | { kind: 'redirect'; to: string
 const render: AccessDecision = { kind: 'render' };
 const redirect = (to: string): AccessDecision => ({ kind: 'redirect', to });
 
-export function decideAccess(path: string, account: Pick<Account, 'subscriptionStatus' | 'onboardingCompleted'> | null): AccessDecision {
+export function decideAccess(
+  path: string,
+  account: (Pick<Account, 'subscriptionStatus' | 'onboardingCompleted'> & Partial<Pick<Account, 'isAdmin'>>) | null,
+): AccessDecision {
   const access = findRoute(path)?.access;
   if (access?.kind === 'anyone') return render;
   if (!account) return access?.kind === 'guest' ? render : redirect('/login');

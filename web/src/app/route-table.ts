@@ -1,7 +1,7 @@
 // Every route of the SPA in one table: its address, its title and who may see it. The router
 // and the access rules (access.ts) both read it.
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
-import type { HomeDestination } from '@domain/account';
+import { ADMIN_CONSOLE_PATH, type HomeDestination } from '@domain/account';
 
 /**
  * - `anyone`: rendered for every visitor (the admin console enforces access on the server).
@@ -36,7 +36,7 @@ export const routeTable: readonly AppRoute[] = [
   { path: '/subscribe', title: 'Choose Your Plan', access: member(), page: lazy(() => import('@/features/billing/routes/subscribe-page')) },
   { path: '/onboarding', title: 'Onboarding', access: member('/onboarding'), page: lazy(() => import('@/features/onboarding/routes/onboarding-page')) },
   { path: '/done', title: 'Thanks for Submitting!', access: member(), page: lazy(() => import('@/features/episodes/routes/done-page')) },
-  { path: '/admin/episodes/resubmit', title: 'Episode Resubmission Admin', access: anyone, page: notFoundRoute.page },
+  { path: ADMIN_CONSOLE_PATH, title: 'Episode Resubmission Admin', access: anyone, page: lazy(() => import('@/features/admin/routes/resubmit-page')) },
 ];
 
 /** The route for an address, ignoring a trailing slash; undefined for an unknown address. */

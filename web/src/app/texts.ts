@@ -2,6 +2,7 @@ export const appTexts = {
   productName: 'Castloop',
   version: 'v1.0',
   logout: 'Logout',
+  adminConsole: 'Admin',
   loading: 'Loading...',
   restoringSession: 'Restoring your session...',
   notFoundTitle: '404 Page Not Found',

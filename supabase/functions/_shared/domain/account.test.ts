@@ -12,4 +12,13 @@ describe('homeDestination', () => {
   ])('status %s, onboarded %s -> %s', (subscriptionStatus, onboardingCompleted, expected) => {
     expect(homeDestination({ subscriptionStatus, onboardingCompleted })).toBe(expected);
   });
+
+  it.each([
+    [null, false, '/admin/episodes/resubmit'],
+    ['canceled', true, '/admin/episodes/resubmit'],
+    ['active', false, '/onboarding'],
+    ['active', true, '/dashboard'],
+  ])('an administrator with status %s, onboarded %s -> %s', (subscriptionStatus, onboardingCompleted, expected) => {
+    expect(homeDestination({ subscriptionStatus, onboardingCompleted, isAdmin: true })).toBe(expected);
+  });
 });

@@ -1,3 +1,4 @@
+import { ADMIN_CONSOLE_PATH } from '@domain/account';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
 import { useCurrentAccount } from '@/lib/current-account';
@@ -18,6 +19,7 @@ export function Header() {
       </div>
       {account && (
         <div className="flex items-center gap-3">
+          {account.isAdmin && <Link to={ADMIN_CONSOLE_PATH} className="btn btn-ghost btn-sm">{appTexts.adminConsole}</Link>}
           <span className="hidden text-sm sm:inline">{name}</span>
           <button type="button" className="btn btn-ghost btn-sm" onClick={() => void logout(queryClient)}>
             {appTexts.logout}

@@ -1,0 +1,90 @@
+// /api/admin/*: the episode resubmission console (spec sections 2, 5 and 7). Every call runs as
+// the caller, and the database decides who is an administrator (is_admin()): a signed-out
+// caller gets 401, a signed-in non-administrator 403.
+import { Hono } from 'hono';
+import { z } from 'zod';
+import {
+  adminResubmitMessages,
+  resubmitPayloadSchema,
+  type ObjectStorageFile,
+  type Page,
+  type SubmissionLog,
+} from '../../_shared/domain/admin-resubmit.ts';
+import type { Json } from '../../_shared/database.types.ts';
+import { HttpError, parseJsonBody } from '../../_shared/http-error.ts';
+import { requireCaller } from '../../_shared/session.ts';
+import { userClient } from '../../_shared/supabase-clients.ts';
+
+type ClientStatus = 400 | 403 | 404 | 409 | 422;
+const clientStatuses: readonly number[] = [400, 403, 404, 409, 422];
+
+/** PostgREST's answer to a refused RPC as our `{message}` error: its 4xx kept, words from the SQL detail. */
+function rpcError(status: number, error: { message: string; details?: string | null }): HttpError {
+  const message = error.details || error.message;
+  if (clientStatuses.includes(status)) return new HttpError(status as ClientStatus, message);
+  if (status >= 400 && status < 500) return new HttpError(400, message);
+  return new HttpError(500, `The database refused the request: ${error.message}`);
+}
+
+const pageQuery = z.object({
+  cursor: z.string().max(2048).optional(),
+  limit: z.coerce.number().int().min(1).max(500).optional(),
+});
+
+function parsePageQuery(query: Record<string, string>) {
+  const parsed = pageQuery.safeParse(query);
+  if (!parsed.success) throw new HttpError(400, 'limit must be a whole number from 1 to 500');
+  return parsed.data;
+}
+
+// A log cursor is the last log's "submittedAt|id" (newest first).
+const logCursor = z.tuple([z.iso.datetime({ offset: true }), z.uuid()]);
+
+export const adminRoutes = new Hono();
+
+adminRoutes.get('/episode-logs', async (c) => {
+  const caller = await requireCaller(c);
+  const { cursor, limit } = parsePageQuery(c.req.query());
+  let before: [string, string] | [null, null] = [null, null];
+  if (cursor) {
+    const parsed = logCursor.safeParse(cursor.split('|'));
+    if (!parsed.success) throw new HttpError(400, 'Invalid cursor');
+    before = parsed.data;
+  }
+  const { data, error, status } = await userClient(caller.accessToken).rpc('admin_submission_logs', {
+    p_before_at: before[0] ?? undefined,
+    p_before_id: before[1] ?? undefined,
+    p_limit: limit ?? 50,
+  });
+  if (error) throw rpcError(status, error);
+  const page = data as unknown as { logs: SubmissionLog[]; next: { submittedAt: string; id: string } | null };
+  return c.json({
+    items: page.logs,
+    nextCursor: page.next ? `${page.next.submittedAt}|${page.next.id}` : null,
+  } satisfies Page<SubmissionLog>);
+});
+
+adminRoutes.get('/object-storage/files', async (c) => {
+  const caller = await requireCaller(c);
+  const { cursor, limit } = parsePageQuery(c.req.query());
+  const { data, error, status } = await userClient(caller.accessToken).rpc('admin_episode_files', {
+    p_after: cursor,
+    p_limit: limit ?? 100,
+  });
+  if (error) throw rpcError(status, error);
+  const page = data as unknown as { files: ObjectStorageFile[]; next: string | null };
+  return c.json({ items: page.files, nextCursor: page.next } satisfies Page<ObjectStorageFile>);
+});
+
+adminRoutes.post('/episodes/resubmit', async (c) => {
+  const caller = await requireCaller(c);
+  const payload = await parseJsonBody(c.req.raw, resubmitPayloadSchema);
+  const { data, error, status } = await userClient(caller.accessToken).rpc('admin_resubmit_submission', {
+    object_storage_files: payload.objectStorageFiles,
+    user_email: payload.userEmail,
+    episode_data: (payload.episodeData ?? {}) as Json,
+    original_log_id: payload.originalLogId ?? undefined,
+  });
+  if (error) throw rpcError(status, error);
+  return c.json({ message: adminResubmitMessages.success, log: data }, 201);
+});

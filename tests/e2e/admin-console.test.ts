@@ -1,0 +1,118 @@
+// The admin resubmission console in a real browser: an administrator lands on it, selects a log,
+// resubmits and sees the new 'resubmitted' log; a subscriber and a visitor see Access Denied.
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { withDb } from '../support/stack.ts';
+import { createSubmissionLog, uploadEpisodeFile } from '../support/submissions.ts';
+import { createUser, type TestUser } from '../support/users.ts';
+import { expectAccessible, expectOnPage, useBrowser } from './support/browser.ts';
+
+const harness = useBrowser();
+const accessDenied =
+  "You don't have permission to access the admin panel. This page is only available to authorized administrators.";
+
+let admin: TestUser;
+let subscriber: TestUser;
+let file: string;
+
+beforeAll(async () => {
+  [admin, subscriber] = await Promise.all([createUser('admin'), createUser('onboarded')]);
+  file = await uploadEpisodeFile(subscriber, 'interview.mp4');
+  await createSubmissionLog(subscriber, [file], {
+    parameters: { clipStyle: 'DEFAULT', daysBetweenClips: 3, addLogo: false },
+  });
+});
+
+async function signIn(page: Page, user: TestUser): Promise<void> {
+  await page.goto('/login');
+  await page.getByLabel('Email').fill(user.email);
+  await page.getByLabel('Password').fill(user.password);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+}
+
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+describe('the admin console', () => {
+  it('an administrator lands on it, selects a log, resubmits and sees the new resubmitted log', async () => {
+    const page = await harness.newPage();
+    await signIn(page, admin);
+    // No subscription: the administrator's home is the console, not 'Choose Your Plan'.
+    await expectOnPage(page, '/admin/episodes/resubmit');
+    await page.getByRole('heading', { name: 'Episode Resubmission Admin' }).waitFor();
+    await page.getByRole('link', { name: 'Admin' }).waitFor();
+    const logsOfSubscriber = page.getByRole('button', {
+      name: new RegExp(`^Select the submission by ${escape(subscriber.email)}`),
+    });
+    await logsOfSubscriber.first().waitFor();
+    const fileRow = page.getByRole('row').filter({ has: page.getByRole('cell', { name: file, exact: true }) });
+    await fileRow.waitFor();
+    expect(await fileRow.textContent()).toContain('2.01 MB');
+    await expectAccessible(page);
+
+    const resubmit = page.getByRole('button', { name: 'Resubmit Episode' });
+    expect(await resubmit.isDisabled()).toBe(true);
+    await page.getByText('No Files Selected: Please select at least one file to resubmit.').waitFor();
+    await page.getByText("Email Required: Please enter the user's email address.").waitFor();
+
+    expect(await logsOfSubscriber.count()).toBe(1);
+    await logsOfSubscriber.click();
+    expect(await page.getByLabel('User email').inputValue()).toBe(subscriber.email);
+    await page.getByRole('listitem').filter({ hasText: file }).first().waitFor();
+    expect(await page.getByLabel('Days between clips').inputValue()).toBe('3');
+    expect(await page.getByLabel('Add logo').isChecked()).toBe(false);
+    expect(await page.getByLabel('Add intro/outro').isChecked()).toBe(true);
+    await page.getByLabel('Clip style').selectOption('LANDSCAPE');
+    await resubmit.click();
+
+    await page
+      .getByText('Resubmission Successful: Episode successfully resubmitted to an automation webhook')
+      .waitFor();
+    await expect.poll(() => logsOfSubscriber.count()).toBe(2);
+    const newest = logsOfSubscriber.first();
+    expect(await newest.textContent()).toContain('resubmitted');
+    expect(await newest.textContent()).toContain('Delivery: pending');
+    // The form is cleared.
+    expect(await page.getByLabel('User email').inputValue()).toBe('');
+    expect(await resubmit.isDisabled()).toBe(true);
+    await expectAccessible(page);
+
+    const stored = await withDb(async (db) => {
+      const { rows } = await db.query(
+        `select l.status, l.submission_parameters ->> 'clipStyle' as clip_style, l.original_log_id is not null as has_original,
+                d.delivered_at, d.payload ->> 'event' as event
+           from public.submission_logs l join public.webhook_deliveries d on d.submission_log_id = l.id
+          where l.user_email = $1 and l.status = 'resubmitted'`,
+        [subscriber.email],
+      );
+      return rows;
+    });
+    expect(stored).toEqual([
+      {
+        status: 'resubmitted',
+        clip_style: 'LANDSCAPE',
+        has_original: true,
+        delivered_at: null,
+        event: 'episode.resubmitted',
+      },
+    ]);
+  });
+
+  it('a subscriber sees Access Denied and no admin link', async () => {
+    const page = await harness.newPage();
+    await signIn(page, subscriber);
+    await expectOnPage(page, '/');
+    await page.goto('/admin/episodes/resubmit');
+    await page.getByRole('alert').filter({ hasText: 'Access Denied' }).waitFor();
+    await page.getByText(accessDenied).waitFor();
+    expect(await page.getByRole('link', { name: 'Admin' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Resubmit Episode' }).count()).toBe(0);
+    await expectAccessible(page);
+  });
+
+  it('a signed-out visitor sees Access Denied', async () => {
+    const page = await harness.newPage();
+    await page.goto('/admin/episodes/resubmit');
+    await page.getByText(accessDenied).waitFor();
+    await expectOnPage(page, '/admin/episodes/resubmit');
+  });
+});

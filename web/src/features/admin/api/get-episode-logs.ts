@@ -1,0 +1,25 @@
+// GET /api/admin/episode-logs: submission logs, newest first, one page at a time.
+import type { Page, SubmissionLog } from '@domain/admin-resubmit';
+import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
+import { apiRequest } from '@/lib/api-client';
+
+export const episodeLogsKey = ['/api/admin/episode-logs'] as const;
+
+// Not the default load: a signed-out visitor's 401 is an error here (Access Denied), not an empty list.
+function getEpisodeLogs(cursor: string | null): Promise<Page<SubmissionLog>> {
+  return apiRequest(
+    'GET',
+    cursor ? `/api/admin/episode-logs?cursor=${encodeURIComponent(cursor)}` : '/api/admin/episode-logs',
+  );
+}
+
+export const episodeLogsQuery = infiniteQueryOptions({
+  queryKey: episodeLogsKey,
+  queryFn: ({ pageParam }) => getEpisodeLogs(pageParam),
+  initialPageParam: null as string | null,
+  getNextPageParam: (last) => last.nextCursor,
+});
+
+export function useEpisodeLogs() {
+  return useInfiniteQuery(episodeLogsQuery);
+}

@@ -1,0 +1,24 @@
+// GET /api/admin/object-storage/files: the episodes bucket's files in path order, one page at a time.
+import type { ObjectStorageFile, Page } from '@domain/admin-resubmit';
+import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
+import { apiRequest } from '@/lib/api-client';
+
+export const objectStorageFilesKey = ['/api/admin/object-storage/files'] as const;
+
+function getObjectStorageFiles(cursor: string | null): Promise<Page<ObjectStorageFile>> {
+  return apiRequest(
+    'GET',
+    cursor ? `/api/admin/object-storage/files?cursor=${encodeURIComponent(cursor)}` : '/api/admin/object-storage/files',
+  );
+}
+
+export const objectStorageFilesQuery = infiniteQueryOptions({
+  queryKey: objectStorageFilesKey,
+  queryFn: ({ pageParam }) => getObjectStorageFiles(pageParam),
+  initialPageParam: null as string | null,
+  getNextPageParam: (last) => last.nextCursor,
+});
+
+export function useObjectStorageFiles(enabled: boolean) {
+  return useInfiniteQuery({ ...objectStorageFilesQuery, enabled });
+}
