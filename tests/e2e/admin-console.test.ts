@@ -64,9 +64,9 @@ describe('the admin console', () => {
     await page.getByLabel('Clip style').selectOption('LANDSCAPE');
     await resubmit.click();
 
-    await page
-      .getByText('Resubmission Successful: Episode successfully resubmitted to an automation webhook')
-      .waitFor();
+    const toast = page.getByTestId('toast').filter({ hasText: 'Resubmission Successful' });
+    await toast.waitFor();
+    expect(await toast.textContent()).toContain('Episode successfully resubmitted to an automation webhook');
     await expect.poll(() => logsOfSubscriber.count()).toBe(2);
     const newest = logsOfSubscriber.first();
     expect(await newest.textContent()).toContain('resubmitted');
