@@ -1,6 +1,8 @@
 // Lint rules for the whole repository. Feature folders may not import one another or the
 // app layer: shared code -> features -> app (CONVENTIONS.md).
 import js from '@eslint/js';
+import { importX } from 'eslint-plugin-import-x';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
@@ -15,6 +17,16 @@ export default tseslint.config(
       '@typescript-eslint/no-explicit-any': 'error',
       'no-undef': 'off',
     },
+  },
+  {
+    // No import cycles anywhere in the product or the local stack.
+    files: ['web/src/**/*.{ts,tsx}', 'supabase/functions/**/*.ts', 'local/**/*.ts', 'worker/**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: {
+      ...importX.flatConfigs.typescript.settings,
+      'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.json' })],
+    },
+    rules: { 'import-x/no-cycle': 'error' },
   },
   {
     files: ['web/src/**/*.{ts,tsx}'],
