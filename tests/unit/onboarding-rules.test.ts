@@ -127,7 +127,7 @@ describe('file checks', () => {
 });
 
 describe('MP4 dimensions without decoding', () => {
-  const read = (bytes: Buffer) => mp4Dimensions(blobReader(new Blob([bytes])), bytes.length);
+  const read = (bytes: Buffer) => mp4Dimensions(blobReader(new Blob([new Uint8Array(bytes)])), bytes.length);
   it('reads the video track size', async () => {
     expect(await read(mp4Bytes(1920, 1080))).toEqual({ width: 1920, height: 1080 });
     expect(await read(mp4Bytes(720, 1280))).toEqual({ width: 720, height: 1280 });
