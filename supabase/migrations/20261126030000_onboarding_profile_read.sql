@@ -34,7 +34,6 @@ as $$
       and private.is_blank(p.podcast_author) and private.is_blank(p.podcast_primary_category)
       and p.logo_path is null and p.podcast_cover_path is null and p.video_intro_path is null
       and p.video_outro_path is null and p.clip_intro_path is null and p.clip_outro_path is null
-      and p.onboarding_completed_at is null
       then null
     else jsonb_build_object(
       'firstName', p.first_name,

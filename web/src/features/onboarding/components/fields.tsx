@@ -100,7 +100,6 @@ export function ColorField({ label, value, error, onChange, onBlur }: ColorField
           id={id}
           className={`input input-bordered w-full font-mono uppercase ${error ? 'input-error' : ''}`}
           value={value}
-          maxLength={6}
           placeholder="1A2B3C"
           autoComplete="off"
           spellCheck={false}

@@ -77,7 +77,6 @@ export function FileSlot({ slot, label, stored, chosen, error, progress, onChoos
     <div className="form-control w-full">
       <label htmlFor={id} className="label pb-1">
         <span className="label-text font-medium">{label}</span>
-        <span className="label-text-alt">{t.fileHints[slot]}</span>
       </label>
       <input
         id={id}
@@ -85,9 +84,12 @@ export function FileSlot({ slot, label, stored, chosen, error, progress, onChoos
         accept={brandAssetRules[slot].accept}
         className={`file-input file-input-bordered w-full ${error ? 'file-input-error' : ''}`}
         aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${id}-error` : undefined}
+        aria-describedby={error ? `${id}-hint ${id}-error` : `${id}-hint`}
         onChange={(event) => void choose(event.target.files?.[0], event.target)}
       />
+      <p id={`${id}-hint`} className="mt-1 text-xs text-base-content/70">
+        {t.fileHints[slot]}
+      </p>
       {progress !== undefined && (
         <progress className="progress progress-primary mt-2 w-full" value={progress} max={100} aria-label={t.uploadProgress(label.replace(/\s*\*$/, ''))} />
       )}

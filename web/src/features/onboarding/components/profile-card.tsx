@@ -140,7 +140,7 @@ export function ProfileCard() {
         <h2 id="profile-card-title" className="card-title">
           {t.title}
         </h2>
-        <div role="tablist" className="tabs tabs-boxed w-fit">
+        <div role="tablist" className="flex w-fit gap-2">
           {(['view', 'update'] as const).map((id) => (
             <button
               key={id}
@@ -149,7 +149,7 @@ export function ProfileCard() {
               id={`profile-tab-${id}`}
               aria-selected={tab === id}
               aria-controls="profile-tab-panel"
-              className={`tab ${tab === id ? 'tab-active' : ''}`}
+              className={`btn btn-sm ${tab === id ? 'btn-primary' : 'btn-outline'}`}
               onClick={() => setTab(id)}
             >
               {id === 'view' ? t.viewTab : t.updateTab}
