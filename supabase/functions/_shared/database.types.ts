@@ -722,6 +722,10 @@ export type Database = {
         Args: never
         Returns: boolean
       }
+      onboarding_profile: {
+        Args: never
+        Returns: Json
+      }
       record_stripe_event: {
         Args: {
           p_current_period_end?: string

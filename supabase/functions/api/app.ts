@@ -6,6 +6,7 @@ import { HttpError } from '../_shared/http-error.ts';
 import { adminRoutes } from './routes/admin.ts';
 import { authRoutes } from './routes/auth.ts';
 import { billingRoutes } from './routes/billing.ts';
+import { onboardingRoutes } from './routes/onboarding.ts';
 import { recoverSessionRoutes } from './routes/recover-session.ts';
 
 const allowedOrigins = (Deno.env.get('ALLOWED_ORIGIN') ?? Deno.env.get('SITE_URL') ?? '').split(',').map((o) => o.trim()).filter(Boolean);
@@ -19,6 +20,7 @@ app.route('/auth', authRoutes);
 app.route('/auth', recoverSessionRoutes);
 app.route('/', billingRoutes);
 app.route('/admin', adminRoutes);
+app.route('/', onboardingRoutes);
 
 app.notFound((c) => c.json({ message: `No route for ${c.req.method} ${new URL(c.req.url).pathname}` }, 404));
 

@@ -4,9 +4,8 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router-dom';
 import { AuthCard } from '@/components/auth-card';
+import { Form, SubmitButton } from '@/components/form';
 import { FormField } from '@/components/form-field';
-import { errorMessage } from '@/lib/api-client';
-import { notify } from '@/lib/toast';
 import { requestPasswordReset } from '../api/auth-actions';
 import { supportEmail } from '@/lib/external-links';
 import { texts } from '../texts';
@@ -17,16 +16,12 @@ export default function ForgotPasswordPage() {
   const navigate = useNavigate();
   const [sentTo, setSentTo] = useState<string | null>(null);
   const form = useForm<ForgotPasswordPayload>({ resolver: zodResolver(forgotPasswordSchema), defaultValues: { email: '' } });
-  const { errors, isSubmitting } = form.formState;
+  const { errors } = form.formState;
 
-  const onSubmit = form.handleSubmit(async (payload) => {
-    try {
-      await requestPasswordReset(payload);
-      setSentTo(payload.email);
-    } catch (error) {
-      notify.error(t.failed, { description: errorMessage(error, 'Please try again.') });
-    }
-  });
+  const onSubmit = async (payload: ForgotPasswordPayload) => {
+    await requestPasswordReset(payload);
+    setSentTo(payload.email);
+  };
 
   if (sentTo) {
     return (
@@ -42,12 +37,10 @@ export default function ForgotPasswordPage() {
 
   return (
     <AuthCard title={t.title} subtitle={t.subtitle}>
-      <form onSubmit={onSubmit} noValidate className="flex flex-col gap-3">
+      <Form form={form} onSubmit={onSubmit} failureTitle={t.failed}>
         <FormField label={t.email} type="email" autoComplete="email" error={errors.email?.message} {...form.register('email')} />
-        <button type="submit" className="btn btn-primary" disabled={isSubmitting}>
-          {isSubmitting ? t.pending : t.submit}
-        </button>
-      </form>
+        <SubmitButton label={t.submit} pendingLabel={t.pending} />
+      </Form>
       <p className="text-center text-sm">
         {t.rememberPassword}{' '}
         <Link className="link link-primary" to="/login">

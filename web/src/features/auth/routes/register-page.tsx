@@ -1,13 +1,11 @@
 import { registerFormSchema, type RegisterForm } from '@domain/auth-schemas';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router-dom';
-import { ErrorAlert } from '@/components/alert';
 import { AuthCard } from '@/components/auth-card';
+import { Form, SubmitButton } from '@/components/form';
 import { FormField } from '@/components/form-field';
-import { errorMessage } from '@/lib/api-client';
 import { currentAccountKey } from '@/lib/current-account';
 import { delays, wait } from '@/lib/delays';
 import { PENDING_USER_EMAIL } from '@/lib/local-storage-keys';
@@ -20,37 +18,28 @@ const t = texts.register;
 export default function RegisterPage() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const [failure, setFailure] = useState<string | null>(null);
   const form = useForm<RegisterForm>({
     resolver: zodResolver(registerFormSchema),
     defaultValues: { firstName: '', lastName: '', email: '', password: '', confirmPassword: '' },
   });
-  const { errors, isSubmitting } = form.formState;
+  const { errors } = form.formState;
 
-  const onSubmit = form.handleSubmit(async ({ confirmPassword: _confirm, ...payload }) => {
-    setFailure(null);
+  const onSubmit = async ({ confirmPassword: _confirm, ...payload }: RegisterForm) => {
+    const { email } = await registerAccount(payload);
+    localStorage.setItem(PENDING_USER_EMAIL, email);
+    notify.success(t.successTitle, { description: t.successDescription });
+    await wait(delays.authRefreshAfterRegisterMs);
     try {
-      const { email } = await registerAccount(payload);
-      localStorage.setItem(PENDING_USER_EMAIL, email);
-      notify.success(t.successTitle, { description: t.successDescription });
-      await wait(delays.authRefreshAfterRegisterMs);
-      try {
-        await queryClient.invalidateQueries({ queryKey: currentAccountKey });
-        navigate('/subscribe', { replace: true });
-      } catch {
-        window.location.assign('/subscribe'); // spec: a full page load if the refresh fails
-      }
-    } catch (error) {
-      const message = errorMessage(error, 'Please try again.');
-      setFailure(message);
-      notify.error(t.failed, { description: message });
+      await queryClient.invalidateQueries({ queryKey: currentAccountKey });
+      navigate('/subscribe', { replace: true });
+    } catch {
+      window.location.assign('/subscribe'); // spec: a full page load if the refresh fails
     }
-  });
+  };
 
   return (
     <AuthCard title={t.title} subtitle={t.subtitle}>
-      {failure && <ErrorAlert title={t.failed} message={failure} />}
-      <form onSubmit={onSubmit} noValidate className="flex flex-col gap-3">
+      <Form form={form} onSubmit={onSubmit} failureTitle={t.failed} failureAlert>
         <div className="grid gap-3 sm:grid-cols-2">
           <FormField label={t.firstName} autoComplete="given-name" error={errors.firstName?.message} {...form.register('firstName')} />
           <FormField label={t.lastName} autoComplete="family-name" error={errors.lastName?.message} {...form.register('lastName')} />
@@ -75,10 +64,8 @@ export default function RegisterPage() {
           </a>
           .
         </p>
-        <button type="submit" className="btn btn-primary" disabled={isSubmitting}>
-          {isSubmitting ? t.pending : t.submit}
-        </button>
-      </form>
+        <SubmitButton label={t.submit} pendingLabel={t.pending} />
+      </Form>
       <p className="text-center text-sm">
         {t.haveAccount}{' '}
         <Link className="link link-primary" to="/login">

@@ -4,8 +4,8 @@ import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { AuthCard } from '@/components/auth-card';
+import { Form, SubmitButton } from '@/components/form';
 import { FormField } from '@/components/form-field';
-import { errorMessage } from '@/lib/api-client';
 import { notify } from '@/lib/toast';
 import { InvalidResetLinkError, resetPassword } from '../api/auth-actions';
 import { texts } from '../texts';
@@ -21,7 +21,7 @@ export default function ResetPasswordPage() {
     resolver: zodResolver(resetPasswordFormSchema),
     defaultValues: { password: '', confirmPassword: '' },
   });
-  const { errors, isSubmitting } = form.formState;
+  const { errors } = form.formState;
 
   useEffect(() => {
     if (!token) {
@@ -30,20 +30,17 @@ export default function ResetPasswordPage() {
     }
   }, [token, navigate]);
 
-  const onSubmit = form.handleSubmit(async ({ password }) => {
+  const onSubmit = async ({ password }: ResetPasswordForm) => {
     if (!token) return;
     try {
       await resetPassword(token, password);
       setDone(true);
     } catch (error) {
-      if (error instanceof InvalidResetLinkError) {
-        notify.error(t.invalidLinkTitle, { description: t.invalidLinkBody });
-        navigate('/login', { replace: true });
-        return;
-      }
-      notify.error(t.failed, { description: errorMessage(error, 'Please try again.') });
+      if (!(error instanceof InvalidResetLinkError)) throw error;
+      notify.error(t.invalidLinkTitle, { description: t.invalidLinkBody });
+      navigate('/login', { replace: true });
     }
-  });
+  };
 
   if (!token) return null;
   if (done) {
@@ -58,7 +55,7 @@ export default function ResetPasswordPage() {
   }
   return (
     <AuthCard title={t.title}>
-      <form onSubmit={onSubmit} noValidate className="flex flex-col gap-3">
+      <Form form={form} onSubmit={onSubmit} failureTitle={t.failed}>
         <FormField label={t.password} type="password" autoComplete="new-password" error={errors.password?.message} {...form.register('password')} />
         <FormField
           label={t.confirmPassword}
@@ -67,10 +64,8 @@ export default function ResetPasswordPage() {
           error={errors.confirmPassword?.message}
           {...form.register('confirmPassword')}
         />
-        <button type="submit" className="btn btn-primary" disabled={isSubmitting}>
-          {isSubmitting ? t.pending : t.submit}
-        </button>
-      </form>
+        <SubmitButton label={t.submit} pendingLabel={t.pending} />
+      </Form>
     </AuthCard>
   );
 }

@@ -1,13 +1,70 @@
-// The onboarding entry point. The configuration form is built in its own issue; routing by
-// state already lands here.
+// /onboarding (spec section 2): the welcome heading and four cards; the last one hosts the
+// configuration form in setup mode. Access (signed in, active, not onboarded) is decided by the
+// app's access gate before this renders.
+import { FullPageSpinner } from '@/components/spinner';
 import { useCurrentAccount } from '@/lib/current-account';
+import { communityUrl, introVideoUrl } from '@/lib/external-links';
+import type { ReactNode } from 'react';
+import { useProfileRecord } from '../api/get-profile-record';
+import { ConfigurationForm } from '../components/configuration-form';
+import { texts } from '../texts';
+
+const t = texts.page;
+
+function Card({ title, children, className = '' }: { title: string; children: ReactNode; className?: string }) {
+  const id = `card-${title.replace(/\W+/g, '-').toLowerCase()}`;
+  return (
+    <section className={`card bg-base-100 shadow ${className}`} aria-labelledby={id}>
+      <div className="card-body gap-3">
+        <h2 id={id} className="card-title">
+          {title}
+        </h2>
+        {children}
+      </div>
+    </section>
+  );
+}
 
 export default function OnboardingPage() {
   const { data: account } = useCurrentAccount();
+  const record = useProfileRecord();
+  if (!account || record.isPending) return <FullPageSpinner />;
   return (
-    <main className="mx-auto max-w-5xl px-4 py-8">
-      <h1 className="text-3xl font-bold">Welcome to Castloop{account?.firstName ? `, ${account.firstName}` : ''}!</h1>
-      <p className="mt-2">Let's get your podcast set up.</p>
+    <main className="mx-auto flex max-w-5xl flex-col gap-6 px-4 py-8">
+      <div>
+        <h1 className="text-3xl font-bold">{t.welcome(account.firstName)}</h1>
+        <p className="mt-2">{t.intro}</p>
+      </div>
+      <div className="grid gap-6 md:grid-cols-3">
+        <Card title={t.accountSetupTitle}>
+          <ul className="flex flex-col gap-2">
+            {t.accountSetupSteps.map((step) => (
+              <li key={step} className="flex items-center gap-2">
+                <span className="text-success" aria-hidden="true">
+                  ✓
+                </span>
+                {step}
+              </li>
+            ))}
+          </ul>
+        </Card>
+        <Card title={t.communityTitle}>
+          <p>{t.communityBody}</p>
+          <a className="btn btn-secondary" href={communityUrl} target="_blank" rel="noopener noreferrer">
+            {t.communityButton} <span className="sr-only">{t.opensInNewTab}</span>
+          </a>
+        </Card>
+        <Card title={t.introTitle}>
+          <p>{t.introBody}</p>
+          <div className="aspect-video w-full overflow-hidden rounded-box bg-base-200">
+            <iframe className="h-full w-full" src={introVideoUrl} title={t.introVideoTitle} allow="encrypted-media; picture-in-picture" allowFullScreen loading="lazy" />
+          </div>
+        </Card>
+      </div>
+      <Card title={t.profileTitle}>
+        <p>{t.profileBody}</p>
+        <ConfigurationForm mode="setup" account={account} record={record.data} />
+      </Card>
     </main>
   );
 }

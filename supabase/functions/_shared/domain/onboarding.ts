@@ -1,0 +1,297 @@
+// Onboarding and profile rules (spec sections 3, 4, 5 and 9): the profile's text fields, the six
+// brand-asset slots and their file rules, the first-time required fields, and the zod schema the
+// configuration form and the `api` function both validate with.
+import { z } from 'zod/mini';
+import { googleFontFamilies, podcastCategories, podcastLanguages, podcastTimezones } from './onboarding-lists.ts';
+
+z.config(z.locales.en());
+
+export const HEX_COLOR_LENGTH = 6;
+
+export const onboardingMessages = {
+  hexColor: 'Must be a 6 character HEX code without #',
+  brandFontRequired: 'Brand font is required',
+  primaryColorRequired: 'Primary color is required',
+  secondaryColorRequired: 'Secondary color is required',
+  tertiaryColorRequired: 'Tertiary color is required',
+  podcastTitleRequired: 'Podcast title is required',
+  podcastDescriptionRequired: 'Podcast description is required',
+  primaryCategoryRequired: 'Primary category is required',
+  podcastAuthorRequired: 'Podcast author is required',
+  logoRequired: 'Brand logo is required',
+  podcastCoverRequired: 'Podcast artwork is required',
+  brandFontUnknown: 'Brand font must be one font from the Google Fonts list',
+  categoryUnknown: 'Category must be one of the Apple Podcasts categories',
+  languageUnknown: 'Language must be one of the listed languages',
+  timezoneUnknown: 'Timezone must be one of the listed UTC offsets',
+} as const;
+
+/** The colour input's rule: '#' stripped, upper-cased, at most 6 characters. */
+export function normalizeHexColor(input: string): string {
+  return input.replace(/#/g, '').toUpperCase().slice(0, HEX_COLOR_LENGTH);
+}
+
+/** 'not provided' (any case) and blanks are empty (spec section 3). */
+export function isBlank(value: string | null | undefined): boolean {
+  const trimmed = (value ?? '').trim();
+  return trimmed === '' || trimmed.toLowerCase() === 'not provided';
+}
+
+// ------------------------------------------------------------------ text fields
+
+const text = (max: number) => z.string().check(z.trim(), z.maxLength(max));
+/** '' (cleared) or one of `values`. */
+const oneOf = (values: readonly string[], message: string) =>
+  z.string().check(
+    z.trim(),
+    z.refine((value) => value === '' || values.includes(value), message),
+  );
+const hexColor = z.string().check(
+  z.trim(),
+  z.refine((value) => value === '' || /^[0-9A-Fa-f]{6}$/.test(value), onboardingMessages.hexColor),
+);
+
+/** The profile's text fields as the form and `/api/onboarding/submit` send them ('' clears). */
+export const profileFieldsShape = {
+  firstName: text(200),
+  lastName: text(200),
+  brandFont: oneOf(googleFontFamilies, onboardingMessages.brandFontUnknown),
+  brandColorPrimary: hexColor,
+  brandColorSecondary: hexColor,
+  brandColorTertiary: hexColor,
+  podcastTitle: text(500),
+  podcastDescription: text(10000),
+  podcastAuthor: text(500),
+  podcastCopyright: text(500),
+  podcastKeywords: text(2000),
+  podcastWebsite: text(2000),
+  podcastLanguage: oneOf(
+    podcastLanguages.map((language) => language.value),
+    onboardingMessages.languageUnknown,
+  ),
+  podcastTimezone: oneOf(podcastTimezones, onboardingMessages.timezoneUnknown),
+  podcastPrimaryCategory: oneOf(podcastCategories, onboardingMessages.categoryUnknown),
+  podcastSecondaryCategory: oneOf(podcastCategories, onboardingMessages.categoryUnknown),
+};
+export type ProfileTextField = keyof typeof profileFieldsShape;
+export const profileTextFields = Object.keys(profileFieldsShape) as ProfileTextField[];
+
+/**
+ * `fields` of POST /api/onboarding/submit and of submit-with-files' fields part. Every field is
+ * optional: what is left out keeps its saved value (update mode hides Podcast Details).
+ */
+export const onboardingFieldsSchema = z.strictObject({
+  ...Object.fromEntries(profileTextFields.map((field) => [field, z.optional(profileFieldsShape[field])])),
+  postAutomatically: z.optional(z.boolean()),
+  isFirstTimeOnboarding: z.optional(z.boolean()),
+}) as z.ZodMiniType<OnboardingFields>;
+export type OnboardingFields = Partial<Record<ProfileTextField, string>> & {
+  postAutomatically?: boolean;
+  isFirstTimeOnboarding?: boolean;
+};
+
+// ------------------------------------------------------------------ brand-asset slots
+
+export const brandAssetSlots = ['logo', 'podcastCover', 'videoIntro', 'videoOutro', 'clipIntro', 'clipOutro'] as const;
+export type BrandAssetSlot = (typeof brandAssetSlots)[number];
+
+export function isBrandAssetSlot(value: unknown): value is BrandAssetSlot {
+  return typeof value === 'string' && (brandAssetSlots as readonly string[]).includes(value);
+}
+
+export type AssetShape = 'square' | 'landscape' | 'portrait';
+
+interface SlotRule {
+  /** The name of the file in reads (GET /api/airtable/user-data). */
+  readName: string;
+  mimeType: 'image/png' | 'image/jpeg' | 'video/mp4';
+  extensions: readonly string[];
+  /** The `accept` attribute of the file chooser. */
+  accept: string;
+  shape: AssetShape | null;
+  maxBytes: number;
+  typeMessage: string;
+  shapeMessage: string;
+  sizeMessage: string;
+}
+
+const MiB = 1024 * 1024;
+export const IMAGE_MAX_BYTES = 10 * MiB;
+export const VIDEO_MAX_BYTES = 200 * MiB;
+
+const video = (readName: string, label: string, shape: 'landscape' | 'portrait'): SlotRule => ({
+  readName,
+  mimeType: 'video/mp4',
+  extensions: ['mp4'],
+  accept: 'video/mp4,.mp4',
+  shape,
+  maxBytes: VIDEO_MAX_BYTES,
+  typeMessage: `${label} must be an MP4 file`,
+  shapeMessage: `${label} must be a ${shape === 'landscape' ? '16:9 landscape' : '9:16 portrait'} MP4 file`,
+  sizeMessage: `${label} must be at most 200 MB`,
+});
+
+/** Spec section 5's file rules, one entry per upload slot. */
+export const brandAssetRules: Record<BrandAssetSlot, SlotRule> = {
+  logo: {
+    readName: 'logo',
+    mimeType: 'image/png',
+    extensions: ['png'],
+    accept: 'image/png,.png',
+    shape: null,
+    maxBytes: IMAGE_MAX_BYTES,
+    typeMessage: 'Logo must be a PNG file',
+    shapeMessage: 'Logo must be a PNG file',
+    sizeMessage: 'Logo must be at most 10 MB',
+  },
+  podcastCover: {
+    readName: 'podcastCover',
+    mimeType: 'image/jpeg',
+    extensions: ['jpg', 'jpeg'],
+    accept: 'image/jpeg,.jpg,.jpeg',
+    shape: 'square',
+    maxBytes: IMAGE_MAX_BYTES,
+    typeMessage: 'Podcast artwork must be a square JPG/JPEG file',
+    shapeMessage: 'Podcast artwork must be a square JPG/JPEG file',
+    sizeMessage: 'Podcast artwork must be at most 10 MB',
+  },
+  videoIntro: video('introVideoClip', 'Video intro', 'landscape'),
+  videoOutro: video('outroVideoClip', 'Video outro', 'landscape'),
+  clipIntro: video('introAudioClip', 'Clip intro', 'portrait'),
+  clipOutro: video('outroAudioClip', 'Clip outro', 'portrait'),
+};
+
+const extensionOf = (name: string) => (/\.([A-Za-z0-9]+)$/.exec(name)?.[1] ?? '').toLowerCase();
+
+/** The type rule by name and declared type: null when acceptable, else the spec's message. */
+export function fileTypeProblem(slot: BrandAssetSlot, file: { name: string; type: string }): string | null {
+  const rule = brandAssetRules[slot];
+  const type = file.type.split(';')[0].trim().toLowerCase();
+  const typeOk = type === rule.mimeType || (rule.mimeType === 'image/jpeg' && type === 'image/jpg');
+  return typeOk && rule.extensions.includes(extensionOf(file.name)) ? null : rule.typeMessage;
+}
+
+export function fileSizeProblem(slot: BrandAssetSlot, bytes: number): string | null {
+  return bytes > brandAssetRules[slot].maxBytes ? brandAssetRules[slot].sizeMessage : null;
+}
+
+/** Aspect ratios within 1% count (1280x720, 1920x1080 and 854x480 are all 16:9). */
+const ASPECT_TOLERANCE = 0.01;
+const aspects: Record<AssetShape, number> = { square: 1, landscape: 16 / 9, portrait: 9 / 16 };
+
+export function fileShapeProblem(slot: BrandAssetSlot, size: { width: number; height: number }): string | null {
+  const rule = brandAssetRules[slot];
+  if (!rule.shape) return null;
+  if (!(size.width > 0 && size.height > 0)) return rule.shapeMessage;
+  const wanted = aspects[rule.shape];
+  return Math.abs(size.width / size.height - wanted) / wanted <= ASPECT_TOLERANCE ? null : rule.shapeMessage;
+}
+
+/** The first bytes each type starts with (PNG signature, JPEG SOI, an MP4's 'ftyp' box). */
+export function contentMatchesType(slot: BrandAssetSlot, head: Uint8Array): boolean {
+  const bytes = (...values: number[]) => values.every((value, i) => head[i] === value);
+  switch (brandAssetRules[slot].mimeType) {
+    case 'image/png':
+      return bytes(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a);
+    case 'image/jpeg':
+      return bytes(0xff, 0xd8, 0xff);
+    case 'video/mp4':
+      return head.length >= 8 && String.fromCharCode(head[4], head[5], head[6], head[7]) === 'ftyp';
+  }
+}
+
+/**
+ * Object name in the brand-assets bucket: `<user id>/<slot>/<unique prefix>-<file name>`. The
+ * prefix keeps a replacement from overwriting the file it replaces until the profile points at it.
+ */
+export function brandAssetObjectName(userId: string, slot: BrandAssetSlot, fileName: string, uniquePrefix: string): string {
+  const extension = brandAssetRules[slot].extensions.includes(extensionOf(fileName))
+    ? extensionOf(fileName)
+    : brandAssetRules[slot].extensions[0];
+  const stem = fileName
+    .replace(/\.[A-Za-z0-9]+$/, '')
+    .replace(/[^A-Za-z0-9 ._()-]+/g, '_')
+    .replace(/^[.\s]+/, '')
+    .slice(0, 100);
+  return `${userId}/${slot}/${uniquePrefix}-${stem || slot}.${extension}`;
+}
+
+/** The file name a user sees for a stored object: its last segment without the unique prefix. */
+export function brandAssetFileName(objectName: string): string {
+  const last = objectName.split('/').pop() ?? '';
+  return last.replace(/^[0-9a-f]{12}-/, '');
+}
+
+// ------------------------------------------------------------------ first-time required fields
+
+export type OnboardingMode = 'setup' | 'update';
+
+type RequiredField =
+  | 'brandFont'
+  | 'brandColorPrimary'
+  | 'brandColorSecondary'
+  | 'brandColorTertiary'
+  | 'podcastTitle'
+  | 'podcastDescription'
+  | 'podcastPrimaryCategory'
+  | 'podcastAuthor'
+  | 'logo'
+  | 'podcastCover';
+
+/** Required in first-time mode, in form order, with the spec's messages (section 5). */
+export const requiredOnboardingFields: readonly { field: RequiredField; message: string }[] = [
+  { field: 'podcastTitle', message: onboardingMessages.podcastTitleRequired },
+  { field: 'podcastDescription', message: onboardingMessages.podcastDescriptionRequired },
+  { field: 'podcastAuthor', message: onboardingMessages.podcastAuthorRequired },
+  { field: 'podcastCover', message: onboardingMessages.podcastCoverRequired },
+  { field: 'podcastPrimaryCategory', message: onboardingMessages.primaryCategoryRequired },
+  { field: 'brandFont', message: onboardingMessages.brandFontRequired },
+  { field: 'brandColorPrimary', message: onboardingMessages.primaryColorRequired },
+  { field: 'brandColorSecondary', message: onboardingMessages.secondaryColorRequired },
+  { field: 'brandColorTertiary', message: onboardingMessages.tertiaryColorRequired },
+  { field: 'logo', message: onboardingMessages.logoRequired },
+];
+
+/**
+ * The required fields of `mode` that are still missing. A text field counts when it is not blank;
+ * a file slot when a file is chosen or one is already stored (`filesPresent`). Update mode
+ * requires nothing.
+ */
+export function missingRequiredFields(
+  mode: OnboardingMode,
+  values: Partial<Record<ProfileTextField, string | null>>,
+  filesPresent: Partial<Record<BrandAssetSlot, boolean>>,
+): { field: RequiredField; message: string }[] {
+  if (mode === 'update') return [];
+  return requiredOnboardingFields.filter(({ field }) =>
+    isBrandAssetSlot(field) ? !filesPresent[field] : isBlank(values[field]),
+  );
+}
+
+export function requiredFieldCount(mode: OnboardingMode): number {
+  return mode === 'update' ? 0 : requiredOnboardingFields.length;
+}
+
+// ------------------------------------------------------------------ reads
+
+export interface AttachmentState {
+  exists: boolean;
+  filename: string | null;
+}
+
+/** GET /api/airtable/user-data: the profile, or null when no profile data was ever saved. */
+export type ProfileRecord = Record<ProfileTextField, string | null> & {
+  emailAddress: string | null;
+  postAutomatically: boolean;
+  lastUpdated: string | null;
+  logo: AttachmentState;
+  podcastCover: AttachmentState;
+  introVideoClip: AttachmentState;
+  outroVideoClip: AttachmentState;
+  introAudioClip: AttachmentState;
+  outroAudioClip: AttachmentState;
+};
+
+export function attachmentOf(record: ProfileRecord, slot: BrandAssetSlot): AttachmentState {
+  return record[brandAssetRules[slot].readName as keyof ProfileRecord] as AttachmentState;
+}

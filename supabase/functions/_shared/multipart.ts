@@ -1,0 +1,121 @@
+// A streamed multipart/form-data reader (busboy): parts come one at a time in body order, and a
+// file part's bytes flow as a web stream without the request being held in memory. The caller
+// must read or discard each file before asking for the next part.
+// @ts-types="npm:@types/busboy@1.5.4"
+import busboy from 'busboy';
+import { Readable } from 'node:stream';
+import { HttpError } from './http-error.ts';
+
+export type MultipartPart =
+  | { kind: 'field'; name: string; value: string; truncated: boolean }
+  | {
+      kind: 'file';
+      name: string;
+      filename: string;
+      mimeType: string;
+      /** The file's bytes; errors with 413 once they pass `maxFileBytes`. */
+      stream: ReadableStream<Uint8Array>;
+      /** Skips the file's bytes. */
+      discard(): Promise<void>;
+    };
+
+export interface MultipartLimits {
+  maxFileBytes: number;
+  maxFiles: number;
+  maxFields: number;
+  maxFieldBytes: number;
+}
+
+export async function* multipartParts(request: Request, limits: MultipartLimits): AsyncGenerator<MultipartPart> {
+  const contentType = request.headers.get('content-type') ?? '';
+  if (!/^multipart\/form-data;/i.test(contentType)) throw new HttpError(415, 'Expected a multipart/form-data body');
+  if (!request.body) throw new HttpError(400, 'Request body is empty');
+
+  let parser: busboy.Busboy;
+  try {
+    parser = busboy({
+      headers: { 'content-type': contentType },
+      limits: { fileSize: limits.maxFileBytes, files: limits.maxFiles, fields: limits.maxFields, fieldSize: limits.maxFieldBytes },
+    });
+  } catch (error) {
+    throw new HttpError(400, `Malformed multipart body: ${(error as Error).message}`);
+  }
+
+  const queue: MultipartPart[] = [];
+  let finished = false;
+  let failure: HttpError | null = null;
+  let wake: (() => void) | null = null;
+  const notify = () => {
+    wake?.();
+    wake = null;
+  };
+
+  parser.on('field', (name, value, info) => {
+    queue.push({ kind: 'field', name, value, truncated: info.valueTruncated });
+    notify();
+  });
+  parser.on('file', (name, file, info) => {
+    let tooLarge = false;
+    file.on('limit', () => {
+      tooLarge = true;
+    });
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        file.on('data', (chunk: Uint8Array) => {
+          controller.enqueue(new Uint8Array(chunk));
+          if (controller.desiredSize !== null && controller.desiredSize <= 0) file.pause();
+        });
+        file.on('end', () => {
+          if (tooLarge) controller.error(new HttpError(413, `${name} is too large`));
+          else controller.close();
+        });
+        file.on('error', (error: Error) => controller.error(error));
+      },
+      pull() {
+        file.resume();
+      },
+      cancel() {
+        file.resume();
+      },
+    });
+    const discard = () =>
+      new Promise<void>((resolve) => {
+        if (file.readableEnded) return resolve();
+        file.removeAllListeners('data');
+        file.on('end', () => resolve());
+        file.resume();
+      });
+    queue.push({ kind: 'file', name, filename: info.filename ?? '', mimeType: info.mimeType ?? '', stream, discard });
+    notify();
+  });
+  parser.on('filesLimit', () => {
+    failure ??= new HttpError(413, `At most ${limits.maxFiles} files`);
+  });
+  parser.on('fieldsLimit', () => {
+    failure ??= new HttpError(413, `At most ${limits.maxFields} fields`);
+  });
+  parser.on('error', (error: Error) => {
+    failure ??= new HttpError(400, `Malformed multipart body: ${error.message}`);
+    finished = true;
+    notify();
+  });
+  parser.on('close', () => {
+    finished = true;
+    notify();
+  });
+
+  Readable.fromWeb(request.body as import('node:stream/web').ReadableStream<Uint8Array>).pipe(parser);
+
+  while (true) {
+    const next = queue.shift();
+    if (next) {
+      yield next;
+      continue;
+    }
+    if (failure) throw failure;
+    if (finished) return;
+    await new Promise<void>((resolve) => {
+      wake = resolve;
+    });
+  }
+}

@@ -1,0 +1,307 @@
+// Onboarding and the profile (spec sections 3, 4, 5 and 7): the profile read, the saves with and
+// without files, file deletion and completion. Files go to the `brand-assets` bucket under the
+// caller's folder; everything runs with the caller's JWT, so RLS, column grants and storage
+// policies apply. A save either lands whole (files and fields) or leaves nothing behind.
+import { Hono } from 'hono';
+import { z } from 'zod';
+import {
+  brandAssetObjectName,
+  brandAssetRules,
+  brandAssetSlots,
+  contentMatchesType,
+  fileTypeProblem,
+  isBrandAssetSlot,
+  missingRequiredFields,
+  onboardingFieldsSchema,
+  profileTextFields,
+  requiredOnboardingFields,
+  VIDEO_MAX_BYTES,
+  type BrandAssetSlot,
+  type OnboardingFields,
+  type ProfileRecord,
+} from '../../_shared/domain/onboarding.ts';
+import type { Database } from '../../_shared/database.types.ts';
+import { HttpError, parseJsonBody } from '../../_shared/http-error.ts';
+import { multipartParts } from '../../_shared/multipart.ts';
+import { loadAccount, requireCaller, type Caller } from '../../_shared/session.ts';
+import { userClient } from '../../_shared/supabase-clients.ts';
+
+type ProfileRow = Database['public']['Tables']['profiles']['Row'];
+type ProfileUpdate = Database['public']['Tables']['profiles']['Update'];
+
+const BUCKET = 'brand-assets';
+const snake = (name: string) => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+const pathColumn = (slot: BrandAssetSlot) => `${snake(slot)}_path` as keyof ProfileRow & keyof ProfileUpdate;
+
+async function storedProfile(caller: Caller): Promise<ProfileRow> {
+  const { data, error } = await userClient(caller.accessToken).from('profiles').select('*').eq('id', caller.userId).maybeSingle();
+  if (error) throw new HttpError(500, `Could not read the profile: ${error.message}`);
+  if (!data) throw new HttpError(401, 'Unauthorized');
+  return data;
+}
+
+async function profileRecord(caller: Caller): Promise<ProfileRecord | null> {
+  const { data, error } = await userClient(caller.accessToken).rpc('onboarding_profile');
+  if (error) throw new HttpError(500, `Could not read the profile: ${error.message}`);
+  return data as unknown as ProfileRecord | null;
+}
+
+// ------------------------------------------------------------------ storage, as the caller
+
+function storageUrl(objectName = ''): string {
+  const base = `${Deno.env.get('SUPABASE_URL')}/storage/v1/object/${BUCKET}`;
+  return objectName ? `${base}/${objectName.split('/').map(encodeURIComponent).join('/')}` : base;
+}
+
+function storageHeaders(caller: Caller): Record<string, string> {
+  return { authorization: `Bearer ${caller.accessToken}`, apikey: Deno.env.get('SUPABASE_ANON_KEY') ?? '' };
+}
+
+async function removeObjects(caller: Caller, names: string[]): Promise<void> {
+  if (names.length === 0) return;
+  const res = await fetch(storageUrl(), {
+    method: 'DELETE',
+    headers: { ...storageHeaders(caller), 'content-type': 'application/json' },
+    body: JSON.stringify({ prefixes: names }),
+  });
+  if (!res.ok) throw new HttpError(502, `Could not delete files: ${await res.text()}`);
+  await res.body?.cancel();
+}
+
+/** Best effort: what could not be removed is logged (its path is no longer referenced). */
+async function removeQuietly(caller: Caller, names: string[]): Promise<void> {
+  try {
+    await removeObjects(caller, names);
+  } catch (error) {
+    console.error('brand-assets cleanup failed', names, error);
+  }
+}
+
+/**
+ * Streams one file part into the caller's slot folder, checking its first bytes against the
+ * slot's type and its size against the slot's limit on the way.
+ */
+async function uploadPart(caller: Caller, slot: BrandAssetSlot, filename: string, source: ReadableStream<Uint8Array>): Promise<string> {
+  const rule = brandAssetRules[slot];
+  const objectName = brandAssetObjectName(caller.userId, slot, filename, crypto.randomUUID().replace(/-/g, '').slice(0, 12));
+  let refusal: HttpError | null = null;
+  let received = 0;
+  let head = new Uint8Array(0);
+  const checked = source.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        received += chunk.byteLength;
+        if (received > rule.maxBytes) {
+          refusal = new HttpError(413, rule.sizeMessage);
+          return controller.error(refusal);
+        }
+        if (head.byteLength < 8) {
+          head = new Uint8Array([...head, ...chunk.subarray(0, 8 - head.byteLength)]);
+          if (head.byteLength >= 8 && !contentMatchesType(slot, head)) {
+            refusal = new HttpError(415, rule.typeMessage);
+            return controller.error(refusal);
+          }
+        }
+        controller.enqueue(chunk);
+      },
+      flush(controller) {
+        if (head.byteLength < 8 || !contentMatchesType(slot, head)) {
+          refusal = new HttpError(415, rule.typeMessage);
+          controller.error(refusal);
+        }
+      },
+    }),
+  );
+  let res: Response;
+  try {
+    res = await fetch(storageUrl(objectName), {
+      method: 'POST',
+      headers: { ...storageHeaders(caller), 'content-type': rule.mimeType, 'x-upsert': 'false' },
+      body: checked,
+    });
+  } catch (error) {
+    if (refusal) throw refusal;
+    if (error instanceof HttpError) throw error;
+    throw new HttpError(502, `Could not store ${slot}: ${(error as Error).message}`);
+  }
+  if (refusal) throw refusal;
+  if (!res.ok) {
+    const text = await res.text();
+    const status = res.status === 413 ? 413 : res.status === 415 || /mime/i.test(text) ? 415 : 502;
+    throw new HttpError(status, status === 413 ? rule.sizeMessage : status === 415 ? rule.typeMessage : `Could not store ${slot}: ${text}`);
+  }
+  await res.body?.cancel();
+  return objectName;
+}
+
+// ------------------------------------------------------------------ saving
+
+/** The row update for `fields`: every given text field ('' clears it) and postAutomatically. */
+function fieldColumns(fields: OnboardingFields): ProfileUpdate {
+  const update: Record<string, string | boolean | null> = {};
+  for (const field of profileTextFields) {
+    const value = fields[field];
+    if (value !== undefined) update[snake(field)] = value === '' ? null : value;
+  }
+  if (fields.postAutomatically !== undefined) update.post_automatically = fields.postAutomatically;
+  return update as ProfileUpdate;
+}
+
+function requireFirstTimeFields(fields: OnboardingFields, stored: ProfileRow, filesPresent: Partial<Record<BrandAssetSlot, boolean>>): void {
+  if (!fields.isFirstTimeOnboarding) return;
+  const values = Object.fromEntries(
+    profileTextFields.map((field) => [field, fields[field] !== undefined ? fields[field] : (stored[snake(field) as keyof ProfileRow] as string | null)]),
+  );
+  const missing = missingRequiredFields('setup', values, filesPresent);
+  if (missing.length > 0) throw new HttpError(400, missing.map((item) => item.message).join(', '));
+}
+
+/**
+ * Writes the fields and the new file paths in one update. On failure the new files are removed;
+ * on success the files they replace are.
+ */
+async function saveProfile(caller: Caller, stored: ProfileRow, fields: OnboardingFields, uploads: Partial<Record<BrandAssetSlot, string>>) {
+  const update: ProfileUpdate = fieldColumns(fields);
+  const replaced: string[] = [];
+  for (const slot of brandAssetSlots) {
+    const path = uploads[slot];
+    if (!path) continue;
+    (update as Record<string, string>)[pathColumn(slot)] = path;
+    const old = stored[pathColumn(slot)] as string | null;
+    if (old && old !== path) replaced.push(old);
+  }
+  const newFiles = Object.values(uploads).filter((path): path is string => Boolean(path));
+  try {
+    requireFirstTimeFields(fields, stored, Object.fromEntries(brandAssetSlots.map((slot) => [slot, Boolean(uploads[slot] ?? stored[pathColumn(slot)])])));
+    if (Object.keys(update).length > 0) {
+      const { error } = await userClient(caller.accessToken).from('profiles').update(update).eq('id', caller.userId);
+      if (error) throw new HttpError(error.code === '23514' || error.code === '22P02' ? 400 : 500, `Could not save the profile: ${error.message}`);
+    }
+  } catch (error) {
+    await removeQuietly(caller, newFiles);
+    throw error;
+  }
+  await removeQuietly(caller, replaced);
+  return profileRecord(caller);
+}
+
+function parseFields(value: unknown): OnboardingFields {
+  const result = z.safeParse(onboardingFieldsSchema, value);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    const field = issue?.path.join('.');
+    throw new HttpError(400, field && issue.code === 'unrecognized_keys' ? issue.message : field ? `${field}: ${issue.message}` : (issue?.message ?? 'Invalid fields'));
+  }
+  return result.data;
+}
+
+// ------------------------------------------------------------------ routes
+
+export const onboardingRoutes = new Hono();
+
+onboardingRoutes.get('/airtable/user-data', async (c) => {
+  const caller = await requireCaller(c);
+  return c.json(await profileRecord(caller));
+});
+
+onboardingRoutes.post('/onboarding/submit', async (c) => {
+  const caller = await requireCaller(c);
+  const body = await parseJsonBody(c.req.raw, z.object({ fields: z.unknown() }));
+  if (body.fields === undefined) throw new HttpError(400, 'fields is required');
+  const fields = parseFields(body.fields);
+  return c.json(await saveProfile(caller, await storedProfile(caller), fields, {}));
+});
+
+onboardingRoutes.post('/onboarding/submit-with-files', async (c) => {
+  const caller = await requireCaller(c);
+  const uploads: Partial<Record<BrandAssetSlot, string>> = {};
+  let fields: OnboardingFields | null = null;
+  let refusal: unknown = null;
+  try {
+    for await (const part of multipartParts(c.req.raw, { maxFileBytes: VIDEO_MAX_BYTES + 1, maxFiles: brandAssetSlots.length, maxFields: 1, maxFieldBytes: 1_000_000 })) {
+      if (part.kind === 'field') {
+        if (refusal) continue;
+        if (part.name !== 'fields') refusal = new HttpError(400, `Unexpected field part: ${part.name}`);
+        else if (part.truncated) refusal = new HttpError(413, 'The fields part is too large');
+        else {
+          try {
+            fields = parseFields(JSON.parse(part.value));
+          } catch (error) {
+            refusal = error instanceof HttpError ? error : new HttpError(400, 'The fields part must be JSON');
+          }
+        }
+        continue;
+      }
+      // After a refusal the rest of the body is read and dropped, so the client gets the answer.
+      if (refusal) {
+        await part.discard();
+        continue;
+      }
+      try {
+        if (!isBrandAssetSlot(part.name)) throw new HttpError(400, `Unknown file field: ${part.name}`);
+        if (uploads[part.name]) throw new HttpError(400, `Only one file for ${part.name}`);
+        const typeProblem = fileTypeProblem(part.name, { name: part.filename, type: part.mimeType });
+        if (typeProblem) throw new HttpError(415, typeProblem);
+        uploads[part.name] = await uploadPart(caller, part.name, part.filename, part.stream);
+      } catch (error) {
+        refusal = error;
+        await part.discard();
+      }
+    }
+  } catch (error) {
+    refusal ??= error;
+  }
+  const newFiles = Object.values(uploads).filter((path): path is string => Boolean(path));
+  if (!refusal && !fields) refusal = new HttpError(400, 'The fields part is required');
+  if (refusal) {
+    await removeQuietly(caller, newFiles);
+    throw refusal;
+  }
+  let stored: ProfileRow;
+  try {
+    stored = await storedProfile(caller);
+  } catch (error) {
+    await removeQuietly(caller, newFiles);
+    throw error;
+  }
+  return c.json(await saveProfile(caller, stored, fields!, uploads));
+});
+
+onboardingRoutes.post('/onboarding/delete-attachment', async (c) => {
+  const caller = await requireCaller(c);
+  const { fieldName } = await parseJsonBody(c.req.raw, z.object({ fieldName: z.string().max(100) }));
+  if (!isBrandAssetSlot(fieldName)) throw new HttpError(400, `Unknown file field: ${fieldName}`);
+  const stored = await storedProfile(caller);
+  const path = stored[pathColumn(fieldName)] as string | null;
+  if (!path) throw new HttpError(404, `No ${fieldName} file to delete`);
+  // The file goes first: a path left pointing at nothing reads as no file, never as an orphan.
+  await removeObjects(caller, [path]);
+  const { error } = await userClient(caller.accessToken)
+    .from('profiles')
+    .update({ [pathColumn(fieldName)]: null } as ProfileUpdate)
+    .eq('id', caller.userId);
+  if (error) throw new HttpError(500, `Could not update the profile: ${error.message}`);
+  return c.json(await profileRecord(caller));
+});
+
+const completeSchema = z.object({
+  airtableRecordId: z.string().max(200).nullish(),
+  data: z.object({ userId: z.string().max(200).nullish(), completedAt: z.string().max(100).nullish() }).nullish(),
+});
+
+const requiredMessageByField = new Map(requiredOnboardingFields.map((item) => [item.field as string, item.message]));
+
+onboardingRoutes.post('/onboarding/complete', async (c) => {
+  const caller = await requireCaller(c);
+  const body = await parseJsonBody(c.req.raw, completeSchema);
+  if (body.data?.userId && body.data.userId !== caller.userId) throw new HttpError(403, 'You can only complete your own onboarding');
+  const { error } = await userClient(caller.accessToken).rpc('complete_onboarding');
+  if (error) {
+    if (error.code === '22023') {
+      const missing = (error.details ?? '').split(', ').filter(Boolean);
+      throw new HttpError(400, missing.map((field) => requiredMessageByField.get(field) ?? field).join(', ') || error.message);
+    }
+    throw new HttpError(500, `Could not complete onboarding: ${error.message}`);
+  }
+  return c.json(await loadAccount(caller.accessToken));
+});

@@ -1,0 +1,138 @@
+// Onboarding and the profile in a real browser: a paid user completes the configuration form with
+// generated PNG, JPEG and MP4 files (wrong type and wrong shape refused), lands on the dashboard,
+// sees the welcome modal once, views and updates the profile, deletes and replaces a file.
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { createUser } from '../support/users.ts';
+import { jpegBytes, mp4Bytes, pngBytes } from '../support/media-fixtures.ts';
+import { expectAccessible, expectOnPage, useBrowser } from './support/browser.ts';
+
+const harness = useBrowser();
+
+async function signIn(page: Page, email: string, password: string) {
+  await page.goto('/login');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+}
+
+const file = (name: string, mimeType: string, buffer: Buffer) => ({ name, mimeType, buffer });
+
+async function choose(page: Page, label: string, chosen: ReturnType<typeof file>) {
+  await page.getByLabel(label, { exact: true }).setInputFiles(chosen);
+}
+
+describe('onboarding', () => {
+  it('a paid user completes the form, lands on the dashboard and manages the profile', async () => {
+    const user = await createUser('subscribed');
+    const page = await harness.newPage();
+    await signIn(page, user.email, user.password);
+    await expectOnPage(page, '/onboarding');
+    await page.getByRole('heading', { name: 'Welcome to Castloop, Test!' }).waitFor();
+    for (const card of ['Account Setup', 'Join Premium Community', 'Platform Introduction', 'Complete Your Profile']) {
+      await page.getByRole('heading', { name: card, exact: true }).waitFor();
+    }
+    expect(await page.getByRole('link', { name: /Join Premium Community/ }).getAttribute('target')).toBe('_blank');
+    for (const section of ['1. Personal Information', '2. Podcast Details', '3. Brand Assets', '4. Post Settings', '5. Intro/Outro Clips']) {
+      await page.getByRole('heading', { name: section }).waitFor();
+    }
+    await page.getByText('0 of 10 required fields complete').waitFor();
+    await page.getByText('10 required field(s) missing').waitFor();
+    expect(await page.getByLabel('Podcast Description *').getAttribute('rows')).toBe('4');
+
+    // Submitting with fields missing lists them.
+    await page.getByRole('button', { name: 'Complete Setup & Go to Dashboard' }).click();
+    await page.getByText(/Required Fields Missing: Podcast Title, Podcast Description/).waitFor();
+    await page.getByText('Brand font is required').waitFor();
+
+    // Wrong type and wrong shape are refused with the spec's messages.
+    await choose(page, 'Brand Logo *', file('logo.jpg', 'image/jpeg', jpegBytes(64, 64)));
+    await page.getByText('Logo must be a PNG file').waitFor();
+    await choose(page, 'Podcast Artwork *', file('cover.jpg', 'image/jpeg', jpegBytes(300, 200)));
+    await page.getByText('Podcast artwork must be a square JPG/JPEG file').waitFor();
+    await choose(page, 'Video Intro', file('intro.mp4', 'video/mp4', mp4Bytes(1080, 1920)));
+    await page.getByText('Video intro must be a 16:9 landscape MP4 file').waitFor();
+    await expectAccessible(page);
+
+    await page.getByLabel('Podcast Title *').fill('Engines of Thought');
+    await page.getByLabel('Podcast Description *').fill('Conversations about computing.');
+    await page.getByLabel('Podcast Author *').fill('Ada Lovelace');
+    await page.getByLabel('Primary Category *').selectOption('Technology');
+    await page.getByLabel('Language').selectOption('en');
+    await page.getByLabel('Timezone').selectOption('UTC+05:30');
+    await page.getByLabel('Brand Font *').selectOption('Roboto');
+    await page.getByLabel('Primary Color *').fill('#1a2b3c');
+    expect(await page.getByLabel('Primary Color *').inputValue()).toBe('1A2B3C');
+    await page.getByRole('button', { name: 'Pick secondary color' }).click();
+    await page.getByLabel('Secondary Color picker').fill('#aabbcc');
+    await page.getByRole('button', { name: 'Done' }).click();
+    expect(await page.getByLabel('Secondary Color *').inputValue()).toBe('AABBCC');
+    await page.getByLabel('Tertiary Color *').fill('ffffff');
+    await choose(page, 'Brand Logo *', file('logo.png', 'image/png', pngBytes(64, 64)));
+    await choose(page, 'Podcast Artwork *', file('cover.jpg', 'image/jpeg', jpegBytes(200, 200)));
+    await choose(page, 'Video Intro', file('intro.mp4', 'video/mp4', mp4Bytes(1920, 1080)));
+    await choose(page, 'Clip Outro', file('clip-outro.mp4', 'video/mp4', mp4Bytes(1080, 1920)));
+    await page.getByText('10 of 10 required fields complete').waitFor();
+    expect(await page.getByText('Logo must be a PNG file').count()).toBe(0);
+
+    await page.getByRole('button', { name: 'Complete Setup & Go to Dashboard' }).click();
+    await page.getByText(/Onboarding Complete/).waitFor();
+    await expectOnPage(page, '/dashboard');
+
+    // The welcome modal, once.
+    const welcome = page.getByRole('dialog', { name: 'Thank you for completing the onboarding!' });
+    await welcome.waitFor();
+    await expectAccessible(page);
+    await welcome.getByRole('button', { name: 'Got it' }).click();
+    await welcome.waitFor({ state: 'hidden' });
+    await page.reload();
+    await page.getByRole('tab', { name: 'View Profile' }).waitFor();
+    expect(await page.getByRole('dialog', { name: 'Thank you for completing the onboarding!' }).count()).toBe(0);
+
+    // View: values, file badges, swatches, 'Not provided'.
+    const card = page.getByRole('region', { name: 'Your Profile' });
+    await card.getByText('Engines of Thought').waitFor();
+    await card.getByText('logo.png').waitFor();
+    await card.getByText('cover.jpg').waitFor();
+    await card.getByText('intro.mp4').waitFor();
+    await card.getByText('clip-outro.mp4').waitFor();
+    await card.getByText('#1A2B3C').waitFor();
+    await card.getByText('English').waitFor();
+    expect(await card.getByText('Not provided').count()).toBeGreaterThan(0);
+    await card.getByText(/Last updated:/).waitFor();
+    await expectAccessible(page);
+
+    // Update: the form in update mode, numbered without Podcast Details.
+    await card.getByRole('tab', { name: 'Update Profile' }).click();
+    await card.getByRole('heading', { name: '2. Brand Assets' }).waitFor();
+    expect(await card.getByRole('heading', { name: /Podcast Details/ }).count()).toBe(0);
+    await card.getByText('Current file: logo.png').waitFor();
+    await card.getByLabel('Tertiary Color', { exact: true }).fill('00FF00');
+    await card.getByRole('button', { name: 'Save Configuration' }).click();
+    await page.getByText(/Profile Updated/).waitFor();
+    await card.getByRole('tab', { name: 'View Profile', selected: true }).waitFor();
+    await card.getByText('#00FF00').waitFor();
+
+    // Delete and replace a file.
+    await card.getByRole('tab', { name: 'Update Profile' }).click();
+    const logoSlot = card.getByRole('group', { name: 'Brand Logo' });
+    await logoSlot.getByRole('button', { name: 'Replace existing file' }).click();
+    await card.getByText('Current file: logo.png').waitFor({ state: 'detached' });
+    await choose(page, 'Brand Logo', file('new-logo.png', 'image/png', pngBytes(32, 32)));
+    await card.getByRole('button', { name: 'Save Configuration' }).click();
+    await page.getByText(/Profile Updated/).waitFor();
+    await card.getByText('new-logo.png').waitFor();
+    expect(await card.getByText('logo.png', { exact: true }).count()).toBe(0);
+  }, 150_000);
+
+  it('shows the empty profile state with Complete Your Profile', async () => {
+    const user = await createUser('onboarded');
+    const page = await harness.newPage();
+    await signIn(page, user.email, user.password);
+    await expectOnPage(page, '/');
+    const card = page.getByRole('region', { name: 'Your Profile' });
+    await card.getByText('No profile data found in the records service.').waitFor();
+    await card.getByRole('button', { name: 'Complete Your Profile' }).click();
+    await card.getByRole('button', { name: 'Save Configuration' }).waitFor();
+  });
+});

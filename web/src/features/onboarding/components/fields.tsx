@@ -1,0 +1,128 @@
+// The configuration form's inputs: each with a visible label tied to it and its message below.
+import { useId, useState, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes } from 'react';
+import { normalizeHexColor } from '@domain/onboarding';
+import { texts } from '../texts';
+
+export function requiredLabel(label: string, required: boolean): string {
+  return required ? `${label} *` : label;
+}
+
+function FieldMessage({ id, error }: { id: string; error?: string }) {
+  return error ? (
+    <p id={id} className="mt-1 text-sm text-red-700">
+      {error}
+    </p>
+  ) : null;
+}
+
+function Labelled({ id, label, error, children }: { id: string; label: string; error?: string; children: ReactNode }) {
+  return (
+    <div className="form-control w-full">
+      <label htmlFor={id} className="label pb-1">
+        <span className="label-text font-medium">{label}</span>
+      </label>
+      {children}
+      <FieldMessage id={`${id}-error`} error={error} />
+    </div>
+  );
+}
+
+interface TextAreaProps extends TextareaHTMLAttributes<HTMLTextAreaElement> {
+  label: string;
+  error?: string;
+}
+
+export function TextAreaField({ label, error, ...textarea }: TextAreaProps) {
+  const id = useId();
+  return (
+    <Labelled id={id} label={label} error={error}>
+      <textarea
+        id={id}
+        className={`textarea textarea-bordered w-full ${error ? 'textarea-error' : ''}`}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-error` : undefined}
+        {...textarea}
+      />
+    </Labelled>
+  );
+}
+
+interface SelectProps extends SelectHTMLAttributes<HTMLSelectElement> {
+  label: string;
+  error?: string;
+  children: ReactNode;
+}
+
+export function SelectField({ label, error, children, ...select }: SelectProps) {
+  const id = useId();
+  return (
+    <Labelled id={id} label={label} error={error}>
+      <select
+        id={id}
+        className={`select select-bordered w-full ${error ? 'select-error' : ''}`}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-error` : undefined}
+        {...select}
+      >
+        <option value="">{texts.form.selectPlaceholder}</option>
+        {children}
+      </select>
+    </Labelled>
+  );
+}
+
+interface ColorFieldProps {
+  label: string;
+  value: string;
+  error?: string;
+  onChange: (value: string) => void;
+  onBlur: () => void;
+}
+
+/** A 6-character hex input ('#' stripped, upper-cased) with a colour picker popover. */
+export function ColorField({ label, value, error, onChange, onBlur }: ColorFieldProps) {
+  const id = useId();
+  const [open, setOpen] = useState(false);
+  const valid = /^[0-9A-F]{6}$/.test(value);
+  return (
+    <Labelled id={id} label={label} error={error}>
+      <div className="relative flex items-center gap-2">
+        <button
+          type="button"
+          className="btn btn-square btn-outline"
+          aria-label={texts.form.pickColor(label.replace(/\s*\*$/, ''))}
+          aria-expanded={open}
+          onClick={() => setOpen((was) => !was)}
+        >
+          <span className="h-6 w-6 rounded border border-base-300" style={{ backgroundColor: valid ? `#${value}` : 'transparent' }} aria-hidden="true" />
+        </button>
+        <input
+          id={id}
+          className={`input input-bordered w-full font-mono uppercase ${error ? 'input-error' : ''}`}
+          value={value}
+          placeholder="1A2B3C"
+          autoComplete="off"
+          spellCheck={false}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? `${id}-error` : undefined}
+          onChange={(event) => onChange(normalizeHexColor(event.target.value))}
+          onBlur={onBlur}
+        />
+        {open && (
+          <div role="dialog" aria-label={label.replace(/\s*\*$/, '')} className="absolute left-0 top-full z-20 mt-2 flex items-center gap-2 rounded-box border border-base-300 bg-base-100 p-3 shadow-lg">
+            <input
+              type="color"
+              aria-label={`${label.replace(/\s*\*$/, '')} picker`}
+              className="h-10 w-16 cursor-pointer"
+              value={valid ? `#${value}` : '#000000'}
+              onChange={(event) => onChange(normalizeHexColor(event.target.value))}
+            />
+            <button type="button" className="btn btn-sm btn-primary" onClick={() => setOpen(false)}>
+              {texts.form.colorDone}
+            </button>
+          </div>
+        )}
+      </div>
+    </Labelled>
+  );
+}

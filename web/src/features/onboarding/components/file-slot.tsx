@@ -1,0 +1,103 @@
+// One upload slot: a file chooser checked for type and shape on choice, or the stored file with
+// 'Replace existing file' (which deletes it first), and the upload's progress while saving.
+import { brandAssetRules, fileShapeProblem, fileSizeProblem, fileTypeProblem, type AttachmentState, type BrandAssetSlot } from '@domain/onboarding';
+import { useId, useState } from 'react';
+import { errorMessage } from '@/lib/api-client';
+import { imageSize, videoSize } from '@/lib/media-size';
+import { notify } from '@/lib/toast';
+import { useDeleteAttachment } from '../api/delete-attachment';
+import { texts } from '../texts';
+
+/** The first problem with `file` for `slot` (type, size, then shape), or null. */
+export async function brandAssetProblem(slot: BrandAssetSlot, file: File): Promise<string | null> {
+  const rule = brandAssetRules[slot];
+  const typeProblem = fileTypeProblem(slot, file) ?? fileSizeProblem(slot, file.size);
+  if (typeProblem) return typeProblem;
+  const size = rule.mimeType === 'video/mp4' ? await videoSize(file) : await imageSize(file);
+  if (!size) return rule.typeMessage;
+  return fileShapeProblem(slot, size);
+}
+
+interface FileSlotProps {
+  slot: BrandAssetSlot;
+  label: string;
+  stored: AttachmentState | undefined;
+  chosen: File | null;
+  error?: string;
+  progress?: number;
+  onChoose: (file: File | null, problem: string | null) => void;
+}
+
+export function FileSlot({ slot, label, stored, chosen, error, progress, onChoose }: FileSlotProps) {
+  const id = useId();
+  const remove = useDeleteAttachment();
+  const [deleteError, setDeleteError] = useState<string | null>(null);
+  const t = texts.form;
+
+  const replace = async () => {
+    setDeleteError(null);
+    try {
+      await remove.mutateAsync(slot);
+    } catch (failure) {
+      const message = errorMessage(failure, t.deleteFailedBody);
+      setDeleteError(message);
+      notify.error(t.deleteFailedTitle, { description: message });
+    }
+  };
+
+  const choose = async (file: File | undefined, input: HTMLInputElement) => {
+    if (!file) return onChoose(null, null);
+    const problem = await brandAssetProblem(slot, file);
+    if (problem) input.value = '';
+    onChoose(problem ? null : file, problem);
+  };
+
+  if (stored?.exists && !chosen) {
+    return (
+      <div className="form-control w-full" role="group" aria-labelledby={`${id}-label`}>
+        <span id={`${id}-label`} className="label pb-1 font-medium">
+          {label}
+        </span>
+        <div className="flex flex-wrap items-center gap-3 rounded-box border border-base-300 p-3">
+          <span className="text-sm">{t.currentFile(stored.filename ?? texts.card.provided)}</span>
+          <button type="button" className="btn btn-sm btn-outline" onClick={() => void replace()} disabled={remove.isPending}>
+            {remove.isPending ? t.deleting : t.replaceFile}
+          </button>
+        </div>
+        {deleteError && (
+          <p role="alert" className="mt-1 text-sm text-red-700">
+            {deleteError}
+          </p>
+        )}
+      </div>
+    );
+  }
+
+  return (
+    <div className="form-control w-full">
+      <label htmlFor={id} className="label pb-1">
+        <span className="label-text font-medium">{label}</span>
+      </label>
+      <input
+        id={id}
+        type="file"
+        accept={brandAssetRules[slot].accept}
+        className={`file-input file-input-bordered w-full ${error ? 'file-input-error' : ''}`}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-hint ${id}-error` : `${id}-hint`}
+        onChange={(event) => void choose(event.target.files?.[0], event.target)}
+      />
+      <p id={`${id}-hint`} className="mt-1 text-xs text-base-content/70">
+        {t.fileHints[slot]}
+      </p>
+      {progress !== undefined && (
+        <progress className="progress progress-primary mt-2 w-full" value={progress} max={100} aria-label={t.uploadProgress(label.replace(/\s*\*$/, ''))} />
+      )}
+      {error && (
+        <p id={`${id}-error`} className="mt-1 text-sm text-red-700">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}

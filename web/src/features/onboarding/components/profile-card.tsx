@@ -1,0 +1,165 @@
+// The dashboard's profile card: 'View Profile' lists every profile field, 'Update Profile' hosts
+// the configuration form in update mode.
+import type { Account } from '@domain/account';
+import { attachmentOf, isBlank, type AttachmentState, type BrandAssetSlot, type ProfileRecord, type ProfileTextField } from '@domain/onboarding';
+import { podcastLanguages } from '@domain/onboarding-lists';
+import { useState, type ReactNode } from 'react';
+import { useCurrentAccount } from '@/lib/current-account';
+import { useProfileRecord } from '../api/get-profile-record';
+import { fieldLabels, texts } from '../texts';
+import { ConfigurationForm } from './configuration-form';
+
+const t = texts.card;
+type Tab = 'view' | 'update';
+
+function Badge({ children }: { children: ReactNode }) {
+  return <span className="badge badge-outline badge-primary">{children}</span>;
+}
+
+function Value({ value }: { value: string | null | undefined }) {
+  if (isBlank(value)) return <span className="text-base-content/60">{t.notProvided}</span>;
+  if (value!.trim().toLowerCase() === 'provided') return <Badge>{t.provided}</Badge>;
+  return <span className="whitespace-pre-line break-words">{value}</span>;
+}
+
+function FileValue({ file }: { file: AttachmentState | undefined }) {
+  if (!file?.exists) return <span className="text-base-content/60">{t.notProvided}</span>;
+  return <Badge>{file.filename ?? t.provided}</Badge>;
+}
+
+function ColorValue({ value }: { value: string | null }) {
+  if (isBlank(value)) return <Value value={null} />;
+  return (
+    <span className="inline-flex items-center gap-2">
+      <span className="inline-block h-5 w-5 rounded border border-base-300" style={{ backgroundColor: `#${value}` }} aria-hidden="true" />
+      <span className="font-mono">#{value!.toUpperCase()}</span>
+    </span>
+  );
+}
+
+function Row({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="grid grid-cols-[10rem_1fr] gap-2 py-1">
+      <dt className="font-medium">{label}</dt>
+      <dd>{children}</dd>
+    </div>
+  );
+}
+
+function Group({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <section className="flex flex-col gap-1">
+      <h3 className="text-lg font-semibold">{title}</h3>
+      <dl>{children}</dl>
+    </section>
+  );
+}
+
+const languageLabel = (code: string | null) => podcastLanguages.find((language) => language.value === code)?.label ?? code;
+
+function ProfileView({ record }: { record: ProfileRecord }) {
+  const text = (field: ProfileTextField, required = false) => (
+    <Row label={`${fieldLabels[field]}${required ? '*' : ''}`}>
+      <Value value={record[field]} />
+    </Row>
+  );
+  const file = (slot: BrandAssetSlot, required = false) => (
+    <Row label={`${fieldLabels[slot]}${required ? '*' : ''}`}>
+      <FileValue file={attachmentOf(record, slot)} />
+    </Row>
+  );
+  return (
+    <div className="flex flex-col gap-5">
+      <Group title={t.accountInfo}>
+        <Row label={fieldLabels.emailAddress}>
+          <Value value={record.emailAddress} />
+        </Row>
+        {text('firstName')}
+        {text('lastName')}
+      </Group>
+      <Group title={t.brandAssets}>
+        {text('brandFont')}
+        {(['brandColorPrimary', 'brandColorSecondary', 'brandColorTertiary'] as const).map((field) => (
+          <Row key={field} label={fieldLabels[field]}>
+            <ColorValue value={record[field]} />
+          </Row>
+        ))}
+        {file('logo')}
+      </Group>
+      <Group title={t.clips}>
+        {file('videoIntro')}
+        {file('videoOutro')}
+        {file('clipIntro')}
+        {file('clipOutro')}
+      </Group>
+      <Group title={t.podcastDetails}>
+        {text('podcastTitle', true)}
+        {text('podcastDescription', true)}
+        {text('podcastAuthor', true)}
+        {file('podcastCover', true)}
+        {text('podcastPrimaryCategory')}
+        {text('podcastSecondaryCategory')}
+        {text('podcastCopyright')}
+        {text('podcastKeywords')}
+        {text('podcastWebsite')}
+        <Row label={fieldLabels.podcastLanguage}>
+          <Value value={languageLabel(record.podcastLanguage)} />
+        </Row>
+        {text('podcastTimezone')}
+      </Group>
+      {record.lastUpdated && <p className="text-sm text-base-content/70">{t.lastUpdated(new Date(record.lastUpdated).toLocaleString())}</p>}
+    </div>
+  );
+}
+
+function CardBody({ account, tab, setTab }: { account: Account; tab: Tab; setTab: (tab: Tab) => void }) {
+  const { data: record, isPending, isError } = useProfileRecord();
+  if (isPending) return <p role="status">{t.loading}</p>;
+  if (isError) return <p role="alert">{t.loadFailed}</p>;
+  if (tab === 'update') return <ConfigurationForm mode="update" account={account} record={record} onSaved={() => setTab('view')} />;
+  if (!record) {
+    return (
+      <div className="flex flex-col items-start gap-3">
+        <p>{t.empty}</p>
+        <button type="button" className="btn btn-primary" onClick={() => setTab('update')}>
+          {t.completeProfile}
+        </button>
+      </div>
+    );
+  }
+  return <ProfileView record={record} />;
+}
+
+export function ProfileCard() {
+  const { data: account } = useCurrentAccount();
+  const [tab, setTab] = useState<Tab>('view');
+  if (!account) return null;
+  return (
+    <section className="card bg-base-100 shadow" aria-labelledby="profile-card-title">
+      <div className="card-body gap-4">
+        <h2 id="profile-card-title" className="card-title">
+          {t.title}
+        </h2>
+        <div role="tablist" className="flex w-fit gap-2">
+          {(['view', 'update'] as const).map((id) => (
+            <button
+              key={id}
+              type="button"
+              role="tab"
+              id={`profile-tab-${id}`}
+              aria-selected={tab === id}
+              aria-controls="profile-tab-panel"
+              className={`btn btn-sm ${tab === id ? 'btn-primary' : 'btn-outline'}`}
+              onClick={() => setTab(id)}
+            >
+              {id === 'view' ? t.viewTab : t.updateTab}
+            </button>
+          ))}
+        </div>
+        <div role="tabpanel" id="profile-tab-panel" aria-labelledby={`profile-tab-${tab}`}>
+          <CardBody account={account} tab={tab} setTab={setTab} />
+        </div>
+      </div>
+    </section>
+  );
+}
