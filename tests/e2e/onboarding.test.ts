@@ -42,7 +42,9 @@ describe('onboarding', () => {
 
     // Submitting with fields missing lists them.
     await page.getByRole('button', { name: 'Complete Setup & Go to Dashboard' }).click();
-    await page.getByText(/Required Fields Missing: Podcast Title, Podcast Description/).waitFor();
+    const missing = page.getByTestId('toast').filter({ hasText: 'Required Fields Missing' });
+    await missing.waitFor();
+    expect(await missing.textContent()).toMatch(/Podcast Title, Podcast Description/);
     await page.getByText('Brand font is required').waitFor();
 
     // Wrong type and wrong shape are refused with the spec's messages.

@@ -1,6 +1,6 @@
 // The toast area: one toast at a time (lib/toast.ts), F8 moves focus to it, and a toast swiped
 // right by more than 50 px is dismissed (spec section 9).
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type PointerEvent } from 'react';
 import { toast as hotToast, ToastBar, Toaster, type Toast } from 'react-hot-toast';
 import { TOAST_DURATION_MS } from '@/lib/toast';
 import { appTexts } from './texts';
@@ -10,16 +10,21 @@ const SWIPE_DISMISS_PX = 50;
 function SwipeableToast({ toast }: { toast: Toast }) {
   const startX = useRef<number | null>(null);
   const [offset, setOffset] = useState(0);
-  const end = () => {
-    if (offset > SWIPE_DISMISS_PX) hotToast.dismiss(toast.id);
+  // The distance is measured from the pointer itself, not from the last rendered offset.
+  const reset = () => {
     startX.current = null;
     setOffset(0);
+  };
+  const end = (event: PointerEvent<HTMLDivElement>) => {
+    if (startX.current !== null && event.clientX - startX.current > SWIPE_DISMISS_PX) hotToast.dismiss(toast.id);
+    reset();
   };
   return (
     <div
       data-testid="toast"
       // A dismissed toast leaves at once (no exit animation to wait for, nothing left to read).
-      style={{ transform: `translateX(${offset}px)`, touchAction: 'pan-y', visibility: toast.visible ? 'visible' : 'hidden' }}
+      // No text selection: dragging selected text would start the browser's own drag and cancel the swipe.
+      style={{ transform: `translateX(${offset}px)`, touchAction: 'pan-y', userSelect: 'none', visibility: toast.visible ? 'visible' : 'hidden' }}
       onPointerDown={(event) => {
         startX.current = event.clientX;
         event.currentTarget.setPointerCapture(event.pointerId);
@@ -28,9 +33,10 @@ function SwipeableToast({ toast }: { toast: Toast }) {
         if (startX.current !== null) setOffset(Math.max(0, event.clientX - startX.current));
       }}
       onPointerUp={end}
-      onPointerCancel={end}
+      onPointerCancel={reset}
     >
-      <ToastBar toast={toast} />
+      {/* No fade: a half-transparent toast is unreadable (and fails contrast checks) while it fades. */}
+      <ToastBar toast={toast} style={{ animation: 'none', opacity: 1 }} />
     </div>
   );
 }
