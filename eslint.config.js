@@ -1,5 +1,5 @@
 // Lint rules for the whole repository. Feature folders may not import one another or the
-// app layer: shared code -> features -> app (CONVENTIONS.md).
+// app layer: shared code -> features -> app.
 import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';

@@ -1,4 +1,4 @@
-// The two clients of CONVENTIONS.md: one acting as the caller (RLS applies) and the service-role
+// The two clients every function uses: one acting as the caller (RLS applies) and the service-role
 // client, used only where a secret or an admin action is needed.
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import type { Database } from './database.types.ts';

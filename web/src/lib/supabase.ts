@@ -1,6 +1,6 @@
 // The browser's Supabase client (anon key only: no secret ever reaches the browser).
 // Only Auth and PostgREST, built from their own packages: the full supabase-js would also ship
-// Realtime, Storage and Functions on the first load (ARCHITECTURE.md section 8, /login JS budget).
+// Realtime, Storage and Functions on the first load (the /login JS budget).
 // The session persists in local storage and is mirrored into a cookie, because the spec's
 // client sends cookies with every request to /api.
 import type { Database } from '@db-types';

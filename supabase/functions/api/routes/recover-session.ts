@@ -1,4 +1,4 @@
-// Session recovery after checkout (spec section 4), made safe (ARCHITECTURE.md section 6): the
+// Session recovery after checkout (spec section 4), made safe (docs/security.md): the
 // caller must present a completed, paid, recent checkout session whose customer e-mail matches,
 // and each checkout session works once. An e-mail address alone never yields a session.
 import { Hono } from 'hono';
