@@ -7,6 +7,7 @@ export const localDefaultSecrets: Readonly<Record<string, string>> = {
   STRIPE_WEBHOOK_SECRET: 'whsec_castloop_local',
   STRIPE_SECRET_KEY: 'sk_test_castloop_local',
   SUPABASE_JWT_SECRET: 'super-secret-jwt-token-with-at-least-32-characters-long',
+  SUPABASE_DB_PASSWORD: 'postgres',
   SUPABASE_SERVICE_ROLE_KEY:
     'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZS1kZW1vIiwicm9sZSI6InNlcnZpY2Vfcm9sZSIsImV4cCI6MTk4MzgxMjk5Nn0.EGIM96RAZx35lJzdJsyH-qQwv8Hdp7fsn3W0YpN81IU',
 };
