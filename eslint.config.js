@@ -1,5 +1,5 @@
 // Lint rules for the whole repository. Feature folders may not import one another or the
-// app layer: shared code -> features -> app (CONVENTIONS.md).
+// app layer: shared code -> features -> app.
 import js from '@eslint/js';
 import { importX } from 'eslint-plugin-import-x';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';

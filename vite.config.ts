@@ -16,6 +16,12 @@ const apiProxy = {
   '/api': { target: apiUrl, changeOrigin: true, rewrite: (p: string) => `/functions/v1/api${p.slice('/api'.length)}` },
 };
 
+const spaSources = [
+  path.resolve(import.meta.dirname, 'web'),
+  path.resolve(import.meta.dirname, 'supabase/functions/_shared/domain'),
+  path.resolve(import.meta.dirname, 'node_modules'),
+];
+
 export default defineConfig({
   root: path.resolve(import.meta.dirname, 'web'),
   envDir: path.resolve(import.meta.dirname),
@@ -26,7 +32,11 @@ export default defineConfig({
       '@domain': path.resolve(import.meta.dirname, 'supabase/functions/_shared/domain'),
     },
   },
-  server: { proxy: apiProxy },
+  server: {
+    proxy: apiProxy,
+    // Only what the SPA is built from: never the stack's settings, secrets or demo passwords.
+    fs: { strict: true, allow: spaSources, deny: ['.env', '.env.*', '*.{crt,pem,key}'] },
+  },
   preview: { proxy: apiProxy },
   build: { outDir: path.resolve(import.meta.dirname, 'dist'), emptyOutDir: true, sourcemap: true },
 });

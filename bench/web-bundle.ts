@@ -1,4 +1,4 @@
-// The JS a first visit to /login downloads (ARCHITECTURE.md section 8): the entry chunk and its
+// The JS a first visit to /login downloads (budget: 150 KB gzip, docs/decisions.md): the entry chunk and its
 // static imports, plus the login route's lazy chunk and its static imports, gzip level 9.
 // Budget: 150 KB (1024 bytes). Builds into a temp dir so the real dist/ is left alone.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';

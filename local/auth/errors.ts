@@ -1,6 +1,6 @@
 // GoTrue's error answers. Clients that send `X-Supabase-Api-Version: 2024-01-01` (supabase-js
 // does) get `{code: "<error_code>", message}`; older clients get the legacy
-// `{code: <status>, error_code, msg}` shape that gotrue-openapi.yaml's ErrorSchema describes.
+// `{code: <status>, error_code, msg}` shape that GoTrue's OpenAPI ErrorSchema (tests/contract/gotrue-contract.yaml) describes.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 export const apiVersion = '2024-01-01';

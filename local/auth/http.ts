@@ -1,6 +1,7 @@
 // Request parsing and answers shared by every route: bounded JSON bodies, bearer tokens, the
 // client address, and JSON answers carrying GoTrue's API version header.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { clientAddress } from '../lib/client-address.ts';
 import { readBodyUpTo, sendJson as sendServiceJson } from '../lib/service.ts';
 import { AuthError, apiVersion, apiVersionHeader, badRequest } from './errors.ts';
 
@@ -86,9 +87,9 @@ export function bearerToken(req: IncomingMessage): string | null {
   return match ? match[1] : null;
 }
 
+/** The client this request counts as for rate limits and sessions (see local/lib/client-address.ts). */
 export function clientIp(req: IncomingMessage): string {
-  const address = req.socket.remoteAddress ?? '127.0.0.1';
-  return address.startsWith('::ffff:') ? address.slice(7) : address;
+  return clientAddress(req);
 }
 
 export function userAgent(req: IncomingMessage): string | null {

@@ -12,6 +12,20 @@ const hostname = Deno.env.get('CASTLOOP_FUNCTIONS_HOST') ?? '127.0.0.1';
 const jwtSecret = Deno.env.get('SUPABASE_JWT_SECRET') ?? '';
 const verifyJwtByName: Record<string, boolean> = JSON.parse(Deno.env.get('CASTLOOP_VERIFY_JWT') ?? '{}');
 
+// Requests the functions make to the gateway carry the relay token (local/lib/client-address.ts),
+// so the gateway believes the caller address a function names in X-Forwarded-For.
+const gatewayOrigin = new URL(Deno.env.get('SUPABASE_URL') ?? 'http://127.0.0.1:54321').origin;
+const relayKey = await crypto.subtle.importKey('raw', new TextEncoder().encode(jwtSecret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+const relayToken = [...new Uint8Array(await crypto.subtle.sign('HMAC', relayKey, new TextEncoder().encode('castloop functions relay')))]
+  .map((byte) => byte.toString(16).padStart(2, '0'))
+  .join('');
+const realFetch = globalThis.fetch;
+globalThis.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
+  const request = new Request(input, init);
+  if (new URL(request.url).origin === gatewayOrigin) request.headers.set('x-castloop-relay', relayToken);
+  return realFetch(request);
+};
+
 const handlers = new Map<string, Handler>();
 const loadErrors = new Map<string, string>();
 const realServe = Deno.serve;

@@ -1,8 +1,11 @@
 // A Kong-like gateway on the Supabase CLI's API port: routes /auth/v1, /rest/v1, /storage/v1
-// and /functions/v1, adds CORS, and checks the `apikey` where Supabase's Kong does.
+// and /functions/v1, adds CORS for the site's own origins, decides the client address, and checks
+// the `apikey` where Supabase's Kong does.
 // Bodies are streamed through, never buffered, so multi-GB uploads keep memory flat.
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { StackConfig } from '../config.ts';
+import { decideClientAddress, relayToken } from '../lib/client-address.ts';
+import { allowedOrigins } from '../lib/origins.ts';
 import { proxyTo } from '../lib/proxy.ts';
 import { sendJson, type LocalService } from '../lib/service.ts';
 
@@ -19,15 +22,21 @@ const exposedHeaders = [
   'content-length', 'content-type', 'preference-applied',
 ].join(', ');
 
-function setCors(req: IncomingMessage, res: ServerResponse): void {
-  res.setHeader('access-control-allow-origin', req.headers.origin ?? '*');
+/** CORS for an allowed origin only; any other origin gets no CORS headers (the browser blocks it). */
+function setCors(req: IncomingMessage, res: ServerResponse, origins: Set<string>): void {
+  res.setHeader('vary', 'Origin');
+  const origin = req.headers.origin;
+  if (!origin || !origins.has(origin)) return;
+  res.setHeader('access-control-allow-origin', origin);
   res.setHeader('access-control-allow-credentials', 'true');
   res.setHeader('access-control-allow-methods', 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS');
   res.setHeader('access-control-allow-headers', req.headers['access-control-request-headers'] ?? allowedHeaders);
   res.setHeader('access-control-expose-headers', exposedHeaders);
   res.setHeader('access-control-max-age', '3600');
-  res.setHeader('vary', 'Origin');
 }
+
+/** Headers only the gateway may set: a client's own copies would be trusted downstream. */
+const proxyHeaders = ['forwarded', 'x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto', 'x-forwarded-port', 'x-real-ip'];
 
 /** Auth routes Kong leaves open (links clicked in e-mails, OAuth redirects). */
 const openAuthPaths = /^\/(verify|callback|authorize|health)(\/|\?|$)/;
@@ -39,20 +48,28 @@ export interface GatewayParts {
 
 export function startGateway(config: StackConfig, parts: GatewayParts): Promise<http.Server> {
   const knownKeys = new Set([config.anonKey, config.serviceRoleKey]);
+  const origins = allowedOrigins(config);
+  const functionsRelay = relayToken(config.jwtSecret);
 
   const server = http.createServer((req, res) => {
-    setCors(req, res);
+    // Whom this request counts as (Auth's rate limits); then only the gateway's own word on it.
+    const address = decideClientAddress(req, functionsRelay);
+    for (const name of proxyHeaders) delete req.headers[name];
+    req.headers['x-forwarded-for'] = address;
+
     const url = req.url ?? '/';
     const match = /^\/(auth|rest|storage|functions)\/v1(\/.*)?$/.exec(url.split('?')[0]);
-    if (!match) {
+    const service = match?.[1];
+    // Functions answer CORS themselves (the api function keeps its own allowlist).
+    if (service !== 'functions') setCors(req, res, origins);
+    if (!service) {
       if (req.method === 'OPTIONS') return void res.writeHead(204).end();
       return sendJson(res, 404, { message: 'no Route matched with those values' });
     }
-    const [, service] = match;
     const rest = url.slice(`/${service}/v1`.length) || '/';
     const isStorage = service === 'storage';
     // Browsers' preflights are answered here, except TUS, whose OPTIONS carries protocol headers.
-    if (req.method === 'OPTIONS' && !(isStorage && rest.startsWith('/upload/resumable'))) {
+    if (req.method === 'OPTIONS' && service !== 'functions' && !(isStorage && rest.startsWith('/upload/resumable'))) {
       return void res.writeHead(204).end();
     }
 

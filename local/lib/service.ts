@@ -9,26 +9,43 @@ export interface LocalService {
   close(): Promise<void>;
 }
 
+/** Requests whose body was refused part-way: their answer closes the connection. */
+const abandonedBodies = new WeakSet<IncomingMessage>();
+
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const text = JSON.stringify(body);
   res.writeHead(status, {
     'content-type': 'application/json; charset=utf-8',
     'content-length': String(Buffer.byteLength(text)),
+    ...(abandonedBodies.has(res.req) ? { connection: 'close' } : {}),
     ...headers,
   });
   res.end(text);
 }
 
 /**
- * Reads a whole request body of at most `limit` bytes; null when it is larger. A larger body is
- * still drained, so the client can read the error answer instead of a reset connection.
+ * Reads a whole request body of at most `limit` bytes; null when it is larger, decided as soon as
+ * the limit is passed (at once when Content-Length announces more). The rest is discarded as it
+ * arrives, never kept, and an answer sent with sendJson closes the connection.
  */
 export async function readBodyUpTo(req: IncomingMessage, limit: number): Promise<Buffer | null> {
+  const abandon = () => {
+    abandonedBodies.add(req);
+    req.resume();
+    return null;
+  };
+  if (Number(req.headers['content-length'] ?? 0) > limit) return abandon();
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size <= limit) chunks.push(chunk);
-  }
-  return size > limit ? null : Buffer.concat(chunks);
+  return new Promise((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        req.off('data', onData).off('end', onEnd).off('error', reject);
+        resolve(abandon());
+      } else chunks.push(chunk);
+    };
+    const onEnd = () => resolve(Buffer.concat(chunks));
+    req.on('data', onData).once('end', onEnd).once('error', reject);
+  });
 }

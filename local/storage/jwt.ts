@@ -6,6 +6,7 @@ import { errors } from './errors.ts';
 
 export type DbRole = 'anon' | 'authenticated' | 'service_role';
 const dbRoles = new Set<string>(['anon', 'authenticated', 'service_role']);
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface Caller {
   role: DbRole;
@@ -48,7 +49,10 @@ export class Tokens {
     const claims = await this.verify(match[1]);
     const role = typeof claims.role === 'string' ? claims.role : 'anon';
     if (!dbRoles.has(role)) throw errors.accessDenied(`role "${role}" is not allowed`);
-    return { role: role as DbRole, claims, sub: typeof claims.sub === 'string' ? claims.sub : null };
+    const sub = typeof claims.sub === 'string' ? claims.sub : null;
+    // Objects record their owner as a uuid (auth.users.id); any other subject owns nothing.
+    if (sub !== null && !uuidPattern.test(sub)) throw errors.invalidJwt('jwt sub must be a user id (uuid)');
+    return { role: role as DbRole, claims, sub };
   }
 
   /** A token for one object and one operation: `{url: "bucket/path", scope, iat, exp, ...extra}`. */

@@ -10,11 +10,12 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { FileStore } from '@tus/file-store';
 import { Metadata, Server, type ServerOptions, type Upload } from '@tus/server';
+import { allowedOrigins } from '../lib/origins.ts';
 import type { StorageContext } from './context.ts';
 import { errors, StorageError } from './errors.ts';
 import type { Caller } from './jwt.ts';
 import { checkMimeType, sizeLimit } from './limits.ts';
-import { bucketFor, checkCanUpload, commitObject, type UploadTarget } from './upload.ts';
+import { bucketFor, cacheControlOf, checkCanUpload, commitObject, type UploadTarget } from './upload.ts';
 
 type TusRequest = Parameters<NonNullable<ServerOptions['onIncomingRequest']>>[0];
 
@@ -51,12 +52,11 @@ function uploadInfo(metadata: Record<string, string | null> | undefined): Upload
       throw errors.invalidRequest('Upload-Metadata metadata must be JSON');
     }
   }
-  const cacheControl = metadata?.cacheControl;
   return {
     bucketName,
     objectName,
     contentType: metadata?.contentType || 'application/octet-stream',
-    cacheControl: !cacheControl ? 'no-cache' : /^\d+$/.test(cacheControl) ? `max-age=${cacheControl}` : cacheControl,
+    cacheControl: cacheControlOf(metadata?.cacheControl),
     userMetadata,
   };
 }
@@ -71,6 +71,7 @@ export function createTus(ctx: StorageContext): TusService {
   // it away. Stale uploads are swept here instead (see `sweep`).
   const store = new FileStore({ directory: ctx.files.tusDir });
   const callers = new WeakMap<TusRequest, Promise<Caller>>();
+  const siteOrigins = allowedOrigins(ctx.config);
 
   /** The caller of this request (verified once per request). */
   const callerOf = (req: TusRequest): Promise<Caller> => {
@@ -94,9 +95,11 @@ export function createTus(ctx: StorageContext): TusService {
   const server = new Server({
     path: tusPath,
     datastore: store,
-    respectForwardedHeaders: true,
+    // Location is built from the Host the client reached; forwarded headers are anyone's to
+    // send (the gateway, the only way in, drops them).
+    respectForwardedHeaders: false,
     allowedCredentials: true,
-    allowedOrigins: () => true,
+    allowedOrigins: (origin) => siteOrigins.has(origin),
     allowedHeaders: ['authorization', 'apikey', 'x-client-info', 'x-upsert', 'content-type', 'x-supabase-api-version'],
     // Reachable through the gateway, where this service lives under /storage/v1.
     generateUrl: (_req, { proto, host, path: base, id }) => {

@@ -117,8 +117,13 @@ function parseUserMetadata(value: string | undefined, base64: boolean): Record<s
   }
 }
 
-function cacheControlOf(value: string | undefined): string {
+/**
+ * The Cache-Control an object is served with: seconds become `max-age=N`. Only printable ASCII,
+ * as an HTTP header value must be: anything else would make the object undownloadable.
+ */
+export function cacheControlOf(value: string | null | undefined): string {
   if (!value) return 'no-cache';
+  if (!/^[\x20-\x7e]{1,1000}$/.test(value)) throw errors.invalidRequest('cacheControl must be printable ASCII (at most 1000 characters)');
   return /^\d+$/.test(value) ? `max-age=${value}` : value;
 }
 

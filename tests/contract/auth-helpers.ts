@@ -1,5 +1,5 @@
 // Shared by the auth contract tests: raw calls to /auth/v1, a supabase-js client that records
-// every raw auth response, validation of those bodies against gotrue-openapi.yaml, and the mailbox.
+// every raw auth response, validation of those bodies against gotrue-contract.yaml, and the mailbox.
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
@@ -16,8 +16,8 @@ import type { LocalService } from '../../local/lib/service.ts';
 import { repoRoot } from '../../local/config.ts';
 import { config } from '../support/stack.ts';
 
-// The project's shared contracts sit beside the repository (../shared), in CI as here.
-export const openapiPath = path.join(repoRoot, '..', 'shared', 'contracts', 'gotrue-openapi.yaml');
+// GoTrue's answers as its OpenAPI describes them, trimmed to what these tests check.
+export const openapiPath = path.join(repoRoot, 'tests', 'contract', 'gotrue-contract.yaml');
 export const versionHeader = 'x-supabase-api-version';
 
 // ---------------------------------------------------------------- OpenAPI validation
@@ -117,9 +117,9 @@ export function responseSchemaFor(method: string, pathname: string, status: numb
   const missing = missingFromSpec[`${method} ${pathname}`];
   if (missing && status === 200) return missing;
   const operation = operationFor(method, pathname);
-  if (!operation) throw new Error(`gotrue-openapi.yaml has no ${method} ${pathname}`);
+  if (!operation) throw new Error(`gotrue-contract.yaml has no ${method} ${pathname}`);
   let response = operation.responses[String(status)] as Json | undefined;
-  if (!response) throw new Error(`gotrue-openapi.yaml has no ${status} answer for ${method} ${pathname}`);
+  if (!response) throw new Error(`gotrue-contract.yaml has no ${status} answer for ${method} ${pathname}`);
   if (typeof response.$ref === 'string') response = components.responses[response.$ref.split('/').pop()!] as Json;
   const content = response.content as Record<string, { schema: unknown }> | undefined;
   return content?.['application/json']?.schema;

@@ -475,7 +475,7 @@ describe('profiles from sign-up', () => {
         post_automatically: true,
         onboarding_completed_at: null,
       });
-      await db.query(`update auth.users set email = 'new-address@example.com' where id = $1`, [user.id]);
+      await db.query(`select private.change_user_email($1, 'new-address@example.com')`, [user.id]);
       const after = await db.query(`select email from public.profiles where id = $1`, [user.id]);
       expect(after.rows[0].email).toBe('new-address@example.com');
     });

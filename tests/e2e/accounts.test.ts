@@ -128,8 +128,10 @@ describe('sign in', () => {
     await page.reload();
     await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/');
+    // The session lives in supabase-js; page scripts never write a session cookie.
     const cookies = await page.context().cookies();
-    expect(cookies.map((cookie) => cookie.name)).toContain('sb-access-token');
+    expect(cookies.filter((cookie) => cookie.name.startsWith('sb-') && !cookie.httpOnly)).toEqual([]);
+    expect(await page.evaluate(() => document.cookie)).not.toMatch(/sb-access-token/);
   });
 
   it('logs out to / and then to /login, and the session is gone', async () => {

@@ -110,7 +110,7 @@ describe('POST /api/auth/login and GET /api/auth/user', () => {
 describe('POST /api/auth/logout', () => {
   it('ends the session and clears the cookies', async () => {
     const { cookies } = await registered();
-    const res = await post('logout', undefined, { cookie: cookieHeader(cookies) });
+    const res = await post('logout', undefined, { cookie: cookieHeader(cookies), origin: config.urls.web });
     expect(res.status).toBe(200);
     expect(res.cookies.some((cookie) => cookie.startsWith('sb-access-token=;') || /sb-access-token=.*Max-Age=0/i.test(cookie))).toBe(true);
     const me = await fetch(api('user'), { headers: { cookie: cookieHeader(cookies) } });

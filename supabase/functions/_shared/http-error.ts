@@ -10,18 +10,50 @@ export class HttpError extends Error {
   }
 }
 
+/** The largest JSON body any function reads. */
+export const maxJsonBodyBytes = 1_000_000;
+
+/**
+ * A request body as text, read only up to `limit` bytes: a larger body (announced or sent) is a
+ * 413 as soon as it passes the limit, never held in memory whole.
+ */
+export async function readBodyText(request: Request, limit = maxJsonBodyBytes): Promise<string> {
+  const tooLarge = () => new HttpError(413, `Request body is larger than ${limit} bytes`);
+  const announced = Number(request.headers.get('content-length') ?? '0');
+  if (announced > limit) throw tooLarge();
+  if (!request.body) return '';
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return new TextDecoder().decode(bytes);
+}
+
 /**
  * Parses a JSON request body with a zod schema; any problem is a 400 with the first message.
  * Any zod 4 schema, classic or mini (the shared domain's forms use zod/mini for the SPA's size).
  */
 export async function parseJsonBody<T extends z.core.$ZodType>(request: Request, schema: T): Promise<z.infer<T>> {
+  const text = await readBodyText(request);
   let body: unknown;
   try {
-    const text = await request.text();
-    if (text.length > 1_000_000) throw new HttpError(413, 'Request body too large');
     body = text ? JSON.parse(text) : {};
-  } catch (error) {
-    if (error instanceof HttpError) throw error;
+  } catch {
     throw new HttpError(400, 'Request body must be valid JSON');
   }
   const result = z.safeParse(schema, body);

@@ -1,20 +1,62 @@
-// The caller's session: a Bearer token, or the session cookie the SPA and /api/auth/login set
-// (the spec's client sends cookies with every request).
-import type { Context } from 'hono';
+// The caller's session on /api: a Bearer token (the SPA's supabase-js session), or, for the
+// spec's cookie clients, the HttpOnly cookie /api/auth/login sets. Only the server writes that
+// cookie. Cross-site rules for both live here too, applied to every /api route by app.ts.
+import type { Context, MiddlewareHandler } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import type { Account } from './domain/account.ts';
 import { HttpError } from './http-error.ts';
+import { isLoopbackUrl } from './local-defaults.ts';
 import { publicClient, userClient } from './supabase-clients.ts';
 
 export const ACCESS_COOKIE = 'sb-access-token';
 export const REFRESH_COOKIE = 'sb-refresh-token';
 
-export function accessTokenOf(c: Context): string | null {
-  const header = c.req.header('authorization');
-  const bearer = header?.match(/^Bearer\s+(.+)$/i)?.[1];
+/** The site's own origins: SITE_URL and the comma-separated ALLOWED_ORIGIN. */
+export function allowedOrigins(): Set<string> {
+  const configured = [Deno.env.get('SITE_URL'), ...(Deno.env.get('ALLOWED_ORIGIN') ?? '').split(',')];
+  const origins = new Set<string>();
+  for (const value of configured) {
+    try {
+      if (value?.trim()) origins.add(new URL(value.trim()).origin);
+    } catch {
+      // A malformed entry allows nothing.
+    }
+  }
+  return origins;
+}
+
+function bearerOf(c: Context): string | null {
+  const bearer = c.req.header('authorization')?.match(/^Bearer\s+(.+)$/i)?.[1];
   // The anon key is not a session: the gateway adds it when a request carries only an apikey.
-  if (bearer && bearer !== Deno.env.get('SUPABASE_ANON_KEY')) return bearer;
-  return getCookie(c, ACCESS_COOKIE) ?? null;
+  return bearer && bearer !== Deno.env.get('SUPABASE_ANON_KEY') ? bearer : null;
+}
+
+export function accessTokenOf(c: Context): string | null {
+  return bearerOf(c) ?? getCookie(c, ACCESS_COOKIE) ?? null;
+}
+
+const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * Refuses a state-changing request that a browser may have sent on another site's behalf: one
+ * from a foreign Origin, and one carried by the session cookie without any Origin. Requests
+ * with a Bearer token and no Origin (scripts, servers) pass: a foreign page cannot add one.
+ */
+export function refuseCrossSiteWrites(origins: Set<string>): MiddlewareHandler {
+  return async (c, next) => {
+    if (safeMethods.has(c.req.method)) return next();
+    const origin = c.req.header('origin');
+    if (origin !== undefined && !origins.has(origin)) throw new HttpError(403, 'Cross-site request refused');
+    if (origin === undefined && !bearerOf(c) && getCookie(c, ACCESS_COOKIE) !== undefined)
+      throw new HttpError(403, 'Cross-site request refused: the session cookie needs an Origin header');
+    return next();
+  };
+}
+
+/** The caller's address as the gateway (or the platform) passed it in `X-Forwarded-For`. */
+export function callerAddress(c: Context): string | null {
+  const first = c.req.header('x-forwarded-for')?.split(',')[0]?.trim();
+  return first && /^[0-9A-Fa-f:.]{2,45}$/.test(first) ? first : null;
 }
 
 export interface Caller {
@@ -23,11 +65,22 @@ export interface Caller {
   accessToken: string;
 }
 
+/** The `role` claim of a JWT (unverified: only used to refuse). */
+function roleOf(token: string): unknown {
+  try {
+    const payload = token.split('.')[1].replace(/-/g, '+').replace(/_/g, '/');
+    return (JSON.parse(atob(payload)) as { role?: unknown }).role;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The signed-in caller, checked with Auth; 401 when there is none or the session ended. */
 export async function requireCaller(c: Context): Promise<Caller> {
   const token = accessTokenOf(c);
-  if (!token) throw new HttpError(401, 'Unauthorized');
-  const { data, error } = await publicClient().auth.getUser(token);
+  // A signed-in user's session has the authenticated role; any other token is not a user session.
+  if (!token || roleOf(token) !== 'authenticated') throw new HttpError(401, 'Unauthorized');
+  const { data, error } = await publicClient(callerAddress(c)).auth.getUser(token);
   if (error || !data.user) throw new HttpError(401, 'Unauthorized');
   return { userId: data.user.id, email: data.user.email ?? '', accessToken: token };
 }
@@ -40,8 +93,9 @@ export async function loadAccount(accessToken: string): Promise<Account> {
   return data as unknown as Account;
 }
 
+/** HttpOnly, SameSite=Lax, and Secure unless the site itself is served from this machine. */
 export function setSessionCookies(c: Context, session: { access_token: string; refresh_token: string; expires_in: number }): void {
-  const secure = new URL(c.req.url).protocol === 'https:' || Deno.env.get('SITE_URL')?.startsWith('https:') === true;
+  const secure = !isLoopbackUrl(Deno.env.get('SITE_URL'));
   const options = { path: '/', httpOnly: true, sameSite: 'Lax' as const, secure };
   setCookie(c, ACCESS_COOKIE, session.access_token, { ...options, maxAge: session.expires_in });
   setCookie(c, REFRESH_COOKIE, session.refresh_token, { ...options, maxAge: 60 * 60 * 24 * 30 });

@@ -1,4 +1,4 @@
-// The two clients of CONVENTIONS.md: one acting as the caller (RLS applies) and the service-role
+// The two clients every function uses: one acting as the caller (RLS applies) and the service-role
 // client, used only where a secret or an admin action is needed.
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import type { Database } from './database.types.ts';
@@ -8,9 +8,14 @@ const anonKey = Deno.env.get('SUPABASE_ANON_KEY')!;
 const serviceRoleKey = Deno.env.get('SUPABASE_SERVICE_ROLE_KEY')!;
 const noSession = { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false };
 
-/** A client with no user: for sign-in, sign-up and recovery calls to Auth. */
-export function publicClient(): SupabaseClient<Database> {
-  return createClient<Database>(url, anonKey, { auth: noSession });
+/**
+ * A client with no user: for sign-in, sign-up and recovery calls to Auth. `clientAddress` is the
+ * caller's address, passed on as `X-Forwarded-For` so Auth's rate limits count that caller and
+ * not this function (the gateway trusts the header only from the functions host).
+ */
+export function publicClient(clientAddress?: string | null): SupabaseClient<Database> {
+  const headers: Record<string, string> = clientAddress ? { 'X-Forwarded-For': clientAddress } : {};
+  return createClient<Database>(url, anonKey, { auth: noSession, global: { headers } });
 }
 
 /** A client that acts as the user whose access token this is: RLS applies. */

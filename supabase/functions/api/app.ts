@@ -3,17 +3,21 @@ import { Hono } from 'hono';
 import { cors } from 'hono/cors';
 import { HTTPException } from 'hono/http-exception';
 import { HttpError } from '../_shared/http-error.ts';
+import { allowedOrigins, refuseCrossSiteWrites } from '../_shared/session.ts';
 import { adminRoutes } from './routes/admin.ts';
 import { authRoutes } from './routes/auth.ts';
 import { billingRoutes } from './routes/billing.ts';
 import { onboardingRoutes } from './routes/onboarding.ts';
 import { recoverSessionRoutes } from './routes/recover-session.ts';
 
-const allowedOrigins = (Deno.env.get('ALLOWED_ORIGIN') ?? Deno.env.get('SITE_URL') ?? '').split(',').map((o) => o.trim()).filter(Boolean);
+const origins = allowedOrigins();
 
 export const app = new Hono().basePath('/api');
 
-app.use('*', cors({ origin: (origin) => (allowedOrigins.includes(origin) ? origin : null), credentials: true }));
+// Every route, present and future: CORS only for the site's own origins, and no state change
+// from another site (registered before the routes, so each one inherits both).
+app.use('*', cors({ origin: (origin) => (origins.has(origin) ? origin : null), credentials: true }));
+app.use('*', refuseCrossSiteWrites(origins));
 
 app.get('/health', (c) => c.json({ status: 'ok', service: 'api' }));
 app.route('/auth', authRoutes);

@@ -1,8 +1,20 @@
 import Stripe from 'stripe';
+import { z } from 'zod';
+import { HttpError, readBodyText } from '../_shared/http-error.ts';
 import { serviceClient } from '../_shared/supabase-clients.ts';
 import { stripeClient, tierForPrice } from '../_shared/stripe.ts';
 
 const cryptoProvider = Stripe.createSubtleCryptoProvider();
+
+/** Stripe's events stay far below this; anything larger is not one. */
+const maxEventBytes = 2_000_000;
+
+const eventShape = z.object({
+  id: z.string().min(1).max(255),
+  type: z.string().min(1).max(255),
+  created: z.number().int().positive(),
+  data: z.object({ object: z.record(z.string(), z.unknown()) }),
+});
 
 function json(status: number, body: unknown): Response {
   return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
@@ -73,13 +85,25 @@ export async function handleStripeWebhook(request: Request): Promise<Response> {
   if (!secret) return json(503, { message: 'Stripe webhooks are not configured' });
   const signature = request.headers.get('stripe-signature');
   if (!signature) return json(400, { message: 'Missing Stripe-Signature header' });
-  const body = await request.text();
+  let body: string;
+  try {
+    body = await readBodyText(request, maxEventBytes);
+  } catch (error) {
+    if (error instanceof HttpError) return json(error.status, { message: error.message });
+    throw error;
+  }
 
   let event: Stripe.Event;
   try {
     event = await stripeClient().webhooks.constructEventAsync(body, signature, secret, undefined, cryptoProvider);
   } catch {
     return json(400, { message: 'Invalid signature' });
+  }
+  // Signed is not well-formed: every field recorded below must be there.
+  const shape = eventShape.safeParse(event);
+  if (!shape.success) {
+    const issue = shape.error.issues[0];
+    return json(400, { message: `Malformed event: ${issue?.path.join('.') || 'event'} ${issue?.message ?? 'is invalid'}` });
   }
 
   let state: SubscriptionState | null;

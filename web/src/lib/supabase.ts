@@ -1,8 +1,8 @@
 // The browser's Supabase client (anon key only: no secret ever reaches the browser).
 // Only Auth and PostgREST, built from their own packages: the full supabase-js would also ship
-// Realtime, Storage and Functions on the first load (ARCHITECTURE.md section 8, /login JS budget).
-// The session persists in local storage and is mirrored into a cookie, because the spec's
-// client sends cookies with every request to /api.
+// Realtime, Storage and Functions on the first load (the /login JS budget).
+// This client holds the SPA's session (local storage); `/api` calls carry it as a Bearer token
+// (api-client.ts). Browser code never writes a session cookie: only the server sets one, HttpOnly.
 import type { Database } from '@db-types';
 import { AuthClient } from '@supabase/auth-js';
 import { PostgrestClient } from '@supabase/postgrest-js';
@@ -37,16 +37,3 @@ const rest = new PostgrestClient<Database>(new URL('rest/v1', url).href, {
 });
 
 export const supabase = { auth, from: rest.from.bind(rest) };
-
-export const ACCESS_COOKIE = 'sb-access-token';
-
-function writeAccessCookie(token: string | null, maxAgeSeconds: number): void {
-  const secure = window.location.protocol === 'https:' ? '; Secure' : '';
-  document.cookie = token
-    ? `${ACCESS_COOKIE}=${encodeURIComponent(token)}; Path=/; Max-Age=${maxAgeSeconds}; SameSite=Lax${secure}`
-    : `${ACCESS_COOKIE}=; Path=/; Max-Age=0; SameSite=Lax${secure}`;
-}
-
-auth.onAuthStateChange((_event, session) => {
-  writeAccessCookie(session?.access_token ?? null, session?.expires_in ?? 0);
-});

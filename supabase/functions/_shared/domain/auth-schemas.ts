@@ -1,6 +1,6 @@
 // Validation of the account forms (spec section 5). The SPA's forms and the `api` function
 // validate with these same schemas; the messages are the spec's words.
-// zod/mini keeps the SPA's /login chunk small (ARCHITECTURE.md section 8); its English locale
+// zod/mini keeps the SPA's /login chunk small (its JS budget); its English locale
 // gives the messages not set here the same words classic zod uses.
 import { z } from 'zod/mini';
 

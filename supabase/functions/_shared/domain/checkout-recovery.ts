@@ -1,5 +1,5 @@
 // When a finished checkout proves who the returning visitor is (spec section 4, made safe by
-// ARCHITECTURE.md section 6): complete and paid, created in the last 24 hours, for this e-mail,
+// docs/security.md): complete and paid, created in the last 24 hours, for this e-mail,
 // and naming the user it was made for. Used once (enforced by the database).
 
 export const RECOVERY_WINDOW_SECONDS = 24 * 60 * 60;

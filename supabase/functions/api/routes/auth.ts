@@ -10,6 +10,7 @@ import {
 import { HttpError, parseJsonBody } from '../../_shared/http-error.ts';
 import {
   accessTokenOf,
+  callerAddress,
   clearSessionCookies,
   loadAccount,
   requireCaller,
@@ -29,7 +30,7 @@ authRoutes.get('/user', async (c) => {
 
 authRoutes.post('/register', async (c) => {
   const payload = await parseJsonBody(c.req.raw, registerPayloadSchema);
-  const { data, error } = await publicClient().auth.signUp({
+  const { data, error } = await publicClient(callerAddress(c)).auth.signUp({
     email: payload.email,
     password: payload.password,
     options: { data: { first_name: payload.firstName, last_name: payload.lastName } },
@@ -45,7 +46,7 @@ authRoutes.post('/register', async (c) => {
 
 authRoutes.post('/login', async (c) => {
   const payload = await parseJsonBody(c.req.raw, loginSchema);
-  const { data, error } = await publicClient().auth.signInWithPassword(payload);
+  const { data, error } = await publicClient(callerAddress(c)).auth.signInWithPassword(payload);
   if (error || !data.session) {
     const status = error?.status === 429 ? 429 : 401;
     throw new HttpError(status, error?.message ?? 'Invalid login credentials');
@@ -64,15 +65,20 @@ authRoutes.post('/logout', async (c) => {
 
 authRoutes.post('/forgot-password', async (c) => {
   const { email } = await parseJsonBody(c.req.raw, forgotPasswordSchema);
-  const { error } = await publicClient().auth.resetPasswordForEmail(email, { redirectTo: `${siteUrl()}/reset-password` });
-  if (error) throw new HttpError(error.status === 429 ? 429 : 400, error.message);
-  // Same answer whether or not the address has an account: no account enumeration.
+  const { error } = await publicClient(callerAddress(c)).auth.resetPasswordForEmail(email, {
+    redirectTo: `${siteUrl()}/reset-password`,
+  });
+  // Same answer whether or not the address has an account: no account enumeration. Auth's
+  // per-address e-mail limit only ever trips for an existing account, so it answers as success;
+  // the per-caller request limit treats every address alike and stays a 429.
+  if (error && error.code !== 'over_email_send_rate_limit')
+    throw new HttpError(error.status === 429 ? 429 : 400, error.message);
   return c.json({ message: 'If an account exists for that e-mail, a password reset link is on its way.' });
 });
 
 authRoutes.post('/reset-password', async (c) => {
   const { token, password } = await parseJsonBody(c.req.raw, resetPasswordPayloadSchema);
-  const client = publicClient();
+  const client = publicClient(callerAddress(c));
   const { data, error } = await client.auth.verifyOtp({ token_hash: token, type: 'recovery' });
   if (error || !data.session) throw new HttpError(400, invalidResetLinkMessage);
   const updated = await client.auth.updateUser({ password });

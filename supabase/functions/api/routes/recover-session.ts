@@ -1,11 +1,11 @@
-// Session recovery after checkout (spec section 4), made safe (ARCHITECTURE.md section 6): the
+// Session recovery after checkout (spec section 4), made safe (docs/security.md): the
 // caller must present a completed, paid, recent checkout session whose customer e-mail matches,
 // and each checkout session works once. An e-mail address alone never yields a session.
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { recoverableUserId } from '../../_shared/domain/checkout-recovery.ts';
 import { HttpError } from '../../_shared/http-error.ts';
-import { loadAccount, setSessionCookies } from '../../_shared/session.ts';
+import { callerAddress, loadAccount, setSessionCookies } from '../../_shared/session.ts';
 import { publicClient, serviceClient } from '../../_shared/supabase-clients.ts';
 import { stripeClient } from '../../_shared/stripe.ts';
 
@@ -47,7 +47,7 @@ recoverSessionRoutes.get('/recover-session', async (c) => {
   const link = await admin.auth.admin.generateLink({ type: 'magiclink', email });
   const tokenHash = link.data.properties?.hashed_token;
   if (link.error || !tokenHash) throw new HttpError(500, 'Could not start a session');
-  const { data: verified, error } = await publicClient().auth.verifyOtp({ token_hash: tokenHash, type: 'magiclink' });
+  const { data: verified, error } = await publicClient(callerAddress(c)).auth.verifyOtp({ token_hash: tokenHash, type: 'magiclink' });
   if (error || !verified.session) throw new HttpError(500, 'Could not start a session');
 
   setSessionCookies(c, verified.session);

@@ -1,5 +1,8 @@
-// The account actions, through supabase-js against Supabase Auth.
+// The account actions. Sign-up, sign-in and the reset go to Supabase Auth through supabase-js,
+// which then holds the SPA's session; the reset request goes through the spec's /api path, whose
+// answer never tells whether the account exists.
 import type { ForgotPasswordPayload, LoginPayload, RegisterPayload } from '@domain/auth-schemas';
+import { apiRequest } from '@/lib/api-client';
 import { supabase } from '@/lib/supabase';
 
 export async function register(payload: RegisterPayload): Promise<{ email: string }> {
@@ -17,11 +20,9 @@ export async function login(payload: LoginPayload): Promise<void> {
   if (error) throw error;
 }
 
-export async function requestPasswordReset({ email }: ForgotPasswordPayload): Promise<void> {
-  const { error } = await supabase.auth.resetPasswordForEmail(email, {
-    redirectTo: `${window.location.origin}/reset-password`,
-  });
-  if (error) throw error;
+/** POST /api/auth/forgot-password: the server answers alike whether or not the account exists. */
+export async function requestPasswordReset(payload: ForgotPasswordPayload): Promise<void> {
+  await apiRequest('POST', '/api/auth/forgot-password', payload);
 }
 
 export class InvalidResetLinkError extends Error {}

@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { summarize } from '../../scripts/test-summary.ts';
+
+describe('the closing line of npm test', () => {
+  it('counts a test file that failed to load as a failure', () => {
+    const summary = summarize({
+      numPassedTests: 508,
+      numFailedTests: 0,
+      testResults: [
+        { name: 'tests/contract/auth-client.test.ts', status: 'failed', message: 'ENOENT', assertionResults: [] },
+        { name: 'tests/db/lint.test.ts', status: 'passed', assertionResults: [{ status: 'passed' }] },
+      ],
+    });
+    expect(summary).toEqual({ passed: 508, failed: 1, brokenFiles: ['tests/contract/auth-client.test.ts'] });
+  });
+
+  it('counts failed tests once, not their file again', () => {
+    const summary = summarize({
+      numPassedTests: 3,
+      numFailedTests: 2,
+      testResults: [{ name: 'a.test.ts', status: 'failed', assertionResults: [{ status: 'failed' }, { status: 'failed' }, { status: 'passed' }] }],
+    });
+    expect(summary).toEqual({ passed: 3, failed: 2, brokenFiles: [] });
+  });
+});
