@@ -20,6 +20,13 @@ export class AuthError extends Error {
   }
 }
 
+/** GoTrue's OAuth-style error (a malformed grant): `{error, error_description}`, always 400. */
+export class OAuthError extends AuthError {
+  constructor(description: string) {
+    super(400, 'invalid request', description);
+  }
+}
+
 export const badRequest = (code: string, message: string) => new AuthError(400, code, message);
 export const unprocessable = (code: string, message: string) => new AuthError(422, code, message);
 export const forbidden = (code: string, message: string) => new AuthError(403, code, message);
@@ -40,6 +47,7 @@ export function wantsVersionedErrors(req: IncomingMessage): boolean {
 }
 
 export function errorBody(req: IncomingMessage, error: AuthError): Record<string, unknown> {
+  if (error instanceof OAuthError) return { error: error.code, error_description: error.message };
   if (wantsVersionedErrors(req)) return { code: error.code, message: error.message, ...error.extra };
   return { code: error.status, error_code: error.code, msg: error.message, ...error.extra };
 }

@@ -8,7 +8,14 @@ import type { TemplateKind } from './settings.ts';
 import { newOtp, tokenHash } from './tokens.ts';
 import { updateUserColumns, type UserRow } from './users.ts';
 
-export type LinkType = 'recovery' | 'magiclink' | 'signup' | 'invite' | 'email_change';
+export type LinkType =
+  | 'recovery'
+  | 'magiclink'
+  | 'signup'
+  | 'invite'
+  | 'email_change'
+  | 'email_change_current'
+  | 'email_change_new';
 
 export interface PreparedLink {
   user: UserRow;
@@ -26,17 +33,21 @@ const templateOf: Record<LinkType, TemplateKind> = {
   signup: 'confirmation',
   invite: 'invite',
   email_change: 'email_change',
+  email_change_current: 'email_change',
+  email_change_new: 'email_change',
 };
+
+const isEmailChange = (type: LinkType) =>
+  type === 'email_change' || type === 'email_change_current' || type === 'email_change_new';
 
 function sentAt(user: UserRow, type: LinkType): Date | null {
   if (type === 'recovery' || type === 'magiclink') return user.recovery_sent_at;
-  if (type === 'email_change') return user.email_change_sent_at;
+  if (isEmailChange(type)) return user.email_change_sent_at;
   return user.confirmation_sent_at;
 }
 
 /** GoTrue's max_frequency: one e-mail of a kind per user per interval. */
-export function checkFrequency(ctx: AuthContext, user: UserRow, type: LinkType): void {
-  const last = sentAt(user, type);
+export function checkSentWithin(ctx: AuthContext, last: Date | null): void {
   if (!last) return;
   const waitMs = last.getTime() + ctx.settings.maxFrequency * 1000 - Date.now();
   if (waitMs > 0) {
@@ -45,6 +56,10 @@ export function checkFrequency(ctx: AuthContext, user: UserRow, type: LinkType):
       `For security purposes, you can only request this after ${Math.ceil(waitMs / 1000)} seconds.`,
     );
   }
+}
+
+export function checkFrequency(ctx: AuthContext, user: UserRow, type: LinkType): void {
+  checkSentWithin(ctx, sentAt(user, type));
 }
 
 /** Stores a fresh token for `type` on the user and builds the link that redeems it. */
@@ -56,21 +71,26 @@ export async function prepareLink(
   redirectTo: string,
   newEmail?: string,
 ): Promise<PreparedLink> {
-  const email = type === 'email_change' && newEmail ? newEmail : (user.email ?? '');
+  // The token goes to the new address, except for the link to the current one (secure change).
+  const email = isEmailChange(type) && type !== 'email_change_current' && newEmail ? newEmail : (user.email ?? '');
   const otp = newOtp(ctx.settings.otpLength);
   const hashedToken = tokenHash(email, otp);
   const columns: Record<string, unknown> =
     type === 'recovery' || type === 'magiclink'
       ? { recovery_token: hashedToken, recovery_sent_at: new Date() }
-      : type === 'email_change'
-        ? { email_change: email, email_change_token_new: hashedToken, email_change_sent_at: new Date() }
+      : isEmailChange(type)
+        ? {
+            email_change: newEmail,
+            [type === 'email_change_current' ? 'email_change_token_current' : 'email_change_token_new']: hashedToken,
+            email_change_sent_at: new Date(),
+          }
         : {
             confirmation_token: hashedToken,
             confirmation_sent_at: new Date(),
             ...(type === 'invite' ? { invited_at: new Date() } : {}),
           };
   const updated = await updateUserColumns(db, user.id, columns);
-  const query = new URLSearchParams({ token: hashedToken, type, redirect_to: redirectTo });
+  const query = new URLSearchParams({ token: hashedToken, type: isEmailChange(type) ? 'email_change' : type, redirect_to: redirectTo });
   return {
     user: updated,
     otp,
@@ -90,7 +110,7 @@ export async function sendLink(ctx: AuthContext, type: LinkType, link: PreparedL
     TokenHash: link.hashedToken,
     RedirectTo: link.redirectTo,
     Email: link.user.email ?? link.email,
-    NewEmail: type === 'email_change' ? link.email : undefined,
+    NewEmail: isEmailChange(type) ? (link.user.email_change ?? link.email) : undefined,
     Data: link.user.raw_user_meta_data ?? {},
   };
   await ctx.mailer.send(templateOf[type], link.email, variables);

@@ -37,6 +37,10 @@ const defaults: Record<TemplateKind, { subject: string; body: string }> = {
     subject: 'You have been invited',
     body: '<h2>You have been invited</h2>\n<p>Follow this link to accept the invite:</p>\n<p><a href="{{ .ConfirmationURL }}">Accept the invite</a></p>',
   },
+  reauthentication: {
+    subject: '{{ .Token }} is your verification code',
+    body: '<h2>Your verification code</h2>\n<p>Use the code below to verify your identity. It expires shortly.</p>\n<p>{{ .Token }}</p>',
+  },
 };
 
 function escapeHtml(text: string): string {

@@ -4,6 +4,7 @@ import type { AuthContext, RouteHandler } from './context.ts';
 import { AuthError, notFound, sendError } from './errors.ts';
 import * as account from './routes/account.ts';
 import * as admin from './routes/admin.ts';
+import * as disabled from './routes/disabled.ts';
 import * as email from './routes/email.ts';
 import * as general from './routes/general.ts';
 
@@ -42,6 +43,18 @@ const routes: Route[] = [
   route('PUT', '/admin/users/{id}', admin.updateUser),
   route('DELETE', '/admin/users/{id}', admin.deleteUser),
   route('POST', '/admin/generate_link', admin.generateLink),
+  route('POST', '/invite', admin.invite),
+  route('POST', '/resend', email.resend),
+  route('GET', '/reauthenticate', account.reauthenticate),
+  route('POST', '/sso', disabled.sso),
+  route('GET', '/sso/saml/metadata', disabled.sso),
+  route('POST', '/sso/saml/acs', disabled.sso),
+  route('GET', '/user/identities/authorize', disabled.identities),
+  route('DELETE', '/user/identities/{identity_id}', disabled.identities),
+  route('POST', '/factors', disabled.enrollFactor),
+  route('DELETE', '/factors/{factor_id}', disabled.factor),
+  route('POST', '/factors/{factor_id}/challenge', disabled.factor),
+  route('POST', '/factors/{factor_id}/verify', disabled.factor),
 ];
 
 export function createRouter(ctx: AuthContext): (req: IncomingMessage, res: ServerResponse) => Promise<void> {

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { parse } from 'smol-toml';
 import { repoRoot, type StackConfig } from '../config.ts';
 
-export type TemplateKind = 'confirmation' | 'recovery' | 'magic_link' | 'email_change' | 'invite';
+export type TemplateKind = 'confirmation' | 'recovery' | 'magic_link' | 'email_change' | 'invite' | 'reauthentication';
 
 export interface EmailTemplate {
   subject: string | null;
@@ -38,6 +38,8 @@ export interface AuthSettings {
   jwtExpiry: number;
   enableSignup: boolean;
   emailSignupEnabled: boolean;
+  /** An e-mail change needs the links sent to both addresses (double_confirm_changes). */
+  secureEmailChange: boolean;
   /** true when e-mail confirmations are off: signups are confirmed at once. */
   autoconfirm: boolean;
   minimumPasswordLength: number;
@@ -114,6 +116,7 @@ export function loadAuthSettings(
     jwtExpiry: num(auth.jwt_expiry, 3600),
     enableSignup: bool(auth.enable_signup, true),
     emailSignupEnabled: bool(email.enable_signup, true),
+    secureEmailChange: bool(email.double_confirm_changes, true),
     autoconfirm: !bool(email.enable_confirmations, false),
     minimumPasswordLength: Math.max(6, num(auth.minimum_password_length, 6)),
     refreshTokenRotation: bool(auth.enable_refresh_token_rotation, true),
@@ -134,6 +137,7 @@ export function loadAuthSettings(
       magic_link: template('magic_link'),
       email_change: template('email_change'),
       invite: template('invite'),
+      reauthentication: template('reauthentication'),
     },
     smtp: {
       host: config.host,

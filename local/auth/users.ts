@@ -16,6 +16,7 @@ export interface UserRow {
   recovery_token: string | null;
   recovery_sent_at: Date | null;
   email_change_token_new: string | null;
+  email_change_token_current: string | null;
   email_change: string | null;
   email_change_sent_at: Date | null;
   last_sign_in_at: Date | null;
@@ -75,6 +76,7 @@ export function userJson(user: UserRow, identities: IdentityRow[]): Record<strin
     email_confirmed_at: iso(user.email_confirmed_at),
     phone: user.phone ?? '',
     phone_confirmed_at: iso(user.phone_confirmed_at),
+    invited_at: iso(user.invited_at),
     confirmation_sent_at: iso(user.confirmation_sent_at),
     confirmed_at: iso(user.confirmed_at),
     recovery_sent_at: iso(user.recovery_sent_at),
@@ -147,6 +149,11 @@ export interface NewUser {
   role?: string;
   confirmationToken?: string;
   bannedUntil?: Date | null;
+  /**
+   * Whether `user_metadata` starts from the identity's fields (sub, email, email_verified,
+   * phone_verified) as on GoTrue's sign-up; the admin paths store exactly what was given.
+   */
+  identityInMetadata: boolean;
 }
 
 /** Inserts the user and its `email` identity, as GoTrue's signup and admin create do. */
@@ -154,7 +161,9 @@ export async function insertUser(db: Queryable, input: NewUser): Promise<UserRow
   const id = input.id ?? randomUUID();
   const email = input.email.toLowerCase();
   const identityData = { sub: id, email, email_verified: input.confirmed, phone_verified: false };
-  const userMetadata = { ...identityData, ...input.userMetadata };
+  const userMetadata: Record<string, unknown> = input.identityInMetadata ? { ...identityData, ...input.userMetadata } : { ...input.userMetadata };
+  // GoTrue's confirmation marks the address verified in user_metadata too.
+  if (input.confirmed && !input.identityInMetadata) userMetadata.email_verified = true;
   const appMetadata = { provider: 'email', providers: ['email'], ...input.appMetadata };
   const result = await db.query<UserRow>(
     `insert into auth.users (instance_id, id, aud, role, email, encrypted_password, email_confirmed_at,
@@ -207,6 +216,18 @@ export async function updateUserColumns(db: Queryable, id: string, columns: Reco
     [id, ...names.map((name) => columns[name])],
   );
   return result.rows[0];
+}
+
+/**
+ * GoTrue's confirmation of an address: `email_confirmed_at` and `email_verified: true` in
+ * user_metadata (user.Confirm in GoTrue's models).
+ */
+export async function confirmEmail(db: Queryable, user: UserRow, extra: Record<string, unknown> = {}): Promise<UserRow> {
+  return updateUserColumns(db, user.id, {
+    ...extra,
+    email_confirmed_at: user.email_confirmed_at ?? new Date(),
+    raw_user_meta_data: mergeMetadata(user.raw_user_meta_data, { email_verified: true }),
+  });
 }
 
 /** Keeps the e-mail identity in step with the user's address and confirmation. */

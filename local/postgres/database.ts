@@ -13,6 +13,8 @@ import { repoRoot, type StackConfig } from '../config.ts';
 import { spawnService, superviseService, unsupervised, type SupervisedService, type SuperviseOptions } from '../lib/process.ts';
 
 const bootstrapFile = path.join(repoRoot, 'local', 'postgres', 'bootstrap.sql');
+/** Where bootstrap.sql's per-database part starts (before it: cluster-wide roles). */
+const bootstrapSchemasMarker = '-- ---------------------------------------------------------------- schemas';
 export const migrationsDir = path.join(repoRoot, 'supabase', 'migrations');
 const seedFile = path.join(repoRoot, 'supabase', 'seed.sql');
 
@@ -134,6 +136,35 @@ async function bootstrap(config: StackConfig): Promise<void> {
       await client.query(`alter role ${role} with password ${pg.escapeLiteral(config.dbPassword)}`);
     }
   });
+}
+
+/**
+ * A second database in the stack's cluster, bootstrapped like `postgres` but without
+ * migrations (the cluster-wide roles exist already): where tests apply the migrations anew.
+ * Returns its URL for the `postgres` role.
+ */
+export async function createBootstrappedDatabase(config: StackConfig, name: string): Promise<string> {
+  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`Not a plain database name: ${name}`);
+  const sql = await readFile(bootstrapFile, 'utf8');
+  const start = sql.indexOf(bootstrapSchemasMarker);
+  if (start < 0) throw new Error(`bootstrap.sql has no "${bootstrapSchemasMarker}" section`);
+  await withClient(config.urls.adminDb, async (client) => {
+    await client.query(`drop database if exists ${name} with (force)`);
+    await client.query(`create database ${name} owner postgres`);
+  });
+  const adminUrl = new URL(config.urls.adminDb);
+  adminUrl.pathname = `/${name}`;
+  await withClient(adminUrl.href, async (client) => {
+    await client.query(`grant create on database ${name} to supabase_auth_admin, supabase_storage_admin`);
+    await client.query(sql.slice(start));
+  });
+  const url = new URL(config.urls.db);
+  url.pathname = `/${name}`;
+  return url.href;
+}
+
+export async function dropDatabase(config: StackConfig, name: string): Promise<void> {
+  await withClient(config.urls.adminDb, (client) => client.query(`drop database if exists ${name} with (force)`));
 }
 
 export interface Migration {

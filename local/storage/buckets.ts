@@ -8,19 +8,22 @@ import { checkBucketName, readJson } from './http.ts';
 import type { Caller } from './jwt.ts';
 import { parseBucketLimit } from './limits.ts';
 
+/** A bucket as Storage's GET /bucket/{id} selects it; the list adds `type`. */
 function render(row: BucketRow): Record<string, unknown> {
   return {
     id: row.id,
     name: row.name,
     owner: row.owner ?? '',
-    owner_id: row.owner_id,
     public: row.public,
-    type: 'STANDARD',
     file_size_limit: row.file_size_limit,
     allowed_mime_types: row.allowed_mime_types,
     created_at: row.created_at,
     updated_at: row.updated_at,
   };
+}
+
+function renderListed(row: BucketRow): Record<string, unknown> {
+  return { ...render(row), type: 'STANDARD' };
 }
 
 interface BucketBody {
@@ -55,7 +58,7 @@ export async function listBuckets(ctx: StorageContext, req: IncomingMessage, res
       [search.replace(/[\\%_]/g, (c) => `\\${c}`), limit, offset],
     ),
   );
-  sendJson(res, 200, rows.map(render));
+  sendJson(res, 200, rows.map(renderListed));
 }
 
 async function getVisibleBucket(ctx: StorageContext, caller: Caller, id: string): Promise<BucketRow> {
@@ -119,7 +122,8 @@ export async function emptyBucket(ctx: StorageContext, res: ServerResponse, call
     return rows.map((row) => row.version);
   });
   await ctx.files.removeMany(versions);
-  sendJson(res, 200, { message: 'Successfully emptied' });
+  // Storage queues the emptying; here it is done by the time the answer comes.
+  sendJson(res, 200, { message: 'Empty bucket has been queued. Completion may take up to an hour.' });
 }
 
 export async function deleteBucket(ctx: StorageContext, res: ServerResponse, caller: Caller, id: string): Promise<void> {

@@ -28,8 +28,8 @@ export const errors = {
   noSuchBucket: () => new StorageError(404, 'NoSuchBucket', 'Bucket not found', 'Bucket not found'),
   noSuchKey: () => new StorageError(404, 'NoSuchKey', 'Object not found', 'not_found'),
   invalidJwt: (message: string) => new StorageError(403, 'InvalidJWT', message, 'Unauthorized'),
-  missingAuth: () =>
-    new StorageError(400, 'InvalidRequest', "headers must have required property 'authorization'", 'Error'),
+  // Storage verifies the empty token of a request without Authorization; jose's message.
+  missingAuth: () => new StorageError(403, 'AccessDenied', 'Invalid Compact JWS', 'Unauthorized'),
   accessDenied: (message = 'new row violates row-level security policy') =>
     new StorageError(403, 'AccessDenied', message, 'Unauthorized'),
   keyAlreadyExists: () => new StorageError(409, 'KeyAlreadyExists', 'The resource already exists', 'Duplicate'),

@@ -63,11 +63,9 @@ export async function objectInfo(ctx: StorageContext, res: ServerResponse, calle
     content_type: meta?.mimetype ?? null,
     cache_control: meta?.cacheControl ?? null,
     etag: meta?.eTag ?? null,
-    last_modified: meta?.lastModified ?? row.updated_at,
+    metadata: row.user_metadata,
+    last_modified: row.updated_at,
     created_at: row.created_at,
-    updated_at: row.updated_at,
-    last_accessed_at: row.last_accessed_at,
-    metadata: row.user_metadata ?? {},
   });
 }
 
@@ -115,6 +113,88 @@ export async function listObjects(ctx: StorageContext, req: IncomingMessage, res
     ),
   );
   sendJson(res, 200, rows);
+}
+
+interface ListV2Body {
+  prefix?: unknown;
+  limit?: unknown;
+  cursor?: unknown;
+  with_delimiter?: unknown;
+  sortBy?: { column?: unknown; order?: unknown };
+}
+
+interface ListV2Row {
+  key?: string;
+  id: string | null;
+  name: string;
+  metadata?: unknown;
+  updated_at?: Date | null;
+  created_at?: Date | null;
+  last_accessed_at?: Date | null;
+}
+
+/** Storage's continuation token: base64 of "k:value" lines (l = start after this name). */
+function encodeCursor(startAfter: string): string {
+  return Buffer.from(`l:${startAfter}`).toString('base64');
+}
+
+function decodeCursor(cursor: string): string {
+  const line = Buffer.from(cursor, 'base64').toString().split('\n').find((part) => part.startsWith('l:'));
+  if (line === undefined) throw errors.invalidRequest('Invalid continuation token');
+  return line.slice(2);
+}
+
+/**
+ * POST /object/list-v2/{bucket}: objects under a prefix by name (or by a date column without
+ * a delimiter), paged by an opaque cursor; with `with_delimiter` the deeper paths come back
+ * once each as folders ("a/b/").
+ */
+export async function listObjectsV2(ctx: StorageContext, req: IncomingMessage, res: ServerResponse, caller: Caller, bucketId: string): Promise<void> {
+  const body = await readJson<ListV2Body>(req);
+  const prefix = typeof body.prefix === 'string' ? body.prefix : '';
+  const limit = Math.min(Number.isInteger(body.limit) && (body.limit as number) >= 1 ? (body.limit as number) : 1000, 1000);
+  const delimited = body.with_delimiter === true;
+  const startAfter = typeof body.cursor === 'string' && body.cursor ? decodeCursor(body.cursor) : null;
+  const column = !delimited && (body.sortBy?.column === 'created_at' || body.sortBy?.column === 'updated_at') ? body.sortBy.column : null;
+  const order = body.sortBy?.order === 'desc' ? 'desc' : 'asc';
+  const likePrefix = prefix.replace(/[\\%_]/g, (c) => `\\${c}`);
+  const { rows } = await ctx.db.as(caller, (db) =>
+    db.query<ListV2Row>(
+      `select id, name, metadata, updated_at, created_at, last_accessed_at
+       from storage.objects where bucket_id = $1 and name like $2 || '%' escape '\\'
+       order by ${column ? `${column} ${order}, ` : ''}name collate "C" ${order}`,
+      [bucketId, likePrefix],
+    ),
+  );
+  // With the delimiter, objects also carry `key`: their path segment at the prefix's level.
+  const level = prefix ? prefix.split('/').length : 1;
+  let entries: ListV2Row[] = [];
+  for (const row of rows) {
+    const cut = delimited ? row.name.indexOf('/', prefix.length) : -1;
+    if (cut >= 0) {
+      const folder = row.name.slice(0, cut + 1);
+      if (entries.at(-1)?.name !== folder) entries.push({ id: null, name: folder });
+    } else {
+      entries.push(delimited ? { key: row.name.split('/')[level - 1] ?? '', ...row } : row);
+    }
+  }
+  if (startAfter !== null) {
+    const index = entries.findIndex((entry) => entry.name === startAfter);
+    entries = index >= 0 ? entries.slice(index + 1) : entries.filter((entry) => (order === 'asc' ? entry.name > startAfter : entry.name < startAfter));
+  }
+  const page = entries.slice(0, limit);
+  const hasNext = entries.length > limit;
+  const last = page.at(-1);
+  const answer: Record<string, unknown> = {
+    hasNext,
+    folders: page.filter((entry) => entry.id === null),
+    objects: page.filter((entry) => entry.id !== null),
+  };
+  if (hasNext && last) {
+    answer.nextCursor = encodeCursor(last.name);
+    answer.nextCursorKey = last.name;
+  }
+  sendJson(res, 200, answer);
 }
 
 /** DELETE /object/{bucket} {prefixes}: deletes what RLS lets the caller delete, returns those rows. */

@@ -59,6 +59,7 @@ async function route(ctx: StorageContext, req: IncomingMessage, res: ServerRespo
 
   if (method === 'POST') {
     if ((m = /^\/object\/list\/([^/]+)\/?$/.exec(pathname))) return objects.listObjects(ctx, req, res, caller, decodePath(m[1]));
+    if ((m = /^\/object\/list-v2\/([^/]+)\/?$/.exec(pathname))) return objects.listObjectsV2(ctx, req, res, caller, decodePath(m[1]));
     if (pathname === '/object/move') return objects.moveObject(ctx, req, res, caller);
     if (pathname === '/object/copy') return objects.copyObject(ctx, req, res, caller);
     if ((m = /^\/object\/sign\/([^/]+)\/?$/.exec(pathname))) return signed.signDownloads(ctx, req, res, caller, decodePath(m[1]));

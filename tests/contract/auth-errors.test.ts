@@ -186,7 +186,7 @@ describe('bad input never causes a 500', () => {
     );
     expectAuthError(await authFetch('POST', '/recover', { body: {} }), 400, 'validation_failed');
     expectAuthError(await authFetch('POST', '/token?grant_type=refresh_token', { body: {} }), 400, 'validation_failed');
-    expectAuthError(await authFetch('POST', '/token?grant_type=magic', { body: {} }), 400, 'validation_failed');
+    expectAuthError(await authFetch('POST', '/token?grant_type=magic', { body: {} }), 400, 'invalid_credentials');
     expectAuthError(await authFetch('POST', '/verify', { body: { type: 'recovery' } }), 400, 'validation_failed');
     expectAuthError(
       await authFetch('POST', '/verify', { body: { type: 'nope', token_hash: 'abc' } }),

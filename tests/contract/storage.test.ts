@@ -276,7 +276,7 @@ describe('limits, public buckets, JWTs, buckets', () => {
 
     expect((await service().storage.from(id).upload('a.txt', 'a', { contentType: 'text/plain' })).error).toBeNull();
     expect((await admin.deleteBucket(id)).error).toMatchObject({ statusCode: '409' });
-    expect((await admin.emptyBucket(id)).data).toEqual({ message: 'Successfully emptied' });
+    expect((await admin.emptyBucket(id)).data).toEqual({ message: 'Empty bucket has been queued. Completion may take up to an hour.' });
     expect((await admin.deleteBucket(id)).data).toEqual({ message: 'Successfully deleted' });
     expect((await admin.getBucket(id)).error).toMatchObject({ status: 400, statusCode: '404', message: 'Bucket not found' });
 

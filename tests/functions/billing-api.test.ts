@@ -65,6 +65,22 @@ describe('POST /api/create-checkout-session', () => {
     expect((await subscriptionOf(user.id)).tier).toBe('starter');
   });
 
+  it('a failed renewal (the invoice names its subscription under parent only) makes it past_due, a paid one active', async () => {
+    const user = await createUser('new');
+    await payForPlan(user, 'growth');
+    await expect.poll(async () => (await subscriptionOf(user.id))?.status, { timeout: 10_000 }).toBe('active');
+    const subscriptionId = await withDb(async (db) =>
+      (await db.query('select stripe_subscription_id from public.subscriptions where user_id = $1', [user.id])).rows[0].stripe_subscription_id as string,
+    );
+    const failed = await fetch(`${config.urls.sandbox}/_sandbox/stripe/subscriptions/${subscriptionId}/payment_failed`, { method: 'POST' });
+    const { invoice } = (await failed.json()) as { invoice: Record<string, unknown> };
+    expect(invoice).not.toHaveProperty('subscription');
+    expect(invoice.parent).toMatchObject({ subscription_details: { subscription: subscriptionId } });
+    await expect.poll(async () => (await subscriptionOf(user.id))?.status, { timeout: 10_000 }).toBe('past_due');
+    await fetch(`${config.urls.sandbox}/_sandbox/stripe/subscriptions/${subscriptionId}/advance`, { method: 'POST' });
+    await expect.poll(async () => (await subscriptionOf(user.id))?.status, { timeout: 10_000 }).toBe('active');
+  });
+
   it('refuses an unknown tier with 400', async () => {
     const user = await createUser('new');
     const res = await call('POST', 'create-checkout-session', await tokenOf(user), { tier: 'platinum' });

@@ -5,9 +5,11 @@ import { transaction } from '../db.ts';
 import { AuthError, badRequest, forbidden, unprocessable } from '../errors.ts';
 import { isAdminClaims, requireUser } from '../guard.ts';
 import { optionalObject, optionalString, readJson, sendJson, sendNoContent } from '../http.ts';
-import { checkFrequency, prepareLink, sendLink } from '../links.ts';
+import { checkFrequency, checkSentWithin, prepareLink, sendLink } from '../links.ts';
 import { checkPassword, dummyHash, hashPassword, passwordMatches } from '../passwords.ts';
 import { resolveRedirect } from '../redirect.ts';
+import { newOtp, tokenHash } from '../tokens.ts';
+import { idTokenGrant, web3Grant } from './disabled.ts';
 import { endSessions, refreshSession, startSession, type LogoutScope } from '../sessions.ts';
 import {
   defaultAud,
@@ -79,6 +81,7 @@ export const signup: RouteHandler = async (ctx, req, res, url) => {
         confirmed: s.autoconfirm,
         userMetadata: data,
         appMetadata: {},
+        identityInMetadata: true,
       });
     }
     if (s.autoconfirm) return startSession(db, s, user, 'password', req);
@@ -127,7 +130,40 @@ export const token: RouteHandler = async (ctx, req, res, url, params) => {
   const grant = url.searchParams.get('grant_type');
   if (grant === 'password') return passwordGrant(ctx, req, res, url, params);
   if (grant === 'refresh_token') return refreshGrant(ctx, req, res, url, params);
-  throw badRequest('validation_failed', 'unsupported_grant_type');
+  if (grant === 'id_token') return idTokenGrant(ctx, req, res, url, params);
+  if (grant === 'web3') return web3Grant(ctx, req, res, url, params);
+  throw badRequest('invalid_credentials', 'unsupported_grant_type');
+};
+
+/** GET /reauthenticate: mails a one-time code (the nonce PUT /user takes) to the user. */
+export const reauthenticate: RouteHandler = async (ctx, req, res) => {
+  const { user } = await requireUser(ctx, req);
+  if (!user.email)
+    throw badRequest('validation_failed', 'Reauthentication requires the user to have an email or a phone number');
+  if (!isConfirmed(user)) throw unprocessable('email_not_confirmed', 'Please verify your email first.');
+  ctx.limit('emailSent', req);
+  const { reauthentication_sent_at: lastSent } = (
+    await ctx.db.query<{ reauthentication_sent_at: Date | null }>(
+      'select reauthentication_sent_at from auth.users where id = $1',
+      [user.id],
+    )
+  ).rows[0];
+  checkSentWithin(ctx, lastSent);
+  const otp = newOtp(ctx.settings.otpLength);
+  await ctx.db.query(
+    'update auth.users set reauthentication_token = $2, reauthentication_sent_at = now() where id = $1',
+    [user.id, tokenHash(user.email, otp)],
+  );
+  await ctx.mailer.send('reauthentication', user.email, {
+    SiteURL: ctx.settings.siteUrl,
+    ConfirmationURL: '',
+    Token: otp,
+    TokenHash: tokenHash(user.email, otp),
+    RedirectTo: ctx.settings.siteUrl,
+    Email: user.email,
+    Data: user.raw_user_meta_data ?? {},
+  });
+  sendJson(res, 200, {});
 };
 
 export const getUser: RouteHandler = async (ctx, req, res) => {

@@ -1,4 +1,5 @@
-// The admin API (service_role JWT): users and generated links.
+// The admin API (service_role JWT): users, generated links and invites.
+import { randomBytes } from 'node:crypto';
 import type { RouteHandler } from '../context.ts';
 import { transaction } from '../db.ts';
 import { badRequest, notFound, unprocessable } from '../errors.ts';
@@ -12,11 +13,12 @@ import {
   sendJson,
   type JsonObject,
 } from '../http.ts';
-import { prepareLink, type LinkType } from '../links.ts';
+import { checkFrequency, prepareLink, sendLink, type LinkType } from '../links.ts';
 import { checkPassword, hashPassword } from '../passwords.ts';
 import { resolveRedirect } from '../redirect.ts';
 import { parseDuration } from '../settings.ts';
 import {
+  confirmEmail,
   defaultAud,
   findUserByEmail,
   findUserById,
@@ -81,6 +83,7 @@ export const createUser: RouteHandler = async (ctx, req, res) => {
       appMetadata,
       role,
       bannedUntil: banned ?? null,
+      identityInMetadata: false,
     });
     return loadUserJson(db, created);
   });
@@ -166,12 +169,10 @@ export const updateUser: RouteHandler = async (ctx, req, res, _url, params) => {
     if (userMetadata) columns.raw_user_meta_data = mergeMetadata(user.raw_user_meta_data, userMetadata);
     if (appMetadata) columns.raw_app_meta_data = mergeMetadata(user.raw_app_meta_data, appMetadata);
     if (role) columns.role = role;
-    if (emailConfirm === true && !user.email_confirmed_at) columns.email_confirmed_at = new Date();
     if (banned !== undefined) columns.banned_until = banned;
-    if (Object.keys(columns).length) {
-      user = await updateUserColumns(db, user.id, columns);
-      await syncEmailIdentity(db, user);
-    }
+    if (Object.keys(columns).length) user = await updateUserColumns(db, user.id, columns);
+    if (emailConfirm === true && !user.email_confirmed_at) user = await confirmEmail(db, user);
+    if (Object.keys(columns).length || emailConfirm === true) await syncEmailIdentity(db, user);
     return loadUserJson(db, user);
   });
   sendJson(res, 200, answer);
@@ -189,36 +190,65 @@ export const deleteUser: RouteHandler = async (ctx, req, res, _url, params) => {
   sendJson(res, 200, answer);
 };
 
-const linkTypes: LinkType[] = ['recovery', 'magiclink', 'signup', 'invite'];
+const linkTypes = ['recovery', 'magiclink', 'signup', 'invite', 'email_change_current', 'email_change_new'];
+type GeneratedLinkType = (typeof linkTypes)[number];
 
 export const generateLink: RouteHandler = async (ctx, req, res, url) => {
   await requireAdmin(ctx, req);
   const body = await readJson(req);
-  const type = optionalString(body, 'type') as LinkType | undefined;
-  if (!type || !linkTypes.includes(type)) throw badRequest('validation_failed', 'Invalid link type');
+  const requested = optionalString(body, 'type') ?? '';
   const email = validateEmail(optionalString(body, 'email'));
-  const password = optionalString(body, 'password');
+  let password = optionalString(body, 'password');
   const data = optionalObject(body, 'data') ?? {};
   const redirectTo = resolveRedirect(
     ctx.settings,
     url.searchParams.get('redirect_to') ?? optionalString(body, 'redirect_to'),
   );
-  if (type === 'signup') {
-    if (!password) throw unprocessable('validation_failed', 'Signup requires a valid password');
-    checkPassword(ctx.settings, password);
-  }
-  const encryptedPassword = password ? await hashPassword(password) : '';
 
   const answer = await transaction(ctx.db, async (db) => {
     let user = await findUserByEmail(db, email, true);
-    if (type === 'recovery' || type === 'magiclink') {
-      if (!user) throw notFound('user_not_found', 'User with this email not found');
-    } else if (user) {
-      if (user.email_confirmed_at) throw emailTaken();
-    } else {
-      user = await insertUser(db, { email, encryptedPassword, confirmed: false, userMetadata: data, appMetadata: {} });
+    let type: GeneratedLinkType = requested;
+    if (!user) {
+      // A magic link for an unknown address signs the address up (with a random password).
+      if (type === 'magiclink') {
+        type = 'signup';
+        password = randomBytes(32).toString('base64url');
+      } else if (type === 'recovery' || type === 'email_change_current' || type === 'email_change_new') {
+        throw notFound('user_not_found', 'User with this email not found');
+      }
     }
-    const link = await prepareLink(ctx, db, user, type, redirectTo);
+    if (!linkTypes.includes(type))
+      throw badRequest('validation_failed', `Invalid email action link type requested: ${type.slice(0, 50)}`);
+    let link;
+    if (type === 'email_change_current' || type === 'email_change_new') {
+      if (!ctx.settings.secureEmailChange && type === 'email_change_current')
+        throw badRequest('validation_failed', 'Enable secure email change to generate link for current email');
+      const newEmail = validateEmail(optionalString(body, 'new_email'));
+      const taken = await findUserByEmail(db, newEmail);
+      if (taken && taken.id !== user!.id) throw emailTaken();
+      link = await prepareLink(ctx, db, user!, type, redirectTo, newEmail);
+    } else {
+      if (type === 'signup' || type === 'invite') {
+        if (user?.email_confirmed_at) throw emailTaken();
+        if (type === 'signup' && !user) {
+          if (!password) throw unprocessable('validation_failed', 'Signup requires a valid password');
+          checkPassword(ctx.settings, password);
+        }
+        if (user && type === 'signup')
+          user = await updateUserColumns(db, user.id, {
+            raw_user_meta_data: mergeMetadata(user.raw_user_meta_data, data),
+          });
+        user ??= await insertUser(db, {
+          email,
+          encryptedPassword: password && type === 'signup' ? await hashPassword(password) : '',
+          confirmed: false,
+          userMetadata: data,
+          appMetadata: {},
+          identityInMetadata: false,
+        });
+      }
+      link = await prepareLink(ctx, db, user!, type as LinkType, redirectTo);
+    }
     return {
       ...(await loadUserJson(db, link.user)),
       action_link: link.actionLink,
@@ -227,6 +257,32 @@ export const generateLink: RouteHandler = async (ctx, req, res, url) => {
       redirect_to: link.redirectTo,
       verification_type: type,
     };
+  });
+  sendJson(res, 200, answer);
+};
+
+/** POST /invite: creates the user if needed and mails the invite link. */
+export const invite: RouteHandler = async (ctx, req, res, url) => {
+  await requireAdmin(ctx, req);
+  const body = await readJson(req);
+  const email = validateEmail(optionalString(body, 'email'));
+  const data = optionalObject(body, 'data') ?? {};
+  const redirectTo = resolveRedirect(ctx.settings, url.searchParams.get('redirect_to'));
+  const answer = await transaction(ctx.db, async (db) => {
+    let user = await findUserByEmail(db, email, true);
+    if (user?.email_confirmed_at) throw emailTaken();
+    user ??= await insertUser(db, {
+      email,
+      encryptedPassword: '',
+      confirmed: false,
+      userMetadata: data,
+      appMetadata: {},
+      identityInMetadata: false,
+    });
+    checkFrequency(ctx, user, 'invite');
+    const link = await prepareLink(ctx, db, user, 'invite', redirectTo);
+    await sendLink(ctx, 'invite', link);
+    return loadUserJson(db, link.user);
   });
   sendJson(res, 200, answer);
 };

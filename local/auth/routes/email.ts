@@ -9,6 +9,7 @@ import { resolveRedirect } from '../redirect.ts';
 import { startSession, type AuthMethod, type SessionResponse } from '../sessions.ts';
 import { tokenHash } from '../tokens.ts';
 import {
+  confirmEmail,
   findUserByEmail,
   insertUser,
   isBanned,
@@ -54,12 +55,50 @@ export const otp: RouteHandler = async (ctx, req, res, url) => {
         confirmed: ctx.settings.autoconfirm,
         userMetadata: data,
         appMetadata: {},
+        identityInMetadata: true,
       });
     }
     const type: LinkType = isConfirmed(user) ? 'magiclink' : 'signup';
     checkFrequency(ctx, user, type);
     const link = await prepareLink(ctx, db, user, type, redirectTo);
     await sendLink(ctx, type, link);
+  });
+  sendJson(res, 200, {});
+};
+
+const resendTypes = ['signup', 'email_change', 'sms', 'phone_change'];
+
+/**
+ * POST /resend: the signup confirmation or the e-mail change link again. Unknown addresses,
+ * confirmed users and users without a pending change get the same empty answer.
+ */
+export const resend: RouteHandler = async (ctx, req, res, url) => {
+  const body = await readJson(req);
+  const type = optionalString(body, 'type') ?? '';
+  const rawEmail = optionalString(body, 'email');
+  const phone = optionalString(body, 'phone');
+  if (!resendTypes.includes(type))
+    throw badRequest('validation_failed', 'Missing one of these types: signup, email_change, sms, phone_change');
+  if (!rawEmail && type === 'signup') throw badRequest('validation_failed', 'Type provided requires an email address');
+  if (!phone && type === 'sms') throw badRequest('validation_failed', 'Type provided requires a phone number');
+  if (rawEmail && phone)
+    throw badRequest('validation_failed', 'Only an email address or phone number should be provided.');
+  if (!rawEmail && !phone) throw badRequest('validation_failed', 'Missing email address or phone number');
+  if (phone) throw badRequest('phone_provider_disabled', 'Phone logins are disabled');
+  const email = validateEmail(rawEmail);
+  const redirectTo = resolveRedirect(ctx.settings, url.searchParams.get('redirect_to'));
+  ctx.limit('emailSent', req);
+  await transaction(ctx.db, async (db) => {
+    const user = await findUserByEmail(db, email, true);
+    if (!user) return;
+    if (type === 'signup' && !isConfirmed(user)) {
+      checkFrequency(ctx, user, 'signup');
+      await sendLink(ctx, 'signup', await prepareLink(ctx, db, user, 'signup', redirectTo));
+    } else if (type === 'email_change' && user.email_change) {
+      checkFrequency(ctx, user, 'email_change');
+      const link = await prepareLink(ctx, db, user, 'email_change', redirectTo, user.email_change);
+      await sendLink(ctx, 'email_change', link);
+    }
   });
   sendJson(res, 200, {});
 };
@@ -76,10 +115,10 @@ interface VerifyParams {
 
 const invalidToken = () => forbidden('otp_expired', 'Token has expired or is invalid');
 
+type Candidate = { column: keyof UserRow; sentAt: keyof UserRow; as: Exclude<VerifyType, 'email'> };
+
 /** Which stored token columns a verification type may match, with their sent-at column. */
-function candidates(
-  type: VerifyType,
-): Array<{ column: keyof UserRow; sentAt: keyof UserRow; as: Exclude<VerifyType, 'email'> }> {
+function candidates(type: VerifyType): Candidate[] {
   const confirmation = { column: 'confirmation_token', sentAt: 'confirmation_sent_at' } as const;
   const recovery = { column: 'recovery_token', sentAt: 'recovery_sent_at' } as const;
   switch (type) {
@@ -90,7 +129,11 @@ function candidates(
     case 'magiclink':
       return [{ ...recovery, as: type }];
     case 'email_change':
-      return [{ column: 'email_change_token_new', sentAt: 'email_change_sent_at', as: 'email_change' }];
+      // The link to the new address, or (secure e-mail change) the one to the current address.
+      return [
+        { column: 'email_change_token_new', sentAt: 'email_change_sent_at', as: 'email_change' },
+        { column: 'email_change_token_current', sentAt: 'email_change_sent_at', as: 'email_change' },
+      ];
     case 'email':
       return [
         { ...confirmation, as: 'signup' },
@@ -99,45 +142,60 @@ function candidates(
   }
 }
 
+/** GoTrue's answer when the first of the two e-mail change links (secure e-mail change) is used. */
+export const singleConfirmationAccepted =
+  'Confirmation link accepted. Please proceed to confirm link sent to the other email';
+
 async function redeem(
   ctx: AuthContext,
   db: Queryable,
   params: VerifyParams,
   req: IncomingMessage,
-): Promise<SessionResponse> {
+): Promise<SessionResponse | typeof singleConfirmationAccepted> {
   const options = candidates(params.type);
   let user: UserRow | null;
-  let hash: string;
+  let hashFor: (option: Candidate) => string;
   if (params.tokenHash) {
-    hash = params.tokenHash.toLowerCase();
+    const hash = params.tokenHash.toLowerCase();
     if (!/^[0-9a-f]{56}$/.test(hash)) throw invalidToken();
     const where = options.map((option) => `${option.column} = $1`).join(' or ');
     const found = await db.query<UserRow>(`select * from auth.users where ${where} limit 1 for update`, [hash]);
     user = found.rows[0] ?? null;
+    hashFor = () => hash;
   } else {
     const email = validateEmail(params.email);
     user = await findUserByEmail(db, email, true);
-    const target = params.type === 'email_change' ? (user?.email_change ?? email) : email;
-    hash = tokenHash(target, params.token ?? '');
+    const newEmail = user?.email_change || email;
+    // An OTP sent to the new address is hashed with that address.
+    hashFor = (option) => tokenHash(option.column === 'email_change_token_new' ? newEmail : email, params.token ?? '');
   }
   const stored = user;
-  const match = stored ? options.find((option) => stored[option.column] === hash) : undefined;
+  const match = stored ? options.find((option) => stored[option.column] === hashFor(option)) : undefined;
   if (!user || !match) throw invalidToken();
   const sent = user[match.sentAt] as Date | null;
   if (!sent || sent.getTime() + ctx.settings.otpExpiry * 1000 < Date.now()) throw invalidToken();
   if (isBanned(user)) throw badRequest('user_banned', 'User is banned');
 
+  if (match.as === 'email_change' && ctx.settings.secureEmailChange && !ctx.settings.autoconfirm) {
+    const other = match.column === 'email_change_token_new' ? 'email_change_token_current' : 'email_change_token_new';
+    if (user[other]) {
+      await updateUserColumns(db, user.id, { [match.column]: '' });
+      return singleConfirmationAccepted;
+    }
+  }
+
   let method: AuthMethod;
-  const confirmedAt = user.email_confirmed_at ?? new Date();
+  const confirm = (row: UserRow, extra: Record<string, unknown>) =>
+    row.email_confirmed_at ? updateUserColumns(db, row.id, extra) : confirmEmail(db, row, extra);
   switch (match.as) {
     case 'signup':
     case 'invite':
-      user = await updateUserColumns(db, user.id, { confirmation_token: '', email_confirmed_at: confirmedAt });
+      user = await confirm(user, { confirmation_token: '' });
       method = params.type === 'email' ? 'otp' : match.as === 'invite' ? 'invite' : 'email/signup';
       break;
     case 'recovery':
     case 'magiclink':
-      user = await updateUserColumns(db, user.id, { recovery_token: '', email_confirmed_at: confirmedAt });
+      user = await confirm(user, { recovery_token: '' });
       method = params.type === 'email' ? 'otp' : match.as;
       break;
     case 'email_change': {
@@ -148,6 +206,7 @@ async function redeem(
         email: user.email_change,
         email_change: '',
         email_change_token_new: '',
+        email_change_token_current: '',
         email_confirmed_at: new Date(),
       });
       method = 'email_change';
@@ -186,7 +245,9 @@ export const verifyPost: RouteHandler = async (ctx, req, res) => {
     optionalString(body, 'token'),
     optionalString(body, 'email'),
   );
-  sendJson(res, 200, await transaction(ctx.db, (db) => redeem(ctx, db, params, req)));
+  const result = await transaction(ctx.db, (db) => redeem(ctx, db, params, req));
+  if (result === singleConfirmationAccepted) sendJson(res, 200, { msg: result, code: '200' });
+  else sendJson(res, 200, result);
 };
 
 /** The link in an e-mail: 303 to redirect_to with the session (or the error) in the fragment. */
@@ -202,6 +263,10 @@ export const verifyGet: RouteHandler = async (ctx, req, res, url) => {
     // The link carries the hashed token in `token`.
     const params = parseVerifyParams(type, url.searchParams.get('token') ?? undefined, undefined, undefined);
     const session = await transaction(ctx.db, (db) => redeem(ctx, db, params, req));
+    if (session === singleConfirmationAccepted) {
+      redirect(res, withFragment({ message: session }));
+      return;
+    }
     redirect(
       res,
       withFragment({

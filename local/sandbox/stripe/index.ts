@@ -6,10 +6,13 @@ import { parseForm, parseNested } from '../form.ts';
 import { redirect, sendHtml, sendJson } from '../http.ts';
 import type { SandboxModule, SandboxRequest } from '../types.ts';
 import { handleApi, StripeApiError, type StripeErrorBody } from './api.ts';
-import { newId } from './objects.ts';
 import { checkoutPage, homeSection, messagePage, portalPage } from './pages.ts';
+import { EventLog } from './resources/events.ts';
+import type { StripeSandbox } from './sandbox.ts';
 import { stripeSettings } from './settings.ts';
-import { StripeStore } from './store.ts';
+import { newId } from './shared.ts';
+import { BillingSimulation } from './simulation.ts';
+import { StripeState } from './state.ts';
 
 export { stripeFunctionEnv, stripeSettings } from './settings.ts';
 export { signatureHeader } from './webhooks.ts';
@@ -53,14 +56,25 @@ function wantsHtml(request: SandboxRequest): boolean {
 
 export function createStripeSandbox(config: StackConfig, options: { dataDir: string }): SandboxModule {
   const settings = stripeSettings(config);
-  const store = new StripeStore(settings, config.urls.sandbox, options.dataDir);
-  store.startRetries();
+  const state = new StripeState(settings, options.dataDir);
+  const events = new EventLog(state, settings);
+  const sandbox: StripeSandbox = {
+    settings,
+    baseUrl: config.urls.sandbox,
+    state,
+    events,
+    get billing() {
+      return billing;
+    },
+  };
+  const billing = new BillingSimulation(sandbox);
+  events.startRetries();
   const idempotency = new Map<string, CachedResponse>();
 
   async function api(request: SandboxRequest): Promise<void> {
     const { req, res, method, url } = request;
     const requestId = newId('req_', 14);
-    const headers: Record<string, string> = { 'request-id': requestId, 'stripe-version': store.state.apiVersion };
+    const headers: Record<string, string> = { 'request-id': requestId, 'stripe-version': state.data.apiVersion };
     const key = apiKeyOf(req.headers.authorization);
     if (!key) {
       errorJson(
@@ -85,10 +99,10 @@ export function createStripeSandbox(config: StackConfig, options: { dataDir: str
       return;
     }
     const version = req.headers['stripe-version'];
-    if (typeof version === 'string' && version && version !== store.state.apiVersion) {
-      store.state.apiVersion = version;
+    if (typeof version === 'string' && version && version !== state.data.apiVersion) {
+      state.data.apiVersion = version;
       headers['stripe-version'] = version;
-      store.save();
+      state.save();
     }
     const bodyText = request.body.toString('utf8');
     const idemKey = method === 'POST' ? req.headers['idempotency-key'] : undefined;
@@ -124,7 +138,7 @@ export function createStripeSandbox(config: StackConfig, options: { dataDir: str
     };
     try {
       const params = method === 'POST' ? parseForm(bodyText) : parseNested(url.searchParams);
-      const result = await handleApi(store, { method, path: url.pathname, params });
+      const result = await handleApi(sandbox, { method, path: url.pathname, params });
       remember(200, result);
       sendJson(res, 200, result, headers);
     } catch (error) {
@@ -139,7 +153,7 @@ export function createStripeSandbox(config: StackConfig, options: { dataDir: str
 
   async function checkout(request: SandboxRequest, id: string, action: string | undefined): Promise<void> {
     const { res, method } = request;
-    const session = store.state.checkoutSessions[id];
+    const session = state.data.checkoutSessions[id];
     if (!session) {
       sendHtml(res, 404, messagePage('Checkout session not found', `There is no checkout session ${id}.`));
       return;
@@ -147,7 +161,7 @@ export function createStripeSandbox(config: StackConfig, options: { dataDir: str
     if (session.status === 'open' && session.expires_at <= Math.floor(Date.now() / 1000)) {
       session.status = 'expired';
       session.url = null;
-      store.save();
+      state.save();
     }
     if (session.status !== 'open') {
       const link =
@@ -170,7 +184,7 @@ export function createStripeSandbox(config: StackConfig, options: { dataDir: str
       return;
     }
     if (method === 'GET' && !action) {
-      sendHtml(res, 200, checkoutPage(store, session));
+      sendHtml(res, 200, checkoutPage(sandbox, session));
       return;
     }
     if (method === 'POST' && action === 'pay') {
@@ -180,10 +194,10 @@ export function createStripeSandbox(config: StackConfig, options: { dataDir: str
           ? form.email.trim()
           : null;
       if (!session.customer && !session.customer_email && !email) {
-        sendHtml(res, 400, checkoutPage(store, session, 'Enter a valid e-mail address.'));
+        sendHtml(res, 400, checkoutPage(sandbox, session, 'Enter a valid e-mail address.'));
         return;
       }
-      const done = await store.pay(session.id, email);
+      const done = await billing.pay(session.id, email);
       redirect(res, (done.success_url ?? config.urls.web).replaceAll('{CHECKOUT_SESSION_ID}', done.id));
       return;
     }
@@ -192,8 +206,8 @@ export function createStripeSandbox(config: StackConfig, options: { dataDir: str
 
   async function portal(request: SandboxRequest, id: string, action: string | undefined): Promise<void> {
     const { res, method, url } = request;
-    const session = store.state.portalSessions[id];
-    const customer = session ? store.state.customers[session.customer] : undefined;
+    const session = state.data.portalSessions[id];
+    const customer = session ? state.data.customers[session.customer] : undefined;
     if (!session || !customer) {
       sendHtml(res, 404, messagePage('Billing portal session not found', `There is no billing portal session ${id}.`));
       return;
@@ -204,12 +218,12 @@ export function createStripeSandbox(config: StackConfig, options: { dataDir: str
         canceled: 'Your subscription has been canceled.',
         renewed: 'Your subscription has been renewed.',
       };
-      sendHtml(res, 200, portalPage(store, session, customer, notices[url.searchParams.get('notice') ?? '']));
+      sendHtml(res, 200, portalPage(sandbox, session, customer, notices[url.searchParams.get('notice') ?? '']));
       return;
     }
     if (method === 'POST' && (action === 'cancel' || action === 'renew')) {
       const form = parseForm(request.body.toString('utf8'));
-      const sub = typeof form.subscription === 'string' ? store.state.subscriptions[form.subscription] : undefined;
+      const sub = typeof form.subscription === 'string' ? state.data.subscriptions[form.subscription] : undefined;
       if (!sub || sub.customer !== customer.id) {
         sendHtml(
           res,
@@ -220,13 +234,13 @@ export function createStripeSandbox(config: StackConfig, options: { dataDir: str
       }
       let notice: string;
       if (action === 'renew') {
-        await store.setCancelAtPeriodEnd(sub.id, false);
+        await billing.setCancelAtPeriodEnd(sub.id, false);
         notice = 'renewed';
       } else if (form.when === 'now') {
-        await store.cancelNow(sub.id);
+        await billing.cancelNow(sub.id);
         notice = 'canceled';
       } else {
-        await store.setCancelAtPeriodEnd(sub.id, true);
+        await billing.setCancelAtPeriodEnd(sub.id, true);
         notice = 'scheduled';
       }
       redirect(res, `/portal/${session.id}?notice=${notice}`);
@@ -241,21 +255,21 @@ export function createStripeSandbox(config: StackConfig, options: { dataDir: str
     try {
       if (method === 'GET' && kind === 'events' && !id) {
         const limit = Math.min(Number(url.searchParams.get('limit') ?? 100) || 100, 1000);
-        sendJson(res, 200, { data: store.recentEvents(limit) });
+        sendJson(res, 200, { data: events.recent(limit) });
         return;
       }
       if (method === 'GET' && kind === 'events' && id && !action) {
-        const record = store.state.events[id];
+        const record = state.data.events[id];
         if (!record) sendJson(res, 404, { message: `No such event: ${id}` });
         else sendJson(res, 200, record);
         return;
       }
       if (method === 'POST' && kind === 'events' && id?.startsWith('evt_') && action === 'resend') {
-        if (!store.state.events[id]) {
+        if (!state.data.events[id]) {
           sendJson(res, 404, { message: `No such event: ${id}` });
           return;
         }
-        const delivery = await store.resend(id);
+        const delivery = await events.resend(id);
         if (wantsHtml(request)) redirect(res, '/#stripe');
         else sendJson(res, 200, { event: id, delivery });
         return;
@@ -267,11 +281,11 @@ export function createStripeSandbox(config: StackConfig, options: { dataDir: str
         id?.startsWith('sub_') &&
         (action === 'payment_failed' || action === 'advance')
       ) {
-        if (!store.state.subscriptions[id]) {
+        if (!state.data.subscriptions[id]) {
           sendJson(res, 404, { message: `No such subscription: ${id}` });
           return;
         }
-        const result = action === 'payment_failed' ? await store.paymentFailed(id) : await store.advancePeriod(id);
+        const result = action === 'payment_failed' ? await billing.paymentFailed(id) : await billing.advancePeriod(id);
         sendJson(res, 200, result);
         return;
       }
@@ -304,7 +318,10 @@ export function createStripeSandbox(config: StackConfig, options: { dataDir: str
       }
       return false;
     },
-    homeSection: () => homeSection(store),
-    stop: () => store.stop(),
+    homeSection: () => homeSection(sandbox),
+    stop: async () => {
+      await events.stop();
+      state.flush();
+    },
   };
 }

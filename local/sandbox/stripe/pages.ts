@@ -1,8 +1,13 @@
 // Server-rendered pages: the hosted checkout page, the billing portal and the sandbox's
 // section of the home page (recent events and their webhook deliveries).
 import { escapeHtml as e, htmlPage } from '../http.ts';
-import { type CheckoutSession, type Customer, formatAmount, type PortalSession, type Subscription } from './objects.ts';
-import type { EventRecord, StripeStore } from './store.ts';
+import type { PortalSession } from './resources/billing-portal.ts';
+import type { CheckoutSession } from './resources/checkout-sessions.ts';
+import type { Customer } from './resources/customers.ts';
+import type { EventRecord } from './resources/events.ts';
+import { periodOf, type Subscription } from './resources/subscriptions.ts';
+import type { StripeSandbox } from './sandbox.ts';
+import { formatAmount } from './shared.ts';
 
 function date(unix: number | null | undefined): string {
   if (!unix) return '—';
@@ -20,21 +25,21 @@ export function messagePage(title: string, message: string, link?: { href: strin
   );
 }
 
-export function checkoutPage(store: StripeStore, session: CheckoutSession, error?: string): string {
-  const items = store.state.lineItems[session.id] ?? [];
-  const customer = session.customer ? store.state.customers[session.customer] : undefined;
+export function checkoutPage(sandbox: StripeSandbox, session: CheckoutSession, error?: string): string {
+  const items = sandbox.state.data.lineItems[session.id] ?? [];
+  const customer = session.customer ? sandbox.state.data.customers[session.customer] : undefined;
   const email = customer?.email ?? session.customer_email;
   const rows = items
     .map((item) => {
-      const price = store.prices.get(item.price);
-      const product = price ? store.products.get(price.product) : undefined;
+      const price = sandbox.state.prices.get(item.price);
+      const product = price ? sandbox.state.products.get(price.product) : undefined;
       const amount = price
         ? `${formatAmount(price.unit_amount, price.currency)} / ${price.recurring.interval}`
         : item.price;
       return `<li><span class="product">${e(product?.name ?? item.price)}</span>${item.quantity > 1 ? ` × ${item.quantity}` : ''}: <strong>${e(amount)}</strong></li>`;
     })
     .join('\n');
-  const first = items[0] ? store.prices.get(items[0].price) : undefined;
+  const first = items[0] ? sandbox.state.prices.get(items[0].price) : undefined;
   const interval = first?.recurring.interval ?? 'month';
   const emailField = email
     ? `<p>Email: <strong id="customer-email">${e(email)}</strong></p>`
@@ -60,9 +65,9 @@ ${session.cancel_url ? `<a href="${e(session.cancel_url)}">Cancel</a>` : ''}
   );
 }
 
-function subscriptionRow(store: StripeStore, portal: PortalSession, sub: Subscription): string {
+function subscriptionRow(sandbox: StripeSandbox, portal: PortalSession, sub: Subscription): string {
   const item = sub.items.data[0];
-  const product = item ? store.products.get(item.price.product) : undefined;
+  const product = item ? sandbox.state.products.get(item.price.product) : undefined;
   const price = item
     ? `${formatAmount(item.price.unit_amount, item.price.currency)} / ${item.price.recurring.interval}`
     : '—';
@@ -71,10 +76,10 @@ function subscriptionRow(store: StripeStore, portal: PortalSession, sub: Subscri
   if (sub.status === 'canceled') {
     state = `Canceled on ${date(sub.ended_at)}`;
   } else if (sub.cancel_at_period_end) {
-    state = `Cancels on ${date(sub.current_period_end)}`;
+    state = `Cancels on ${date(periodOf(sub).end)}`;
     actions = `<form method="post" action="/portal/${e(portal.id)}/renew"><input type="hidden" name="subscription" value="${e(sub.id)}"><button type="submit">Renew subscription</button></form>`;
   } else {
-    state = `${sub.status === 'active' ? 'Active' : sub.status === 'past_due' ? 'Past due' : sub.status}, renews on ${date(sub.current_period_end)}`;
+    state = `${sub.status === 'active' ? 'Active' : sub.status === 'past_due' ? 'Past due' : sub.status}, renews on ${date(periodOf(sub).end)}`;
     actions = `<form method="post" action="/portal/${e(portal.id)}/cancel">
 <input type="hidden" name="subscription" value="${e(sub.id)}">
 <div class="actions">
@@ -90,8 +95,8 @@ ${actions}
 </section>`;
 }
 
-export function portalPage(store: StripeStore, portal: PortalSession, customer: Customer, notice?: string): string {
-  const subs = Object.values(store.state.subscriptions)
+export function portalPage(sandbox: StripeSandbox, portal: PortalSession, customer: Customer, notice?: string): string {
+  const subs = Object.values(sandbox.state.data.subscriptions)
     .filter((s) => s.customer === customer.id)
     .sort((a, b) => b.created - a.created);
   const current = subs.filter((s) => s.status !== 'canceled');
@@ -102,8 +107,8 @@ export function portalPage(store: StripeStore, portal: PortalSession, customer: 
 <p class="muted">Stripe sandbox customer portal. Signed in as <strong id="customer-email">${e(customer.email ?? customer.id)}</strong>.</p>
 ${notice ? `<p class="notice" role="status">${e(notice)}</p>` : ''}
 <h2>Current subscription</h2>
-${current.length ? current.map((s) => subscriptionRow(store, portal, s)).join('\n') : '<p>No active subscription.</p>'}
-${past.length ? `<h2>Past subscriptions</h2>\n${past.map((s) => subscriptionRow(store, portal, s)).join('\n')}` : ''}
+${current.length ? current.map((s) => subscriptionRow(sandbox, portal, s)).join('\n') : '<p>No active subscription.</p>'}
+${past.length ? `<h2>Past subscriptions</h2>\n${past.map((s) => subscriptionRow(sandbox, portal, s)).join('\n')}` : ''}
 ${portal.return_url ? `<p class="actions"><a href="${e(portal.return_url)}">Return to Castloop</a></p>` : ''}`,
   );
 }
@@ -116,13 +121,13 @@ function deliveryCell(record: EventRecord): string {
   return `${e(outcome)} · ${record.deliveries.length} attempt${record.deliveries.length === 1 ? '' : 's'}${e(retry)}`;
 }
 
-export function homeSection(store: StripeStore): string {
-  const records = store.recentEvents(50);
-  const undelivered = store.state.eventOrder.filter((id) => store.state.events[id]?.status !== 'delivered').length;
-  const prices = [...store.prices.values()]
+export function homeSection(sandbox: StripeSandbox): string {
+  const records = sandbox.events.recent(50);
+  const undelivered = sandbox.state.data.eventOrder.filter((id) => sandbox.state.data.events[id]?.status !== 'delivered').length;
+  const prices = [...sandbox.state.prices.values()]
     .map(
       (p) =>
-        `<li><code>${e(p.id)}</code>: ${e(store.products.get(p.product)?.name ?? p.product)}, ${e(formatAmount(p.unit_amount, p.currency))} / ${e(p.recurring.interval)}</li>`,
+        `<li><code>${e(p.id)}</code>: ${e(sandbox.state.products.get(p.product)?.name ?? p.product)}, ${e(formatAmount(p.unit_amount, p.currency))} / ${e(p.recurring.interval)}</li>`,
     )
     .join('\n');
   const rows = records
@@ -138,7 +143,7 @@ export function homeSection(store: StripeStore): string {
     )
     .join('\n');
   return `<h2 id="stripe">Stripe</h2>
-<p>API base <code>${e(store.baseUrl)}</code> (use the <code>stripe</code> SDK with host, port and protocol http). Webhooks go to <code>${e(store.settings.webhookUrl)}</code>.</p>
+<p>API base <code>${e(sandbox.baseUrl)}</code> (use the <code>stripe</code> SDK with host, port and protocol http). Webhooks go to <code>${e(sandbox.settings.webhookUrl)}</code>.</p>
 <h3>Prices</h3>
 <ul>
 ${prices}

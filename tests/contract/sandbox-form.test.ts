@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseForm } from './form.ts';
+import { parseForm } from '../../local/sandbox/form.ts';
 
 describe('parseForm (Stripe-style nested form bodies)', () => {
   it('builds nested objects and index arrays', () => {

@@ -1,12 +1,14 @@
-// The Stripe sandbox, driven by the unmodified `stripe` SDK as Castloop's functions use it.
+// The Stripe sandbox (local/sandbox/stripe), driven by the unmodified `stripe` SDK as
+// Castloop's functions use it. Its own sandbox on port base 26000, no stack needed.
 import { rm } from 'node:fs/promises';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { loadConfig, type StackConfig } from '../config.ts';
-import { type RunningSandbox, startSandbox } from './index.ts';
+import { loadConfig, type StackConfig } from '../../local/config.ts';
+import { type RunningSandbox, startSandbox } from '../../local/sandbox/index.ts';
+import { eventTypeName, type Sample, stripeTypeErrors } from './stripe-types.ts';
 
 interface Received {
   headers: IncomingHttpHeaders;
@@ -19,6 +21,21 @@ interface Received {
 }
 
 const received: Received[] = [];
+/** The object of the one received event of `type`. */
+const objectOf = (type: string) => {
+  const found = received.filter((r) => r.event.type === type);
+  expect(found, type).toHaveLength(1);
+  return found[0].event.data.object;
+};
+/** What checkout with an existing customer sends, in order (Stripe's usual order). */
+const checkoutEvents = [
+  'customer.subscription.created',
+  'invoice.created',
+  'invoice.finalized',
+  'invoice.paid',
+  'invoice.payment_succeeded',
+  'checkout.session.completed',
+];
 let receiverStatus = 200;
 let receiver: Server;
 let sandbox: RunningSandbox;
@@ -148,11 +165,7 @@ describe('Stripe sandbox through the stripe SDK', () => {
     expect(res.status).toBe(303);
     expect(res.headers.get('location')).toBe(`http://127.0.0.1:3000/billing/success?session_id=${session.id}`);
 
-    expect(received.map((r) => r.event.type)).toEqual([
-      'checkout.session.completed',
-      'customer.subscription.created',
-      'invoice.paid',
-    ]);
+    expect(received.map((r) => r.event.type)).toEqual(['customer.created', ...checkoutEvents]);
     for (const r of received) {
       const signature = r.headers['stripe-signature'] as string;
       expect(signature).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
@@ -166,7 +179,7 @@ describe('Stripe sandbox through the stripe SDK', () => {
       await expect(stripe.webhooks.constructEventAsync(r.body, signature, 'whsec_wrong')).rejects.toThrow();
     }
 
-    const completed = received[0].event.data.object;
+    const completed = objectOf('checkout.session.completed');
     expect(completed).toMatchObject({
       id: session.id,
       object: 'checkout.session',
@@ -179,7 +192,7 @@ describe('Stripe sandbox through the stripe SDK', () => {
     const subscriptionId = completed.subscription as string;
     expect(subscriptionId).toMatch(/^sub_/);
 
-    const created = received[1].event.data.object as unknown as Stripe.Subscription & { current_period_end: number };
+    const created = objectOf('customer.subscription.created') as unknown as Stripe.Subscription;
     expect(created).toMatchObject({
       id: subscriptionId,
       object: 'subscription',
@@ -193,19 +206,28 @@ describe('Stripe sandbox through the stripe SDK', () => {
       object: 'price',
       unit_amount: 49900,
     });
-    expect(created.current_period_end).toBeGreaterThan(created.created + 27 * 86400);
-    expect(created.items.data[0].current_period_end).toBe(created.current_period_end);
+    // API 2026-10-28: the period is the item's only.
+    expect(created).not.toHaveProperty('current_period_end');
+    expect(created).not.toHaveProperty('current_period_start');
+    expect(created.items.data[0].current_period_end).toBeGreaterThan(created.created + 27 * 86400);
+    expect(created.latest_invoice).toMatch(/^in_/);
 
-    const invoice = received[2].event.data.object;
+    const invoice = objectOf('invoice.paid');
     expect(invoice).toMatchObject({
       object: 'invoice',
       status: 'paid',
       customer: customer.id,
-      subscription: subscriptionId,
       amount_paid: 49900,
+      billing_reason: 'subscription_create',
       parent: { subscription_details: { subscription: subscriptionId } },
     });
+    // Removed in this API version: the subscription is named under parent only, and `paid` is gone.
+    expect(invoice).not.toHaveProperty('subscription');
+    expect(invoice).not.toHaveProperty('paid');
     expect(invoice.id).toMatch(/^in_/);
+    expect(objectOf('invoice.created')).toMatchObject({ id: invoice.id, status: 'draft' });
+    expect(objectOf('invoice.finalized')).toMatchObject({ id: invoice.id, status: 'open' });
+    expect(objectOf('invoice.payment_succeeded')).toMatchObject({ id: invoice.id, status: 'paid' });
 
     const sub = await stripe.subscriptions.retrieve(subscriptionId);
     expect(sub).toMatchObject({
@@ -320,25 +342,33 @@ describe('Stripe sandbox through the stripe SDK', () => {
 
     const res = await fetch(`${base}/_sandbox/stripe/events/${subscriptionId}/payment_failed`, { method: 'POST' });
     expect(res.status).toBe(200);
-    expect(received.map((r) => r.event.type)).toEqual(['invoice.payment_failed', 'customer.subscription.updated']);
-    expect(received[0].event.data.object).toMatchObject({
+    expect(received.map((r) => r.event.type)).toEqual([
+      'invoice.created',
+      'invoice.finalized',
+      'invoice.payment_failed',
+      'customer.subscription.updated',
+    ]);
+    expect(objectOf('invoice.payment_failed')).toMatchObject({
       object: 'invoice',
       status: 'open',
-      subscription: subscriptionId,
+      billing_reason: 'subscription_cycle',
+      parent: { subscription_details: { subscription: subscriptionId } },
       amount_paid: 0,
+      attempt_count: 1,
     });
-    expect(received[1].event.data.object).toMatchObject({ status: 'past_due' });
+    expect(objectOf('customer.subscription.updated')).toMatchObject({ status: 'past_due' });
     expect((await stripe.subscriptions.retrieve(subscriptionId)).status).toBe('past_due');
 
-    const eventId = received[0].event.id;
+    const failed = received[2];
+    const eventId = failed.event.id;
     const resend = await fetch(`${base}/_sandbox/stripe/events/${eventId}/resend`, { method: 'POST' });
     expect(resend.status).toBe(200);
-    expect(received).toHaveLength(3);
-    expect(received[2].event.id).toBe(eventId);
-    expect(received[2].body).toBe(received[0].body);
+    expect(received).toHaveLength(5);
+    expect(received[4].event.id).toBe(eventId);
+    expect(received[4].body).toBe(failed.body);
     await stripe.webhooks.constructEventAsync(
-      received[2].body,
-      received[2].headers['stripe-signature'] as string,
+      received[4].body,
+      received[4].headers['stripe-signature'] as string,
       secret,
     );
 
@@ -357,9 +387,9 @@ describe('Stripe sandbox through the stripe SDK', () => {
       data: Array<{ status: string; event: { id: string; type: string }; deliveries: Array<{ status: number }> }>;
     };
     expect(events.data.map((r) => r.event.type)).toEqual([
-      'invoice.paid',
-      'customer.subscription.created',
       'checkout.session.completed',
+      'invoice.payment_succeeded',
+      'invoice.paid',
     ]);
     expect(events.data.every((r) => r.status === 'failed' && r.deliveries[0].status === 503)).toBe(true);
 
@@ -372,14 +402,14 @@ describe('Stripe sandbox through the stripe SDK', () => {
     expect(home).toContain(`aria-label="Resend ${events.data[0].event.id}"`);
 
     receiverStatus = 200;
-    const resend = await fetch(`${base}/_sandbox/stripe/events/${events.data[2].event.id}/resend`, {
+    const resend = await fetch(`${base}/_sandbox/stripe/events/${events.data[0].event.id}/resend`, {
       method: 'POST',
       headers: { accept: 'text/html' },
       redirect: 'manual',
     });
     expect(resend.status).toBe(303);
     expect(received.map((r) => r.event.type)).toEqual(['checkout.session.completed']);
-    const record = (await (await fetch(`${base}/_sandbox/stripe/events/${events.data[2].event.id}`)).json()) as {
+    const record = (await (await fetch(`${base}/_sandbox/stripe/events/${events.data[0].event.id}`)).json()) as {
       status: string;
     };
     expect(record.status).toBe('delivered');
@@ -456,7 +486,12 @@ describe('Stripe sandbox through the stripe SDK', () => {
         line_items: [{ price: 'price_nope', quantity: 1 }],
         success_url: 'http://127.0.0.1:3000/ok',
       }),
-    ).rejects.toMatchObject({ statusCode: 404, code: 'resource_missing', param: 'line_items[0][price]' });
+    ).rejects.toMatchObject({
+      statusCode: 400,
+      code: 'resource_missing',
+      param: 'line_items[0][price]',
+      message: "No such price: 'price_nope'",
+    });
     await expect(
       stripe.customers.create({ emale: 'x@example.com' } as unknown as Stripe.CustomerCreateParams),
     ).rejects.toMatchObject({ statusCode: 400, code: 'parameter_unknown', param: 'emale' });
@@ -465,7 +500,8 @@ describe('Stripe sandbox through the stripe SDK', () => {
       code: 'email_invalid',
     });
     await expect(stripe.billingPortal.sessions.create({ customer: 'cus_missing' })).rejects.toMatchObject({
-      statusCode: 404,
+      statusCode: 400,
+      code: 'resource_missing',
       param: 'customer',
     });
     await expect(stripe.subscriptions.retrieve('sub_missing')).rejects.toMatchObject({
@@ -511,15 +547,78 @@ describe('Stripe sandbox through the stripe SDK', () => {
     expect(received).toHaveLength(0);
     receiverStatus = 200;
     const deadline = Date.now() + 8000;
-    while (received.length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-    expect(received.map((r) => r.event.type)).toEqual([
-      'checkout.session.completed',
-      'customer.subscription.created',
-      'invoice.paid',
-    ]);
+    const expected = ['customer.created', ...checkoutEvents];
+    while (received.length < expected.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    expect(received.map((r) => r.event.type)).toEqual(expected);
     const events = (await (await fetch(`${base}/_sandbox/stripe/events?limit=3`)).json()) as {
       data: Array<{ status: string; deliveries: Array<{ reason: string }> }>;
     };
     expect(events.data.every((r) => r.status === 'delivered' && r.deliveries.at(-1)?.reason === 'retry')).toBe(true);
+  });
+});
+
+describe('the sandbox against Stripe\'s published API description (the stripe package\'s types)', () => {
+  it('every object and event it sends type-checks as API version 2026-10-28', async () => {
+    const raw = async (method: string, path: string, form?: string): Promise<Record<string, unknown>> => {
+      const res = await fetch(`${base}${path}`, {
+        method,
+        headers: { authorization: 'Bearer sk_test_castloop_local', 'content-type': 'application/x-www-form-urlencoded' },
+        body: form,
+      });
+      expect(res.status, `${method} ${path}`).toBe(200);
+      return (await res.json()) as Record<string, unknown>;
+    };
+    const samples: Sample[] = [];
+    const sample = (type: string, label: string, value: unknown) => samples.push({ type, label, value });
+
+    // A customer typed on the checkout page, a renewal, a failed payment, both cancellations.
+    const session = await raw(
+      'POST',
+      '/v1/checkout/sessions',
+      'mode=subscription&line_items[0][price]=price_local_growth&line_items[0][quantity]=1&success_url=http%3A%2F%2F127.0.0.1%3A3000%2Fok&metadata[user_id]=u-shape',
+    );
+    sample('Checkout.Session', 'POST /v1/checkout/sessions', session);
+    await pay(session.id as string, 'email=shape%40example.com');
+    const done = await raw('GET', `/v1/checkout/sessions/${session.id}?expand[]=line_items`);
+    sample('Checkout.Session', 'GET /v1/checkout/sessions/{id}?expand[]=line_items', done);
+    const subscriptionId = done.subscription as string;
+    const customerId = done.customer as string;
+    await fetch(`${base}/_sandbox/stripe/subscriptions/${subscriptionId}/advance`, { method: 'POST' });
+    await fetch(`${base}/_sandbox/stripe/subscriptions/${subscriptionId}/payment_failed`, { method: 'POST' });
+    await raw('POST', `/v1/subscriptions/${subscriptionId}`, 'cancel_at_period_end=true');
+    const expired = await raw('POST', '/v1/checkout/sessions', 'mode=subscription&line_items[0][price]=price_local_starter&success_url=http%3A%2F%2F127.0.0.1%3A3000%2Fok');
+    await raw('POST', `/v1/checkout/sessions/${expired.id}/expire`);
+    const portal = await raw('POST', '/v1/billing_portal/sessions', `customer=${customerId}`);
+    sample('BillingPortal.Session', 'POST /v1/billing_portal/sessions', portal);
+    sample('Subscription', 'GET /v1/subscriptions/{id}', await raw('GET', `/v1/subscriptions/${subscriptionId}`));
+    sample('Customer', 'GET /v1/customers/{id}', await raw('GET', `/v1/customers/${customerId}`));
+    sample('ApiList<Stripe.Invoice>', 'GET /v1/invoices', await raw('GET', `/v1/invoices?subscription=${subscriptionId}`));
+    sample('ApiList<Stripe.Price>', 'GET /v1/prices', await raw('GET', '/v1/prices'));
+    sample('Product', 'GET /v1/products/{id}', await raw('GET', '/v1/products/prod_castloop_growth'));
+    sample('ApiList<Stripe.Subscription>', 'GET /v1/subscriptions', await raw('GET', `/v1/subscriptions?customer=${customerId}&status=all`));
+    await raw('DELETE', `/v1/subscriptions/${subscriptionId}`);
+    const other = await raw('POST', '/v1/customers', 'email=gone%40example.com');
+    sample('DeletedCustomer', 'DELETE /v1/customers/{id}', await raw('DELETE', `/v1/customers/${other.id}`));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+
+    const types = new Set(received.map((r) => r.event.type));
+    expect([...types].sort()).toEqual([
+      'checkout.session.completed',
+      'checkout.session.expired',
+      'customer.created',
+      'customer.deleted',
+      'customer.subscription.created',
+      'customer.subscription.deleted',
+      'customer.subscription.updated',
+      'invoice.created',
+      'invoice.finalized',
+      'invoice.paid',
+      'invoice.payment_failed',
+      'invoice.payment_succeeded',
+    ]);
+    // The last event of each type, as its own SDK type (InvoicePaidEvent, ...).
+    const lastOfType = new Map(received.map((r) => [r.event.type, r]));
+    for (const [type, r] of lastOfType) sample(eventTypeName(type), `event ${type}`, JSON.parse(r.body));
+    expect(stripeTypeErrors(samples)).toEqual([]);
   });
 });

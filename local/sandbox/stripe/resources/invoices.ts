@@ -1,0 +1,218 @@
+// Invoices of subscriptions: built as drafts by the billing simulation, which finalizes and
+// pays them (or fails the payment); the API lists and retrieves them. In this API version an
+// invoice names its subscription under `parent.subscription_details` only, and has no `paid`.
+import { checkAllowed, listParams, noSuch, paginate, str, type Route } from '../request.ts';
+import type { StripeSandbox } from '../sandbox.ts';
+import { newId, nowSeconds, type Json } from '../shared.ts';
+import { periodOf, type Subscription } from './subscriptions.ts';
+
+export type InvoiceStatus = 'draft' | 'open' | 'paid' | 'void' | 'uncollectible';
+
+export interface Invoice extends Json {
+  id: string;
+  object: 'invoice';
+  created: number;
+  customer: string;
+  status: InvoiceStatus;
+  amount_due: number;
+  amount_paid: number;
+  amount_remaining: number;
+  attempt_count: number;
+  attempted: boolean;
+  parent: { subscription_details: { subscription: string } & Json } & Json;
+  status_transitions: { finalized_at: number | null; paid_at: number | null } & Json;
+}
+
+/** The subscription an invoice bills. */
+export function subscriptionOf(invoice: Invoice): string {
+  return invoice.parent.subscription_details.subscription;
+}
+
+/** A draft invoice for the subscription's current period, stored. */
+export function buildInvoice(sandbox: StripeSandbox, subscription: Subscription, billingReason: string): Invoice {
+  const now = nowSeconds();
+  const data = sandbox.state.data;
+  const customer = data.customers[subscription.customer];
+  const period = periodOf(subscription);
+  const total = subscription.items.data.reduce((sum, item) => sum + item.price.unit_amount * item.quantity, 0);
+  const id = newId('in_');
+  const lines = subscription.items.data.map((item) => ({
+    id: newId('il_'),
+    object: 'line_item',
+    amount: item.price.unit_amount * item.quantity,
+    currency: item.price.currency,
+    description: `${item.quantity} × ${sandbox.state.products.get(item.price.product)?.name ?? item.price.id}`,
+    discount_amounts: [],
+    discountable: true,
+    discounts: [],
+    invoice: id,
+    livemode: false,
+    metadata: {},
+    parent: {
+      invoice_item_details: null,
+      subscription_item_details: {
+        invoice_item: null,
+        proration: false,
+        proration_details: { credited_items: null },
+        subscription: subscription.id,
+        subscription_item: item.id,
+      },
+      type: 'subscription_item_details',
+    },
+    period: { end: period.end, start: period.start },
+    pretax_credit_amounts: [],
+    pricing: {
+      price_details: { price: item.price.id, product: item.price.product },
+      type: 'price_details',
+      unit_amount_decimal: String(item.price.unit_amount),
+    },
+    quantity: item.quantity,
+    quantity_decimal: String(item.quantity),
+    subscription: subscription.id,
+    subtotal: item.price.unit_amount * item.quantity,
+    taxes: [],
+  }));
+  const invoice: Invoice = {
+    id,
+    object: 'invoice',
+    account_country: 'US',
+    account_name: 'Castloop (sandbox)',
+    account_tax_ids: null,
+    amount_due: total,
+    amount_overpaid: 0,
+    amount_paid: 0,
+    amount_remaining: total,
+    amount_shipping: 0,
+    application: null,
+    attempt_count: 0,
+    attempted: false,
+    auto_advance: true,
+    automatic_tax: { disabled_reason: null, enabled: false, liability: null, provider: null, status: null },
+    automatically_finalizes_at: null,
+    billing_reason: billingReason,
+    collection_method: 'charge_automatically',
+    created: now,
+    currency: subscription.currency,
+    custom_fields: null,
+    customer: subscription.customer,
+    customer_account: null,
+    customer_address: null,
+    customer_email: customer?.email ?? null,
+    customer_name: customer?.name ?? null,
+    customer_phone: null,
+    customer_shipping: null,
+    customer_tax_exempt: 'none',
+    customer_tax_ids: [],
+    default_payment_method: null,
+    default_source: null,
+    default_tax_rates: [],
+    description: null,
+    discounts: [],
+    due_date: null,
+    effective_at: null,
+    ending_balance: null,
+    footer: null,
+    from_invoice: null,
+    hosted_invoice_url: null,
+    invoice_pdf: null,
+    issuer: { type: 'self' },
+    last_finalization_error: null,
+    latest_revision: null,
+    lines: { object: 'list', data: lines, has_more: false, url: `/v1/invoices/${id}/lines` },
+    livemode: false,
+    metadata: {},
+    next_payment_attempt: null,
+    number: null,
+    on_behalf_of: null,
+    parent: {
+      quote_details: null,
+      subscription_details: { metadata: { ...subscription.metadata }, subscription: subscription.id },
+      type: 'subscription_details',
+    },
+    payment_settings: { default_mandate: null, payment_method_options: null, payment_method_types: null },
+    period_end: period.end,
+    period_start: period.start,
+    post_payment_credit_notes_amount: 0,
+    pre_payment_credit_notes_amount: 0,
+    receipt_number: null,
+    rendering: null,
+    shipping_cost: null,
+    shipping_details: null,
+    starting_balance: 0,
+    statement_descriptor: null,
+    status: 'draft',
+    status_transitions: { finalized_at: null, marked_uncollectible_at: null, paid_at: null, voided_at: null },
+    subtotal: total,
+    subtotal_excluding_tax: total,
+    test_clock: null,
+    total,
+    total_discount_amounts: [],
+    total_excluding_tax: total,
+    total_pretax_credit_amounts: [],
+    total_taxes: [],
+    webhooks_delivered_at: null,
+  };
+  data.invoices[id] = invoice;
+  return invoice;
+}
+
+/** Draft to open: numbered, effective now, automatic collection attempted next. */
+export function finalizeInvoice(sandbox: StripeSandbox, invoice: Invoice): void {
+  const now = nowSeconds();
+  const customer = sandbox.state.data.customers[invoice.customer];
+  const sequence = Object.values(sandbox.state.data.invoices).filter((x) => x.customer === invoice.customer && x.number).length + 1;
+  Object.assign(invoice, {
+    status: 'open',
+    number: `${customer?.invoice_prefix ?? 'LOCAL'}-${String(sequence).padStart(4, '0')}`,
+    effective_at: now,
+    ending_balance: 0,
+    status_transitions: { ...invoice.status_transitions, finalized_at: now },
+    webhooks_delivered_at: now,
+  });
+}
+
+export function markPaid(invoice: Invoice): void {
+  Object.assign(invoice, {
+    status: 'paid',
+    amount_paid: invoice.amount_due,
+    amount_remaining: 0,
+    attempt_count: invoice.attempt_count + 1,
+    attempted: true,
+    auto_advance: false,
+    next_payment_attempt: null,
+    status_transitions: { ...invoice.status_transitions, paid_at: nowSeconds() },
+  });
+}
+
+export function markPaymentFailed(invoice: Invoice): void {
+  Object.assign(invoice, {
+    attempt_count: invoice.attempt_count + 1,
+    attempted: true,
+    next_payment_attempt: nowSeconds() + 3 * 86400,
+  });
+}
+
+export const invoiceRoutes: Route[] = [
+  {
+    method: 'GET',
+    pattern: /^\/v1\/invoices$/,
+    handler: (s, p) => {
+      checkAllowed(p, [...listParams, 'customer', 'subscription', 'status']);
+      const customer = str(p, 'customer');
+      const subscription = str(p, 'subscription');
+      const status = str(p, 'status');
+      const invoices = Object.values(s.state.data.invoices).filter(
+        (x) =>
+          (!customer || x.customer === customer) &&
+          (!subscription || subscriptionOf(x) === subscription) &&
+          (!status || x.status === status),
+      );
+      return paginate(invoices, p, '/v1/invoices');
+    },
+  },
+  {
+    method: 'GET',
+    pattern: /^\/v1\/invoices\/([^/]+)$/,
+    handler: (s, _p, [id]) => s.state.data.invoices[id] ?? noSuch('invoice', id),
+  },
+];

@@ -1,0 +1,122 @@
+// Prices and products: fixed, one monthly price per Castloop tier (from the settings).
+import { noSuch, paginate, type Route } from '../request.ts';
+import type { PriceSetting } from '../settings.ts';
+import type { Json } from '../shared.ts';
+
+export interface Price extends Json {
+  id: string;
+  object: 'price';
+  created: number;
+  product: string;
+  unit_amount: number;
+  currency: string;
+  recurring: { interval: string; interval_count: number } & Json;
+}
+
+export interface Product extends Json {
+  id: string;
+  object: 'product';
+  name: string;
+}
+
+export function productIdFor(p: PriceSetting): string {
+  return `prod_castloop_${p.tier}`;
+}
+
+export function buildPrice(p: PriceSetting, created: number): Price {
+  return {
+    id: p.id,
+    object: 'price',
+    active: true,
+    billing_scheme: 'per_unit',
+    created,
+    currency: p.currency,
+    custom_unit_amount: null,
+    livemode: false,
+    lookup_key: `castloop_${p.tier}`,
+    metadata: { tier: p.tier },
+    nickname: p.productName,
+    product: productIdFor(p),
+    recurring: {
+      interval: p.interval,
+      interval_count: 1,
+      meter: null,
+      trial_period_days: null,
+      usage_type: 'licensed',
+    },
+    tax_behavior: 'unspecified',
+    tiers_mode: null,
+    transform_quantity: null,
+    type: 'recurring',
+    unit_amount: p.unitAmount,
+    unit_amount_decimal: String(p.unitAmount),
+  };
+}
+
+export function buildProduct(p: PriceSetting, created: number): Product {
+  return {
+    id: productIdFor(p),
+    object: 'product',
+    active: true,
+    created,
+    default_price: p.id,
+    description: null,
+    images: [],
+    livemode: false,
+    marketing_features: [],
+    metadata: { tier: p.tier },
+    name: p.productName,
+    package_dimensions: null,
+    shippable: null,
+    statement_descriptor: null,
+    tax_code: null,
+    tax_details: null,
+    type: 'service',
+    unit_label: null,
+    updated: created,
+    url: null,
+  };
+}
+
+/** The legacy `plan` a subscription item carries beside its price. */
+export function planOf(price: Price): Json {
+  return {
+    id: price.id,
+    object: 'plan',
+    active: true,
+    amount: price.unit_amount,
+    amount_decimal: String(price.unit_amount),
+    billing_scheme: 'per_unit',
+    created: price.created,
+    currency: price.currency,
+    interval: price.recurring.interval,
+    interval_count: price.recurring.interval_count,
+    livemode: false,
+    metadata: {},
+    meter: null,
+    nickname: null,
+    product: price.product,
+    tiers_mode: null,
+    transform_usage: null,
+    trial_period_days: null,
+    usage_type: 'licensed',
+  };
+}
+
+export const priceRoutes: Route[] = [
+  {
+    method: 'GET',
+    pattern: /^\/v1\/prices$/,
+    handler: (s, p) => paginate([...s.state.prices.values()], p, '/v1/prices'),
+  },
+  {
+    method: 'GET',
+    pattern: /^\/v1\/prices\/([^/]+)$/,
+    handler: (s, _p, [id]) => s.state.prices.get(id) ?? noSuch('price', id),
+  },
+  {
+    method: 'GET',
+    pattern: /^\/v1\/products\/([^/]+)$/,
+    handler: (s, _p, [id]) => s.state.products.get(id) ?? noSuch('product', id),
+  },
+];

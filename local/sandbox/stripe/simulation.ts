@@ -1,0 +1,189 @@
+// The billing simulation: what Stripe does on its own as time passes or a customer acts on a
+// hosted page. Paying a checkout session, renewing or failing a period's payment, cancelling.
+// Each step changes the account's data and sends the events Stripe sends for it, in its order.
+import type { CheckoutSession } from './resources/checkout-sessions.ts';
+import { addCustomer, buildCustomer, customerDetails } from './resources/customers.ts';
+import { buildInvoice, finalizeInvoice, markPaid, markPaymentFailed, type Invoice } from './resources/invoices.ts';
+import { buildSubscription, periodOf, setPeriod, type Subscription } from './resources/subscriptions.ts';
+import type { StripeSandbox } from './sandbox.ts';
+import { addMonths, nowSeconds, type Json } from './shared.ts';
+
+export class BillingSimulation {
+  constructor(private readonly sandbox: StripeSandbox) {}
+
+  private get data() {
+    return this.sandbox.state.data;
+  }
+
+  private emit(type: string, object: Json, previous?: Json) {
+    return this.sandbox.events.emit(type, object, previous);
+  }
+
+  /**
+   * Invoices the subscription's current period and collects it. Returns the invoice and the
+   * events to send, each with the invoice as it was then: invoice.created (draft),
+   * invoice.finalized, then invoice.paid and invoice.payment_succeeded, or invoice.payment_failed.
+   */
+  private invoicePeriod(subscription: Subscription, billingReason: string, pays: boolean) {
+    const invoice = buildInvoice(this.sandbox, subscription, billingReason);
+    const events: Array<[string, Json]> = [['invoice.created', structuredClone(invoice)]];
+    finalizeInvoice(this.sandbox, invoice);
+    events.push(['invoice.finalized', structuredClone(invoice)]);
+    if (pays) {
+      markPaid(invoice);
+      events.push(['invoice.paid', structuredClone(invoice)], ['invoice.payment_succeeded', structuredClone(invoice)]);
+    } else {
+      markPaymentFailed(invoice);
+      events.push(['invoice.payment_failed', structuredClone(invoice)]);
+    }
+    return { invoice, events };
+  }
+
+  /**
+   * Completes an open checkout session, sending what Stripe sends (in its usual order):
+   * customer.created (a new customer), customer.subscription.created, the first invoice's
+   * events, checkout.session.completed; resolves after their delivery attempts.
+   */
+  async pay(sessionId: string, email: string | null): Promise<CheckoutSession> {
+    const session = this.data.checkoutSessions[sessionId];
+    if (!session) throw new Error(`No such checkout session: ${sessionId}`);
+    if (session.status !== 'open') throw new Error(`This checkout session is ${session.status}.`);
+    let customer = session.customer ? this.data.customers[session.customer] : undefined;
+    if (!customer) {
+      const address = session.customer_email ?? email;
+      if (!address) throw new Error('An e-mail address is required.');
+      customer = addCustomer(
+        this.sandbox,
+        buildCustomer({ email: address, name: null, phone: null, description: null, metadata: {} }),
+      );
+    }
+    const now = nowSeconds();
+    const subscriptionData = this.data.subscriptionData[sessionId] ?? {};
+    const subscription = buildSubscription(this.sandbox, {
+      customer: customer.id,
+      currency: session.currency,
+      items: this.data.lineItems[sessionId] ?? [],
+      period: { start: now, end: addMonths(now, 1) },
+      description: subscriptionData.description ?? null,
+      metadata: subscriptionData.metadata ?? {},
+    });
+    this.data.subscriptions[subscription.id] = subscription;
+    const { invoice, events } = this.invoicePeriod(subscription, 'subscription_create', true);
+    subscription.latest_invoice = invoice.id;
+
+    session.status = 'complete';
+    session.payment_status = 'paid';
+    session.customer = customer.id;
+    session.customer_details = customerDetails(customer);
+    session.subscription = subscription.id;
+    session.invoice = invoice.id;
+    session.url = null;
+    this.sandbox.state.save();
+
+    const sent = [
+      this.emit('customer.subscription.created', subscription),
+      ...events.map(([type, object]) => this.emit(type, object)),
+      this.emit('checkout.session.completed', session),
+    ];
+    await Promise.all(sent.map((s) => s.delivered));
+    return session;
+  }
+
+  /** Cancel at period end (or undo it): sends customer.subscription.updated. */
+  async setCancelAtPeriodEnd(
+    subscriptionId: string,
+    value: boolean,
+    reason: string | null = 'cancellation_requested',
+  ): Promise<Subscription> {
+    const sub = this.requireSubscription(subscriptionId);
+    const previous = {
+      cancel_at_period_end: sub.cancel_at_period_end,
+      cancel_at: sub.cancel_at,
+      canceled_at: sub.canceled_at,
+      cancellation_details: sub.cancellation_details,
+    };
+    sub.cancel_at_period_end = value;
+    sub.cancel_at = value ? periodOf(sub).end : null;
+    sub.canceled_at = value ? nowSeconds() : null;
+    sub.cancellation_details = { comment: null, feedback: null, feedback_option: null, reason: value ? reason : null };
+    this.sandbox.state.save();
+    await this.emit('customer.subscription.updated', sub, previous).delivered;
+    return sub;
+  }
+
+  /** Ends the subscription now: customer.subscription.updated (status canceled), then customer.subscription.deleted. */
+  async cancelNow(subscriptionId: string, reason = 'cancellation_requested'): Promise<Subscription> {
+    const sub = this.requireSubscription(subscriptionId);
+    if (sub.status === 'canceled') return sub;
+    const now = nowSeconds();
+    const previous = { status: sub.status, canceled_at: sub.canceled_at, ended_at: sub.ended_at };
+    sub.status = 'canceled';
+    sub.canceled_at = sub.canceled_at ?? now;
+    sub.ended_at = now;
+    sub.cancellation_details = { comment: null, feedback: null, feedback_option: null, reason };
+    this.sandbox.state.save();
+    const updated = this.emit('customer.subscription.updated', sub, previous);
+    const deleted = this.emit('customer.subscription.deleted', sub);
+    await Promise.all([updated.delivered, deleted.delivered]);
+    return sub;
+  }
+
+  /** The renewal payment fails: the invoice's events (ending in invoice.payment_failed), then the subscription is past_due. */
+  async paymentFailed(
+    subscriptionId: string,
+  ): Promise<{ subscription: Subscription; invoice: Invoice; events: string[] }> {
+    const sub = this.requireSubscription(subscriptionId);
+    if (sub.status === 'canceled') throw new Error(`Subscription ${sub.id} is canceled.`);
+    const previous = { status: sub.status, latest_invoice: sub.latest_invoice };
+    const { invoice, events } = this.invoicePeriod(sub, 'subscription_cycle', false);
+    sub.status = 'past_due';
+    sub.latest_invoice = invoice.id;
+    this.sandbox.state.save();
+    const sent = [
+      ...events.map(([type, object]) => this.emit(type, object)),
+      this.emit('customer.subscription.updated', sub, previous),
+    ];
+    await Promise.all(sent.map((s) => s.delivered));
+    return { subscription: sub, invoice, events: sent.map((s) => s.event.id) };
+  }
+
+  /**
+   * The current period ends now. A subscription set to cancel at period end is deleted;
+   * otherwise it renews: a new period, its invoice paid, status active.
+   */
+  async advancePeriod(subscriptionId: string): Promise<{ subscription: Subscription; events: string[] }> {
+    const sub = this.requireSubscription(subscriptionId);
+    if (sub.status === 'canceled') throw new Error(`Subscription ${sub.id} is canceled.`);
+    if (sub.cancel_at_period_end) {
+      sub.status = 'canceled';
+      sub.ended_at = nowSeconds();
+      this.sandbox.state.save();
+      const deleted = this.emit('customer.subscription.deleted', sub);
+      await deleted.delivered;
+      return { subscription: sub, events: [deleted.event.id] };
+    }
+    const previous = {
+      status: sub.status,
+      items: structuredClone(sub.items),
+      latest_invoice: sub.latest_invoice,
+    };
+    const start = nowSeconds();
+    setPeriod(sub, { start, end: addMonths(start, 1) });
+    sub.status = 'active';
+    const { invoice, events } = this.invoicePeriod(sub, 'subscription_cycle', true);
+    sub.latest_invoice = invoice.id;
+    this.sandbox.state.save();
+    const sent = [
+      ...events.map(([type, object]) => this.emit(type, object)),
+      this.emit('customer.subscription.updated', sub, previous),
+    ];
+    await Promise.all(sent.map((s) => s.delivered));
+    return { subscription: sub, events: sent.map((s) => s.event.id) };
+  }
+
+  requireSubscription(id: string): Subscription {
+    const sub = this.data.subscriptions[id];
+    if (!sub) throw new Error(`No such subscription: '${id}'`);
+    return sub;
+  }
+}

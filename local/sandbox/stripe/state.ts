@@ -1,0 +1,93 @@
+// The sandbox account's data: what Stripe stores (customers, checkout sessions, subscriptions,
+// invoices, portal sessions, events) and nothing that acts on it. Kept in memory and mirrored
+// to <dataDir>/stripe.json; prices and products come from the settings.
+import path from 'node:path';
+import { JsonFile } from '../persist.ts';
+import type { Customer } from './resources/customers.ts';
+import type { CheckoutSession, LineItemInput } from './resources/checkout-sessions.ts';
+import type { EventRecord } from './resources/events.ts';
+import type { Invoice } from './resources/invoices.ts';
+import type { PortalSession } from './resources/billing-portal.ts';
+import { buildPrice, buildProduct, type Price, type Product } from './resources/prices.ts';
+import type { Subscription } from './resources/subscriptions.ts';
+import type { StripeSettings } from './settings.ts';
+import type { Json, Metadata } from './shared.ts';
+
+export const DEFAULT_API_VERSION = '2026-10-28.endive';
+
+export interface AccountData {
+  version: 2;
+  customers: Record<string, Customer>;
+  checkoutSessions: Record<string, CheckoutSession>;
+  lineItems: Record<string, LineItemInput[]>;
+  /** `subscription_data` given when a checkout session was created (not part of the session object). */
+  subscriptionData: Record<string, { metadata?: Metadata; description?: string }>;
+  subscriptions: Record<string, Subscription>;
+  invoices: Record<string, Invoice>;
+  portalSessions: Record<string, PortalSession>;
+  events: Record<string, EventRecord>;
+  /** Event ids, oldest first. */
+  eventOrder: string[];
+  apiVersion: string;
+}
+
+function emptyData(): AccountData {
+  return {
+    version: 2,
+    customers: {},
+    checkoutSessions: {},
+    lineItems: {},
+    subscriptionData: {},
+    subscriptions: {},
+    invoices: {},
+    portalSessions: {},
+    events: {},
+    eventOrder: [],
+    apiVersion: DEFAULT_API_VERSION,
+  };
+}
+
+export class StripeState {
+  data: AccountData;
+  readonly prices = new Map<string, Price>();
+  readonly products = new Map<string, Product>();
+  private readonly file: JsonFile<AccountData>;
+
+  constructor(settings: StripeSettings, dataDir: string) {
+    this.file = new JsonFile(path.join(dataDir, 'stripe.json'), () => this.data);
+    const loaded = this.file.load();
+    // Data of an older shape (earlier API version objects) is dropped, not migrated.
+    this.data = loaded && loaded.version === 2 ? { ...emptyData(), ...loaded } : emptyData();
+    const created = Math.floor(Date.UTC(2025, 0, 1) / 1000);
+    for (const p of settings.prices) {
+      this.prices.set(p.id, buildPrice(p, created));
+      const product = buildProduct(p, created);
+      this.products.set(product.id, product);
+    }
+  }
+
+  /** Schedules a write of the data (coalesced). */
+  save(): void {
+    this.file.save();
+  }
+
+  flush(): void {
+    this.file.flush();
+  }
+
+  /** Looks an id up in every collection (for `expand`). */
+  find(id: string): Json | null {
+    const d = this.data;
+    return (
+      d.customers[id] ??
+      d.subscriptions[id] ??
+      d.invoices[id] ??
+      d.checkoutSessions[id] ??
+      this.prices.get(id) ??
+      this.products.get(id) ??
+      d.portalSessions[id] ??
+      d.events[id]?.event ??
+      null
+    );
+  }
+}

@@ -1,0 +1,90 @@
+// Storage answers supabase-js users could tell apart from supabase/storage: list-v2, the
+// missing-Authorization error, the queued-emptying message, and the bucket and info shapes.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { config } from '../support/stack.ts';
+import { buckets, clientAs, setUpTestBuckets, storageUrl, tearDownTestBuckets, testUser, type TestUser } from './storage-support.ts';
+
+let alice: TestUser;
+const service = () => clientAs(config.serviceRoleKey);
+
+beforeAll(async () => {
+  await setUpTestBuckets();
+  alice = await testUser();
+  const files = ['a.txt', 'b.txt', 'docs/one.txt', 'docs/two.txt', 'docs/deep/three.txt', 'zz/last.txt'];
+  for (const file of files) {
+    const { error } = await alice.client.storage.from(buckets.private).upload(`${alice.id}/${file}`, file, { contentType: 'text/plain' });
+    expect(error).toBeNull();
+  }
+});
+afterAll(() => tearDownTestBuckets());
+
+describe('POST /object/list-v2/{bucket} (listV2)', () => {
+  it('lists every object under a prefix, flat, paged by a cursor', async () => {
+    const bucket = alice.client.storage.from(buckets.private);
+    const first = await bucket.listV2({ prefix: `${alice.id}/`, limit: 4 });
+    expect(first.error).toBeNull();
+    expect(first.data!.hasNext).toBe(true);
+    expect(first.data!.folders).toEqual([]);
+    expect(first.data!.objects.map((o) => o.name)).toEqual(
+      ['a.txt', 'b.txt', 'docs/deep/three.txt', 'docs/one.txt'].map((name) => `${alice.id}/${name}`),
+    );
+    expect(first.data!.objects[0]).toMatchObject({ id: expect.any(String), metadata: expect.objectContaining({ mimetype: 'text/plain' }) });
+    const rest = await bucket.listV2({ prefix: `${alice.id}/`, limit: 4, cursor: first.data!.nextCursor });
+    expect(rest.data!.hasNext).toBe(false);
+    expect(rest.data!.nextCursor).toBeUndefined();
+    expect(rest.data!.objects.map((o) => o.name)).toEqual(['docs/two.txt', 'zz/last.txt'].map((name) => `${alice.id}/${name}`));
+  });
+
+  it('with_delimiter folds deeper paths into folders', async () => {
+    const { data, error } = await alice.client.storage.from(buckets.private).listV2({ prefix: `${alice.id}/`, with_delimiter: true });
+    expect(error).toBeNull();
+    expect(data!.folders.map((f) => f.name)).toEqual([`${alice.id}/docs/`, `${alice.id}/zz/`]);
+    expect(data!.objects.map((o) => o.name)).toEqual([`${alice.id}/a.txt`, `${alice.id}/b.txt`]);
+  });
+
+  it('shows another user nothing (RLS)', async () => {
+    const bob = await testUser();
+    const { data } = await bob.client.storage.from(buckets.private).listV2({ prefix: `${alice.id}/` });
+    expect(data).toEqual({ hasNext: false, folders: [], objects: [] });
+  });
+});
+
+describe('answers as supabase/storage gives them', () => {
+  it('a request without Authorization (nor apikey): 403 "Invalid Compact JWS"', async () => {
+    const res = await fetch(`${storageUrl}/object/list/${buckets.private}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect({ status: res.status, body: await res.json() }).toEqual({
+      status: 400,
+      body: { statusCode: '403', code: 'AccessDenied', error: 'Unauthorized', message: 'Invalid Compact JWS' },
+    });
+  });
+
+  it('a bucket: no owner_id or type alone, type in the list; emptying is "queued"', async () => {
+    const admin = service().storage;
+    const got = await admin.getBucket(buckets.private);
+    expect(Object.keys(got.data!).sort()).toEqual(
+      ['allowed_mime_types', 'created_at', 'file_size_limit', 'id', 'name', 'owner', 'public', 'updated_at'],
+    );
+    const listed = (await admin.listBuckets()).data!.find((b) => b.id === buckets.private)!;
+    expect(listed).toMatchObject({ type: 'STANDARD' });
+    expect(listed).not.toHaveProperty('owner_id');
+
+    const id = `test-empty-${Date.now()}`;
+    expect((await admin.createBucket(id)).error).toBeNull();
+    expect((await service().storage.from(id).upload('x.txt', 'x')).error).toBeNull();
+    expect((await admin.emptyBucket(id)).data).toEqual({ message: 'Empty bucket has been queued. Completion may take up to an hour.' });
+    expect((await admin.deleteBucket(id)).error).toBeNull();
+  });
+
+  it('object info has last_modified and created_at, and no updated_at', async () => {
+    const { data, error } = await alice.client.storage.from(buckets.private).info(`${alice.id}/a.txt`);
+    expect(error).toBeNull();
+    expect(data).toMatchObject({ name: `${alice.id}/a.txt`, size: 5, contentType: 'text/plain' });
+    expect(data!.lastModified).toBeTruthy();
+    expect(data).not.toHaveProperty('updatedAt');
+    expect(data).not.toHaveProperty('lastAccessedAt');
+  });
+});
