@@ -7,6 +7,7 @@ import { startFunctions } from './functions/functions.ts';
 import { startGateway } from './gateway/gateway.ts';
 import { startMailbox } from './mailbox/mailbox.ts';
 import { startDatabase, wipeData } from './postgres/database.ts';
+import { startScheduler } from './cron/scheduler.ts';
 import { startPostgrest } from './postgrest/postgrest.ts';
 import { startSandbox } from './sandbox/index.ts';
 import { createStorageService } from './storage/index.ts';
@@ -86,6 +87,9 @@ export async function startStack(config: StackConfig, options: StackOptions = {}
       startFunctions(config, { watch: options.watch ?? false, extraDirs: options.extraFunctionsDirs, onLine: (line) => log(`[functions] ${line}`) }),
     );
     stoppers.push(() => functions.stop());
+
+    const scheduler = await step('Scheduler (cron, net)', () => startScheduler(config, log));
+    stoppers.push(() => scheduler.stop());
 
     if (options.web && options.web !== 'none') {
       const web = await step('Web', () => startWeb(config, options.web as 'dev' | 'preview'));

@@ -9,6 +9,7 @@ import { parse as parseToml } from 'smol-toml';
 import { loadEnvFileKeys, repoRoot, type StackConfig } from '../config.ts';
 import { spawnService, type ChildService } from '../lib/process.ts';
 import { stripeFunctionEnv } from '../sandbox/stripe/settings.ts';
+import { oauthFunctionEnv } from '../sandbox/oauth/settings.ts';
 
 const require = createRequire(import.meta.url);
 const functionsDir = path.join(repoRoot, 'supabase', 'functions');
@@ -85,6 +86,8 @@ export async function startFunctions(config: StackConfig, options: FunctionsOpti
       ALLOWED_ORIGIN: config.urls.web,
       // This stack's own Stripe sandbox, unless .env points at Stripe itself.
       ...stripeFunctionEnv(config),
+      // This stack's OAuth and WordPress sandboxes, unless .env switches a provider to the real one.
+      ...oauthFunctionEnv(config),
       CASTLOOP_FUNCTIONS_DIRS: JSON.stringify([functionsDir, ...(options.extraDirs ?? [])]),
       CASTLOOP_FUNCTIONS_PORT: String(config.ports.functions),
       CASTLOOP_FUNCTIONS_HOST: config.host,

@@ -44,6 +44,7 @@ describe('connectionDisplayState', () => {
     ['no connection', 'google', null, 'disconnected'],
     ['no connection (x)', 'x', null, 'disconnected'],
     ['no access token', 'linkedin', facts({ hasAccessToken: false }), 'disconnected'],
+    ['flagged not connected', 'google', facts({ connected: false }), 'disconnected'],
     ['no access token (wordpress)', 'wordpress', facts({ hasAccessToken: false }), 'disconnected'],
     // default rule (x, linkedin, tiktok)
     ['future expiry', 'x', facts(), 'connected'],

@@ -59,7 +59,8 @@ export interface ConnectionFacts {
 
 /** Spec section 4 "Connection display state per provider". */
 export function connectionDisplayState(provider: ProviderId, facts: ConnectionFacts | null, now: Date): ConnectionDisplayState {
-  if (!facts || !facts.hasAccessToken) return 'disconnected';
+  // A connection flagged not connected counts as none, except where Instagram's own rule says failed.
+  if (!facts || !facts.hasAccessToken || (!facts.connected && provider !== 'instagram')) return 'disconnected';
   const at = now.getTime();
   const expiry = facts.expiresAt === null ? null : Date.parse(facts.expiresAt);
   const expired = expiry !== null && expiry <= at;
