@@ -1,5 +1,6 @@
 // The dashboard composes the features' panels (the app layer is the only place that imports
 // several features). Each panel owns its data and texts.
+import { ConnectionsPanel } from '@/features/connections/components/connections-panel';
 import { useCurrentAccount } from '@/lib/current-account';
 
 export default function DashboardPage() {
@@ -10,6 +11,7 @@ export default function DashboardPage() {
         <h1 className="text-3xl font-bold">Dashboard</h1>
         <p className="mt-1">Welcome back{account?.firstName ? `, ${account.firstName}` : ''}.</p>
       </div>
+      <ConnectionsPanel />
     </main>
   );
 }
