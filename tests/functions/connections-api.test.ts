@@ -306,7 +306,7 @@ describe('WordPress application passwords', () => {
 describe('the daily refresh job (cron -> net.http_post -> oauth-refresh)', () => {
   const googleExpiries = (users: TestUser[]) =>
     withDb(async (db) =>
-      (await db.query(`select user_id, expires_at from public.oauth_connections where provider = 'google' and user_id = any($1)`, [users.map((u) => u.id)])).rows,
+      (await db.query(`select user_id, expires_at, created_at from public.oauth_connections where provider = 'google' and user_id = any($1)`, [users.map((u) => u.id)])).rows,
     );
 
   it('is scheduled daily and, run now, refreshes the due tokens', async () => {
@@ -324,7 +324,10 @@ describe('the daily refresh job (cron -> net.http_post -> oauth-refresh)', () =>
     expect(JSON.parse(responses[0].content!).refreshed).toBeGreaterThanOrEqual(2);
     for (const flow of flows) expect(await sandbox(`/oauth/_control/grant?state=${flow.state}`)).toMatchObject({ refreshCount: 1, revoked: false });
     for (const row of await googleExpiries(users)) {
-      expect(row.expires_at.getTime()).toBeGreaterThan(before.find((b) => b.user_id === row.user_id)!.expires_at.getTime());
+      const earlier = before.find((b) => b.user_id === row.user_id)!;
+      expect(row.expires_at.getTime()).toBeGreaterThan(earlier.expires_at.getTime());
+      // A renewed token set starts the 30-day age again.
+      expect(row.created_at.getTime()).toBeGreaterThan(earlier.created_at.getTime());
     }
     const details = await withDb(async (db) =>
       (await db.query(`select d.status from cron.job_run_details d join cron.job j using (jobid) where j.jobname = 'refresh-oauth-tokens-daily' order by d.runid desc limit 1`)).rows,

@@ -208,8 +208,10 @@ async function refreshOne(row: TokenRow): Promise<RefreshOutcome> {
          set access_token_encrypted = ${access}, refresh_token_encrypted = ${refresh}, key_id = ${keyId},
              scope = coalesce(${tokens.scope}, scope), refresh_lease_until = null, last_refresh_at = now(), last_refresh_error = null
        where connection_id = ${row.connection_id}`;
+    // created_at is when the current token set was issued (docs/decisions.md): a connection
+    // the daily refresh keeps alive never ages into the 30-day 'failed' rule.
     await sql`
-      update public.oauth_connections set expires_at = ${tokens.expiresAt}, status = 'connected', connected = true
+      update public.oauth_connections set expires_at = ${tokens.expiresAt}, status = 'connected', connected = true, created_at = now()
        where id = ${row.connection_id}`;
   });
   return { kind: 'refreshed' };
