@@ -8,7 +8,6 @@
 //   POST /oauth/_control/lifetime {provider?, seconds|null}  access-token lifetime from now on
 //   POST /oauth/_control/revoke {state}                      revoke the grant begun with a state
 //   GET  /oauth/_control/grant?state=...                     a grant's refresh count and state
-//   POST /wordpress/_control/users {site, username, password}
 import { createHash, randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { StackConfig } from '../../config.ts';
@@ -22,7 +21,7 @@ export { oauthFunctionEnv } from './settings.ts';
 const DEFAULT_LIFETIME_SECONDS = 3600;
 const CODE_LIFETIME_MS = 10 * 60 * 1000;
 
-/** Every sandbox WordPress site accepts this user (and any added through the control). */
+/** Every sandbox WordPress site accepts this user. */
 export const SANDBOX_WORDPRESS_USER = { username: 'castloop-editor', password: 'abcd efgh ijkl mnop qrst uvwx' };
 
 const labels: Record<SandboxProvider, string> = {
@@ -54,7 +53,6 @@ interface State {
   version: 1;
   grants: Grant[];
   lifetimes: Partial<Record<SandboxProvider | '*', number>>;
-  wordpressUsers: { site: string; username: string; password: string }[];
 }
 
 const isProvider = (value: string): value is SandboxProvider => (OAUTH_SANDBOX_PROVIDERS as readonly string[]).includes(value);
@@ -71,7 +69,7 @@ function clientOf(request: SandboxRequest, form: URLSearchParams): { id: string 
 }
 
 export function createOAuthSandbox(config: StackConfig, options: { dataDir: string }): SandboxModule {
-  let state: State = { version: 1, grants: [], lifetimes: {}, wordpressUsers: [] };
+  let state: State = { version: 1, grants: [], lifetimes: {} };
   const file = new JsonFile<State>(path.join(options.dataDir, 'oauth.json'), () => state);
   const loaded = file.load();
   if (loaded?.version === 1) state = loaded;
@@ -229,9 +227,8 @@ ${hidden}
     const [username, ...rest] = header.toLowerCase().startsWith('basic ') ? Buffer.from(header.slice(6), 'base64').toString('utf8').split(':') : [''];
     // WordPress accepts application passwords with or without their spaces.
     const password = rest.join(':').replace(/\s+/g, '');
-    const users = [{ site, ...SANDBOX_WORDPRESS_USER }, ...state.wordpressUsers.filter((u) => u.site === site)];
-    const user = users.find((u) => u.username === username && u.password.replace(/\s+/g, '') === password && password !== '');
-    if (!user) {
+    const user = SANDBOX_WORDPRESS_USER;
+    if (username !== user.username || password !== user.password.replace(/\s+/g, '')) {
       sendJson(request.res, 401, { code: 'incorrect_password', message: 'The provided password is an invalid application password.', data: { status: 401 } });
       return;
     }
@@ -257,14 +254,7 @@ ${hidden}
         if (parts[2] === 'revoke' && method === 'POST') return (revokeEndpoint(provider, request), true);
         return false;
       }
-      if (parts[0] === 'wordpress' && parts[1] === '_control' && parts[2] === 'users' && method === 'POST') {
-        const { site, username, password } = JSON.parse(request.body.toString('utf8') || '{}') as Record<string, string>;
-        state.wordpressUsers.push({ site, username, password });
-        file.save();
-        sendJson(request.res, 200, { site, username });
-        return true;
-      }
-      if (parts[0] === 'wordpress' && parts.length === 6 && parts.slice(2).join('/') === 'wp-json/wp/v2/users/me' && method === 'GET') {
+      if (parts[0] === 'wordpress' && parts.length === 7 && parts.slice(2).join('/') === 'wp-json/wp/v2/users/me' && method === 'GET') {
         wordpressMe(request, parts[1]);
         return true;
       }
