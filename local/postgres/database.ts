@@ -13,6 +13,7 @@ import { repoRoot, type StackConfig } from '../config.ts';
 import { spawnService } from '../lib/process.ts';
 
 const bootstrapFile = path.join(repoRoot, 'local', 'postgres', 'bootstrap.sql');
+const scheduledJobsFile = path.join(repoRoot, 'local', 'postgres', 'scheduled-jobs.sql');
 export const migrationsDir = path.join(repoRoot, 'supabase', 'migrations');
 const seedFile = path.join(repoRoot, 'supabase', 'seed.sql');
 
@@ -106,6 +107,7 @@ export async function startDatabase(config: StackConfig, log: (line: string) => 
   });
   try {
     if (fresh) await bootstrap(config);
+    await provideScheduledJobs(config);
     await applyMigrations(config.urls.db, log);
     if (fresh) await applySeed(config.urls.db, log);
   } catch (error) {
@@ -132,6 +134,14 @@ async function bootstrap(config: StackConfig): Promise<void> {
     for (const role of loginRoles) {
       await client.query(`alter role ${role} with password ${pg.escapeLiteral(config.dbPassword)}`);
     }
+  });
+}
+
+/** The local pg_cron, pg_net and Vault stand-ins, once per database. */
+async function provideScheduledJobs(config: StackConfig): Promise<void> {
+  await withClient(config.urls.adminDb, async (client) => {
+    const { rows } = await client.query<{ present: boolean }>(`select to_regnamespace('cron') is not null as present`);
+    if (!rows[0].present) await client.query(await readFile(scheduledJobsFile, 'utf8'));
   });
 }
 
