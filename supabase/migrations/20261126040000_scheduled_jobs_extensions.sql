@@ -2,7 +2,7 @@
 -- pg_net makes the HTTP call to an Edge Function, and Vault holds the project URL and the key
 -- the call carries (docs/decisions.md "Scheduled jobs"). Where the extensions can be installed
 -- (hosted Supabase, `supabase start`) they are enabled here; the Docker-free local stack
--- provides compatible `cron`, `net` and `vault` schemas in local/postgres/bootstrap.sql.
+-- provides compatible `cron`, `net` and `vault` schemas in local/postgres/scheduled-jobs.sql.
 do $$
 begin
   if exists (select 1 from pg_available_extensions where name = 'pg_cron') then
