@@ -14,6 +14,8 @@ const apiUrl = process.env.CASTLOOP_API_URL ?? stackEnv.SUPABASE_URL;
 // `/api/*` is the `api` Edge Function: the spec's client calls same-origin paths.
 const apiProxy = {
   '/api': { target: apiUrl, changeOrigin: true, rewrite: (p: string) => `/functions/v1/api${p.slice('/api'.length)}` },
+  // The OAuth redirect URI is on the site, so the browser binding cookie set by /api reaches it.
+  '/oauth/callback': { target: apiUrl, changeOrigin: true, rewrite: (p: string) => `/functions/v1/oauth-callback${p.slice('/oauth/callback'.length)}` },
 };
 
 const spaSources = [

@@ -7,8 +7,10 @@ import { startFunctions } from './functions/functions.ts';
 import { startGateway } from './gateway/gateway.ts';
 import { startMailbox } from './mailbox/mailbox.ts';
 import { startDatabase, wipeData } from './postgres/database.ts';
+import { startScheduler } from './cron/scheduler.ts';
 import { startPostgrest } from './postgrest/postgrest.ts';
 import { startSandbox } from './sandbox/index.ts';
+import { oauthFunctionEnv } from './sandbox/oauth/settings.ts';
 import { stripeFunctionEnv } from './sandbox/stripe/settings.ts';
 import { createStorageService } from './storage/index.ts';
 import { superviseService, type SupervisedService, type SuperviseOptions } from './lib/process.ts';
@@ -96,8 +98,9 @@ export async function startStack(config: StackConfig, options: StackOptions = {}
           startFunctions(config, {
             watch: options.watch ?? false,
             extraDirs: options.extraFunctionsDirs,
-            // This stack's own Stripe sandbox, unless .env points at Stripe itself.
-            sandboxEnv: stripeFunctionEnv(config),
+            // This stack's own sandboxes (Stripe, OAuth providers, WordPress), unless .env
+            // points a service at the real one.
+            sandboxEnv: { ...stripeFunctionEnv(config), ...oauthFunctionEnv(config) },
             onLine: (line) => log(`[functions] ${line}`),
           }),
         supervision,
@@ -105,6 +108,9 @@ export async function startStack(config: StackConfig, options: StackOptions = {}
     );
     stoppers.push(() => functions.stop());
     services = { postgres: db, postgrest: rest, functions };
+
+    const scheduler = await step('Scheduler (cron, net)', () => startScheduler(config, log));
+    stoppers.push(() => scheduler.stop());
 
     if (options.web && options.web !== 'none') {
       const web = await step('Web', () => startWeb(config, options.web as 'dev' | 'preview'));

@@ -327,3 +327,4 @@ create table supabase_migrations.schema_migrations (
   name text
 );
 alter table supabase_migrations.schema_migrations owner to postgres;
+

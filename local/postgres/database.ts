@@ -15,6 +15,7 @@ import { spawnService, superviseService, unsupervised, type SupervisedService, t
 const bootstrapFile = path.join(repoRoot, 'local', 'postgres', 'bootstrap.sql');
 /** Where bootstrap.sql's per-database part starts (before it: cluster-wide roles). */
 const bootstrapSchemasMarker = '-- ---------------------------------------------------------------- schemas';
+const scheduledJobsFile = path.join(repoRoot, 'local', 'postgres', 'scheduled-jobs.sql');
 export const migrationsDir = path.join(repoRoot, 'supabase', 'migrations');
 const seedFile = path.join(repoRoot, 'supabase', 'seed.sql');
 
@@ -109,6 +110,7 @@ export async function startDatabase(config: StackConfig, log: (line: string) => 
   const server = supervision ? await superviseService(spawnServer, supervision) : unsupervised(await spawnServer());
   try {
     if (fresh) await bootstrap(config);
+    await provideScheduledJobs(config.urls.adminDb);
     await applyMigrations(config.urls.db, log);
     if (fresh) await applySeed(config.urls.db, log);
   } catch (error) {
@@ -158,6 +160,7 @@ export async function createBootstrappedDatabase(config: StackConfig, name: stri
     await client.query(`grant create on database ${name} to supabase_auth_admin, supabase_storage_admin`);
     await client.query(sql.slice(start));
   });
+  await provideScheduledJobs(adminUrl.href);
   const url = new URL(config.urls.db);
   url.pathname = `/${name}`;
   return url.href;
@@ -165,6 +168,14 @@ export async function createBootstrappedDatabase(config: StackConfig, name: stri
 
 export async function dropDatabase(config: StackConfig, name: string): Promise<void> {
   await withClient(config.urls.adminDb, (client) => client.query(`drop database if exists ${name} with (force)`));
+}
+
+/** The local pg_cron, pg_net and Vault stand-ins, once per database. */
+async function provideScheduledJobs(adminDbUrl: string): Promise<void> {
+  await withClient(adminDbUrl, async (client) => {
+    const { rows } = await client.query<{ present: boolean }>(`select to_regnamespace('cron') is not null as present`);
+    if (!rows[0].present) await client.query(await readFile(scheduledJobsFile, 'utf8'));
+  });
 }
 
 export interface Migration {

@@ -8,6 +8,7 @@ import path from 'node:path';
 import type { StackConfig } from '../config.ts';
 import { escapeHtml, htmlPage, readBody, sendHtml, sendJson } from './http.ts';
 import { createStripeSandbox } from './stripe/index.ts';
+import { createOAuthSandbox } from './oauth/index.ts';
 import type { SandboxModule } from './types.ts';
 
 export type { SandboxModule, SandboxRequest } from './types.ts';
@@ -23,7 +24,10 @@ export function sandboxDataDir(config: StackConfig): string {
 }
 
 function createModules(config: StackConfig): SandboxModule[] {
-  return [createStripeSandbox(config, { dataDir: sandboxDataDir(config) })];
+  return [
+    createStripeSandbox(config, { dataDir: sandboxDataDir(config) }),
+    createOAuthSandbox(config, { dataDir: sandboxDataDir(config) }),
+  ];
 }
 
 function homePage(config: StackConfig, modules: SandboxModule[]): string {

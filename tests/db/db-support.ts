@@ -160,7 +160,7 @@ export async function connectGoogle(db: pg.Client, userId: string, options: Goog
   );
   const connectionId = rows[0].id as string;
   await db.query(
-    `insert into public.oauth_tokens (connection_id, user_id, access_token_encrypted, refresh_token_encrypted, token_type)
+    `insert into private.oauth_tokens (connection_id, user_id, access_token_encrypted, refresh_token_encrypted, token_type)
      values ($1, $2, $3, $4, 'Bearer')
      on conflict (connection_id) do update set access_token_encrypted = excluded.access_token_encrypted, refresh_token_encrypted = excluded.refresh_token_encrypted`,
     [

@@ -88,8 +88,17 @@ describe('episode_stats()', () => {
     ],
     ['an expired Google token', (db, id) => connectGoogle(db, id, { expiresAt: hourAgo() }), 'google_drive_invalid'],
     [
-      'a Google connection marked failed',
-      (db, id) => connectGoogle(db, id, { status: 'failed' }),
+      'a Google connection made over 30 days ago and not refreshed in the last 10 minutes',
+      async (db, id) => {
+        const connectionId = await connectGoogle(db, id);
+        // The trigger would stamp updated_at with now(); this test needs an older one.
+        await db.query(`alter table public.oauth_connections disable trigger oauth_connections_set_updated_at`);
+        await db.query(
+          `update public.oauth_connections set created_at = now() - interval '31 days', updated_at = now() - interval '11 minutes' where id = $1`,
+          [connectionId],
+        );
+        await db.query(`alter table public.oauth_connections enable trigger oauth_connections_set_updated_at`);
+      },
       'google_drive_invalid',
     ],
     ['hosting not ready', (db, id) => setHostingReady(db, id, false), 'hosting_setup'],

@@ -160,16 +160,25 @@ describe('database lint', () => {
     expect(
       await rows(`
         select table_name, grantee, privilege_type from information_schema.role_table_grants
-         where table_schema = 'public'
+         where table_schema in ('public', 'private')
            and table_name in ('oauth_tokens', 'oauth_states', 'stripe_events', 'checkout_recoveries')
            and grantee in ('anon', 'authenticated', 'PUBLIC')`),
     ).toEqual([]);
     expect(
       await rows(`
         select table_name, column_name from information_schema.column_privileges
-         where table_schema = 'public'
+         where table_schema in ('public', 'private')
            and table_name in ('oauth_tokens', 'oauth_states', 'stripe_events', 'checkout_recoveries')
            and grantee in ('anon', 'authenticated', 'PUBLIC')`),
     ).toEqual([]);
+  });
+
+  it('OAuth token material and states are outside the schema the API exposes', async () => {
+    expect(
+      await rows(`select table_schema, table_name from information_schema.tables where table_name in ('oauth_tokens', 'oauth_states') order by 2`),
+    ).toEqual([
+      { table_schema: 'private', table_name: 'oauth_states' },
+      { table_schema: 'private', table_name: 'oauth_tokens' },
+    ]);
   });
 });

@@ -39,7 +39,7 @@ beforeAll(async () => {
     other = await createReadySubscriber(db, 'starter');
     admin = await createUser(db, { admin: true });
     await db.query(
-      `insert into public.oauth_states (state, user_id, provider, code_verifier) values ($1, $2, 'google', 'verifier')`,
+      `insert into private.oauth_states (state, user_id, provider, code_verifier) values ($1, $2, 'google', 'verifier')`,
       [`state-${randomUUID()}`, owner.id],
     );
     await db.query(
@@ -80,6 +80,34 @@ function bind(sql: string): { text: string; params: unknown[] } {
   });
   return { text, params };
 }
+
+// Server-only tables in the unexposed `private` schema: no API role may touch them.
+const privateTables: Record<string, Record<Op, Cell>> = {
+  oauth_tokens: {
+    select: {
+      sql: `select access_token_encrypted from private.oauth_tokens where user_id = $owner`,
+      expect: all('denied'),
+    },
+    insert: {
+      sql: `insert into private.oauth_tokens (connection_id, user_id) values ($new, $owner)`,
+      expect: all('denied'),
+    },
+    update: {
+      sql: `update private.oauth_tokens set access_token_encrypted = 'x' where user_id = $owner`,
+      expect: all('denied'),
+    },
+    delete: { sql: `delete from private.oauth_tokens where user_id = $owner`, expect: all('denied') },
+  },
+  oauth_states: {
+    select: { sql: `select code_verifier from private.oauth_states where user_id = $owner`, expect: all('denied') },
+    insert: {
+      sql: `insert into private.oauth_states (state, user_id, provider, code_verifier) values ('s-0123456789abcdef', $owner, 'google', 'v')`,
+      expect: all('denied'),
+    },
+    update: { sql: `update private.oauth_states set used_at = null where user_id = $owner`, expect: all('denied') },
+    delete: { sql: `delete from private.oauth_states where user_id = $owner`, expect: all('denied') },
+  },
+};
 
 const tables: Record<string, Record<Op, Cell>> = {
   profiles: {
@@ -138,30 +166,6 @@ const tables: Record<string, Record<Op, Cell>> = {
       expect: all('denied'),
     },
     delete: { sql: `delete from public.oauth_connections where user_id = $owner`, expect: all('denied') },
-  },
-  oauth_tokens: {
-    select: {
-      sql: `select access_token_encrypted from public.oauth_tokens where user_id = $owner`,
-      expect: all('denied'),
-    },
-    insert: {
-      sql: `insert into public.oauth_tokens (connection_id, user_id) values ($new, $owner)`,
-      expect: all('denied'),
-    },
-    update: {
-      sql: `update public.oauth_tokens set access_token_encrypted = 'x' where user_id = $owner`,
-      expect: all('denied'),
-    },
-    delete: { sql: `delete from public.oauth_tokens where user_id = $owner`, expect: all('denied') },
-  },
-  oauth_states: {
-    select: { sql: `select code_verifier from public.oauth_states where user_id = $owner`, expect: all('denied') },
-    insert: {
-      sql: `insert into public.oauth_states (state, user_id, provider, code_verifier) values ('s-0123456789abcdef', $owner, 'google', 'v')`,
-      expect: all('denied'),
-    },
-    update: { sql: `update public.oauth_states set used_at = null where user_id = $owner`, expect: all('denied') },
-    delete: { sql: `delete from public.oauth_states where user_id = $owner`, expect: all('denied') },
   },
   episodes: {
     select: {
@@ -297,6 +301,7 @@ function matrix(kind: string, entries: Record<string, Record<Op, Cell>>) {
 }
 
 matrix('table', tables);
+matrix('private table', privateTables);
 matrix('bucket', buckets);
 
 it('covers every table in public', async () => {
@@ -308,10 +313,10 @@ it('covers every table in public', async () => {
 
 describe('secrets stay secret', () => {
   const crafted = [
-    `select count(*) from public.oauth_tokens`,
-    `select 1 from public.oauth_tokens where refresh_token_encrypted like 'enc%'`,
-    `select * from public.oauth_tokens t join public.oauth_connections c on c.id = t.connection_id where c.user_id = $owner`,
-    `select exists (select 1 from public.oauth_states where code_verifier = 'verifier')`,
+    `select count(*) from private.oauth_tokens`,
+    `select 1 from private.oauth_tokens where refresh_token_encrypted like 'enc%'`,
+    `select * from private.oauth_tokens t join public.oauth_connections c on c.id = t.connection_id where c.user_id = $owner`,
+    `select exists (select 1 from private.oauth_states where code_verifier = 'verifier')`,
     `select count(*) from public.stripe_events`,
   ];
   for (const sql of crafted) {
@@ -507,10 +512,14 @@ describe('through PostgREST', () => {
     expect((await asAdmin.json()).length).toBe(2);
   });
 
-  it('token material is refused outright, even filtered to the own rows', async () => {
-    const res = await rest(`oauth_tokens?select=access_token_encrypted&user_id=eq.${owner.id}`, 'owner');
-    expect(res.status).toBe(403);
-    expect((await res.json()).code).toBe('42501');
+  it('token material and OAuth states are not served at all, even filtered to the own rows', async () => {
+    for (const path of [`oauth_tokens?select=access_token_encrypted&user_id=eq.${owner.id}`, 'oauth_states?select=code_verifier']) {
+      const res = await rest(path, 'owner');
+      expect(res.status).toBe(404);
+      // Nor by naming their schema: PostgREST serves only the exposed one.
+      const named = await rest(path, 'owner', { headers: { 'accept-profile': 'private' } });
+      expect(named.status).toBe(406);
+    }
   });
 
   it('a subscriber cannot insert an episode directly', async () => {

@@ -1,5 +1,5 @@
-// Rules the service-role code paths rely on: stale Stripe events, single-use OAuth state,
-// token flags that follow the token table.
+// Rules the service-role code paths rely on: stale Stripe events, token flags that follow the
+// token table (single-use OAuth state: tests/functions/connections-api.test.ts).
 import { describe, expect, it } from 'vitest';
 import { addEpisode, connectGoogle, createUser, inRolledBackTx, queryAs, subscribe } from './db-support.ts';
 
@@ -28,27 +28,6 @@ describe('subscriptions', () => {
 });
 
 describe('oauth', () => {
-  it('spends a state once, only for its provider and before it expires', async () => {
-    await inRolledBackTx(async (db) => {
-      const user = await createUser(db);
-      await db.query(
-        `insert into public.oauth_states (state, user_id, provider, code_verifier, expires_at) values
-           ('state-fresh-0000000001', $1, 'google', 'v1', now() + interval '5 minutes'),
-           ('state-stale-0000000001', $1, 'google', 'v2', now() - interval '1 second')`,
-        [user.id],
-      );
-      await db.query(`set local role service_role`);
-      const consume = (state: string, provider: string) =>
-        db.query(`select * from public.consume_oauth_state($1, $2)`, [state, provider]);
-      expect((await consume('state-fresh-0000000001', 'youtube')).rows).toEqual([]);
-      expect((await consume('state-fresh-0000000001', 'google')).rows).toEqual([
-        { user_id: user.id, code_verifier: 'v1', redirect_to: null },
-      ]);
-      expect((await consume('state-fresh-0000000001', 'google')).rows).toEqual([]);
-      expect((await consume('state-stale-0000000001', 'google')).rows).toEqual([]);
-    });
-  });
-
   it('keeps has_access_token / has_refresh_token true to the token row', async () => {
     await inRolledBackTx(async (db) => {
       const user = await createUser(db);
@@ -60,11 +39,11 @@ describe('oauth', () => {
           ])
         ).rows[0];
       expect(await flags()).toEqual({ has_access_token: true, has_refresh_token: false });
-      await db.query(`update public.oauth_tokens set refresh_token_encrypted = 'enc:new' where connection_id = $1`, [
+      await db.query(`update private.oauth_tokens set refresh_token_encrypted = 'enc:new' where connection_id = $1`, [
         connectionId,
       ]);
       expect(await flags()).toEqual({ has_access_token: true, has_refresh_token: true });
-      await db.query(`delete from public.oauth_tokens where connection_id = $1`, [connectionId]);
+      await db.query(`delete from private.oauth_tokens where connection_id = $1`, [connectionId]);
       expect(await flags()).toEqual({ has_access_token: false, has_refresh_token: false });
     });
   });

@@ -169,92 +169,6 @@ export type Database = {
           },
         ]
       }
-      oauth_states: {
-        Row: {
-          code_verifier: string
-          created_at: string
-          expires_at: string
-          provider: string
-          redirect_to: string | null
-          state: string
-          used_at: string | null
-          user_id: string
-        }
-        Insert: {
-          code_verifier: string
-          created_at?: string
-          expires_at?: string
-          provider: string
-          redirect_to?: string | null
-          state: string
-          used_at?: string | null
-          user_id: string
-        }
-        Update: {
-          code_verifier?: string
-          created_at?: string
-          expires_at?: string
-          provider?: string
-          redirect_to?: string | null
-          state?: string
-          used_at?: string | null
-          user_id?: string
-        }
-        Relationships: [
-          {
-            foreignKeyName: "oauth_states_user_id_fkey"
-            columns: ["user_id"]
-            isOneToOne: false
-            referencedRelation: "profiles"
-            referencedColumns: ["id"]
-          },
-        ]
-      }
-      oauth_tokens: {
-        Row: {
-          access_token_encrypted: string | null
-          connection_id: string
-          refresh_token_encrypted: string | null
-          scope: string | null
-          token_type: string | null
-          updated_at: string
-          user_id: string
-        }
-        Insert: {
-          access_token_encrypted?: string | null
-          connection_id: string
-          refresh_token_encrypted?: string | null
-          scope?: string | null
-          token_type?: string | null
-          updated_at?: string
-          user_id: string
-        }
-        Update: {
-          access_token_encrypted?: string | null
-          connection_id?: string
-          refresh_token_encrypted?: string | null
-          scope?: string | null
-          token_type?: string | null
-          updated_at?: string
-          user_id?: string
-        }
-        Relationships: [
-          {
-            foreignKeyName: "oauth_tokens_connection_id_fkey"
-            columns: ["connection_id"]
-            isOneToOne: true
-            referencedRelation: "oauth_connections"
-            referencedColumns: ["id"]
-          },
-          {
-            foreignKeyName: "oauth_tokens_user_id_fkey"
-            columns: ["user_id"]
-            isOneToOne: false
-            referencedRelation: "profiles"
-            referencedColumns: ["id"]
-          },
-        ]
-      }
       plans: {
         Row: {
           clips_per_episode: number | null
@@ -698,17 +612,6 @@ export type Database = {
       complete_onboarding: {
         Args: never
         Returns: Json
-      }
-      consume_oauth_state: {
-        Args: {
-          p_provider: string
-          p_state: string
-        }
-        Returns: {
-          code_verifier: string
-          redirect_to: string
-          user_id: string
-        }[]
       }
       current_account: {
         Args: never

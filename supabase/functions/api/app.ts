@@ -7,6 +7,7 @@ import { allowedOrigins, refuseCrossSiteWrites } from '../_shared/session.ts';
 import { adminRoutes } from './routes/admin.ts';
 import { authRoutes } from './routes/auth.ts';
 import { billingRoutes } from './routes/billing.ts';
+import { connectionRoutes } from './routes/connections.ts';
 import { onboardingRoutes } from './routes/onboarding.ts';
 import { recoverSessionRoutes } from './routes/recover-session.ts';
 
@@ -25,6 +26,7 @@ app.route('/auth', recoverSessionRoutes);
 app.route('/', billingRoutes);
 app.route('/admin', adminRoutes);
 app.route('/', onboardingRoutes);
+app.route('/', connectionRoutes);
 
 app.notFound((c) => c.json({ message: `No route for ${c.req.method} ${new URL(c.req.url).pathname}` }, 404));
 

@@ -1,0 +1,17 @@
+// A direct Postgres connection for the functions (SUPABASE_DB_URL, set on hosted Supabase and by
+// the local stack): what lives in the unexposed `private` schema (OAuth tokens and states) is
+// out of PostgREST's reach by design, so the functions query it here.
+import postgres from 'postgres';
+
+let client: postgres.Sql | null = null;
+
+export function db(): postgres.Sql {
+  client ??= postgres(Deno.env.get('SUPABASE_DB_URL')!, {
+    max: 4,
+    // Works behind Supabase's transaction pooler too.
+    prepare: false,
+    idle_timeout: 30,
+    connection: { application_name: 'castloop-functions' },
+  });
+  return client;
+}

@@ -1,0 +1,45 @@
+-- Scheduled work runs as Supabase Cron does on hosted Supabase: pg_cron keeps the schedule,
+-- pg_net makes the HTTP call to an Edge Function, and Vault holds the project URL and the key
+-- the call carries (docs/decisions.md "Scheduled jobs"). Where the extensions can be installed
+-- (hosted Supabase, `supabase start`) they are enabled here; the Docker-free local stack
+-- provides compatible `cron`, `net` and `vault` schemas in local/postgres/scheduled-jobs.sql.
+do $$
+begin
+  if exists (select 1 from pg_available_extensions where name = 'pg_cron') then
+    create extension if not exists pg_cron;
+  end if;
+  if exists (select 1 from pg_available_extensions where name = 'pg_net') then
+    create extension if not exists pg_net with schema extensions;
+  end if;
+end
+$$;
+
+-- POSTs `p_body` to the Edge Function `p_function` with the service key, as a scheduled job's
+-- command: `select private.invoke_edge_function('name')`. Returns pg_net's request id.
+-- The Vault secrets `project_url` and `service_role_key` are set once per project
+-- (docs/deploy.md); the local stack sets them on start.
+create function private.invoke_edge_function(p_function text, p_body jsonb default '{}'::jsonb, p_timeout_ms integer default 60000)
+returns bigint
+language plpgsql
+set search_path = ''
+as $$
+declare
+  v_url text := (select decrypted_secret from vault.decrypted_secrets where name = 'project_url');
+  v_key text := (select decrypted_secret from vault.decrypted_secrets where name = 'service_role_key');
+begin
+  if p_function !~ '^[a-z0-9][a-z0-9_-]*$' then
+    raise exception 'invalid function name: %', p_function using errcode = '22023';
+  end if;
+  if v_url is null or v_key is null then
+    raise exception 'Vault secrets project_url and service_role_key must be set to call Edge Functions'
+      using errcode = 'P0001', hint = 'select vault.create_secret(''https://<ref>.supabase.co'', ''project_url'')';
+  end if;
+  return net.http_post(
+    url := rtrim(v_url, '/') || '/functions/v1/' || p_function,
+    body := p_body,
+    headers := jsonb_build_object('Content-Type', 'application/json', 'Authorization', 'Bearer ' || v_key),
+    timeout_milliseconds := p_timeout_ms
+  );
+end
+$$;
+revoke execute on function private.invoke_edge_function(text, jsonb, integer) from public;

@@ -1,0 +1,133 @@
+// @vitest-environment jsdom
+// The panel with a fake network: states, summary line, and the token-check and disconnect toasts
+// (including the 'Reconnection Needed' toast 2 s after the check).
+import type { ConnectionEntry, ProviderId } from '@domain/connection-status';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { cleanup, render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { Toaster } from 'react-hot-toast';
+import { MemoryRouter } from 'react-router-dom';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createQueryClient } from '@/lib/query-client';
+import { ConnectionsPanel } from './connections-panel';
+
+const network = vi.hoisted(() => ({ request: vi.fn(), load: vi.fn() }));
+vi.mock('@/lib/api-client', async () => {
+  const { ApiError, errorMessage } = await vi.importActual<typeof import('@/lib/api-client')>('@/lib/api-client');
+  return { ApiError, errorMessage, apiRequest: network.request, apiLoad: network.load };
+});
+vi.mock('@/lib/supabase', () => ({ supabase: {} }));
+
+const hour = 3600_000;
+function entry(provider: ProviderId, overrides: Partial<ConnectionEntry> = {}): ConnectionEntry {
+  return {
+    provider,
+    available: ['google', 'youtube', 'x', 'linkedin', 'wordpress'].includes(provider),
+    accountLabel: null,
+    connected: false,
+    status: null,
+    hasAccessToken: false,
+    hasRefreshToken: false,
+    expiresAt: null,
+    createdAt: new Date(0).toISOString(),
+    updatedAt: new Date(0).toISOString(),
+    ...overrides,
+  };
+}
+const live = { connected: true, hasAccessToken: true, hasRefreshToken: true, createdAt: new Date(Date.now() - hour).toISOString(), updatedAt: new Date(Date.now() - hour).toISOString() };
+
+function renderPanel() {
+  return render(
+    <QueryClientProvider client={createQueryClient()}>
+      <MemoryRouter initialEntries={['/dashboard']}>
+        <ConnectionsPanel />
+        <Toaster />
+      </MemoryRouter>
+    </QueryClientProvider>,
+  );
+}
+
+beforeEach(() => {
+  // jsdom has no matchMedia; the toast area asks it about reduced motion.
+  window.matchMedia ??= ((query: string) => ({ matches: false, media: query, addEventListener() {}, removeEventListener() {} })) as unknown as typeof window.matchMedia;
+  // Nor <dialog>'s modal methods.
+  HTMLDialogElement.prototype.showModal ??= function showModal(this: HTMLDialogElement) {
+    this.setAttribute('open', '');
+  };
+  HTMLDialogElement.prototype.close ??= function close(this: HTMLDialogElement) {
+    this.removeAttribute('open');
+    this.dispatchEvent(new Event('close'));
+  };
+  network.load.mockResolvedValue([
+    entry('google', { ...live, expiresAt: new Date(Date.now() + hour).toISOString() }),
+    entry('youtube', { ...live, hasRefreshToken: false, expiresAt: new Date(Date.now() + hour).toISOString() }),
+    entry('facebook'),
+    entry('instagram'),
+    entry('tiktok'),
+    entry('x', { ...live, expiresAt: new Date(Date.now() - 1000).toISOString() }),
+    entry('linkedin'),
+    entry('wordpress'),
+  ]);
+});
+afterEach(() => {
+  cleanup();
+  vi.clearAllMocks();
+});
+
+describe('ConnectionsPanel', () => {
+  it('shows each state with its badge and button, and the summary line', async () => {
+    renderPanel();
+    await screen.findByText('1/3 working, 2 need attention');
+    expect(screen.getByRole('button', { name: 'Disconnect Google Drive' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Fix YouTube' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Refresh X (Twitter)' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Connect LinkedIn' })).toBeTruthy();
+    expect((screen.getByRole('button', { name: 'Coming Soon! TikTok' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getAllByText('Connected')).toHaveLength(1);
+    expect(screen.getAllByText('Failed')).toHaveLength(1);
+    expect(screen.getAllByText('Expired')).toHaveLength(1);
+  });
+
+  it("the token check toasts its result, then 'Reconnection Needed' 2 s later, and refetches", async () => {
+    network.request.mockResolvedValue({ validated: [{ provider: 'google' }], refreshed: [], failed: [], needsReauth: [{ provider: 'x' }, { provider: 'youtube' }] });
+    renderPanel();
+    await userEvent.click(await screen.findByRole('button', { name: 'Refresh X (Twitter)' }));
+    expect(network.request).toHaveBeenCalledWith('POST', '/api/oauth/refresh-all');
+    await screen.findByText('Token Check Complete: 1 tokens working, 2 need attention - reconnect required');
+    const shownAt = Date.now();
+    await screen.findByText('Reconnection Needed: Please reconnect: X (Twitter), YouTube', undefined, { timeout: 4000 });
+    expect(Date.now() - shownAt).toBeGreaterThanOrEqual(1500);
+    await waitFor(() => expect(network.load).toHaveBeenCalledTimes(2));
+  });
+
+  it("a failed token check toasts 'Token Refresh Failed' with the message", async () => {
+    const { ApiError } = await import('@/lib/api-client');
+    network.request.mockRejectedValue(new ApiError(500, '500: boom'));
+    renderPanel();
+    await userEvent.click(await screen.findByRole('button', { name: 'Refresh X (Twitter)' }));
+    await screen.findByText('Token Refresh Failed: 500: boom');
+  });
+
+  it("disconnecting toasts 'Disconnected', or 'Disconnect Failed' with the provider and message", async () => {
+    network.request.mockResolvedValueOnce({ success: true });
+    renderPanel();
+    await userEvent.click(await screen.findByRole('button', { name: 'Disconnect Google Drive' }));
+    expect(network.request).toHaveBeenCalledWith('PATCH', '/api/oauth-connections/google/disconnect');
+    await screen.findByText('Disconnected: Google Drive connection removed successfully');
+
+    const { ApiError } = await import('@/lib/api-client');
+    network.request.mockRejectedValueOnce(new ApiError(404, '404: No Google Drive connection to remove'));
+    await userEvent.click(await screen.findByRole('button', { name: 'Disconnect Google Drive' }));
+    await screen.findByText('Disconnect Failed: Failed to disconnect Google Drive: 404: No Google Drive connection to remove');
+  });
+
+  it("WordPress without both fields toasts 'Missing Information' and sends nothing", async () => {
+    network.request.mockResolvedValue(null);
+    renderPanel();
+    await userEvent.click(await screen.findByRole('button', { name: 'Connect WordPress' }));
+    await userEvent.type(await screen.findByLabelText('Username'), '   ');
+    await userEvent.click(screen.getByRole('button', { name: 'Connect' }));
+    await screen.findByText('Missing Information: Please enter both username and application password');
+    expect(network.request).not.toHaveBeenCalled();
+  });
+});

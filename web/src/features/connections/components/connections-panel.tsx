@@ -1,0 +1,127 @@
+// The dashboard's Social Media Connections panel (spec sections 2, 4 and 8): the eight
+// providers in order with their state, the summary line, and the connect, disconnect and
+// token-check actions with the spec's toasts.
+import {
+  connectionDisplayState,
+  isOAuthProviderId,
+  PROVIDERS,
+  providerLabel,
+  summarizeConnections,
+  type OAuthProviderId,
+  type ProviderId,
+  type TokenCheckResult,
+} from '@domain/connection-status';
+import { useState } from 'react';
+import { errorMessage } from '@/lib/api-client';
+import { notify } from '@/lib/toast';
+import { useCheckTokens } from '../api/check-tokens';
+import { useConnections } from '../api/get-connections';
+import { useDisconnect } from '../api/disconnect-connection';
+import { useConnectionOutcome } from '../hooks/use-connection-outcome';
+import { texts } from '../texts';
+import { ConnectDialog } from './connect-dialog';
+import { ProviderRow } from './provider-row';
+import { WordpressDialog } from './wordpress-dialog';
+
+/** Spec section 9: the reconnect toast follows the token check after 2 s. */
+const RECONNECT_TOAST_DELAY_MS = 2000;
+
+function announceTokenCheck(result: TokenCheckResult): void {
+  const working = result.validated.length + result.refreshed.length;
+  const attention = result.failed.length + result.needsReauth.length;
+  const show = attention > 0 ? notify.error : notify.success;
+  show(texts.tokenCheckComplete, { description: texts.tokenCheckBody(working, attention) });
+  if (result.needsReauth.length > 0) {
+    const providers = result.needsReauth.map((entry) => providerLabel(entry.provider)).join(', ');
+    setTimeout(() => notify.error(texts.reconnectionNeeded, { description: texts.reconnectionNeededBody(providers) }), RECONNECT_TOAST_DELAY_MS);
+  }
+}
+
+export function ConnectionsPanel() {
+  useConnectionOutcome();
+  const connections = useConnections();
+  const disconnect = useDisconnect();
+  const checkTokens = useCheckTokens();
+  const [connecting, setConnecting] = useState<{ id: OAuthProviderId; label: string } | null>(null);
+  const [wordpressOpen, setWordpressOpen] = useState(false);
+  const now = new Date();
+
+  const entries = PROVIDERS.map((provider) => {
+    const entry = connections.data?.find((e) => e.provider === provider.id) ?? null;
+    return { ...provider, entry, state: connectionDisplayState(provider.id, entry, now) };
+  });
+  const summary = summarizeConnections(entries.map((e) => e.state));
+  const summaryLine =
+    summary.total === 0
+      ? texts.noneConnected
+      : summary.needAttention > 0
+        ? texts.someNeedAttention(summary.working, summary.total, summary.needAttention)
+        : texts.allWorking(summary.total);
+
+  const openConnect = (id: ProviderId, label: string) => {
+    if (isOAuthProviderId(id)) setConnecting({ id, label });
+    else setWordpressOpen(true);
+  };
+
+  const removeConnection = (id: ProviderId, label: string) =>
+    disconnect.mutate(id, {
+      onSuccess: () =>
+        id === 'wordpress'
+          ? notify.success(texts.wordpressDisconnected, { description: texts.wordpressDisconnectedBody })
+          : notify.success(texts.disconnected, { description: texts.disconnectedBody(label) }),
+      onError: (error) =>
+        id === 'wordpress'
+          ? notify.error(texts.wordpressDisconnectFailed, { description: errorMessage(error, texts.wordpressDisconnectFailedFallback) })
+          : notify.error(texts.disconnectFailed, { description: texts.disconnectFailedBody(label, errorMessage(error, '')) }),
+    });
+
+  const runTokenCheck = () =>
+    checkTokens.mutate(undefined, {
+      onSuccess: announceTokenCheck,
+      onError: (error) => notify.error(texts.tokenRefreshFailed, { description: errorMessage(error, texts.tokenRefreshFailedFallback) }),
+    });
+
+  return (
+    <section aria-labelledby="connections-title" className="card border border-base-300 bg-base-100 shadow-sm">
+      <div className="card-body gap-3">
+        <h2 id="connections-title" className="card-title">
+          {texts.title}
+        </h2>
+        <p className="text-sm text-base-content/70">{texts.intro}</p>
+        {connections.isPending ? (
+          <p className="flex items-center gap-2" role="status">
+            <span className="loading loading-spinner loading-sm" aria-hidden="true" /> {texts.loading}
+          </p>
+        ) : connections.isError ? (
+          <p role="alert">{texts.loadFailed}</p>
+        ) : (
+          <>
+            <p className="font-medium" aria-live="polite">
+              {summaryLine}
+            </p>
+            <ul aria-label={texts.title}>
+              {entries.map(({ id, label, purpose, entry, state }) => (
+                <ProviderRow
+                  key={id}
+                  label={label}
+                  purpose={purpose}
+                  state={state}
+                  available={entry?.available ?? false}
+                  accountLabel={entry?.accountLabel ?? null}
+                  busy={(disconnect.isPending && disconnect.variables === id) || checkTokens.isPending}
+                  onConnect={() => openConnect(id, label)}
+                  onDisconnect={() => removeConnection(id, label)}
+                  onRefresh={runTokenCheck}
+                />
+              ))}
+            </ul>
+            {entries.some((e) => !(e.entry?.available ?? false)) && <p className="text-sm text-base-content/70">{texts.comingSoonNote}</p>}
+          </>
+        )}
+        <p className="text-xs text-base-content/70">{texts.tokensNote}</p>
+      </div>
+      <ConnectDialog provider={connecting} onClose={() => setConnecting(null)} />
+      <WordpressDialog open={wordpressOpen} onClose={() => setWordpressOpen(false)} />
+    </section>
+  );
+}
