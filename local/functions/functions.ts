@@ -8,6 +8,7 @@ import path from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { loadEnvFileKeys, repoRoot, type StackConfig } from '../config.ts';
 import { spawnService, type ChildService } from '../lib/process.ts';
+import { automationFunctionEnv } from '../sandbox/automation/settings.ts';
 import { stripeFunctionEnv } from '../sandbox/stripe/settings.ts';
 
 const require = createRequire(import.meta.url);
@@ -85,6 +86,8 @@ export async function startFunctions(config: StackConfig, options: FunctionsOpti
       ALLOWED_ORIGIN: config.urls.web,
       // This stack's own Stripe sandbox, unless .env points at Stripe itself.
       ...stripeFunctionEnv(config),
+      // This stack's own automation receiver, unless .env points at the real automation.
+      ...automationFunctionEnv(config),
       CASTLOOP_FUNCTIONS_DIRS: JSON.stringify([functionsDir, ...(options.extraDirs ?? [])]),
       CASTLOOP_FUNCTIONS_PORT: String(config.ports.functions),
       CASTLOOP_FUNCTIONS_HOST: config.host,

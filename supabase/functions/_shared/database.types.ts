@@ -636,6 +636,10 @@ export type Database = {
         Args: never
         Returns: Json
       }
+      dashboard_stats: {
+        Args: never
+        Returns: Json
+      }
       episode_stats: {
         Args: never
         Returns: Json
@@ -709,6 +713,15 @@ export type Database = {
           options?: Json
         }
         Returns: Json
+      }
+      webhook_delivery_context: {
+        Args: {
+          p_delivery_ids: string[]
+        }
+        Returns: {
+          context: Json
+          delivery_id: string
+        }[]
       }
     }
     Enums: {

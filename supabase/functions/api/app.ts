@@ -5,6 +5,7 @@ import { HTTPException } from 'hono/http-exception';
 import { HttpError } from '../_shared/http-error.ts';
 import { authRoutes } from './routes/auth.ts';
 import { billingRoutes } from './routes/billing.ts';
+import { episodeRoutes } from './routes/episodes.ts';
 import { recoverSessionRoutes } from './routes/recover-session.ts';
 
 const allowedOrigins = (Deno.env.get('ALLOWED_ORIGIN') ?? Deno.env.get('SITE_URL') ?? '').split(',').map((o) => o.trim()).filter(Boolean);
@@ -17,6 +18,7 @@ app.get('/health', (c) => c.json({ status: 'ok', service: 'api' }));
 app.route('/auth', authRoutes);
 app.route('/auth', recoverSessionRoutes);
 app.route('/', billingRoutes);
+app.route('/', episodeRoutes);
 
 app.notFound((c) => c.json({ message: `No route for ${c.req.method} ${new URL(c.req.url).pathname}` }, 404));
 
