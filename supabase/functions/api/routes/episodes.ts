@@ -55,6 +55,7 @@ episodeRoutes.post('/episodes/submit-direct-storage', async (c) => {
   const caller = await requireCaller(c);
   const { uploadUrls, episodeData } = await parseJsonBody(c.req.raw, submitEpisodePayloadSchema);
   const files = uploadUrls.map(objectPathOf);
+  if (files.some((file) => !/\.mp4$/i.test(file))) throw new HttpError(400, 'Only MP4 video files can be submitted.');
   const { data, error } = await userClient(caller.accessToken).rpc('submit_episode', { files, options: episodeData });
   if (error) throw submitRefusal(error);
   return c.json({ success: true, episode: data }, 201);
