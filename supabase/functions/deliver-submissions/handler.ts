@@ -119,7 +119,7 @@ export async function handleDeliveryRun(request: Request): Promise<Response> {
   const config = settings();
   if (!config.url || !config.secret) return json(503, { message: 'AUTOMATION_WEBHOOK_URL and AUTOMATION_WEBHOOK_SECRET must be set' });
 
-  let options: { limit?: unknown; leaseSeconds?: unknown } = {};
+  let options: { limit?: unknown; leaseSeconds?: unknown };
   try {
     const text = await request.text();
     options = text ? JSON.parse(text) : {};

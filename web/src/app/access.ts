@@ -11,6 +11,8 @@ const redirect = (to: string): AccessDecision => ({ kind: 'redirect', to });
 export const publicPaths = ['/register', '/login', '/forgot-password', '/reset-password'] as const;
 /** Access is enforced by the server, whoever visits. */
 export const openPaths = ['/admin/episodes/resubmit'] as const;
+/** Shown to logged-out visitors only to say 'Unauthorized' and send them to / (spec section 2). */
+export const unauthorizedNoticePaths = ['/dashboard'] as const;
 /** Known to logged-in users; anything else is the not-found page. */
 export const memberPaths = ['/', '/subscribe', '/onboarding', '/dashboard', '/done'] as const;
 
@@ -19,7 +21,7 @@ const isOneOf = (list: readonly string[], path: string) => list.includes(path);
 export function decideAccess(path: string, account: Pick<Account, 'subscriptionStatus' | 'onboardingCompleted'> | null): AccessDecision {
   const normalized = path.length > 1 ? path.replace(/\/+$/, '') : path;
   if (isOneOf(openPaths, normalized)) return render;
-  if (!account) return isOneOf(publicPaths, normalized) ? render : redirect('/login');
+  if (!account) return isOneOf(publicPaths, normalized) || isOneOf(unauthorizedNoticePaths, normalized) ? render : redirect('/login');
 
   const home = homeDestination(account);
   switch (normalized) {
