@@ -46,6 +46,7 @@ export const episodeTexts = {
   noEpisodes: 'No episodes submitted yet',
   dateUnknown: 'date unknown',
   loadFailed: 'Could not load your episodes.',
+  loading: 'Loading episodes...',
 
   dialogTitle: 'Submit New Episode',
   close: 'Close',

@@ -11,7 +11,12 @@ export function RecentEpisodes() {
       <h3 id="recent-episodes-title" className="font-semibold">
         {t.recentTitle}
       </h3>
-      {episodes.isPending && <span className="loading loading-dots loading-sm" aria-label="Loading" />}
+      {episodes.isPending && (
+        <p role="status" className="flex items-center gap-2 text-sm">
+          <span className="loading loading-dots loading-sm" aria-hidden="true" />
+          {t.loading}
+        </p>
+      )}
       {episodes.isError && <p className="text-sm text-red-700">{t.loadFailed}</p>}
       {episodes.data?.length === 0 && <p className="text-sm text-base-content/70">{t.noEpisodes}</p>}
       {episodes.data && episodes.data.length > 0 && (
