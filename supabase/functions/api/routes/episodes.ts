@@ -22,6 +22,7 @@ interface SqlError {
 function submitRefusal(error: SqlError): HttpError {
   const words = error.details || error.message;
   if (error.message === 'not_authenticated') return new HttpError(401, 'Unauthorized');
+  if (error.message === 'file_not_found') return new HttpError(404, words);
   switch (error.code) {
     case '22023':
       return new HttpError(400, words);

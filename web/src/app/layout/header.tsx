@@ -51,7 +51,6 @@ export function Header() {
           <button
             type="button"
             className="btn btn-ghost gap-2"
-            aria-haspopup="true"
             aria-expanded={menuOpen}
             aria-controls={menuId}
             aria-label={`${dashboardTexts.menuLabel}: ${name ?? ''}`}
