@@ -4,6 +4,7 @@
 // On hosted Supabase the worker runs every minute, so add up to 60 s to the latency.
 // Runs its own stack on CASTLOOP_TEST_PORT_BASE (default 27200) with its own data directory.
 //   npx tsx bench/episode-delivery.ts
+import fs from 'node:fs/promises';
 import pg from 'pg';
 
 process.env.CASTLOOP_TEST_PORT_BASE ??= '27200';
@@ -75,4 +76,5 @@ try {
   console.log(`  receiver accepted ${accepted.length} deliveries for ${distinct} distinct submissions (exactly once: ${accepted.length === BACKLOG && distinct === BACKLOG})`);
 } finally {
   await stack.stop();
+  await fs.rm(config.dataDir, { recursive: true, force: true });
 }

@@ -5,6 +5,7 @@
 // for comparison: it walks everyone's episodes by date.
 // Runs its own stack on CASTLOOP_TEST_PORT_BASE (default 27100) with its own data directory.
 //   npx tsx bench/episode-reads.ts
+import fs from 'node:fs/promises';
 import pg from 'pg';
 import { load, type LoadResult } from './lib/load.ts';
 
@@ -117,4 +118,5 @@ try {
   }
 } finally {
   await stack.stop();
+  await fs.rm(config.dataDir, { recursive: true, force: true });
 }
