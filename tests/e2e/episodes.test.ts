@@ -138,6 +138,35 @@ describe('submitting an episode', () => {
     });
     expect(delivery.files[0]).toMatchObject({ bytes: big.size, sha256: big.sha256 });
   });
+  it("cancels an unfinished upload, removes a finished one, and refuses to submit nothing: 'No Files Uploaded'", async () => {
+    const { page, user } = await signedInDashboard({ tier: 'growth', drive: 'connected', hostingReady: true });
+    const stalled = await mp4File('stalled.mp4', 13 * MiB);
+    const done = await mp4File('done.mp4', 100 * 1024);
+    let patches = 0;
+    await page.route('**/storage/v1/upload/resumable/**', async (route) => {
+      if (route.request().method() === 'PATCH' && ++patches >= 2) return;
+      await route.continue();
+    });
+    const dialog = await openDialog(page);
+    await dialog.getByLabel('Choose MP4 files').setInputFiles(stalled.file);
+    await expect.poll(() => patches, { timeout: 15_000 }).toBeGreaterThanOrEqual(2);
+    await dialog.getByRole('button', { name: 'Cancel upload of stalled.mp4' }).click();
+    await dialog.getByRole('progressbar', { name: 'Upload progress of stalled.mp4' }).waitFor({ state: 'detached' });
+    await page.unrouteAll({ behavior: 'ignoreErrors' });
+
+    await dialog.getByLabel('Choose MP4 files').setInputFiles(done.file);
+    await page.getByText('Files Uploaded Successfully!: 1 file(s) uploaded to cloud storage.').waitFor();
+    await dialog.getByRole('button', { name: 'Remove done.mp4' }).click();
+    await dialog.getByRole('progressbar', { name: 'Upload progress of done.mp4' }).waitFor({ state: 'detached' });
+    await dialog.getByRole('button', { name: 'Submit Episode' }).click();
+    await page.getByText('No Files Uploaded: Please upload at least one video file before submitting.').waitFor();
+
+    // Neither file is left in storage: the cancelled upload never became an object, the removed one was deleted.
+    await expect
+      .poll(() => withDb(async (db) => (await db.query(`select count(*)::int as n from storage.objects where bucket_id = 'episodes' and name like $1`, [`${user.id}/%`])).rows[0].n))
+      .toBe(0);
+    expect((await withDb((db) => db.query('select count(*)::int as n from public.episodes where user_id = $1', [user.id]))).rows[0].n).toBe(0);
+  });
 });
 
 describe('gating on the dashboard and in the dialog', () => {
