@@ -10,6 +10,7 @@ import { startDatabase, wipeData } from './postgres/database.ts';
 import { startScheduler } from './cron/scheduler.ts';
 import { startPostgrest } from './postgrest/postgrest.ts';
 import { startSandbox } from './sandbox/index.ts';
+import { automationFunctionEnv } from './sandbox/automation/settings.ts';
 import { oauthFunctionEnv } from './sandbox/oauth/settings.ts';
 import { stripeFunctionEnv } from './sandbox/stripe/settings.ts';
 import { createStorageService } from './storage/index.ts';
@@ -98,9 +99,9 @@ export async function startStack(config: StackConfig, options: StackOptions = {}
           startFunctions(config, {
             watch: options.watch ?? false,
             extraDirs: options.extraFunctionsDirs,
-            // This stack's own sandboxes (Stripe, OAuth providers, WordPress), unless .env
+            // This stack's own sandboxes (Stripe, OAuth providers, WordPress, the automation), unless .env
             // points a service at the real one.
-            sandboxEnv: { ...stripeFunctionEnv(config), ...oauthFunctionEnv(config) },
+            sandboxEnv: { ...stripeFunctionEnv(config), ...oauthFunctionEnv(config), ...automationFunctionEnv(config) },
             onLine: (line) => log(`[functions] ${line}`),
           }),
         supervision,

@@ -7,6 +7,7 @@ import { createServer, type Server } from 'node:http';
 import path from 'node:path';
 import type { StackConfig } from '../config.ts';
 import { escapeHtml, htmlPage, readBody, sendHtml, sendJson } from './http.ts';
+import { createAutomationSandbox } from './automation/index.ts';
 import { createStripeSandbox } from './stripe/index.ts';
 import { createOAuthSandbox } from './oauth/index.ts';
 import type { SandboxModule } from './types.ts';
@@ -27,6 +28,7 @@ function createModules(config: StackConfig): SandboxModule[] {
   return [
     createStripeSandbox(config, { dataDir: sandboxDataDir(config) }),
     createOAuthSandbox(config, { dataDir: sandboxDataDir(config) }),
+    createAutomationSandbox(config, { dataDir: sandboxDataDir(config) }),
   ];
 }
 

@@ -139,6 +139,7 @@ describe('sign in', () => {
     const page = await harness.newPage();
     await signIn(page, email);
     await expectOnPage(page, '/');
+    await page.getByRole('button', { name: /^Account menu/ }).click();
     await page.getByRole('button', { name: 'Logout' }).click();
     await expectOnPage(page, '/login');
     await page.goto('/dashboard');

@@ -10,7 +10,16 @@ export interface TestUser {
   password: string;
 }
 
-export async function createUser(state: UserState, options: { password?: string; tier?: string } = {}): Promise<TestUser> {
+export interface UserOptions {
+  password?: string;
+  tier?: string;
+  /** A Google Drive connection: working, with an expired token, or none (default). */
+  drive?: 'connected' | 'expired';
+  /** Podcast hosting configured by the operator (submissions are blocked until then). */
+  hostingReady?: boolean;
+}
+
+export async function createUser(state: UserState, options: UserOptions = {}): Promise<TestUser> {
   const email = uniqueEmail(state);
   const password = options.password ?? 'correct-horse-battery';
   const { data, error } = await serviceClient().auth.admin.createUser({
@@ -24,6 +33,8 @@ export async function createUser(state: UserState, options: { password?: string;
   const user = { id: data.user.id, email, password };
   if (state === 'subscribed' || state === 'onboarded') await activateSubscription(user.id, options.tier ?? 'growth');
   if (state === 'onboarded') await markOnboarded(user.id);
+  if (options.drive) await connectDrive(user.id, options.drive);
+  if (options.hostingReady) await markHostingReady(user.id);
   return user;
 }
 
@@ -40,4 +51,27 @@ export async function activateSubscription(userId: string, tier: string): Promis
 
 export async function markOnboarded(userId: string): Promise<void> {
   await withDb((db) => db.query('update public.profiles set onboarding_completed_at = now() where id = $1', [userId]));
+}
+
+/** A Google Drive connection as the OAuth callback stores it (token material is opaque here). */
+export async function connectDrive(userId: string, state: 'connected' | 'expired' = 'connected'): Promise<void> {
+  await withDb(async (db) => {
+    const { rows } = await db.query(
+      `insert into public.oauth_connections (user_id, provider, connected, status, account_label, expires_at)
+       values ($1::uuid, 'google', true, 'connected', 'drive@example.com', now() + $2::interval)
+       on conflict (user_id, provider) do update set connected = true, status = 'connected', expires_at = excluded.expires_at
+       returning id`,
+      [userId, state === 'connected' ? '1 hour' : '-1 hour'],
+    );
+    await db.query(
+      `insert into public.oauth_tokens (connection_id, user_id, access_token_encrypted, refresh_token_encrypted, token_type)
+       values ($1, $2::uuid, 'test-access-token', 'test-refresh-token', 'Bearer')
+       on conflict (connection_id) do update set access_token_encrypted = excluded.access_token_encrypted`,
+      [rows[0].id, userId],
+    );
+  });
+}
+
+export async function markHostingReady(userId: string): Promise<void> {
+  await withDb((db) => db.query('update public.profiles set hosting_ready_at = now() - interval \'1 minute\' where id = $1', [userId]));
 }

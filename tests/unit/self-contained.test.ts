@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 const skipped = new Set(['node_modules', '.git', '.local-data', 'dist', 'test-results', 'coverage']);
-const outside = [/\.\.\/shared\b/, /\/work\/shared/, /\bARCHITECTURE\.md\b/, /\bCONVENTIONS\.md\b/, /gotrue-openapi\.yaml/];
+const outside = [/\.\.\/shared(?![\w.-])/, /\/work\/shared/, /\bARCHITECTURE\.md\b/, /\bCONVENTIONS\.md\b/, /gotrue-openapi\.yaml/];
 
 function* files(dir: string): Generator<string> {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {

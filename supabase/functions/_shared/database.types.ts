@@ -617,6 +617,10 @@ export type Database = {
         Args: never
         Returns: Json
       }
+      dashboard_stats: {
+        Args: never
+        Returns: Json
+      }
       episode_stats: {
         Args: never
         Returns: Json
@@ -694,6 +698,15 @@ export type Database = {
           options?: Json
         }
         Returns: Json
+      }
+      webhook_delivery_context: {
+        Args: {
+          p_delivery_ids: string[]
+        }
+        Returns: {
+          context: Json
+          delivery_id: string
+        }[]
       }
     }
     Enums: {

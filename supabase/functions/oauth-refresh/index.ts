@@ -2,19 +2,14 @@
 // (pg_cron + pg_net, see its migration) with the service key. Refreshes every token due
 // within a day; a revoked grant is marked for reconnection.
 import { refreshDueTokens } from '../_shared/oauth/connections.ts';
+import { refuseLocalDefaults } from '../_shared/local-defaults.ts';
+import { isServiceCaller } from '../_shared/service-caller.ts';
 
-function timingSafeEqual(a: string, b: string): boolean {
-  if (a.length !== b.length) return false;
-  let diff = 0;
-  for (let i = 0; i < a.length; i += 1) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
-  return diff === 0;
-}
-
+refuseLocalDefaults(Deno.env.toObject());
 Deno.serve(async (request) => {
   const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
   if (request.method !== 'POST') return json(405, { message: 'Method not allowed' });
-  const bearer = request.headers.get('authorization')?.match(/^Bearer\s+(.+)$/i)?.[1] ?? '';
-  if (!timingSafeEqual(bearer, Deno.env.get('SUPABASE_SERVICE_ROLE_KEY') ?? '')) return json(401, { message: 'Unauthorized' });
+  if (!isServiceCaller(request)) return json(401, { message: 'Unauthorized' });
   try {
     const summary = await refreshDueTokens();
     console.log(`oauth-refresh: ${summary.refreshed} refreshed, ${summary.needsReauth} need reconnection, ${summary.failed} failed`);

@@ -13,8 +13,11 @@ describe('decideAccess for logged-out visitors', () => {
   it.each(['/register', '/login', '/forgot-password', '/reset-password', '/admin/episodes/resubmit'])('renders %s', (path) => {
     expect(decideAccess(path, null)).toEqual({ kind: 'render' });
   });
-  it.each(['/', '/subscribe', '/onboarding', '/dashboard', '/done', '/no-such-page'])('sends %s to /login', (path) => {
+  it.each(['/', '/subscribe', '/onboarding', '/done', '/no-such-page'])('sends %s to /login', (path) => {
     expect(decideAccess(path, null)).toEqual({ kind: 'redirect', to: '/login' });
+  });
+  it("renders /dashboard, which says 'Unauthorized' and goes to / itself", () => {
+    expect(decideAccess('/dashboard', null)).toEqual({ kind: 'render' });
   });
 });
 

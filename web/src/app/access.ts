@@ -14,7 +14,7 @@ export function decideAccess(
 ): AccessDecision {
   const access = findRoute(path)?.access;
   if (access?.kind === 'anyone') return render;
-  if (!account) return access?.kind === 'guest' ? render : redirect('/login');
+  if (!account) return access?.kind === 'guest' || (access?.kind === 'member' && access.signedOutNotice) ? render : redirect('/login');
   // Signed-in users have no use for the sign-in screens: send them home (decisions.md).
   if (access?.kind === 'guest') return redirect('/');
   if (access?.kind === 'member' && access.home) {

@@ -6,9 +6,11 @@ import { ADMIN_CONSOLE_PATH, type HomeDestination } from '@domain/account';
 /**
  * - `anyone`: rendered for every visitor (the admin console enforces access on the server).
  * - `guest`: the sign-in screens; a signed-in visitor is sent home.
- * - `member`: signed-in visitors only; with `home`, only when that is where the account belongs.
+ * - `member`: signed-in visitors only; with `home`, only when that is where the account belongs;
+ *   with `signedOutNotice`, a signed-out visitor sees the page just long enough to be told
+ *   'Unauthorized' and sent to / (the dashboard, spec section 2).
  */
-export type RouteAccess = { kind: 'anyone' } | { kind: 'guest' } | { kind: 'member'; home?: HomeDestination };
+export type RouteAccess = { kind: 'anyone' } | { kind: 'guest' } | { kind: 'member'; home?: HomeDestination; signedOutNotice?: boolean };
 
 export interface AppRoute {
   path: string;
@@ -19,7 +21,7 @@ export interface AppRoute {
 
 const anyone: RouteAccess = { kind: 'anyone' };
 const guest: RouteAccess = { kind: 'guest' };
-const member = (home?: HomeDestination): RouteAccess => ({ kind: 'member', home });
+const member = (home?: HomeDestination, signedOutNotice = false): RouteAccess => ({ kind: 'member', home, signedOutNotice });
 
 // Each screen is a lazy chunk, so the first load stays small.
 const dashboardPage = lazy(() => import('./routes/dashboard-page'));
@@ -32,7 +34,7 @@ export const routeTable: readonly AppRoute[] = [
   { path: '/forgot-password', title: 'Forgot Password', access: guest, page: lazy(() => import('@/features/auth/routes/forgot-password-page')) },
   { path: '/reset-password', title: 'Reset Password', access: anyone, page: lazy(() => import('@/features/auth/routes/reset-password-page')) },
   { path: '/', title: 'Dashboard', access: member('/dashboard'), page: dashboardPage },
-  { path: '/dashboard', title: 'Dashboard', access: member('/dashboard'), page: dashboardPage },
+  { path: '/dashboard', title: 'Dashboard', access: member('/dashboard', true), page: dashboardPage },
   { path: '/subscribe', title: 'Choose Your Plan', access: member(), page: lazy(() => import('@/features/billing/routes/subscribe-page')) },
   { path: '/onboarding', title: 'Onboarding', access: member('/onboarding'), page: lazy(() => import('@/features/onboarding/routes/onboarding-page')) },
   { path: '/done', title: 'Thanks for Submitting!', access: member(), page: lazy(() => import('@/features/episodes/routes/done-page')) },

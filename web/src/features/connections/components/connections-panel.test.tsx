@@ -93,9 +93,11 @@ describe('ConnectionsPanel', () => {
     renderPanel();
     await userEvent.click(await screen.findByRole('button', { name: 'Refresh X (Twitter)' }));
     expect(network.request).toHaveBeenCalledWith('POST', '/api/oauth/refresh-all');
-    await screen.findByText('Token Check Complete: 1 tokens working, 2 need attention - reconnect required');
+    await screen.findByText('Token Check Complete');
+    await screen.findByText('1 tokens working, 2 need attention - reconnect required');
     const shownAt = Date.now();
-    await screen.findByText('Reconnection Needed: Please reconnect: X (Twitter), YouTube', undefined, { timeout: 4000 });
+    await screen.findByText('Reconnection Needed', undefined, { timeout: 4000 });
+    await screen.findByText('Please reconnect: X (Twitter), YouTube');
     expect(Date.now() - shownAt).toBeGreaterThanOrEqual(1500);
     await waitFor(() => expect(network.load).toHaveBeenCalledTimes(2));
   });
@@ -105,7 +107,8 @@ describe('ConnectionsPanel', () => {
     network.request.mockRejectedValue(new ApiError(500, '500: boom'));
     renderPanel();
     await userEvent.click(await screen.findByRole('button', { name: 'Refresh X (Twitter)' }));
-    await screen.findByText('Token Refresh Failed: 500: boom');
+    await screen.findByText('Token Refresh Failed');
+    await screen.findByText('500: boom');
   });
 
   it("disconnecting toasts 'Disconnected', or 'Disconnect Failed' with the provider and message", async () => {
@@ -113,12 +116,14 @@ describe('ConnectionsPanel', () => {
     renderPanel();
     await userEvent.click(await screen.findByRole('button', { name: 'Disconnect Google Drive' }));
     expect(network.request).toHaveBeenCalledWith('PATCH', '/api/oauth-connections/google/disconnect');
-    await screen.findByText('Disconnected: Google Drive connection removed successfully');
+    await screen.findByText('Disconnected');
+    await screen.findByText('Google Drive connection removed successfully');
 
     const { ApiError } = await import('@/lib/api-client');
     network.request.mockRejectedValueOnce(new ApiError(404, '404: No Google Drive connection to remove'));
     await userEvent.click(await screen.findByRole('button', { name: 'Disconnect Google Drive' }));
-    await screen.findByText('Disconnect Failed: Failed to disconnect Google Drive: 404: No Google Drive connection to remove');
+    await screen.findByText('Disconnect Failed');
+    await screen.findByText('Failed to disconnect Google Drive: 404: No Google Drive connection to remove');
   });
 
   it("WordPress without both fields toasts 'Missing Information' and sends nothing", async () => {
@@ -127,7 +132,8 @@ describe('ConnectionsPanel', () => {
     await userEvent.click(await screen.findByRole('button', { name: 'Connect WordPress' }));
     await userEvent.type(await screen.findByLabelText('Username'), '   ');
     await userEvent.click(screen.getByRole('button', { name: 'Connect' }));
-    await screen.findByText('Missing Information: Please enter both username and application password');
+    await screen.findByText('Missing Information');
+    await screen.findByText('Please enter both username and application password');
     expect(network.request).not.toHaveBeenCalled();
   });
 });

@@ -1,0 +1,91 @@
+// Episode submission rules (spec sections 3, 4, 5 and 9), shared by the SPA's dialog and the
+// `api` function; submit_episode() in SQL re-checks every one of them.
+import { z } from 'zod/mini';
+
+export const MAX_EPISODE_FILES = 10;
+/** 3 GB as configured (3*1024^3 bytes), the `episodes` bucket's file_size_limit. */
+export const MAX_EPISODE_FILE_BYTES = 3 * 1024 ** 3;
+export const EPISODE_MIME_TYPE = 'video/mp4';
+export const EPISODES_BUCKET = 'episodes';
+export const RECENT_EPISODES_SHOWN = 3;
+
+export const CLIP_STYLES = ['DEFAULT', 'PROFESSIONAL', 'CREATIVE'] as const;
+export type ClipStyle = (typeof CLIP_STYLES)[number];
+export const DAYS_BETWEEN_CLIPS_MIN = 1;
+export const DAYS_BETWEEN_CLIPS_MAX = 30;
+
+/** hh:mm:ss, hours 0-23 with an optional leading zero. */
+export const TIMESTAMP_PATTERN = /^([01]?[0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]$/;
+export const timestampMessage = 'Must be in hh:mm:ss format';
+
+const optionalTimestamp = z.optional(
+  z.union([z.literal(''), z.string().check(z.regex(TIMESTAMP_PATTERN, timestampMessage))]),
+);
+
+export const episodeOptionsSchema = z.object({
+  startTimestamp: optionalTimestamp,
+  endTimestamp: optionalTimestamp,
+  addLogo: z._default(z.boolean(), true),
+  addIntroOutro: z._default(z.boolean(), true),
+  clipStyle: z._default(z.enum(CLIP_STYLES), 'DEFAULT'),
+  daysBetweenClips: z._default(
+    z.number().check(z.int(), z.gte(DAYS_BETWEEN_CLIPS_MIN), z.lte(DAYS_BETWEEN_CLIPS_MAX)),
+    DAYS_BETWEEN_CLIPS_MIN,
+  ),
+});
+export type EpisodeOptions = z.output<typeof episodeOptionsSchema>;
+
+export const defaultEpisodeOptions: EpisodeOptions = {
+  startTimestamp: '',
+  endTimestamp: '',
+  addLogo: true,
+  addIntroOutro: true,
+  clipStyle: 'DEFAULT',
+  daysBetweenClips: 1,
+};
+
+/** The form's rule for days between clips: anything but a whole number 1-30 becomes 1. */
+export function normalizeDaysBetweenClips(value: unknown): number {
+  const n = typeof value === 'number' ? value : Number(String(value ?? '').trim());
+  return Number.isInteger(n) && n >= DAYS_BETWEEN_CLIPS_MIN && n <= DAYS_BETWEEN_CLIPS_MAX ? n : DAYS_BETWEEN_CLIPS_MIN;
+}
+
+/** POST /api/episodes/submit-direct-storage {uploadUrls, episodeData}. */
+export const submitEpisodePayloadSchema = z.object({
+  uploadUrls: z.array(z.string().check(z.minLength(1), z.maxLength(1024))).check(
+    z.minLength(1, 'Please upload at least one video file before submitting.'),
+    z.maxLength(MAX_EPISODE_FILES, `At most ${MAX_EPISODE_FILES} files can be submitted at once.`),
+  ),
+  episodeData: z._default(episodeOptionsSchema, () => ({ ...defaultEpisodeOptions })),
+});
+export type SubmitEpisodePayload = z.input<typeof submitEpisodePayloadSchema>;
+
+export const BLOCK_REASONS = ['google_drive_required', 'google_drive_invalid', 'hosting_setup', 'monthly_limit'] as const;
+export type BlockReason = (typeof BLOCK_REASONS)[number];
+
+/** GET /api/episodes/stats (episode_stats() plus the dashboard's setup facts). */
+export interface EpisodeStats {
+  thisMonth: number;
+  total: number;
+  currentCount: number;
+  limit: number | null;
+  subscriptionTier: string;
+  canSubmit: boolean;
+  blockReason: BlockReason | null;
+  hostingSetup: boolean;
+  onboardingCompleted: boolean;
+  socialConnected: boolean;
+}
+
+/** GET /api/episodes. */
+export interface Episode {
+  id: string;
+  title: string;
+  submittedAt: string | null;
+}
+
+/** An object path in the caller's folder of the `episodes` bucket, always ending in .mp4. */
+export function episodeObjectPath(userId: string, uploadId: string, fileName: string): string {
+  const base = fileName.replace(/\.mp4$/i, '').replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[-.]+|-+$/g, '').slice(0, 120) || 'episode';
+  return `${userId}/${uploadId}/${base}.mp4`;
+}

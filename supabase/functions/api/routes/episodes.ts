@@ -1,0 +1,105 @@
+// Episodes (spec sections 4, 5 and 7): submission (the database decides and writes the episode,
+// its log and the outbox row in one transaction: submit_episode()), statistics with gating, the
+// caller's list, and signed upload URLs for clients that PUT a file instead of using TUS.
+import { Hono } from 'hono';
+import {
+  type Episode,
+  EPISODES_BUCKET,
+  episodeObjectPath,
+  submitEpisodePayloadSchema,
+} from '../../_shared/domain/episodes.ts';
+import { HttpError, parseJsonBody } from '../../_shared/http-error.ts';
+import { requireCaller } from '../../_shared/session.ts';
+import { userClient } from '../../_shared/supabase-clients.ts';
+
+interface SqlError {
+  code?: string;
+  message: string;
+  details?: string | null;
+}
+
+/** A refusal of submit_episode() (SQLSTATE + reason code + words for people) as HTTP. */
+function submitRefusal(error: SqlError): HttpError {
+  const words = error.details || error.message;
+  if (error.message === 'not_authenticated') return new HttpError(401, 'Unauthorized');
+  if (error.message === 'file_not_found') return new HttpError(404, words);
+  switch (error.code) {
+    case '22023':
+      return new HttpError(400, words);
+    case 'P0002':
+      return new HttpError(404, words);
+    case '42501':
+    case 'PT402':
+    case 'PT403':
+      return new HttpError(403, words);
+    default:
+      return new HttpError(500, `Could not submit the episode: ${error.message}`);
+  }
+}
+
+/**
+ * An entry of uploadUrls as an object path in the `episodes` bucket: a bare path, or a Storage
+ * URL (TUS or signed upload) whose path names the bucket.
+ */
+export function objectPathOf(uploadUrl: string): string {
+  if (!/^https?:\/\//i.test(uploadUrl) && !uploadUrl.startsWith('/')) return uploadUrl;
+  const pathname = decodeURIComponent(new URL(uploadUrl, 'http://x').pathname);
+  const marker = `/${EPISODES_BUCKET}/`;
+  const at = pathname.indexOf(marker);
+  if (!pathname.includes('/storage/v1/object/') || at < 0) throw new HttpError(400, `Not a file in the ${EPISODES_BUCKET} storage: ${uploadUrl}`);
+  return pathname.slice(at + marker.length);
+}
+
+export const episodeRoutes = new Hono();
+
+episodeRoutes.post('/episodes/submit-direct-storage', async (c) => {
+  const caller = await requireCaller(c);
+  const { uploadUrls, episodeData } = await parseJsonBody(c.req.raw, submitEpisodePayloadSchema);
+  const files = uploadUrls.map(objectPathOf);
+  if (files.some((file) => !/\.mp4$/i.test(file))) throw new HttpError(400, 'Only MP4 video files can be submitted.');
+  const { data, error } = await userClient(caller.accessToken).rpc('submit_episode', { files, options: episodeData });
+  if (error) throw submitRefusal(error);
+  return c.json({ success: true, episode: data }, 201);
+});
+
+episodeRoutes.get('/episodes/stats', async (c) => {
+  const caller = await requireCaller(c);
+  const { data, error } = await userClient(caller.accessToken).rpc('dashboard_stats');
+  if (error) throw new HttpError(500, `Could not load episode statistics: ${error.message}`);
+  return c.json(data);
+});
+
+episodeRoutes.get('/episodes', async (c) => {
+  const caller = await requireCaller(c);
+  const requested = Number(c.req.query('limit') ?? 100);
+  const limit = Number.isInteger(requested) && requested > 0 ? Math.min(requested, 1000) : 100;
+  // Filtered by owner explicitly (RLS alone would also admit an admin's view of everyone), so
+  // the (user_id, submitted_at) index serves it however many episodes others have.
+  const { data, error } = await userClient(caller.accessToken)
+    .from('episodes')
+    .select('id, title, submitted_at')
+    .eq('user_id', caller.userId)
+    .order('submitted_at', { ascending: false })
+    .limit(limit);
+  if (error) throw new HttpError(500, `Could not load episodes: ${error.message}`);
+  const episodes: Episode[] = data.map((row) => ({ id: row.id, title: row.title, submittedAt: row.submitted_at }));
+  return c.json(episodes);
+});
+
+episodeRoutes.post('/objects/upload', async (c) => {
+  const caller = await requireCaller(c);
+  let fileName = 'episode.mp4';
+  const text = await c.req.text();
+  if (text) {
+    try {
+      const body = JSON.parse(text) as { fileName?: unknown };
+      if (typeof body.fileName === 'string' && body.fileName.trim()) fileName = body.fileName.trim();
+    } catch {
+      throw new HttpError(400, 'Request body must be valid JSON');
+    }
+  }
+  const objectPath = episodeObjectPath(caller.userId, crypto.randomUUID(), fileName);
+  const { data, error } = await userClient(caller.accessToken).storage.from(EPISODES_BUCKET).createSignedUploadUrl(objectPath);
+  if (error || !data) throw new HttpError(403, 'Failed to get upload URL');
+  return c.json({ uploadURL: data.signedUrl, path: objectPath });
+});

@@ -1,0 +1,145 @@
+// One run of the outbox worker: claim due deliveries, post each to the automation webhook
+// (signed body, idempotency key, signed expiring download URLs), record the outcome with
+// exponential backoff, and give up after the last attempt keeping the last error.
+import {
+  DELIVERY_LEASE_SECONDS,
+  DOWNLOAD_URL_SECONDS,
+  IDEMPOTENCY_HEADER,
+  MAX_DELIVERY_ATTEMPTS,
+  retryDelaySeconds,
+  shouldGiveUp,
+  SIGNATURE_HEADER,
+} from '../_shared/domain/outbox.ts';
+import { EPISODES_BUCKET } from '../_shared/domain/episodes.ts';
+import { serviceClient } from '../_shared/supabase-clients.ts';
+import { signatureHeader } from '../_shared/webhook-signature.ts';
+import { isServiceCaller } from '../_shared/service-caller.ts';
+
+type Delivery = { id: string; submission_log_id: string; attempts: number; payload: Record<string, unknown> };
+type DeliveryContext = {
+  clipsPerEpisode: number;
+  subscriptionTier: string;
+  postAutomatically: boolean;
+  brandKit: Record<string, unknown>;
+  brandAssetPaths: Record<string, string>;
+};
+type Outcome = 'delivered' | 'retrying' | 'failed';
+
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+
+function settings() {
+  const int = (key: string, fallback: number) => {
+    const value = Number(Deno.env.get(key));
+    return Number.isInteger(value) && value > 0 ? value : fallback;
+  };
+  return {
+    url: Deno.env.get('AUTOMATION_WEBHOOK_URL') ?? '',
+    secret: Deno.env.get('AUTOMATION_WEBHOOK_SECRET') ?? '',
+    maxAttempts: int('AUTOMATION_MAX_ATTEMPTS', MAX_DELIVERY_ATTEMPTS),
+    timeoutMs: int('AUTOMATION_TIMEOUT_SECONDS', 30) * 1000,
+    siteUrl: (Deno.env.get('SITE_URL') ?? '').replace(/\/+$/, ''),
+  };
+}
+
+async function signedUrls(bucket: string, paths: string[]): Promise<Map<string, string>> {
+  if (paths.length === 0) return new Map();
+  const { data, error } = await serviceClient().storage.from(bucket).createSignedUrls(paths, DOWNLOAD_URL_SECONDS);
+  if (error) throw new Error(`could not sign download URLs: ${error.message}`);
+  const urls = new Map<string, string>();
+  for (const entry of data) {
+    if (entry.error || !entry.signedUrl || !entry.path) throw new Error(`could not sign ${entry.path ?? 'a file'}: ${entry.error ?? 'no URL'}`);
+    urls.set(entry.path, entry.signedUrl);
+  }
+  return urls;
+}
+
+/** The body the automation receives. */
+async function deliveryBody(delivery: Delivery, context: DeliveryContext | undefined, siteUrl: string) {
+  const files = (delivery.payload.objectStorageFiles as string[] | undefined) ?? [];
+  const expiresAt = new Date(Date.now() + DOWNLOAD_URL_SECONDS * 1000).toISOString();
+  const fileUrls = await signedUrls(EPISODES_BUCKET, files);
+  const assetPaths = context?.brandAssetPaths ?? {};
+  const assetUrls = await signedUrls('brand-assets', Object.values(assetPaths));
+  return {
+    ...delivery.payload,
+    deliveryId: delivery.id,
+    attempt: delivery.attempts,
+    files: files.map((path) => ({ path, name: path.split('/').at(-1), downloadUrl: fileUrls.get(path), expiresAt })),
+    brandKit: {
+      ...(context?.brandKit ?? {}),
+      assets: Object.fromEntries(Object.entries(assetPaths).map(([slot, path]) => [slot, { path, downloadUrl: assetUrls.get(path), expiresAt }])),
+    },
+    subscriptionTier: context?.subscriptionTier ?? 'starter',
+    clipsPerEpisode: context?.clipsPerEpisode ?? 3,
+    postAutomatically: context?.postAutomatically ?? delivery.payload.postAutomatically ?? true,
+    returnUrl: `${siteUrl}/done`,
+  };
+}
+
+async function deliver(delivery: Delivery, context: DeliveryContext | undefined, config: ReturnType<typeof settings>): Promise<Outcome> {
+  let status: number | null = null;
+  let error: string | null = null;
+  try {
+    const body = JSON.stringify(await deliveryBody(delivery, context, config.siteUrl));
+    const response = await fetch(config.url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        [SIGNATURE_HEADER]: await signatureHeader(config.secret, body),
+        [IDEMPOTENCY_HEADER]: delivery.id,
+      },
+      body,
+      signal: AbortSignal.timeout(config.timeoutMs),
+    });
+    status = response.status;
+    const text = await response.text();
+    if (!response.ok) error = `HTTP ${response.status}: ${text.slice(0, 500) || response.statusText}`;
+  } catch (cause) {
+    error = cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause);
+  }
+  const giveUp = error !== null && shouldGiveUp(delivery.attempts, config.maxAttempts);
+  const { error: recordError } = await serviceClient().rpc('record_webhook_attempt', {
+    p_delivery_id: delivery.id,
+    p_ok: error === null,
+    p_status: status ?? undefined,
+    p_error: error ?? undefined,
+    p_retry_in: `${retryDelaySeconds(delivery.attempts)} seconds`,
+    p_give_up: giveUp,
+  });
+  // Unrecorded, the lease expires and the delivery is claimed again (the idempotency key lets
+  // the receiver drop the repeat).
+  if (recordError) throw new Error(`could not record delivery ${delivery.id}: ${recordError.message}`);
+  return error === null ? 'delivered' : giveUp ? 'failed' : 'retrying';
+}
+
+export async function handleDeliveryRun(request: Request): Promise<Response> {
+  if (request.method !== 'POST') return json(405, { message: 'Use POST' });
+  if (!isServiceCaller(request)) return json(401, { message: 'Only the scheduler may run deliveries' });
+  const config = settings();
+  if (!config.url || !config.secret) return json(503, { message: 'AUTOMATION_WEBHOOK_URL and AUTOMATION_WEBHOOK_SECRET must be set' });
+
+  let options: { limit?: unknown; leaseSeconds?: unknown };
+  try {
+    const text = await request.text();
+    options = text ? JSON.parse(text) : {};
+  } catch {
+    return json(400, { message: 'Request body must be valid JSON' });
+  }
+  const limit = Number.isInteger(options.limit) && (options.limit as number) > 0 ? Math.min(options.limit as number, 100) : 20;
+  const lease = Number.isInteger(options.leaseSeconds) && (options.leaseSeconds as number) > 0 ? (options.leaseSeconds as number) : DELIVERY_LEASE_SECONDS;
+
+  const db = serviceClient();
+  const { data: claimed, error } = await db.rpc('claim_webhook_deliveries', { p_limit: limit, p_lease: `${lease} seconds` });
+  if (error) return json(500, { message: `could not claim deliveries: ${error.message}` });
+  const deliveries = (claimed ?? []) as unknown as Delivery[];
+  if (deliveries.length === 0) return json(200, { claimed: 0, delivered: 0, retrying: 0, failed: 0 });
+
+  const { data: contexts, error: contextError } = await db.rpc('webhook_delivery_context', { p_delivery_ids: deliveries.map((d) => d.id) });
+  if (contextError) return json(500, { message: `could not load delivery context: ${contextError.message}` });
+  const contextById = new Map((contexts ?? []).map((row) => [row.delivery_id, row.context as unknown as DeliveryContext]));
+
+  const outcomes = await Promise.all(deliveries.map((d) => deliver(d, contextById.get(d.id), config)));
+  const count = (outcome: Outcome) => outcomes.filter((o) => o === outcome).length;
+  return json(200, { claimed: deliveries.length, delivered: count('delivered'), retrying: count('retrying'), failed: count('failed') });
+}

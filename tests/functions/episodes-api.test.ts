@@ -1,0 +1,120 @@
+// The episode paths of the `api` function: submit (every refusal is a 4xx with the reason and
+// writes nothing), stats with gating, the caller's list (never another user's), signed uploads.
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { config, withDb } from '../support/stack.ts';
+import { createUser } from '../support/users.ts';
+import { callApi, countRows, readySubmitter, submitEpisode, tokenOf, uploadEpisodeFile } from '../support/episodes.ts';
+
+describe('POST /api/episodes/submit-direct-storage', () => {
+  it('writes the episode, its log and one outbox row; stats and the list show it', async () => {
+    const alice = await readySubmitter({ tier: 'growth' });
+    const files = [await uploadEpisodeFile(alice, 1000, 'My-First-Show.mp4'), await uploadEpisodeFile(alice, 2000, 'part-2.mp4')];
+    const options = { startTimestamp: '0:01:30', endTimestamp: '01:02:03', addLogo: false, addIntroOutro: true, clipStyle: 'CREATIVE', daysBetweenClips: 7 };
+    const res = await submitEpisode(alice, files.map((f) => f.path), options);
+    expect(res.status).toBe(201);
+    expect(res.body.episode.title).toBe('My-First-Show');
+
+    expect(await countRows(alice.id)).toEqual({ episodes: 1, logs: 1, deliveries: 1 });
+    const log = await withDb(async (db) => (await db.query('select status, object_storage_files, submission_parameters from public.submission_logs where user_id = $1', [alice.id])).rows[0]);
+    expect(log.status).toBe('submitted');
+    expect(log.object_storage_files).toEqual(files.map((f) => f.path));
+    expect(log.submission_parameters).toMatchObject(options);
+
+    const stats = await callApi('GET', 'episodes/stats', alice.token);
+    expect(stats.status).toBe(200);
+    expect(stats.body).toMatchObject({ thisMonth: 1, total: 1, currentCount: 1, limit: 2, subscriptionTier: 'growth', canSubmit: true, blockReason: null, hostingSetup: true, onboardingCompleted: true, socialConnected: false });
+
+    const list = await callApi('GET', 'episodes', alice.token);
+    expect(list.status).toBe(200);
+    expect(list.body).toEqual([{ id: res.body.episode.id, title: 'My-First-Show', submittedAt: expect.any(String) }]);
+  });
+
+  it('refuses bad submissions with a 4xx and the reason, writing nothing', async () => {
+    const alice = await readySubmitter({ tier: 'growth' });
+    const bob = await readySubmitter();
+    const own = await uploadEpisodeFile(alice);
+    const bobs = await uploadEpisodeFile(bob);
+    const cases: Array<[string, unknown, number, RegExp]> = [
+      ["another user's file", { uploadUrls: [bobs.path] }, 403, /Only your own uploaded files/],
+      ['a missing file', { uploadUrls: [`${alice.id}/${randomUUID()}/gone.mp4`] }, 404, /was not found/],
+      ['a file that is not MP4', { uploadUrls: [`${alice.id}/${randomUUID()}/notes.txt`] }, 400, /Only MP4/],
+      ['11 files', { uploadUrls: Array.from({ length: 11 }, (_, i) => `${alice.id}/f${i}.mp4`) }, 400, /At most 10 files/],
+      ['no files', { uploadUrls: [] }, 400, /Please upload at least one video file/],
+      ['a bad start time', { uploadUrls: [own.path], episodeData: { startTimestamp: '24:00:00' } }, 400, /Must be in hh:mm:ss format/],
+      ['a bad end time', { uploadUrls: [own.path], episodeData: { endTimestamp: '1:2:3' } }, 400, /Must be in hh:mm:ss format/],
+      ['days between clips out of range', { uploadUrls: [own.path], episodeData: { daysBetweenClips: 31 } }, 400, /.+/],
+      ['an unknown clip style', { uploadUrls: [own.path], episodeData: { clipStyle: 'PORTRAIT' } }, 400, /.+/],
+      ['a body that is not JSON', 'not json', 400, /valid JSON/],
+    ];
+    for (const [what, body, status, message] of cases) {
+      const res = await fetch(`${config.urls.api}/functions/v1/api/episodes/submit-direct-storage`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${alice.token}` },
+        body: typeof body === 'string' ? body : JSON.stringify(body),
+      });
+      const answer = await res.json();
+      expect([what, res.status]).toEqual([what, status]);
+      expect(answer.message, what).toMatch(message);
+    }
+    expect(await countRows(alice.id)).toEqual({ episodes: 0, logs: 0, deliveries: 0 });
+
+    const anonymous = await callApi('POST', 'episodes/submit-direct-storage', undefined, { uploadUrls: [own.path] });
+    expect(anonymous).toEqual({ status: 401, body: { message: 'Unauthorized' } });
+  });
+
+  it('starter plan: the second episode of the month is refused with the limit message', async () => {
+    const carol = await readySubmitter({ tier: 'starter' });
+    expect((await submitEpisode(carol, [(await uploadEpisodeFile(carol)).path])).status).toBe(201);
+    const second = await submitEpisode(carol, [(await uploadEpisodeFile(carol)).path]);
+    expect(second).toEqual({ status: 403, body: { message: 'Monthly episode submission limit reached. Please upgrade your plan to submit more episodes.' } });
+    expect(await countRows(carol.id)).toEqual({ episodes: 1, logs: 1, deliveries: 1 });
+    const stats = await callApi('GET', 'episodes/stats', carol.token);
+    expect(stats.body).toMatchObject({ thisMonth: 1, limit: 1, canSubmit: false, blockReason: 'monthly_limit' });
+  });
+
+  it('gates by Drive and hosting, in priority order', async () => {
+    const noDrive = await createUser('onboarded', { hostingReady: true });
+    const noDriveToken = await tokenOf(noDrive);
+    const file = await uploadEpisodeFile({ id: noDrive.id, token: noDriveToken });
+    expect((await callApi('GET', 'episodes/stats', noDriveToken)).body).toMatchObject({ canSubmit: false, blockReason: 'google_drive_required' });
+    expect(await callApi('POST', 'episodes/submit-direct-storage', noDriveToken, { uploadUrls: [file.path] })).toEqual({
+      status: 403,
+      body: { message: 'Google Drive connection required. Please connect your Google Drive account.' },
+    });
+    const expired = await createUser('onboarded', { drive: 'expired', hostingReady: true });
+    expect((await callApi('GET', 'episodes/stats', await tokenOf(expired))).body).toMatchObject({ blockReason: 'google_drive_invalid' });
+    const hosting = await createUser('onboarded', { drive: 'connected' });
+    expect((await callApi('GET', 'episodes/stats', await tokenOf(hosting))).body).toMatchObject({ blockReason: 'hosting_setup', hostingSetup: false });
+    expect((await callApi('GET', 'episodes/stats')).status).toBe(401);
+  });
+});
+
+describe('reading episodes', () => {
+  it("never shows another user's episodes, through /api or the REST API", async () => {
+    const alice = await readySubmitter({ tier: 'growth' });
+    const bob = await readySubmitter({ tier: 'growth' });
+    await submitEpisode(alice, [(await uploadEpisodeFile(alice)).path]);
+    expect((await callApi('GET', 'episodes', bob.token)).body).toEqual([]);
+    expect((await callApi('GET', 'episodes/stats', bob.token)).body).toMatchObject({ total: 0, thisMonth: 0 });
+    const rest = await fetch(`${config.urls.api}/rest/v1/episodes?select=id,user_id`, { headers: { apikey: config.anonKey, authorization: `Bearer ${bob.token}` } });
+    expect(await rest.json()).toEqual([]);
+    expect((await callApi('GET', 'episodes')).status).toBe(401);
+  });
+});
+
+describe('POST /api/objects/upload', () => {
+  it('answers a signed URL in the caller\'s folder; a PUT there can then be submitted', async () => {
+    const dave = await readySubmitter({ tier: 'growth' });
+    const signed = await callApi('POST', 'objects/upload', dave.token);
+    expect(signed.status).toBe(200);
+    expect(signed.body.path.startsWith(`${dave.id}/`)).toBe(true);
+    const put = await fetch(signed.body.uploadURL, { method: 'PUT', headers: { 'content-type': 'video/mp4' }, body: Buffer.from('mp4 bytes') });
+    expect(put.status).toBe(200);
+    const res = await submitEpisode(dave, [signed.body.uploadURL]);
+    expect(res.status).toBe(201);
+    const log = await withDb(async (db) => (await db.query('select object_storage_files from public.submission_logs where user_id = $1', [dave.id])).rows[0]);
+    expect(log.object_storage_files).toEqual([signed.body.path]);
+    expect((await callApi('POST', 'objects/upload')).status).toBe(401);
+  });
+});

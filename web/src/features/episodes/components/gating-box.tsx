@@ -1,0 +1,27 @@
+// The orange box on the Submit New Episode panel when submission is blocked.
+import type { EpisodeStats } from '@domain/episodes';
+import { gatingTexts as t } from '../texts';
+import { gateOf } from './gating';
+
+export function GatingBox({ stats }: { stats: EpisodeStats }) {
+  const gate = gateOf(stats);
+  if (!gate) return null;
+  const lines =
+    gate === 'monthly_limit'
+      ? [t.box.monthlyLimit(stats.limit ?? 0), t.box.monthlyLimitHint]
+      : gate === 'hosting_setup'
+        ? [t.banner.hosting_setup]
+        : gate === 'none'
+          ? [t.banner.none]
+          : [t.toast[gate]];
+  return (
+    <div role="status" className="rounded-box border border-orange-300 bg-orange-50 p-4 text-orange-900" data-testid="gating-box">
+      <p className="font-semibold">{t.box.title}</p>
+      {lines.map((line) => (
+        <p key={line} className="text-sm">
+          {line}
+        </p>
+      ))}
+    </div>
+  );
+}

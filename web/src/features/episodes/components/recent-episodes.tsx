@@ -1,0 +1,36 @@
+// The first three episodes, newest first, with "... ago" times.
+import { RECENT_EPISODES_SHOWN } from '@domain/episodes';
+import { timeAgo } from '@domain/relative-time';
+import { useEpisodes } from '../api/get-episodes';
+import { episodeTexts as t } from '../texts';
+
+export function RecentEpisodes() {
+  const episodes = useEpisodes();
+  return (
+    <section aria-labelledby="recent-episodes-title" className="flex flex-col gap-2">
+      <h3 id="recent-episodes-title" className="font-semibold">
+        {t.recentTitle}
+      </h3>
+      {episodes.isPending && (
+        <p role="status" className="flex items-center gap-2 text-sm">
+          <span className="loading loading-dots loading-sm" aria-hidden="true" />
+          {t.loading}
+        </p>
+      )}
+      {episodes.isError && <p className="text-sm text-red-700">{t.loadFailed}</p>}
+      {episodes.data?.length === 0 && <p className="text-sm text-base-content/70">{t.noEpisodes}</p>}
+      {episodes.data && episodes.data.length > 0 && (
+        <ul className="flex flex-col divide-y divide-base-300 rounded-box border border-base-300">
+          {episodes.data.slice(0, RECENT_EPISODES_SHOWN).map((episode) => (
+            <li key={episode.id} className="flex items-center justify-between gap-4 px-3 py-2">
+              <span className="truncate font-medium">{episode.title}</span>
+              <span className="shrink-0 text-sm text-base-content/70">
+                {episode.submittedAt ? timeAgo(new Date(episode.submittedAt)) : t.dateUnknown}
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,220 @@
+// The Submit New Episode dialog (spec sections 2, 4, 5 and 8): resumable uploads of up to 10
+// MP4 files, the options form, and the submit button labelled by the gating.
+import {
+  CLIP_STYLES,
+  defaultEpisodeOptions,
+  type EpisodeOptions,
+  episodeOptionsSchema,
+  type EpisodeStats,
+  EPISODE_MIME_TYPE,
+  normalizeDaysBetweenClips,
+} from '@domain/episodes';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useEffect, useId, useRef } from 'react';
+import { useForm } from 'react-hook-form';
+import { FormField } from '@/components/form-field';
+import { notify } from '@/lib/toast';
+import { submitFailureMessage, useSubmitEpisode } from '../api/submit-episode';
+import { episodeTexts as t, gatingTexts as g } from '../texts';
+import { useEpisodeUploads, type UploadItem } from '../upload/use-episode-uploads';
+import { gateOf } from './gating';
+
+interface Props {
+  userId: string;
+  stats: EpisodeStats;
+  open: boolean;
+  onClose: () => void;
+}
+
+function FileRow({ item, onRemove, onRetry }: { item: UploadItem; onRemove: () => void; onRetry: () => void }) {
+  const percent = item.size === 0 ? 100 : Math.floor((item.bytesUploaded / item.size) * 100);
+  const state = item.status === 'uploaded' ? t.uploaded : item.status === 'failed' ? t.failed : t.uploading;
+  return (
+    <li className="flex flex-col gap-1 py-2">
+      <div className="flex items-center justify-between gap-2">
+        <span className="truncate font-medium">{item.name}</span>
+        <span className="shrink-0 text-sm text-base-content/70">
+          {t.fileSize(item.size)} · {state} {item.status === 'uploading' ? `${percent}%` : ''}
+        </span>
+      </div>
+      <progress className="progress progress-primary w-full" value={percent} max={100} aria-label={t.fileProgress(item.name)} />
+      {item.error && <p className="text-sm text-red-700">{item.error}</p>}
+      <div className="flex gap-2">
+        {item.status === 'failed' && (
+          <button type="button" className="btn btn-xs" onClick={onRetry}>
+            {t.retryUpload(item.name)}
+          </button>
+        )}
+        <button type="button" className="btn btn-ghost btn-xs" onClick={onRemove}>
+          {item.status === 'uploaded' ? t.removeFile(item.name) : t.cancelUpload(item.name)}
+        </button>
+      </div>
+    </li>
+  );
+}
+
+export default function SubmitEpisodeDialog({ userId, stats, open, onClose }: Props) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const fileInputId = useId();
+  const uploads = useEpisodeUploads(userId);
+  const submit = useSubmitEpisode();
+  const gate = gateOf(stats);
+  const form = useForm({ resolver: zodResolver(episodeOptionsSchema), defaultValues: defaultEpisodeOptions });
+  const { errors } = form.formState;
+
+  useEffect(() => {
+    const element = dialog.current;
+    if (!element) return;
+    if (open && !element.open) element.showModal();
+    if (!open && element.open) element.close();
+  }, [open]);
+
+  const onSubmit = form.handleSubmit((options: EpisodeOptions) => {
+    if (gate) {
+      notify.error(g.submissionBlockedTitle, {
+        description: gate === 'google_drive_invalid' || gate === 'google_drive_required' ? g.toast[gate] : g.toast.other,
+      });
+      return;
+    }
+    if (uploads.uploadedPaths.length === 0) {
+      notify.error(t.noFilesTitle, { description: t.noFiles });
+      return;
+    }
+    submit.mutate(
+      { uploadUrls: uploads.uploadedPaths, episodeData: options },
+      {
+        onSuccess: () => {
+          notify.success(t.successTitle, { description: t.success });
+          uploads.clear();
+          form.reset(defaultEpisodeOptions);
+          onClose();
+        },
+        onError: (error) => notify.error(t.submitFailedTitle, { description: submitFailureMessage(error) }),
+      },
+    );
+  });
+
+  const submitLabel = submit.isPending ? t.submitting : gate ? g.button[gate] : t.submit;
+
+  return (
+    <dialog ref={dialog} className="modal" aria-labelledby="submit-dialog-title" onClose={onClose}>
+      <div className="modal-box flex max-w-2xl flex-col gap-4">
+        <div className="flex items-start justify-between gap-4">
+          <h2 id="submit-dialog-title" className="text-xl font-bold">
+            {t.dialogTitle}
+          </h2>
+          <button type="button" className="btn btn-ghost btn-sm" onClick={onClose}>
+            {t.close}
+          </button>
+        </div>
+
+        {gate && (
+          <div role="alert" className="alert alert-warning">
+            <span>{g.banner[gate]}</span>
+          </div>
+        )}
+
+        <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4">
+          <fieldset className="flex flex-col gap-2">
+            <legend className="font-semibold">{t.filesLegend}</legend>
+            <label htmlFor={fileInputId} className="text-sm font-medium">
+              {t.chooseFiles}
+            </label>
+            <input
+              id={fileInputId}
+              type="file"
+              accept={EPISODE_MIME_TYPE}
+              multiple
+              className="file-input file-input-bordered w-full"
+              aria-describedby={`${fileInputId}-hint`}
+              onChange={(event) => {
+                uploads.addFiles(Array.from(event.target.files ?? []));
+                event.target.value = '';
+              }}
+            />
+            <p id={`${fileInputId}-hint`} className="text-sm text-base-content/70">
+              {t.uploadHint}
+            </p>
+            {uploads.problem && (
+              <p role="alert" className="text-sm text-red-700">
+                {uploads.problem}
+              </p>
+            )}
+            {uploads.interrupted.length > 0 && (
+              <div className="rounded-box bg-base-200 p-3 text-sm">
+                <p className="font-semibold">{t.interruptedTitle}</p>
+                <p>{t.interruptedHint}</p>
+                <ul className="list-inside list-disc">
+                  {uploads.interrupted.map((entry) => (
+                    <li key={`${entry.name}-${entry.size}`}>
+                      {entry.name} ({t.fileSize(entry.size)})
+                    </li>
+                  ))}
+                </ul>
+              </div>
+            )}
+            {uploads.items.length > 0 && (
+              <>
+                <ul className="divide-y divide-base-300">
+                  {uploads.items.map((item) => (
+                    <FileRow key={item.id} item={item} onRemove={() => void uploads.remove(item.id)} onRetry={() => uploads.retry(item.id)} />
+                  ))}
+                </ul>
+                <label className="flex flex-col gap-1 text-sm">
+                  <span>
+                    {t.overallProgress}: {uploads.overall}%
+                  </span>
+                  <progress className="progress progress-secondary w-full" value={uploads.overall} max={100} aria-label={t.overallProgress} />
+                </label>
+              </>
+            )}
+          </fieldset>
+
+          <fieldset className="grid gap-3 sm:grid-cols-2">
+            <legend className="mb-2 font-semibold">{t.optionsLegend}</legend>
+            <FormField label={t.startTimestamp} placeholder={t.timestampPlaceholder} error={errors.startTimestamp?.message} {...form.register('startTimestamp')} />
+            <FormField label={t.endTimestamp} placeholder={t.timestampPlaceholder} error={errors.endTimestamp?.message} {...form.register('endTimestamp')} />
+            <label className="label cursor-pointer justify-start gap-2">
+              <input type="checkbox" className="checkbox" {...form.register('addLogo')} />
+              <span className="label-text">{t.addLogo}</span>
+            </label>
+            <label className="label cursor-pointer justify-start gap-2">
+              <input type="checkbox" className="checkbox" {...form.register('addIntroOutro')} />
+              <span className="label-text">{t.addIntroOutro}</span>
+            </label>
+            <label className="flex flex-col gap-1">
+              <span className="label-text font-medium">{t.clipStyle}</span>
+              <select className="select select-bordered w-full" {...form.register('clipStyle')}>
+                {CLIP_STYLES.map((style) => (
+                  <option key={style} value={style}>
+                    {t.clipStyles[style]}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <FormField
+              label={t.daysBetweenClips}
+              type="number"
+              min={1}
+              max={30}
+              inputMode="numeric"
+              {...form.register('daysBetweenClips', { setValueAs: normalizeDaysBetweenClips })}
+              onBlur={(event) => form.setValue('daysBetweenClips', normalizeDaysBetweenClips(event.target.value))}
+            />
+          </fieldset>
+
+          {submit.isPending && (
+            <p role="status" className="text-sm">
+              {t.processing}
+            </p>
+          )}
+          <div className="modal-action">
+            <button type="submit" className="btn btn-primary" disabled={Boolean(gate) || submit.isPending || uploads.uploading}>
+              {submitLabel}
+            </button>
+          </div>
+        </form>
+      </div>
+    </dialog>
+  );
+}

@@ -1,0 +1,43 @@
+// The dashboard's Submit New Episode panel: gating box, the button that opens the dialog
+// (loaded, with the upload library, only when first opened) and Recent Episodes.
+import { lazy, Suspense, useState } from 'react';
+import { useEpisodeStats } from '../api/get-episode-stats';
+import { episodeTexts as t } from '../texts';
+import { GatingBox } from './gating-box';
+import { RecentEpisodes } from './recent-episodes';
+
+const SubmitEpisodeDialog = lazy(() => import('./submit-episode-dialog'));
+
+export function SubmitEpisodePanel({ userId }: { userId: string }) {
+  const stats = useEpisodeStats();
+  const [open, setOpen] = useState(false);
+  // Once opened the dialog stays mounted, so uploads keep their progress while it is closed.
+  const [mounted, setMounted] = useState(false);
+  return (
+    <section aria-labelledby="submit-episode-title" className="card bg-base-100 shadow">
+      <div className="card-body gap-4">
+        <div className="flex flex-wrap items-start justify-between gap-4">
+          <div>
+            <h2 id="submit-episode-title" className="card-title">
+              {t.panelTitle}
+            </h2>
+            <p className="text-sm text-base-content/70">{t.panelIntro}</p>
+          </div>
+          <button type="button" className="btn btn-primary" onClick={() => {
+              setMounted(true);
+              setOpen(true);
+            }} disabled={!stats.data}>
+            {t.openDialog}
+          </button>
+        </div>
+        {stats.data && <GatingBox stats={stats.data} />}
+        <RecentEpisodes />
+      </div>
+      {mounted && stats.data && (
+        <Suspense fallback={null}>
+          <SubmitEpisodeDialog userId={userId} stats={stats.data} open={open} onClose={() => setOpen(false)} />
+        </Suspense>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,222 @@
+// Resumable uploads of episode videos into the caller's folder of the `episodes` bucket, with
+// tus-js-client (loaded only when the first file is chosen) against Storage's TUS endpoint:
+// 6 MiB chunks, automatic retries, per-file and overall progress, cancel and remove. Each
+// upload's address is kept in local storage under a fingerprint of the file, so choosing the
+// same file again after a reload, a closed tab or a dropped connection continues from the
+// server's offset instead of starting over. Files are read a chunk at a time, never whole.
+import { EPISODE_MIME_TYPE, EPISODES_BUCKET, episodeObjectPath, MAX_EPISODE_FILE_BYTES, MAX_EPISODE_FILES } from '@domain/episodes';
+import type { Upload } from 'tus-js-client';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { currentAccessToken } from '@/lib/supabase';
+import { notify } from '@/lib/toast';
+import { episodeTexts as t } from '../texts';
+
+/** Storage's TUS uploads take exactly 6 MiB chunks. */
+const CHUNK_BYTES = 6 * 1024 * 1024;
+/** The upload library's defaults (spec section 9). */
+const RETRY_DELAYS_MS = [0, 1000, 3000, 5000];
+const PROGRESS_THROTTLE_MS = 500;
+
+const storageUrl = `${(import.meta.env.VITE_SUPABASE_URL as string).replace(/\/+$/, '')}/storage/v1`;
+const anonKey = import.meta.env.VITE_SUPABASE_ANON_KEY as string;
+
+export type UploadStatus = 'uploading' | 'uploaded' | 'failed';
+
+export interface UploadItem {
+  id: string;
+  name: string;
+  size: number;
+  status: UploadStatus;
+  bytesUploaded: number;
+  /** The object path, known once the upload exists on the server. */
+  path: string | null;
+  error: string | null;
+}
+
+interface Remembered {
+  uploaded: Array<{ name: string; size: number; path: string }>;
+  interrupted: Array<{ name: string; size: number }>;
+}
+
+const storageKey = (userId: string) => `castloop.episodeUploads.${userId}`;
+
+function readRemembered(userId: string): Remembered {
+  try {
+    const value = JSON.parse(localStorage.getItem(storageKey(userId)) ?? 'null') as Remembered | null;
+    return { uploaded: value?.uploaded ?? [], interrupted: value?.interrupted ?? [] };
+  } catch {
+    return { uploaded: [], interrupted: [] };
+  }
+}
+
+export function useEpisodeUploads(userId: string) {
+  const [items, setItems] = useState<UploadItem[]>(() =>
+    readRemembered(userId).uploaded.map((file) => ({ ...file, id: crypto.randomUUID(), status: 'uploaded', bytesUploaded: file.size, error: null })),
+  );
+  const [interrupted, setInterrupted] = useState(() => readRemembered(userId).interrupted);
+  const [problem, setProblem] = useState<string | null>(null);
+  const uploads = useRef(new Map<string, { upload: Upload; file: File }>());
+  const batch = useRef({ started: 0, finished: 0 });
+
+  // Remember what survives a reload: finished files, and unfinished ones to choose again.
+  useEffect(() => {
+    const remembered: Remembered = {
+      uploaded: items.flatMap((item) => (item.status === 'uploaded' && item.path ? [{ name: item.name, size: item.size, path: item.path }] : [])),
+      interrupted: [
+        ...interrupted.filter((entry) => !items.some((item) => item.name === entry.name && item.size === entry.size)),
+        ...items.filter((item) => item.status !== 'uploaded').map(({ name, size }) => ({ name, size })),
+      ],
+    };
+    localStorage.setItem(storageKey(userId), JSON.stringify(remembered));
+  }, [items, interrupted, userId]);
+
+  const update = useCallback((id: string, change: Partial<UploadItem>) => {
+    setItems((current) => current.map((item) => (item.id === id ? { ...item, ...change } : item)));
+  }, []);
+
+  const start = useCallback(
+    async (id: string, file: File) => {
+      let tus: typeof import('tus-js-client');
+      try {
+        tus = await import('tus-js-client');
+      } catch {
+        update(id, { status: 'failed', error: t.uploadUrlFailed });
+        return;
+      }
+      const metadata = {
+        bucketName: EPISODES_BUCKET,
+        objectName: episodeObjectPath(userId, crypto.randomUUID(), file.name),
+        contentType: EPISODE_MIME_TYPE,
+        cacheControl: '3600',
+      };
+      let lastProgress = 0;
+      const upload = new tus.Upload(file, {
+        endpoint: `${storageUrl}/upload/resumable`,
+        chunkSize: CHUNK_BYTES,
+        retryDelays: RETRY_DELAYS_MS,
+        headers: { apikey: anonKey, 'x-upsert': 'false' },
+        metadata,
+        fingerprint: async (f: File) => ['castloop-episode', userId, f.name, f.size, f.lastModified].join(':'),
+        storeFingerprintForResuming: true,
+        removeFingerprintOnSuccess: true,
+        // A long upload may outlive an access token: always send the current one.
+        onBeforeRequest: async (request) => {
+          const token = await currentAccessToken();
+          if (token) request.setHeader('Authorization', `Bearer ${token}`);
+        },
+        onUploadUrlAvailable: () => update(id, { path: metadata.objectName }),
+        onProgress: (sent) => {
+          const now = Date.now();
+          if (now - lastProgress < PROGRESS_THROTTLE_MS && sent < file.size) return;
+          lastProgress = now;
+          update(id, { bytesUploaded: sent });
+        },
+        onSuccess: () => {
+          uploads.current.delete(id);
+          update(id, { status: 'uploaded', bytesUploaded: file.size, path: metadata.objectName, error: null });
+          batch.current.finished += 1;
+          if (batch.current.finished === batch.current.started) {
+            notify.success(t.filesUploadedTitle, { description: t.filesUploaded(batch.current.finished) });
+            batch.current = { started: 0, finished: 0 };
+          }
+        },
+        onError: (error) => update(id, { status: 'failed', error: error.message }),
+      });
+      uploads.current.set(id, { upload, file });
+      const previous = await upload.findPreviousUploads();
+      if (previous[0]) {
+        // Continue the earlier upload of this very file, under its original name.
+        metadata.objectName = previous[0].metadata.objectName ?? metadata.objectName;
+        upload.resumeFromPreviousUpload(previous[0]);
+      }
+      update(id, { path: previous[0] ? metadata.objectName : null });
+      upload.start();
+    },
+    [update, userId],
+  );
+
+  const addFiles = useCallback(
+    (files: File[]) => {
+      setProblem(null);
+      const accepted: UploadItem[] = [];
+      for (const file of files) {
+        if (file.type !== EPISODE_MIME_TYPE) {
+          setProblem(t.notMp4(file.name));
+          continue;
+        }
+        if (file.size > MAX_EPISODE_FILE_BYTES) {
+          setProblem(t.tooLarge(file.name));
+          continue;
+        }
+        if (items.length + accepted.length >= MAX_EPISODE_FILES) {
+          setProblem(t.tooMany);
+          break;
+        }
+        const item: UploadItem = { id: crypto.randomUUID(), name: file.name, size: file.size, status: 'uploading', bytesUploaded: 0, path: null, error: null };
+        accepted.push(item);
+        batch.current.started += 1;
+        void start(item.id, file);
+      }
+      if (accepted.length === 0) return;
+      setItems((current) => [...current, ...accepted]);
+      setInterrupted((current) => current.filter((entry) => !accepted.some((item) => item.name === entry.name && item.size === entry.size)));
+    },
+    [items.length, start],
+  );
+
+  const retry = useCallback(
+    (id: string) => {
+      const running = uploads.current.get(id);
+      if (!running) return;
+      update(id, { status: 'uploading', error: null });
+      running.upload.start();
+    },
+    [update],
+  );
+
+  /** Stops an unfinished upload (the server drops its part) or forgets a finished file. */
+  const remove = useCallback(
+    async (id: string) => {
+      const item = items.find((entry) => entry.id === id);
+      const running = uploads.current.get(id);
+      uploads.current.delete(id);
+      if (item?.status === 'uploading') batch.current.started -= 1;
+      setItems((current) => current.filter((entry) => entry.id !== id));
+      if (running && item?.status !== 'uploaded') await running.upload.abort(true).catch(() => undefined);
+      if (item?.status === 'uploaded' && item.path) {
+        const token = await currentAccessToken();
+        await fetch(`${storageUrl}/object/${EPISODES_BUCKET}/${item.path}`, {
+          method: 'DELETE',
+          headers: { apikey: anonKey, Authorization: `Bearer ${token ?? anonKey}` },
+        }).catch(() => undefined);
+      }
+    },
+    [items],
+  );
+
+  /** After a submission: the files now belong to the episode. */
+  const clear = useCallback(() => {
+    uploads.current.clear();
+    setItems([]);
+    setInterrupted([]);
+  }, []);
+
+  const overall = useMemo(() => {
+    const total = items.reduce((sum, item) => sum + item.size, 0);
+    const sent = items.reduce((sum, item) => sum + item.bytesUploaded, 0);
+    return total === 0 ? 0 : Math.floor((sent / total) * 100);
+  }, [items]);
+
+  return {
+    items,
+    interrupted,
+    problem,
+    overall,
+    uploading: items.some((item) => item.status === 'uploading'),
+    uploadedPaths: items.flatMap((item) => (item.status === 'uploaded' && item.path ? [item.path] : [])),
+    addFiles,
+    retry,
+    remove,
+    clear,
+  };
+}
