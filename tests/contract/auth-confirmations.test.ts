@@ -38,7 +38,7 @@ describe('e-mail confirmations on', () => {
     expect((await post('/signup', { email, password })).status).toBe(200);
 
     const mail = await waitForMail(email, 'Confirm your Castloop account');
-    expect(mail.html).toContain(`Confirm ${email}`);
+    expect(mail.html).toContain(`Confirm that ${email} is your address`);
     const link = /href="([^"]+)"/.exec(mail.html)![1].replaceAll('&amp;', '&');
     const url = new URL(link);
     expect(`${url.origin}${url.pathname}`).toBe(`${config.urls.api}/auth/v1/verify`);

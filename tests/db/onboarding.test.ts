@@ -132,6 +132,7 @@ describe('current_account()', () => {
         onboardingCompleted: false,
         stripeCustomerId: null,
         postAutomatically: true,
+        isAdmin: false,
       });
       await db.query(
         `insert into public.subscriptions (user_id, stripe_customer_id, status, tier) values ($1, 'cus_1', 'active', 'scale')`,

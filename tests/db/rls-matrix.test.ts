@@ -390,7 +390,8 @@ describe('storage rules beyond the matrix', () => {
       {
         id: 'brand-assets',
         public: false,
-        file_size_limit: '3221225472',
+        // 200 MiB: the largest brand asset, an intro or outro video.
+        file_size_limit: '209715200',
         allowed_mime_types: ['image/png', 'image/jpeg', 'video/mp4'],
       },
       { id: 'episodes', public: false, file_size_limit: '3221225472', allowed_mime_types: ['video/mp4'] },

@@ -39,7 +39,10 @@ describe('the admin console', () => {
     // No subscription: the administrator's home is the console, not 'Choose Your Plan'.
     await expectOnPage(page, '/admin/episodes/resubmit');
     await page.getByRole('heading', { name: 'Episode Resubmission Admin' }).waitFor();
+    // The way back to the console sits in the account menu.
+    await page.getByRole('button', { name: /^Account menu/ }).click();
     await page.getByRole('link', { name: 'Admin' }).waitFor();
+    await page.keyboard.press('Escape');
     const logsOfSubscriber = page.getByRole('button', {
       name: new RegExp(`^Select the submission by ${escape(subscriber.email)}`),
     });
@@ -104,7 +107,10 @@ describe('the admin console', () => {
     await page.goto('/admin/episodes/resubmit');
     await page.getByRole('alert').filter({ hasText: 'Access Denied' }).waitFor();
     await page.getByText(accessDenied).waitFor();
+    await page.getByRole('button', { name: /^Account menu/ }).click();
+    await page.getByRole('button', { name: 'Logout' }).waitFor();
     expect(await page.getByRole('link', { name: 'Admin' }).count()).toBe(0);
+    await page.keyboard.press('Escape');
     expect(await page.getByRole('button', { name: 'Resubmit Episode' }).count()).toBe(0);
     await expectAccessible(page);
   });

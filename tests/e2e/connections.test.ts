@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { SANDBOX_WORDPRESS_USER } from '../../local/sandbox/oauth/index.ts';
 import { config, withDb } from '../support/stack.ts';
 import { createUser, type TestUser } from '../support/users.ts';
-import { expectAccessible, expectOnPage, useBrowser } from './support/browser.ts';
+import { expectAccessible, expectOnPage, useBrowser, waitForToast } from './support/browser.ts';
 
 const harness = useBrowser();
 
@@ -62,7 +62,7 @@ describe('Social Media Connections panel', () => {
     await expectAccessible(page);
 
     await row(page, 'Google Drive').getByRole('button', { name: 'Disconnect Google Drive' }).click();
-    await page.getByText('Disconnected: Google Drive connection removed successfully').waitFor();
+    await waitForToast(page, 'Disconnected', 'Google Drive connection removed successfully');
     await panel(page).getByText('No platforms connected yet').waitFor();
     await row(page, 'Google Drive').getByRole('button', { name: 'Connect Google Drive' }).waitFor();
   });
@@ -90,7 +90,7 @@ describe('Social Media Connections panel', () => {
     await expectAccessible(page);
 
     await row(page, 'Google Drive').getByRole('button', { name: 'Refresh Google Drive' }).click();
-    await page.getByText('Token Check Complete: 1 tokens working, 0 need attention - reconnect required').waitFor();
+    await waitForToast(page, 'Token Check Complete', '1 tokens working, 0 need attention - reconnect required');
     await row(page, 'Google Drive').getByText('Connected', { exact: true }).waitFor();
     await panel(page).getByText('All 1 connected platforms are working').waitFor();
   });
@@ -109,22 +109,22 @@ describe('Social Media Connections panel', () => {
     await dialog.getByLabel('Username').fill('   ');
     await dialog.getByLabel('Application password').fill('something');
     await dialog.getByRole('button', { name: 'Connect', exact: true }).click();
-    await page.getByText('Missing Information: Please enter both username and application password').waitFor();
+    await waitForToast(page, 'Missing Information', 'Please enter both username and application password');
 
     await dialog.getByLabel('Username').fill(SANDBOX_WORDPRESS_USER.username);
     await dialog.getByLabel('Application password').fill('not the password');
     await dialog.getByRole('button', { name: 'Connect', exact: true }).click();
-    await page.getByText(/^WordPress Connection Failed: 400: The WordPress site refused/).waitFor();
+    await waitForToast(page, 'WordPress Connection Failed', /^400: The WordPress site refused/);
     expect(await row(page, 'WordPress').getByText('Connected', { exact: true }).count()).toBe(0);
 
     await dialog.getByLabel('Application password').fill(SANDBOX_WORDPRESS_USER.password);
     await dialog.getByRole('button', { name: 'Connect', exact: true }).click();
-    await page.getByText('WordPress Connected: WordPress connection established successfully').waitFor();
+    await waitForToast(page, 'WordPress Connected', 'WordPress connection established successfully');
     await row(page, 'WordPress').getByText('Connected', { exact: true }).waitFor();
     expect(await page.getByRole('dialog', { name: 'Connect WordPress' }).isVisible()).toBe(false);
 
     await row(page, 'WordPress').getByRole('button', { name: 'Disconnect WordPress' }).click();
-    await page.getByText('WordPress Disconnected: WordPress credentials removed successfully').waitFor();
+    await waitForToast(page, 'WordPress Disconnected', 'WordPress credentials removed successfully');
   });
 
   it("an ordinary account sees 'Coming Soon!' for Facebook, Instagram and TikTok; the test account can connect them", async () => {

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { withDb } from '../support/stack.ts';
 import { createUser, type TestUser, type UserOptions } from '../support/users.ts';
 import { eventually, receivedFor, runDeliveries, submitEpisode, tokenOf, uploadEpisodeFile } from '../support/episodes.ts';
-import { expectAccessible, expectOnPage, useBrowser } from './support/browser.ts';
+import { expectAccessible, expectOnPage, useBrowser, waitForToast } from './support/browser.ts';
 
 const harness = useBrowser();
 const MiB = 1024 * 1024;
@@ -59,7 +59,7 @@ describe('submitting an episode', () => {
     await dialog.getByLabel('Choose MP4 files').setInputFiles([first.file, second.file]);
     await dialog.getByRole('progressbar', { name: 'Upload progress of Season-Opener.mp4' }).waitFor();
     await dialog.getByRole('progressbar', { name: 'Overall upload progress' }).waitFor();
-    await page.getByText('Files Uploaded Successfully!: 2 file(s) uploaded to cloud storage.').waitFor();
+    await waitForToast(page, 'Files Uploaded Successfully!', '2 file(s) uploaded to cloud storage.');
     expect(await dialog.getByRole('progressbar', { name: 'Overall upload progress' }).getAttribute('value')).toBe('100');
     await expect.poll(() => dialog.getByText('Uploaded').count()).toBe(2);
 
@@ -75,7 +75,7 @@ describe('submitting an episode', () => {
     await dialog.getByLabel('End timestamp (hh:mm:ss)').fill('00:20:00');
     await dialog.getByRole('button', { name: 'Submit Episode' }).click();
 
-    await page.getByText("Episode Submitted Successfully!: Your episode files have been sent to processing. You'll receive updates via email.").waitFor();
+    await waitForToast(page, 'Episode Submitted Successfully!', "Your episode files have been sent to processing. You'll receive updates via email.");
     await dialog.waitFor({ state: 'hidden' });
     await page.getByText('Season-Opener').waitFor();
     await page.getByText('just now').waitFor();
@@ -155,11 +155,11 @@ describe('submitting an episode', () => {
     await page.unrouteAll({ behavior: 'ignoreErrors' });
 
     await dialog.getByLabel('Choose MP4 files').setInputFiles(done.file);
-    await page.getByText('Files Uploaded Successfully!: 1 file(s) uploaded to cloud storage.').waitFor();
+    await waitForToast(page, 'Files Uploaded Successfully!', '1 file(s) uploaded to cloud storage.');
     await dialog.getByRole('button', { name: 'Remove done.mp4' }).click();
     await dialog.getByRole('progressbar', { name: 'Upload progress of done.mp4' }).waitFor({ state: 'detached' });
     await dialog.getByRole('button', { name: 'Submit Episode' }).click();
-    await page.getByText('No Files Uploaded: Please upload at least one video file before submitting.').waitFor();
+    await waitForToast(page, 'No Files Uploaded', 'Please upload at least one video file before submitting.');
 
     // Neither file is left in storage: the cancelled upload never became an object, the removed one was deleted.
     await expect
@@ -224,7 +224,7 @@ describe('dashboard shell', () => {
     // A browser without the Clipboard API (e.g. an insecure origin): the address is shown instead.
     await page.evaluate(() => Object.defineProperty(navigator, 'clipboard', { value: undefined }));
     await page.getByRole('button', { name: /Contact Support/ }).click();
-    await page.getByText(/^Contact Support: Write to us at .+@/).waitFor();
+    await waitForToast(page, 'Contact Support', /^Write to us at .+@/);
 
     await page.reload();
     await page.getByRole('heading', { name: 'Submit New Episode' }).waitFor();

@@ -64,7 +64,7 @@ export async function connectDrive(userId: string, state: 'connected' | 'expired
       [userId, state === 'connected' ? '1 hour' : '-1 hour'],
     );
     await db.query(
-      `insert into public.oauth_tokens (connection_id, user_id, access_token_encrypted, refresh_token_encrypted, token_type)
+      `insert into private.oauth_tokens (connection_id, user_id, access_token_encrypted, refresh_token_encrypted, token_type)
        values ($1, $2::uuid, 'test-access-token', 'test-refresh-token', 'Bearer')
        on conflict (connection_id) do update set access_token_encrypted = excluded.access_token_encrypted`,
       [rows[0].id, userId],

@@ -89,3 +89,14 @@ export async function waitForEmail(to: string, timeoutMs = 10_000): Promise<{ su
   }
   throw new Error(`no e-mail to ${to} within ${timeoutMs} ms`);
 }
+
+/** Waits for the toast titled `title` and checks its description (the line under the title). */
+export async function waitForToast(page: Page, title: string, description?: string | RegExp): Promise<void> {
+  const toast = page.getByTestId('toast').filter({ has: page.getByText(title, { exact: true }) });
+  await toast.waitFor();
+  if (description === undefined) return;
+  const lines = await toast.locator('p').allTextContents();
+  expect(lines[0]).toBe(title);
+  if (typeof description === 'string') expect(lines[1]).toBe(description);
+  else expect(lines[1]).toMatch(description);
+}
