@@ -8,6 +8,7 @@ import path from 'node:path';
 import type { StackConfig } from '../config.ts';
 import { escapeHtml, htmlPage, readBody, sendHtml, sendJson } from './http.ts';
 import { createStripeSandbox } from './stripe/index.ts';
+import { createGoogleSandbox, isGoogleUploadPath } from './drive/index.ts';
 import type { SandboxModule } from './types.ts';
 
 export type { SandboxModule, SandboxRequest } from './types.ts';
@@ -23,7 +24,10 @@ export function sandboxDataDir(config: StackConfig): string {
 }
 
 function createModules(config: StackConfig): SandboxModule[] {
-  return [createStripeSandbox(config, { dataDir: sandboxDataDir(config) })];
+  return [
+    createStripeSandbox(config, { dataDir: sandboxDataDir(config) }),
+    createGoogleSandbox({ dataDir: sandboxDataDir(config), baseUrl: config.urls.sandbox }),
+  ];
 }
 
 function homePage(config: StackConfig, modules: SandboxModule[]): string {
@@ -43,7 +47,9 @@ export async function startSandbox(config: StackConfig): Promise<RunningSandbox>
       try {
         const method = (req.method ?? 'GET').toUpperCase();
         const url = new URL(req.url ?? '/', config.urls.sandbox);
-        const body = method === 'GET' || method === 'HEAD' ? Buffer.alloc(0) : await readBody(req);
+        // Uploads (video files) are streamed by their module, not read into memory here.
+        const streamed = method === 'GET' || method === 'HEAD' || isGoogleUploadPath(url.pathname);
+        const body = streamed ? Buffer.alloc(0) : await readBody(req);
         for (const module of modules) {
           if (await module.handle({ req, res, method, url, body })) return;
         }
