@@ -183,8 +183,8 @@ describe('built-in processing', () => {
     expect(colourName(frameColour(full, 0.5))).toBe('red');
     expect(colourName(frameColour(full, probed.durationSeconds - 0.6))).toBe('blue');
     // The logo sits in the top right corner of the main part only.
-    expect(colourName(frameColour(full, 50, '40:40:270:10'))).toBe('green');
-    expect(colourName(frameColour(full, 0.5, '40:40:270:10'))).toBe('red');
+    expect(colourName(frameColour(full, 50, '20:20:288:10'))).toBe('green');
+    expect(colourName(frameColour(full, 0.5, '20:20:288:10'))).toBe('red');
     expect(Math.abs(integratedLoudness(full) - -16)).toBeLessThan(2);
 
     // Clips: 9:16 with the clip intro and outro, cut at the pauses of the speech.

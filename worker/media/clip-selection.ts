@@ -30,7 +30,7 @@ export interface AudioProfile {
 
 export interface ClipRange extends Interval {
   score: number;
-  /** Whether each edge sits at a detected pause. */
+  /** Whether each edge sits at a detected pause (or the episode's start or end). */
   startsAtPause: boolean;
   endsAtPause: boolean;
 }
@@ -64,28 +64,12 @@ export function windowEnergy(profile: AudioProfile): number[] {
   });
 }
 
-function snapStart(start: number, silences: Interval[], min: number): { at: number; snapped: boolean } {
-  let best: { at: number; snapped: boolean } = { at: start, snapped: false };
-  let bestDistance = SNAP_SECONDS;
+/** The pause edge (`key`) nearest to `at` within SNAP_SECONDS, if any. */
+function nearestPauseEdge(at: number, silences: Interval[], key: 'start' | 'end'): number | null {
+  let best: number | null = null;
   for (const s of silences) {
-    const distance = Math.abs(s.end - start);
-    if (distance <= bestDistance && s.end >= min) {
-      best = { at: s.end, snapped: true };
-      bestDistance = distance;
-    }
-  }
-  return best;
-}
-
-function snapEnd(end: number, silences: Interval[], max: number): { at: number; snapped: boolean } {
-  let best: { at: number; snapped: boolean } = { at: end, snapped: false };
-  let bestDistance = SNAP_SECONDS;
-  for (const s of silences) {
-    const distance = Math.abs(s.start - end);
-    if (distance <= bestDistance && s.start <= max) {
-      best = { at: s.start, snapped: true };
-      bestDistance = distance;
-    }
+    const distance = Math.abs(s[key] - at);
+    if (distance <= SNAP_SECONDS && (best === null || distance < Math.abs(best - at))) best = s[key];
   }
   return best;
 }
@@ -118,19 +102,36 @@ export function selectClips(profile: AudioProfile, count: number): ClipRange[] {
   }
 
   taken.sort((a, b) => a.start - b.start);
-  return taken.map((t, index) => {
-    const previousEnd = index > 0 ? taken[index - 1].start + length : 0;
-    const nextStart = index < taken.length - 1 ? taken[index + 1].start : durationSeconds;
-    const start = snapStart(t.start, profile.silences, previousEnd);
-    const end = snapEnd(t.start + length, profile.silences, nextStart);
-    // A snap may never make a clip shorter than the minimum or reach outside the episode.
-    const ok = end.at - start.at >= MIN_CLIP_SECONDS;
+  const clips: ClipRange[] = taken.map((t) => {
+    // Start where speech resumes after a pause; end where the next pause begins. The episode's
+    // own start and end are clean cuts too.
+    const start = t.start <= 0 ? 0 : nearestPauseEdge(t.start, profile.silences, 'end');
+    const end = t.start + length >= durationSeconds ? durationSeconds : nearestPauseEdge(t.start + length, profile.silences, 'start');
+    const snapped = {
+      start: Math.max(0, start ?? t.start),
+      end: Math.min(durationSeconds, end ?? t.start + length),
+    };
+    // A snap may never make a clip shorter than the minimum.
+    const ok = snapped.end - snapped.start >= MIN_CLIP_SECONDS;
     return {
-      start: ok ? Math.max(0, start.at) : t.start,
-      end: ok ? Math.min(durationSeconds, end.at) : t.start + length,
+      start: ok ? snapped.start : t.start,
+      end: ok ? snapped.end : t.start + length,
       score: t.score,
-      startsAtPause: ok && start.snapped,
-      endsAtPause: ok && end.snapped,
+      startsAtPause: ok && start !== null,
+      endsAtPause: ok && end !== null,
     };
   });
+  // Snapping moves edges by at most SNAP_SECONDS, so neighbours can overlap: the earlier clip
+  // then ends at the last pause before the next one starts, or where it starts.
+  for (let i = 0; i + 1 < clips.length; i++) {
+    const clip = clips[i];
+    const next = clips[i + 1];
+    if (clip.end <= next.start) continue;
+    const pause = profile.silences
+      .filter((s) => s.start <= next.start && s.start - clip.start >= MIN_CLIP_SECONDS)
+      .reduce<Interval | null>((last, s) => (!last || s.start > last.start ? s : last), null);
+    clip.end = pause ? pause.start : next.start;
+    clip.endsAtPause = pause !== null;
+  }
+  return clips;
 }
