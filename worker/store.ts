@@ -136,16 +136,15 @@ export class ProcessingStore {
     ]);
   }
 
-  /** Every file is in Drive: the submission is delivered (its log too, as the webhook would mark it). */
+  // The outcome lives on this row, not on submission_logs.status, which stays the record of the
+  // webhook delivery (docs/decisions.md).
+
+  /** Every file is in Drive: the submission is delivered. */
   async delivered(id: string): Promise<void> {
     await this.db.query(
-      `with done as (
-         update public.episode_processing
-            set status = 'delivered', stage = null, progress = 100, finished_at = now(), failure_reason = null
-          where id = $1
-         returning submission_log_id)
-       update public.submission_logs l set status = 'delivered'
-         from done where l.id = done.submission_log_id and l.status = 'submitted'`,
+      `update public.episode_processing
+          set status = 'delivered', stage = null, progress = 100, finished_at = now(), failure_reason = null
+        where id = $1`,
       [id],
     );
   }
@@ -153,13 +152,9 @@ export class ProcessingStore {
   /** Given up: the reason is shown to the subscriber and the administrators. */
   async failed(id: string, reason: string): Promise<void> {
     await this.db.query(
-      `with gave_up as (
-         update public.episode_processing
-            set status = 'failed', stage = null, finished_at = now(), failure_reason = left($2, 2000)
-          where id = $1
-         returning submission_log_id)
-       update public.submission_logs l set status = 'failed'
-         from gave_up where l.id = gave_up.submission_log_id and l.status = 'submitted'`,
+      `update public.episode_processing
+          set status = 'failed', stage = null, finished_at = now(), failure_reason = left($2, 2000)
+        where id = $1`,
       [id, reason],
     );
   }
