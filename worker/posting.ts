@@ -82,12 +82,13 @@ async function uploadToYouTube(config: WorkerConfig, token: string, file: string
 
 /** Posts every due clip once; answers how many were posted. */
 export async function postDueClips(config: WorkerConfig, db: pg.Pool, tokens: AccessTokenSource, limit = 5): Promise<number> {
-  // Claim: a claimed post is pushed ten minutes on, so a worker that dies mid-post leaves it due again.
+  // Claim for ten minutes: a worker that dies mid-post leaves the post due again after that.
   const { rows } = await db.query<DuePost>(
     `update public.scheduled_posts p
-        set attempts = p.attempts + 1, scheduled_for = now() + interval '10 minutes'
+        set attempts = p.attempts + 1, locked_until = now() + interval '10 minutes'
       where p.id in (select id from public.scheduled_posts
                       where status = 'scheduled' and scheduled_for <= now()
+                        and (locked_until is null or locked_until <= now())
                       order by scheduled_for limit $1 for update skip locked)
      returning p.id, p.user_id, p.provider, p.clip_name, p.drive_file_id, p.attempts`,
     [limit],
@@ -103,7 +104,9 @@ export async function postDueClips(config: WorkerConfig, db: pg.Pool, tokens: Ac
       const youtubeToken = await tokens.googleAccessToken(post.user_id, 'youtube');
       const externalId = await uploadToYouTube(config, youtubeToken, file, post.clip_name.replace(/\.mp4$/, ''));
       await db.query(
-        `update public.scheduled_posts set status = 'posted', posted_at = now(), external_id = $2, last_error = null where id = $1`,
+        `update public.scheduled_posts
+            set status = 'posted', posted_at = now(), external_id = $2, last_error = null, locked_until = null
+          where id = $1`,
         [post.id, externalId],
       );
       posted += 1;
@@ -113,7 +116,7 @@ export async function postDueClips(config: WorkerConfig, db: pg.Pool, tokens: Ac
       await db.query(
         `update public.scheduled_posts
             set status = case when $3 then 'failed' else status end, last_error = left($2, 2000),
-                scheduled_for = case when $3 then scheduled_for else now() + interval '5 minutes' * attempts end
+                locked_until = case when $3 then null else now() + interval '5 minutes' * attempts end
           where id = $1`,
         [post.id, message, giveUp],
       );

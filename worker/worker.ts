@@ -14,6 +14,8 @@ import { processSubmission, type JobContext } from './process-submission.ts';
 import { ProcessingStore } from './store.ts';
 
 export const QUEUE = 'episode-processing';
+/** Jobs whose every attempt failed, including attempts lost with their worker. */
+export const GAVE_UP_QUEUE = 'episode-processing-gave-up';
 const NOTIFY_CHANNEL = 'episode_processing';
 
 interface ProcessingJobData {
@@ -46,7 +48,9 @@ export async function startWorker(
   });
   boss.on('error', (error: Error) => log(`queue error: ${error.message}`));
   await boss.start();
+  await boss.createQueue(GAVE_UP_QUEUE, { retryLimit: 5 });
   await boss.createQueue(QUEUE, {
+    deadLetter: GAVE_UP_QUEUE,
     heartbeatSeconds: config.heartbeatSeconds,
     // The heartbeat, not this, detects dead workers; this only bounds a runaway job.
     expireInSeconds: 6 * 3600,
@@ -56,6 +60,7 @@ export async function startWorker(
   });
   // createQueue keeps an existing queue's settings; these follow the configuration.
   await boss.updateQueue(QUEUE, {
+    deadLetter: GAVE_UP_QUEUE,
     heartbeatSeconds: config.heartbeatSeconds,
     retryLimit: config.retryLimit,
     retryDelay: config.retryDelaySeconds,
@@ -136,6 +141,15 @@ export async function startWorker(
       }
     },
   );
+  // A submission whose last attempt died with its worker never reached the handler's own
+  // give-up: pg-boss moves the job here and the row is marked failed.
+  await boss.work<ProcessingJobData>(GAVE_UP_QUEUE, { pollingIntervalSeconds: 5 }, async ([job]: Job<ProcessingJobData>[]) => {
+    const row = await store.load(job.data.processingId);
+    if (row && (row.status === 'queued' || row.status === 'processing')) {
+      log(`gave up on ${job.data.processingId}`);
+      await store.failed(job.data.processingId, 'Processing stopped repeatedly before it could finish. Please submit the episode again or contact support.');
+    }
+  });
   log(`worker ready (${config.workerName})`);
 
   return {

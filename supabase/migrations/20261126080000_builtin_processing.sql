@@ -91,6 +91,8 @@ create table public.scheduled_posts (
   scheduled_for timestamptz not null,
   status text not null default 'scheduled' check (status in ('scheduled', 'posted', 'failed')),
   attempts integer not null default 0 check (attempts >= 0),
+  -- A worker posting it (or waiting to retry) holds it until then.
+  locked_until timestamptz,
   external_id text,
   last_error text check (char_length(last_error) <= 2000),
   posted_at timestamptz,

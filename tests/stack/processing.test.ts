@@ -251,9 +251,9 @@ describe('built-in processing', () => {
     }, 90_000);
     afterAll(async () => second?.stop());
 
-    it('a worker killed mid-job leaves the job to finish once, on another worker', async () => {
-      const { user, client, driveToken } = await readySubscriber('starter');
-      const episode = await submit(client, user, { addLogo: false });
+    it('a worker killed mid-job leaves the job to finish once, on another worker, and posts once', async () => {
+      const { user, client, driveToken, youtubeToken } = await readySubscriber('starter', { youtube: true, postAutomatically: true });
+      const episode = await submit(client, user, { addLogo: false, daysBetweenClips: 3 });
       const rendering = await waitFor(client, episode.id, (r) => r.status === 'processing' && (r.stage ?? '').startsWith('rendering'));
       const [, pid] = (rendering.worker as string).split('/');
       // The whole process group: the worker and its ffmpeg, as when a machine or container dies.
@@ -269,6 +269,35 @@ describe('built-in processing', () => {
       const inFolder = files.filter((f) => f.parents.includes(row.drive_folder_id as string));
       expect(inFolder).toHaveLength(4);
       expect(new Set(inFolder.map((f) => f.name)).size).toBe(4);
+
+      // postAutomatically: one clip every 3 days on YouTube, the first at once; the rest wait.
+      const { data: posts } = await client
+        .from('scheduled_posts')
+        .select('provider, clip_name, scheduled_for, status')
+        .order('scheduled_for');
+      const clipNames = row.outputs.filter((o) => o.kind === 'clip').map((o) => o.name);
+      expect(posts?.map((p) => [p.provider, p.clip_name])).toEqual(clipNames.map((name) => ['youtube', name]));
+      const times = (posts ?? []).map((p) => new Date(p.scheduled_for).getTime());
+      expect((times[1] - times[0]) / 86_400_000).toBeCloseTo(3, 3);
+      expect((times[2] - times[1]) / 86_400_000).toBeCloseTo(3, 3);
+      const deadline = Date.now() + 30_000;
+      let videos: { title: string; owner: string }[] = [];
+      while (Date.now() < deadline) {
+        const res = await fetch(`${config.urls.sandbox}/_sandbox/google`);
+        videos = ((await res.json()) as { videos: { title: string; owner: string }[] }).videos.filter((v) => v.owner === youtubeToken);
+        if (videos.length) break;
+        await new Promise((resolve) => setTimeout(resolve, 300));
+      }
+      expect(videos.map((v) => v.title)).toEqual([clipNames[0].replace(/\.mp4$/, '')]);
+      const postedBy = Date.now() + 10_000;
+      let statuses: string[] = [];
+      while (Date.now() < postedBy) {
+        const { data } = await client.from('scheduled_posts').select('status').order('scheduled_for');
+        statuses = (data ?? []).map((p) => p.status as string);
+        if (statuses[0] === 'posted') break;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      expect(statuses).toEqual(['posted', 'scheduled', 'scheduled']);
     }, 240_000);
   });
 });

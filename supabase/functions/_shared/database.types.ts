@@ -503,6 +503,7 @@ export type Database = {
           external_id: string | null
           id: string
           last_error: string | null
+          locked_until: string | null
           posted_at: string | null
           provider: string
           scheduled_for: string
@@ -519,6 +520,7 @@ export type Database = {
           external_id?: string | null
           id?: string
           last_error?: string | null
+          locked_until?: string | null
           posted_at?: string | null
           provider: string
           scheduled_for: string
@@ -535,6 +537,7 @@ export type Database = {
           external_id?: string | null
           id?: string
           last_error?: string | null
+          locked_until?: string | null
           posted_at?: string | null
           provider?: string
           scheduled_for?: string
