@@ -28,13 +28,18 @@ export function workerEnv(config: StackConfig): Record<string, string> {
   };
 }
 
-export function startWorkerProcess(config: StackConfig, onLine?: (line: string) => void): Promise<ChildService> {
+export function startWorkerProcess(
+  config: StackConfig,
+  onLine?: (line: string) => void,
+  /** Settings over the stack's (benchmarks use production encoding). */
+  extraEnv: Record<string, string> = {},
+): Promise<ChildService> {
   let ready = false;
   return spawnService({
     name: 'Worker',
     command: process.execPath,
     args: ['--import', 'tsx', path.join(import.meta.dirname, 'main.ts')],
-    env: workerEnv(config),
+    env: { ...workerEnv(config), ...extraEnv },
     ready: async () => ready,
     readyTimeoutMs: 60_000,
     onLine: (line) => {

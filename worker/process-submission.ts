@@ -104,6 +104,8 @@ export async function processSubmission(ctx: JobContext, processingId: string, s
   if (!job || job.status === 'delivered' || job.status === 'failed') return;
   if (!job.userId) throw new MediaError('The subscriber no longer exists.', true);
   await store.start(job.id, config.workerName);
+  // Without a usable Google connection nothing can be delivered: say so before any rendering.
+  await ctx.tokens.googleAccessToken(job.userId);
 
   await mkdir(config.tempDir, { recursive: true });
   const dir = await mkdtemp(path.join(config.tempDir, `${job.id}-`));

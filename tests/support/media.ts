@@ -33,11 +33,11 @@ export interface Fixtures {
 }
 
 /** A 2-minute 320x180 test episode (test pattern + speech-like audio) and brand assets. */
-export function makeFixtures(dir: string, seconds = 120): Fixtures {
+export function makeFixtures(dir: string, seconds = 120, episodeVideo = { size: '320x180', fps: 10 }): Fixtures {
   const f = (name: string) => path.join(dir, name);
   const h264 = ['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p'];
   ffmpeg([
-    '-f', 'lavfi', '-i', `testsrc=s=320x180:r=10:d=${seconds}`,
+    '-f', 'lavfi', '-i', `testsrc=s=${episodeVideo.size}:r=${episodeVideo.fps}:d=${seconds}`,
     '-f', 'lavfi', '-i', `aevalsrc=${SPEECH}:s=16000:d=${seconds}`,
     ...h264, '-c:a', 'aac', '-shortest', f('episode.mp4'),
   ]);
