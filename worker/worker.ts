@@ -36,6 +36,8 @@ export async function startWorker(
   tokens?: AccessTokenSource,
 ): Promise<RunningWorker> {
   const db = new pg.Pool({ connectionString: config.databaseUrl, max: 4 });
+  // A dropped connection (database restart) is replaced on the next query; it must not end the process.
+  db.on('error', (error) => log(`database: ${error.message}`));
   const store = new ProcessingStore(db);
   const ctx: JobContext = { config, db, store, tokens: tokens ?? databaseTokenSource(db), log };
 
@@ -98,12 +100,36 @@ export async function startWorker(
     }
   };
 
-  const listener = new pg.Client({ connectionString: config.databaseUrl });
-  listener.on('error', (error) => log(`listener: ${error.message}`));
-  listener.on('notification', () => void feed());
-  await listener.connect();
-  await listener.query(`listen ${NOTIFY_CHANNEL}`);
-  const feedTimer = setInterval(() => void feed(), config.feedIntervalMs);
+  // New submissions wake the feeder at once; when the listener is down, polling still feeds.
+  let listener: pg.Client | null = null;
+  let connecting = false;
+  let stopped = false;
+  const listen = async () => {
+    if (connecting) return;
+    connecting = true;
+    const client = new pg.Client({ connectionString: config.databaseUrl });
+    client.on('notification', () => void feed());
+    client.on('error', (error) => {
+      log(`listener: ${error.message}`);
+      if (listener === client) listener = null;
+      void client.end().catch(() => {});
+    });
+    try {
+      await client.connect();
+      await client.query(`listen ${NOTIFY_CHANNEL}`);
+      listener = client;
+    } catch (error) {
+      log(`listener: ${(error as Error).message}`);
+      void client.end().catch(() => {});
+    } finally {
+      connecting = false;
+    }
+  };
+  await listen();
+  const feedTimer = setInterval(() => {
+    if (!listener && !stopped) void listen();
+    void feed();
+  }, config.feedIntervalMs);
   await feed();
 
   let posting = false;
@@ -154,10 +180,11 @@ export async function startWorker(
 
   return {
     async stop() {
+      stopped = true;
       clearInterval(feedTimer);
       clearInterval(postTimer);
       await boss.stop({ graceful: true, timeout: 30_000 });
-      await listener.end().catch(() => {});
+      await listener?.end().catch(() => {});
       await db.end();
     },
   };
