@@ -14,7 +14,7 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: 'unit',
-          include: ['web/src/**/*.test.{ts,tsx}', 'supabase/functions/_shared/**/*.test.ts', 'local/**/*.test.ts', 'tests/unit/**/*.test.ts'],
+          include: ['web/src/**/*.test.{ts,tsx}', 'supabase/functions/_shared/**/*.test.ts', 'local/**/*.test.ts', 'tests/unit/**/*.test.ts', 'worker/**/*.test.ts'],
           environment: 'node',
         },
       },

@@ -16,6 +16,7 @@ import { stripeFunctionEnv } from './sandbox/stripe/settings.ts';
 import { createStorageService } from './storage/index.ts';
 import { superviseService, type SupervisedService, type SuperviseOptions } from './lib/process.ts';
 import { startWeb } from './web.ts';
+import { startWorkerProcess } from '../worker/launch.ts';
 
 export interface StackOptions {
   reset?: boolean;
@@ -28,12 +29,14 @@ export interface StackOptions {
   log?: (line: string) => void;
   /** A part died and could not be restarted (npm start then says so and exits). */
   onFatal?: (message: string) => void;
+  /** Start the processing worker (worker/); default true. */
+  worker?: boolean;
 }
 
 export interface RunningStack {
   config: StackConfig;
   /** The parts that run as their own processes; each restarts by itself if it dies. */
-  services: { postgres: SupervisedService; postgrest: SupervisedService; functions: SupervisedService };
+  services: { postgres: SupervisedService; postgrest: SupervisedService; functions: SupervisedService; worker?: SupervisedService };
   stop(): Promise<void>;
 }
 
@@ -112,6 +115,14 @@ export async function startStack(config: StackConfig, options: StackOptions = {}
 
     const scheduler = await step('Scheduler (cron, net)', () => startScheduler(config, log));
     stoppers.push(() => scheduler.stop());
+
+    if (options.worker ?? true) {
+      const worker = await step('Processing worker', () =>
+        superviseService(() => startWorkerProcess(config, (line) => log(line)), supervision),
+      );
+      stoppers.push(() => worker.stop());
+      services.worker = worker;
+    }
 
     if (options.web && options.web !== 'none') {
       const web = await step('Web', () => startWeb(config, options.web as 'dev' | 'preview'));

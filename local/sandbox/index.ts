@@ -9,6 +9,7 @@ import type { StackConfig } from '../config.ts';
 import { escapeHtml, htmlPage, readBody, sendHtml, sendJson } from './http.ts';
 import { createAutomationSandbox } from './automation/index.ts';
 import { createStripeSandbox } from './stripe/index.ts';
+import { createGoogleSandbox, isGoogleUploadPath } from './drive/index.ts';
 import { createOAuthSandbox } from './oauth/index.ts';
 import type { SandboxModule } from './types.ts';
 
@@ -29,6 +30,7 @@ function createModules(config: StackConfig): SandboxModule[] {
     createStripeSandbox(config, { dataDir: sandboxDataDir(config) }),
     createOAuthSandbox(config, { dataDir: sandboxDataDir(config) }),
     createAutomationSandbox(config, { dataDir: sandboxDataDir(config) }),
+    createGoogleSandbox({ dataDir: sandboxDataDir(config), baseUrl: config.urls.sandbox }),
   ];
 }
 
@@ -49,7 +51,9 @@ export async function startSandbox(config: StackConfig): Promise<RunningSandbox>
       try {
         const method = (req.method ?? 'GET').toUpperCase();
         const url = new URL(req.url ?? '/', config.urls.sandbox);
-        const body = method === 'GET' || method === 'HEAD' ? Buffer.alloc(0) : await readBody(req);
+        // Uploads (video files) are streamed by their module, not read into memory here.
+        const streamed = method === 'GET' || method === 'HEAD' || isGoogleUploadPath(url.pathname);
+        const body = streamed ? Buffer.alloc(0) : await readBody(req);
         for (const module of modules) {
           if (await module.handle({ req, res, method, url, body })) return;
         }

@@ -236,6 +236,45 @@ tables.admin_audit_log = {
   delete: { sql: `delete from public.admin_audit_log where target_user_id = $owner`, expect: all('denied') },
 };
 
+// Added by the built-in processing migration: written by the worker (a server role), read by
+// the owner and administrators. The owner's submission got its processing row by trigger.
+tables.episode_processing = {
+  select: {
+    sql: `select id from public.episode_processing where submission_log_id = $log`,
+    expect: { anon: 'denied', other: 0, owner: 1, admin: 1 },
+  },
+  insert: {
+    sql: `insert into public.episode_processing (submission_log_id, user_id) values ($log, $owner)`,
+    expect: all('denied'),
+  },
+  update: { sql: `update public.episode_processing set progress = 50 where submission_log_id = $log`, expect: all('denied') },
+  delete: { sql: `delete from public.episode_processing where submission_log_id = $log`, expect: all('denied') },
+};
+tables.scheduled_posts = {
+  select: {
+    sql: `select id from public.scheduled_posts where user_id = $owner`,
+    expect: { anon: 'denied', other: 0, owner: 1, admin: 1 },
+  },
+  insert: {
+    sql: `insert into public.scheduled_posts (episode_processing_id, user_id, provider, clip_name, drive_file_id, scheduled_for)
+          select id, $owner, 'youtube', 'forged.mp4', 'f', now() from public.episode_processing where submission_log_id = $log`,
+    expect: all('denied'),
+  },
+  update: { sql: `update public.scheduled_posts set status = 'posted' where user_id = $owner`, expect: all('denied') },
+  delete: { sql: `delete from public.scheduled_posts where user_id = $owner`, expect: all('denied') },
+};
+
+beforeAll(async () => {
+  await withDb((db) =>
+    db.query(
+      `insert into public.scheduled_posts (episode_processing_id, user_id, provider, clip_name, drive_file_id, scheduled_for)
+       select id, user_id, 'youtube', 'clip 01.mp4', 'drive-file', now() + interval '1 day'
+         from public.episode_processing where submission_log_id = $1`,
+      [ownerLogId],
+    ),
+  );
+});
+
 const buckets: Record<string, Record<Op, Cell>> = {
   episodes: {
     select: {

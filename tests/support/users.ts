@@ -1,6 +1,9 @@
 // Test users in any state, created through the Auth admin API like real accounts, with their
 // subscription and onboarding state written as the Stripe webhook and onboarding would.
-import { serviceClient, uniqueEmail, withDb } from './stack.ts';
+import type pg from 'pg';
+import { oauthFunctionEnv } from '../../local/sandbox/oauth/settings.ts';
+import { parseTokenKeyring, sealToken } from '../../supabase/functions/_shared/domain/token-cipher.ts';
+import { config, serviceClient, uniqueEmail, withDb } from './stack.ts';
 
 export type UserState = 'new' | 'subscribed' | 'onboarded' | 'admin';
 
@@ -63,13 +66,26 @@ export async function connectDrive(userId: string, state: 'connected' | 'expired
        returning id`,
       [userId, state === 'connected' ? '1 hour' : '-1 hour'],
     );
-    await db.query(
-      `insert into private.oauth_tokens (connection_id, user_id, access_token_encrypted, refresh_token_encrypted, token_type)
-       values ($1, $2::uuid, 'test-access-token', 'test-refresh-token', 'Bearer')
-       on conflict (connection_id) do update set access_token_encrypted = excluded.access_token_encrypted`,
-      [rows[0].id, userId],
-    );
+    await storeOAuthTokens(db, rows[0].id, userId, 'test-access-token', 'test-refresh-token');
   });
+}
+
+/** Stores a connection's tokens as the OAuth callback does: encrypted with this stack's keyring. */
+export async function storeOAuthTokens(db: pg.Client, connectionId: string, userId: string, accessToken: string, refreshToken: string): Promise<void> {
+  const keyring = await parseTokenKeyring(oauthFunctionEnv(config).TOKEN_ENCRYPTION_KEYS);
+  await db.query(
+    `insert into private.oauth_tokens (connection_id, user_id, access_token_encrypted, refresh_token_encrypted, token_type, key_id)
+     values ($1, $2::uuid, $3, $4, 'Bearer', $5)
+     on conflict (connection_id) do update
+       set access_token_encrypted = excluded.access_token_encrypted, refresh_token_encrypted = excluded.refresh_token_encrypted, key_id = excluded.key_id`,
+    [
+      connectionId,
+      userId,
+      await sealToken(keyring, accessToken, `${connectionId}:access`),
+      await sealToken(keyring, refreshToken, `${connectionId}:refresh`),
+      keyring.currentId,
+    ],
+  );
 }
 
 export async function markHostingReady(userId: string): Promise<void> {

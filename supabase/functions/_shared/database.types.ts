@@ -66,6 +66,91 @@ export type Database = {
           },
         ]
       }
+      episode_processing: {
+        Row: {
+          attempts: number
+          created_at: string
+          drive_folder_id: string | null
+          drive_folder_url: string | null
+          enqueued_at: string | null
+          episode_id: string | null
+          failure_reason: string | null
+          finished_at: string | null
+          id: string
+          outputs: Json
+          progress: number
+          stage: string | null
+          started_at: string | null
+          status: string
+          submission_log_id: string
+          updated_at: string
+          user_id: string | null
+          worker: string | null
+        }
+        Insert: {
+          attempts?: number
+          created_at?: string
+          drive_folder_id?: string | null
+          drive_folder_url?: string | null
+          enqueued_at?: string | null
+          episode_id?: string | null
+          failure_reason?: string | null
+          finished_at?: string | null
+          id?: string
+          outputs?: Json
+          progress?: number
+          stage?: string | null
+          started_at?: string | null
+          status?: string
+          submission_log_id: string
+          updated_at?: string
+          user_id?: string | null
+          worker?: string | null
+        }
+        Update: {
+          attempts?: number
+          created_at?: string
+          drive_folder_id?: string | null
+          drive_folder_url?: string | null
+          enqueued_at?: string | null
+          episode_id?: string | null
+          failure_reason?: string | null
+          finished_at?: string | null
+          id?: string
+          outputs?: Json
+          progress?: number
+          stage?: string | null
+          started_at?: string | null
+          status?: string
+          submission_log_id?: string
+          updated_at?: string
+          user_id?: string | null
+          worker?: string | null
+        }
+        Relationships: [
+          {
+            foreignKeyName: "episode_processing_episode_id_fkey"
+            columns: ["episode_id"]
+            isOneToOne: false
+            referencedRelation: "episodes"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "episode_processing_submission_log_id_fkey"
+            columns: ["submission_log_id"]
+            isOneToOne: true
+            referencedRelation: "submission_logs"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "episode_processing_user_id_fkey"
+            columns: ["user_id"]
+            isOneToOne: false
+            referencedRelation: "profiles"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       episodes: {
         Row: {
           add_intro_outro: boolean
@@ -321,6 +406,75 @@ export type Database = {
           video_outro_path?: string | null
         }
         Relationships: []
+      }
+      scheduled_posts: {
+        Row: {
+          attempts: number
+          clip_name: string
+          created_at: string
+          drive_file_id: string
+          episode_processing_id: string
+          external_id: string | null
+          id: string
+          last_error: string | null
+          locked_until: string | null
+          posted_at: string | null
+          provider: string
+          scheduled_for: string
+          status: string
+          updated_at: string
+          user_id: string | null
+        }
+        Insert: {
+          attempts?: number
+          clip_name: string
+          created_at?: string
+          drive_file_id: string
+          episode_processing_id: string
+          external_id?: string | null
+          id?: string
+          last_error?: string | null
+          locked_until?: string | null
+          posted_at?: string | null
+          provider: string
+          scheduled_for: string
+          status?: string
+          updated_at?: string
+          user_id?: string | null
+        }
+        Update: {
+          attempts?: number
+          clip_name?: string
+          created_at?: string
+          drive_file_id?: string
+          episode_processing_id?: string
+          external_id?: string | null
+          id?: string
+          last_error?: string | null
+          locked_until?: string | null
+          posted_at?: string | null
+          provider?: string
+          scheduled_for?: string
+          status?: string
+          updated_at?: string
+          user_id?: string | null
+        }
+        Relationships: [
+          {
+            foreignKeyName: "scheduled_posts_episode_processing_id_fkey"
+            columns: ["episode_processing_id"]
+            isOneToOne: false
+            referencedRelation: "episode_processing"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "scheduled_posts_user_id_fkey"
+            columns: ["user_id"]
+            isOneToOne: false
+            referencedRelation: "profiles"
+            referencedColumns: ["id"]
+          },
+        ]
       }
       stripe_events: {
         Row: {

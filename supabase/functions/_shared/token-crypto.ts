@@ -1,44 +1,14 @@
-// Encryption of provider tokens and WordPress application passwords at rest: AES-256-GCM with a
-// random 96-bit IV per value and the row and field as additional data (a value copied to
-// another row or field does not decrypt). TOKEN_ENCRYPTION_KEYS is a function secret,
-// `id:base64key[,id:base64key...]`: the first key encrypts, every listed key decrypts, and each
-// row stores the id of its key, so keys rotate by putting a new one first (docs/deploy.md).
+// The functions' side of token encryption at rest (domain/token-cipher.ts): the keyring comes
+// from the TOKEN_ENCRYPTION_KEYS secret, and a missing or malformed one is a 503.
+import { openToken, parseTokenKeyring, sealToken, type TokenKeyring } from './domain/token-cipher.ts';
 import { HttpError } from './http-error.ts';
 
-interface Keyring {
-  currentId: string;
-  keys: Map<string, CryptoKey>;
-}
+let keyring: Promise<TokenKeyring> | null = null;
 
-let keyring: Promise<Keyring> | null = null;
-
-function fromBase64(text: string): Uint8Array<ArrayBuffer> {
-  return Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
-}
-
-function toBase64(bytes: Uint8Array): string {
-  let binary = '';
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary);
-}
-
-async function loadKeyring(): Promise<Keyring> {
-  const entries = (Deno.env.get('TOKEN_ENCRYPTION_KEYS') ?? '').split(',').map((e) => e.trim()).filter(Boolean);
-  if (entries.length === 0) throw new HttpError(503, 'Token encryption is not configured');
-  const keys = new Map<string, CryptoKey>();
-  for (const entry of entries) {
-    const [id, material] = entry.split(':');
-    const raw = material ? fromBase64(material) : new Uint8Array();
-    if (!id || raw.length !== 32) throw new HttpError(503, 'TOKEN_ENCRYPTION_KEYS entries must be id:base64 of 32 bytes');
-    keys.set(id, await crypto.subtle.importKey('raw', raw, 'AES-GCM', false, ['encrypt', 'decrypt']));
-  }
-  return { currentId: entries[0].split(':')[0], keys };
-}
-
-function ring(): Promise<Keyring> {
-  keyring ??= loadKeyring().catch((error) => {
+function ring(): Promise<TokenKeyring> {
+  keyring ??= parseTokenKeyring(Deno.env.get('TOKEN_ENCRYPTION_KEYS') ?? '').catch((error) => {
     keyring = null;
-    throw error;
+    throw new HttpError(503, (error as Error).message);
   });
   return keyring;
 }
@@ -49,27 +19,9 @@ export async function currentKeyId(): Promise<string> {
 
 /** Encrypts with the current key; `context` names the row and field (e.g. `<id>:access`). */
 export async function encryptSecret(plain: string, context: string): Promise<string> {
-  const { currentId, keys } = await ring();
-  const iv = crypto.getRandomValues(new Uint8Array(12));
-  const sealed = await crypto.subtle.encrypt(
-    { name: 'AES-GCM', iv, additionalData: new TextEncoder().encode(context) },
-    keys.get(currentId)!,
-    new TextEncoder().encode(plain),
-  );
-  const out = new Uint8Array(iv.length + sealed.byteLength);
-  out.set(iv);
-  out.set(new Uint8Array(sealed), iv.length);
-  return toBase64(out);
+  return sealToken(await ring(), plain, context);
 }
 
 export async function decryptSecret(sealed: string, keyId: string, context: string): Promise<string> {
-  const key = (await ring()).keys.get(keyId);
-  if (!key) throw new Error(`token key ${keyId} is no longer configured`);
-  const bytes = fromBase64(sealed);
-  const plain = await crypto.subtle.decrypt(
-    { name: 'AES-GCM', iv: bytes.slice(0, 12), additionalData: new TextEncoder().encode(context) },
-    key,
-    bytes.slice(12),
-  );
-  return new TextDecoder().decode(plain);
+  return openToken(await ring(), sealed, keyId, context);
 }

@@ -1,0 +1,261 @@
+// Google Drive v3 and YouTube Data v3 upload endpoints, as far as the processing worker uses
+// them: files.create for folders, resumable and multipart uploads (files.create and
+// videos.insert), files.list by parent and name, files.get with alt=media. Any Bearer token is
+// accepted and recorded as the file's owner. Uploaded bytes are streamed to disk.
+// `GET /_sandbox/google` answers everything held, for tests and people.
+import { randomBytes } from 'node:crypto';
+import { createReadStream, createWriteStream, mkdirSync, rmSync, statSync } from 'node:fs';
+import type { IncomingMessage } from 'node:http';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { escapeHtml, readBody, sendJson } from '../http.ts';
+import { JsonFile } from '../persist.ts';
+import type { SandboxModule, SandboxRequest } from '../types.ts';
+
+export interface DriveFileRecord {
+  id: string;
+  name: string;
+  mimeType: string;
+  parents: string[];
+  size: number;
+  owner: string;
+  createdTime: string;
+}
+
+export interface YouTubeVideoRecord {
+  id: string;
+  title: string;
+  privacyStatus: string;
+  size: number;
+  owner: string;
+  publishedAt: string;
+}
+
+interface UploadSession {
+  kind: 'drive' | 'youtube';
+  owner: string;
+  metadata: Record<string, unknown>;
+}
+
+interface State {
+  files: DriveFileRecord[];
+  videos: YouTubeVideoRecord[];
+}
+
+const FOLDER = 'application/vnd.google-apps.folder';
+
+/** Paths whose request bodies this module streams itself (the router must not read them). */
+export function isGoogleUploadPath(pathname: string): boolean {
+  return pathname.startsWith('/upload/');
+}
+
+const newId = (prefix = '') => prefix + randomBytes(12).toString('base64url');
+
+function bearer(req: IncomingMessage): string | null {
+  const match = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '');
+  return match ? match[1] : null;
+}
+
+function googleError(code: number, message: string) {
+  return { error: { code, message, errors: [{ message, domain: 'global', reason: code === 401 ? 'authError' : 'badRequest' }] } };
+}
+
+/** The subset of Drive's query language the worker and tests use: `'<id>' in parents`, `name = '<n>'`, `trashed = false`. */
+function matches(file: DriveFileRecord, q: string | null): boolean {
+  if (!q) return true;
+  for (const clause of q.split(/\s+and\s+/i)) {
+    const parent = /^'([^']+)'\s+in\s+parents$/i.exec(clause.trim());
+    const name = /^name\s*=\s*'((?:[^'\\]|\\.)*)'$/i.exec(clause.trim());
+    if (parent && !file.parents.includes(parent[1])) return false;
+    if (name && file.name !== name[1].replace(/\\(.)/g, '$1')) return false;
+  }
+  return true;
+}
+
+export function createGoogleSandbox(options: { dataDir: string; baseUrl: string }): SandboxModule {
+  const dir = path.join(options.dataDir, 'google');
+  const blobs = path.join(dir, 'blobs');
+  mkdirSync(blobs, { recursive: true });
+  const state: State = { files: [], videos: [] };
+  const persisted = new JsonFile<State>(path.join(dir, 'state.json'), () => state);
+  Object.assign(state, persisted.load() ?? {});
+  const sessions = new Map<string, UploadSession>();
+
+  const publicFile = (f: DriveFileRecord) => ({
+    kind: 'drive#file',
+    ...f,
+    webViewLink: `${options.baseUrl}/_sandbox/google/files/${f.id}`,
+  });
+
+  async function receive(req: IncomingMessage, id: string): Promise<number> {
+    const file = path.join(blobs, id);
+    await pipeline(req, createWriteStream(file));
+    return statSync(file).size;
+  }
+
+  function finish(session: UploadSession, id: string, size: number) {
+    const now = new Date().toISOString();
+    if (session.kind === 'youtube') {
+      const snippet = (session.metadata.snippet ?? {}) as { title?: string };
+      const status = (session.metadata.status ?? {}) as { privacyStatus?: string };
+      const video = { id, title: snippet.title ?? '', privacyStatus: status.privacyStatus ?? 'private', size, owner: session.owner, publishedAt: now };
+      state.videos.push(video);
+      persisted.save();
+      return { kind: 'youtube#video', id, snippet: { title: video.title, publishedAt: now }, status: { privacyStatus: video.privacyStatus } };
+    }
+    const meta = session.metadata as { name?: string; parents?: string[]; mimeType?: string };
+    const record: DriveFileRecord = {
+      id,
+      name: meta.name ?? 'Untitled',
+      mimeType: meta.mimeType ?? 'application/octet-stream',
+      parents: meta.parents ?? [],
+      size,
+      owner: session.owner,
+      createdTime: now,
+    };
+    state.files.push(record);
+    persisted.save();
+    return publicFile(record);
+  }
+
+  async function handleUpload(request: SandboxRequest, owner: string, kind: UploadSession['kind']): Promise<void> {
+    const { req, res, method, url } = request;
+    const uploadType = url.searchParams.get('uploadType');
+    const uploadId = url.searchParams.get('upload_id');
+    if (method === 'PUT' && uploadId) {
+      const session = sessions.get(uploadId);
+      if (!session || session.owner !== owner) {
+        req.resume();
+        return sendJson(res, 404, googleError(404, 'Upload session not found.'));
+      }
+      const id = newId(kind === 'youtube' ? 'yt_' : '');
+      const size = await receive(req, id);
+      sessions.delete(uploadId);
+      return sendJson(res, 200, finish(session, id, size));
+    }
+    if (method === 'POST' && uploadType === 'resumable') {
+      const metadata = JSON.parse((await readBody(req)).toString('utf8') || '{}') as Record<string, unknown>;
+      const id = newId('up_');
+      sessions.set(id, { kind, owner, metadata });
+      const location = new URL(url.pathname, options.baseUrl);
+      location.searchParams.set('uploadType', 'resumable');
+      location.searchParams.set('upload_id', id);
+      res.writeHead(200, { location: location.toString(), 'content-length': '0' });
+      res.end();
+      return;
+    }
+    if (method === 'POST' && uploadType === 'multipart') {
+      // multipart/related: a JSON metadata part, then the media part.
+      const boundary = /boundary="?([^";]+)"?/.exec(req.headers['content-type'] ?? '')?.[1];
+      const body = await readBody(req, 512 * 1024 * 1024);
+      if (!boundary) return sendJson(res, 400, googleError(400, 'Missing multipart boundary.'));
+      const parts = body.toString('latin1').split(`--${boundary}`).slice(1, -1);
+      const split = (part: string) => {
+        const at = part.indexOf('\r\n\r\n');
+        return part.slice(at + 4, part.endsWith('\r\n') ? -2 : undefined);
+      };
+      if (parts.length < 2) return sendJson(res, 400, googleError(400, 'Expected metadata and media parts.'));
+      const metadata = JSON.parse(split(parts[0])) as Record<string, unknown>;
+      const id = newId(kind === 'youtube' ? 'yt_' : '');
+      const media = Buffer.from(split(parts[1]), 'latin1');
+      await pipeline(async function* () { yield media; }, createWriteStream(path.join(blobs, id)));
+      return sendJson(res, 200, finish({ kind, owner, metadata }, id, media.length));
+    }
+    req.resume();
+    return sendJson(res, 400, googleError(400, `Unsupported upload ${method} uploadType=${uploadType}`));
+  }
+
+  return {
+    name: 'Google Drive and YouTube',
+    async handle(request) {
+      const { req, res, method, url } = request;
+      const p = url.pathname;
+      if (method === 'GET' && p === '/_sandbox/google') {
+        return sendJson(res, 200, { files: state.files.map(publicFile), videos: state.videos }), true;
+      }
+      if (method === 'POST' && p === '/_sandbox/google/reset') {
+        state.files = [];
+        state.videos = [];
+        rmSync(blobs, { recursive: true, force: true });
+        mkdirSync(blobs, { recursive: true });
+        persisted.save();
+        return sendJson(res, 200, { ok: true }), true;
+      }
+      const isDrive = p.startsWith('/drive/v3/') || p.startsWith('/upload/drive/v3/');
+      const isYouTube = p.startsWith('/upload/youtube/v3/') || p.startsWith('/youtube/v3/');
+      if (!isDrive && !isYouTube) return false;
+      const owner = bearer(req);
+      if (!owner) {
+        if (isGoogleUploadPath(p)) req.resume();
+        sendJson(res, 401, googleError(401, 'Request is missing required authentication credential.'));
+        return true;
+      }
+      if (p === '/upload/drive/v3/files') {
+        await handleUpload(request, owner, 'drive');
+        return true;
+      }
+      if (p === '/upload/youtube/v3/videos') {
+        await handleUpload(request, owner, 'youtube');
+        return true;
+      }
+      if (p === '/drive/v3/files' && method === 'POST') {
+        const meta = JSON.parse(request.body.toString('utf8') || '{}') as { name?: string; mimeType?: string; parents?: string[] };
+        const record: DriveFileRecord = {
+          id: newId(),
+          name: meta.name ?? 'Untitled',
+          mimeType: meta.mimeType ?? FOLDER,
+          parents: meta.parents ?? [],
+          size: 0,
+          owner,
+          createdTime: new Date().toISOString(),
+        };
+        state.files.push(record);
+        persisted.save();
+        sendJson(res, 200, publicFile(record));
+        return true;
+      }
+      if (p === '/drive/v3/files' && method === 'GET') {
+        const q = url.searchParams.get('q');
+        const files = state.files.filter((f) => f.owner === owner && matches(f, q)).map(publicFile);
+        sendJson(res, 200, { kind: 'drive#fileList', files });
+        return true;
+      }
+      const one = /^\/drive\/v3\/files\/([^/]+)$/.exec(p);
+      if (one && method === 'GET') {
+        const file = state.files.find((f) => f.id === decodeURIComponent(one[1]) && f.owner === owner);
+        if (!file) {
+          sendJson(res, 404, googleError(404, `File not found: ${one[1]}.`));
+          return true;
+        }
+        if (url.searchParams.get('alt') === 'media') {
+          res.writeHead(200, { 'content-type': file.mimeType, 'content-length': String(file.size) });
+          await pipeline(createReadStream(path.join(blobs, file.id)), res);
+        } else {
+          sendJson(res, 200, publicFile(file));
+        }
+        return true;
+      }
+      sendJson(res, 404, googleError(404, `No sandbox route for ${method} ${p}`));
+      return true;
+    },
+    homeSection() {
+      const rows = state.files
+        .slice(-50)
+        .reverse()
+        .map((f) => `<tr><td>${escapeHtml(f.name)}</td><td>${escapeHtml(f.mimeType === FOLDER ? 'folder' : `${f.size} bytes`)}</td><td><code>${escapeHtml(f.parents.join(', '))}</code></td><td>${escapeHtml(f.createdTime)}</td></tr>`)
+        .join('');
+      const posts = state.videos
+        .slice(-50)
+        .reverse()
+        .map((v) => `<tr><td>${escapeHtml(v.title)}</td><td>${escapeHtml(v.privacyStatus)}</td><td>${escapeHtml(v.publishedAt)}</td></tr>`)
+        .join('');
+      return `<h2>Google Drive</h2>
+<table><thead><tr><th scope="col">Name</th><th scope="col">Type</th><th scope="col">Parents</th><th scope="col">Created</th></tr></thead><tbody>${rows || '<tr><td colspan="4">No files yet</td></tr>'}</tbody></table>
+<h2>YouTube posts</h2>
+<table><thead><tr><th scope="col">Title</th><th scope="col">Privacy</th><th scope="col">Published</th></tr></thead><tbody>${posts || '<tr><td colspan="3">No posts yet</td></tr>'}</tbody></table>`;
+    },
+    async stop() {
+      persisted.flush();
+    },
+  };
+}

@@ -1,0 +1,297 @@
+// The built-in processing worker end to end: a subscriber submits a generated 2-minute episode,
+// the stack's worker renders the episode and the tier's clips and delivers them to the sandbox's
+// Google Drive; a worker killed mid-job leaves the job to finish once on another worker.
+import { mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { SupabaseClient } from '@supabase/supabase-js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startWorkerProcess } from '../../worker/launch.ts';
+import type { ChildService } from '../../local/lib/process.ts';
+import {
+  colourName,
+  frameColour,
+  integratedLoudness,
+  makeFixtures,
+  PAUSE_EVERY,
+  PAUSE_STARTS_AT,
+  probeFile,
+  type Fixtures,
+} from '../support/media.ts';
+import { config, withDb } from '../support/stack.ts';
+import { signIn } from '../support/submissions.ts';
+import { createUser, storeOAuthTokens, type TestUser } from '../support/users.ts';
+
+interface Output {
+  name: string;
+  kind: 'episode' | 'clip';
+  durationSeconds: number;
+  width: number;
+  height: number;
+  startSeconds?: number;
+  cutAtPauses?: boolean;
+  driveFileId: string;
+}
+
+interface ProcessingRow {
+  id: string;
+  status: string;
+  stage: string | null;
+  progress: number;
+  attempts: number;
+  failure_reason: string | null;
+  worker: string | null;
+  drive_folder_id: string | null;
+  outputs: Output[];
+}
+
+interface SandboxFile {
+  id: string;
+  name: string;
+  mimeType: string;
+  parents: string[];
+  size: number;
+  owner: string;
+}
+
+let dir: string;
+let media: Fixtures;
+
+/** A subscriber who may submit, with brand assets, Google Drive (and optionally YouTube) connected. */
+async function readySubscriber(tier: string, options: { youtube?: boolean; postAutomatically?: boolean } = {}) {
+  const user = await createUser('onboarded', { tier });
+  const { client } = await signIn(user);
+  const token = `sandbox-google-${user.id}`;
+  const upload = async (bucket: string, objectPath: string, file: string, contentType: string) => {
+    const { error } = await client.storage.from(bucket).upload(objectPath, readFileSync(file), { contentType });
+    if (error) throw new Error(`upload ${objectPath}: ${error.message}`);
+    return objectPath;
+  };
+  const assets = {
+    video_intro_path: await upload('brand-assets', `${user.id}/videoIntro/intro.mp4`, media.intro, 'video/mp4'),
+    video_outro_path: await upload('brand-assets', `${user.id}/videoOutro/outro.mp4`, media.outro, 'video/mp4'),
+    clip_intro_path: await upload('brand-assets', `${user.id}/clipIntro/intro.mp4`, media.clipIntro, 'video/mp4'),
+    clip_outro_path: await upload('brand-assets', `${user.id}/clipOutro/outro.mp4`, media.clipOutro, 'video/mp4'),
+    logo_path: await upload('brand-assets', `${user.id}/logo/logo.png`, media.logo, 'image/png'),
+  };
+  const { error } = await client
+    .from('profiles')
+    .update({
+      ...assets,
+      brand_color_primary: '112233',
+      brand_color_secondary: '445566',
+      brand_color_tertiary: '778899',
+      post_automatically: options.postAutomatically ?? false,
+    })
+    .eq('id', user.id);
+  if (error) throw new Error(`profile: ${error.message}`);
+  await withDb(async (db) => {
+    await db.query(`update public.profiles set hosting_ready_at = now() - interval '1 day' where id = $1`, [user.id]);
+    for (const provider of options.youtube ? ['google', 'youtube'] : ['google']) {
+      const { rows } = await db.query(
+        `insert into public.oauth_connections (user_id, provider, connected, status, account_label, expires_at)
+         values ($1, $2, true, 'connected', 'podcaster@example.com', now() + interval '1 hour') returning id`,
+        [user.id, provider],
+      );
+      await storeOAuthTokens(db, rows[0].id, user.id, `${token}-${provider}`, 'refresh');
+    }
+  });
+  return { user, client, driveToken: `${token}-google`, youtubeToken: `${token}-youtube` };
+}
+
+async function submit(client: SupabaseClient, user: TestUser, options: Record<string, unknown>, file = media.episode) {
+  const objectPath = `${user.id}/uploads/episode-${Date.now()}.mp4`;
+  const { error: uploadError } = await client.storage.from('episodes').upload(objectPath, readFileSync(file), { contentType: 'video/mp4' });
+  if (uploadError) throw new Error(`upload: ${uploadError.message}`);
+  const { data, error } = await client.rpc('submit_episode', { files: [objectPath], options: { title: 'Test Show 12', ...options } });
+  if (error) throw new Error(`submit_episode: ${error.message}`);
+  return data as { id: string; submissionLogId: string };
+}
+
+/** The processing row as its owner reads it (through RLS), once `done` says so. */
+async function waitFor(
+  client: SupabaseClient,
+  episodeId: string,
+  done: (row: ProcessingRow) => boolean,
+  timeoutMs = 150_000,
+): Promise<ProcessingRow> {
+  const deadline = Date.now() + timeoutMs;
+  let last: ProcessingRow | undefined;
+  while (Date.now() < deadline) {
+    const { data, error } = await client.from('episode_processing').select('*').eq('episode_id', episodeId).maybeSingle();
+    if (error) throw new Error(error.message);
+    last = (data as ProcessingRow | null) ?? undefined;
+    if (last && done(last)) return last;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  }
+  throw new Error(`timed out; last row: ${JSON.stringify(last)}`);
+}
+
+async function sandboxFiles(): Promise<SandboxFile[]> {
+  const res = await fetch(`${config.urls.sandbox}/_sandbox/google`);
+  return ((await res.json()) as { files: SandboxFile[] }).files;
+}
+
+async function downloadFromDrive(fileId: string, token: string, name: string): Promise<string> {
+  const res = await fetch(`${config.urls.sandbox}/drive/v3/files/${fileId}?alt=media`, { headers: { authorization: `Bearer ${token}` } });
+  expect(res.status).toBe(200);
+  const file = path.join(dir, name);
+  writeFileSync(file, Buffer.from(await res.arrayBuffer()));
+  return file;
+}
+
+beforeAll(() => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'castloop-processing-'));
+  media = makeFixtures(dir);
+}, 120_000);
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('built-in processing', () => {
+  it('renders the trimmed episode with intro, outro and logo, and the starter tier\'s 3 clips, into one Drive folder', async () => {
+    const { user, client, driveToken } = await readySubscriber('starter');
+    const episode = await submit(client, user, { startTimestamp: '00:00:05', endTimestamp: '00:01:45', clipStyle: 'PROFESSIONAL' });
+
+    const row = await waitFor(client, episode.id, (r) => r.status === 'delivered' || r.status === 'failed');
+    expect(row).toMatchObject({ status: 'delivered', progress: 100, failure_reason: null });
+    const episodeOut = row.outputs.filter((o) => o.kind === 'episode');
+    const clips = row.outputs.filter((o) => o.kind === 'clip');
+    expect(episodeOut).toHaveLength(1);
+    expect(clips).toHaveLength(3);
+
+    // Every output is in one folder of the subscriber's Drive, under their token, once.
+    const files = await sandboxFiles();
+    const folder = files.find((f) => f.id === row.drive_folder_id);
+    expect(folder).toMatchObject({ mimeType: 'application/vnd.google-apps.folder', owner: driveToken });
+    expect(folder?.name).toMatch(/^Test Show 12 \(\d{4}-\d{2}-\d{2}\)$/);
+    const inFolder = files.filter((f) => f.parents.includes(row.drive_folder_id as string));
+    expect(inFolder.map((f) => f.name).sort()).toEqual(row.outputs.map((o) => o.name).sort());
+    expect(inFolder.every((f) => f.owner === driveToken && f.size > 0)).toBe(true);
+
+    // The episode: 2 s intro + 100 s trimmed (00:00:05-00:01:45) + 2 s outro, 16:9, normalised.
+    const full = await downloadFromDrive(episodeOut[0].driveFileId, driveToken, 'episode-out.mp4');
+    const probed = probeFile(full);
+    expect(probed.durationSeconds).toBeGreaterThan(103.5);
+    expect(probed.durationSeconds).toBeLessThan(104.6);
+    expect(probed.width / probed.height).toBeCloseTo(16 / 9, 1);
+    expect(colourName(frameColour(full, 0.5))).toBe('red');
+    expect(colourName(frameColour(full, probed.durationSeconds - 0.6))).toBe('blue');
+    // The logo sits in the top right corner of the main part only.
+    expect(colourName(frameColour(full, 50, '20:20:288:10'))).toBe('green');
+    expect(colourName(frameColour(full, 0.5, '20:20:288:10'))).toBe('red');
+    expect(Math.abs(integratedLoudness(full) - -16)).toBeLessThan(2);
+
+    // Clips: 9:16 with the clip intro and outro, cut at the pauses of the speech.
+    for (const clip of clips) {
+      expect(clip.width / clip.height).toBeCloseTo(9 / 16, 2);
+      expect(clip.durationSeconds).toBeGreaterThanOrEqual(1 + 5 + 1 - 0.2);
+      expect(clip.durationSeconds).toBeLessThanOrEqual(1 + 30 + 1 + 0.3);
+      expect(clip.cutAtPauses).toBe(true);
+      // Episode time 5 + start is where speech resumes after a pause (t mod 5 = 0).
+      const resumesAt = (5 + (clip.startSeconds as number)) % PAUSE_EVERY;
+      expect(Math.min(resumesAt, PAUSE_EVERY - resumesAt)).toBeLessThan(0.2);
+    }
+    expect(PAUSE_STARTS_AT).toBeLessThan(PAUSE_EVERY);
+    const clipFile = await downloadFromDrive(clips[0].driveFileId, driveToken, 'clip-out.mp4');
+    const clipProbe = probeFile(clipFile);
+    expect([clipProbe.width, clipProbe.height]).toEqual([180, 320]);
+    expect(colourName(frameColour(clipFile, 0.3))).toBe('yellow');
+    expect(colourName(frameColour(clipFile, clipProbe.durationSeconds - 0.4))).toBe('magenta');
+    // PROFESSIONAL: the primary band across the bottom (#112233 is dark, not the picture).
+    const band = frameColour(clipFile, 3, '180:20:0:296');
+    expect(band[0]).toBeLessThan(40);
+    expect(band[2]).toBeLessThan(80);
+
+    // An administrator reads the row too (the admin console's view of the submission).
+    const admin = await createUser('admin');
+    const { client: adminClient } = await signIn(admin);
+    const { data: seen } = await adminClient.from('episode_processing').select('status').eq('id', row.id).single();
+    expect(seen).toEqual({ status: 'delivered' });
+  });
+
+  it('makes 5 clips for growth and 10 for scale', async () => {
+    const growth = await readySubscriber('growth');
+    const scale = await readySubscriber('scale');
+    const [g, s] = await Promise.all([
+      submit(growth.client, growth.user, { addIntroOutro: false, addLogo: false }),
+      submit(scale.client, scale.user, { addIntroOutro: false, addLogo: false, clipStyle: 'CREATIVE' }),
+    ]);
+    const finished = (r: ProcessingRow) => r.status === 'delivered' || r.status === 'failed';
+    const [gr, sr] = await Promise.all([waitFor(growth.client, g.id, finished), waitFor(scale.client, s.id, finished)]);
+    expect(gr.status).toBe('delivered');
+    expect(sr.status).toBe('delivered');
+    expect(gr.outputs.filter((o) => o.kind === 'clip')).toHaveLength(5);
+    expect(sr.outputs.filter((o) => o.kind === 'clip')).toHaveLength(10);
+    // Without intro and outro the episode is the whole 2 minutes.
+    const full = sr.outputs.find((o) => o.kind === 'episode') as Output;
+    expect(full.durationSeconds).toBeGreaterThan(119.5);
+    expect(full.durationSeconds).toBeLessThan(120.6);
+  }, 240_000);
+
+  it('fails a submission whose file is not a video, with the reason', async () => {
+    const { user, client } = await readySubscriber('starter');
+    const junk = path.join(dir, 'junk.mp4');
+    writeFileSync(junk, Buffer.alloc(64 * 1024, 7));
+    const episode = await submit(client, user, {}, junk);
+    const row = await waitFor(client, episode.id, (r) => r.status === 'failed' || r.status === 'delivered', 30_000);
+    expect(row.status).toBe('failed');
+    expect(row.failure_reason).toMatch(/is not a readable video/);
+  });
+
+  describe('with a second worker', () => {
+    let second: ChildService;
+    beforeAll(async () => {
+      second = await startWorkerProcess(config);
+    }, 90_000);
+    afterAll(async () => second?.stop());
+
+    it('a worker killed mid-job leaves the job to finish once, on another worker, and posts once', async () => {
+      const { user, client, driveToken, youtubeToken } = await readySubscriber('starter', { youtube: true, postAutomatically: true });
+      const episode = await submit(client, user, { addLogo: false, daysBetweenClips: 3 });
+      const rendering = await waitFor(client, episode.id, (r) => r.status === 'processing' && (r.stage ?? '').startsWith('rendering'));
+      const [, pid] = (rendering.worker as string).split('/');
+      // The whole process group: the worker and its ffmpeg, as when a machine or container dies.
+      process.kill(-Number(pid), 'SIGKILL');
+
+      const row = await waitFor(client, episode.id, (r) => r.status === 'delivered' || r.status === 'failed', 150_000);
+      expect(row.status).toBe('delivered');
+      expect(row.attempts).toBe(2);
+      expect(row.worker).not.toBe(rendering.worker);
+      const files = await sandboxFiles();
+      const folders = files.filter((f) => f.owner === driveToken && f.mimeType === 'application/vnd.google-apps.folder');
+      expect(folders).toHaveLength(1);
+      const inFolder = files.filter((f) => f.parents.includes(row.drive_folder_id as string));
+      expect(inFolder).toHaveLength(4);
+      expect(new Set(inFolder.map((f) => f.name)).size).toBe(4);
+
+      // postAutomatically: one clip every 3 days on YouTube, the first at once; the rest wait.
+      const { data: posts } = await client
+        .from('scheduled_posts')
+        .select('provider, clip_name, scheduled_for, status')
+        .order('scheduled_for');
+      const clipNames = row.outputs.filter((o) => o.kind === 'clip').map((o) => o.name);
+      expect(posts?.map((p) => [p.provider, p.clip_name])).toEqual(clipNames.map((name) => ['youtube', name]));
+      const times = (posts ?? []).map((p) => new Date(p.scheduled_for).getTime());
+      expect((times[1] - times[0]) / 86_400_000).toBeCloseTo(3, 3);
+      expect((times[2] - times[1]) / 86_400_000).toBeCloseTo(3, 3);
+      const deadline = Date.now() + 30_000;
+      let videos: { title: string; owner: string }[] = [];
+      while (Date.now() < deadline) {
+        const res = await fetch(`${config.urls.sandbox}/_sandbox/google`);
+        videos = ((await res.json()) as { videos: { title: string; owner: string }[] }).videos.filter((v) => v.owner === youtubeToken);
+        if (videos.length) break;
+        await new Promise((resolve) => setTimeout(resolve, 300));
+      }
+      expect(videos.map((v) => v.title)).toEqual([clipNames[0].replace(/\.mp4$/, '')]);
+      const postedBy = Date.now() + 10_000;
+      let statuses: string[] = [];
+      while (Date.now() < postedBy) {
+        const { data } = await client.from('scheduled_posts').select('status').order('scheduled_for');
+        statuses = (data ?? []).map((p) => p.status as string);
+        if (statuses[0] === 'posted') break;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      expect(statuses).toEqual(['posted', 'scheduled', 'scheduled']);
+    }, 240_000);
+  });
+});

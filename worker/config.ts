@@ -1,0 +1,72 @@
+// The worker's settings, from its environment (docs/deploy.md lists them).
+import os from 'node:os';
+import path from 'node:path';
+import type { EncodeSettings } from './media/render.ts';
+
+export interface WorkerConfig {
+  /** Postgres, as a server role (`postgres`): the queue lives in this database. */
+  databaseUrl: string;
+  /** Supabase API (Storage) and the service role key the worker downloads with. */
+  supabaseUrl: string;
+  serviceRoleKey: string;
+  /** The keyring the OAuth tokens were encrypted with (TOKEN_ENCRYPTION_KEYS, as the functions have it). */
+  tokenKeyring: string;
+  /** Google APIs (Drive, YouTube): the sandbox locally, https://www.googleapis.com when unset. */
+  googleApiBase: string;
+  /** Jobs processed at once by this process (ffmpeg uses every core: 1 per machine is right). */
+  concurrency: number;
+  /** Where inputs and renders are written while a job runs. */
+  tempDir: string;
+  /** A worker that stops sending heartbeats for this long has its job retried elsewhere. */
+  heartbeatSeconds: number;
+  /** How often the queue's supervisor looks for dead workers' jobs (seconds). */
+  superviseSeconds: number;
+  /** How often the feeder looks for new submissions when no notification arrives (ms). */
+  feedIntervalMs: number;
+  /** Attempts before a submission is marked failed. */
+  retryLimit: number;
+  retryDelaySeconds: number;
+  encode: EncodeSettings;
+  /** This process, as recorded on the rows it works on. */
+  workerName: string;
+}
+
+const GOOGLE_API = 'https://www.googleapis.com';
+
+function int(env: NodeJS.ProcessEnv, key: string, fallback: number, min = 1): number {
+  const raw = env[key];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min) throw new Error(`${key} must be an integer >= ${min}, got "${raw}"`);
+  return value;
+}
+
+function required(env: NodeJS.ProcessEnv, key: string): string {
+  const value = env[key];
+  if (!value) throw new Error(`${key} is required`);
+  return value;
+}
+
+export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerConfig {
+  return {
+    databaseUrl: required(env, 'WORKER_DATABASE_URL'),
+    supabaseUrl: required(env, 'SUPABASE_URL').replace(/\/$/, ''),
+    serviceRoleKey: required(env, 'SUPABASE_SERVICE_ROLE_KEY'),
+    tokenKeyring: required(env, 'TOKEN_ENCRYPTION_KEYS'),
+    // One setting switches Drive and YouTube between the local sandbox and Google itself.
+    googleApiBase: (env.GOOGLE_API_BASE || GOOGLE_API).replace(/\/$/, ''),
+    concurrency: int(env, 'WORKER_CONCURRENCY', 1),
+    tempDir: env.WORKER_TEMP_DIR || path.join(os.tmpdir(), 'castloop-worker'),
+    heartbeatSeconds: int(env, 'WORKER_HEARTBEAT_SECONDS', 30, 10),
+    superviseSeconds: int(env, 'WORKER_SUPERVISE_SECONDS', 30),
+    feedIntervalMs: int(env, 'WORKER_FEED_INTERVAL_MS', 5000, 100),
+    retryLimit: int(env, 'WORKER_RETRY_LIMIT', 3, 0),
+    retryDelaySeconds: int(env, 'WORKER_RETRY_DELAY_SECONDS', 30, 0),
+    encode: {
+      preset: env.WORKER_X264_PRESET || 'veryfast',
+      crf: int(env, 'WORKER_X264_CRF', 21),
+      clipHeight: int(env, 'WORKER_CLIP_HEIGHT', 1920, 16),
+    },
+    workerName: `${os.hostname()}/${process.pid}`,
+  };
+}

@@ -1,0 +1,77 @@
+// Google Drive API v3: one folder per episode (files.create) and resumable uploads streamed from
+// disk (files.create with uploadType=resumable). The base URL is the sandbox locally.
+import { createReadStream, statSync } from 'node:fs';
+import { Readable } from 'node:stream';
+
+export class GoogleApiError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+  ) {
+    super(message);
+  }
+  /** 401/403: the token is not (or no longer) accepted; only a reconnect helps. */
+  get permanent(): boolean {
+    return this.status === 401 || this.status === 403;
+  }
+}
+
+async function check(res: Response, what: string): Promise<Response> {
+  if (res.ok) return res;
+  const text = (await res.text()).slice(0, 300);
+  throw new GoogleApiError(`${what}: Google answered ${res.status} ${text}`, res.status);
+}
+
+export interface DriveFile {
+  id: string;
+  name: string;
+  webViewLink?: string;
+}
+
+export class DriveClient {
+  constructor(
+    private readonly apiBase: string,
+    private readonly token: string,
+  ) {}
+
+  private headers(extra: Record<string, string> = {}): Record<string, string> {
+    return { authorization: `Bearer ${this.token}`, ...extra };
+  }
+
+  async createFolder(name: string, signal?: AbortSignal): Promise<DriveFile> {
+    const res = await fetch(`${this.apiBase}/drive/v3/files?fields=id,name,webViewLink`, {
+      method: 'POST',
+      headers: this.headers({ 'content-type': 'application/json' }),
+      body: JSON.stringify({ name, mimeType: 'application/vnd.google-apps.folder' }),
+      signal,
+    });
+    return (await (await check(res, 'Creating the Drive folder')).json()) as DriveFile;
+  }
+
+  /** Uploads `file` into `folderId` in one resumable session, streamed from disk. */
+  async upload(file: string, name: string, folderId: string, mimeType: string, signal?: AbortSignal): Promise<DriveFile> {
+    const size = statSync(file).size;
+    const start = await fetch(`${this.apiBase}/upload/drive/v3/files?uploadType=resumable&fields=id,name,webViewLink`, {
+      method: 'POST',
+      headers: this.headers({
+        'content-type': 'application/json; charset=UTF-8',
+        'x-upload-content-type': mimeType,
+        'x-upload-content-length': String(size),
+      }),
+      body: JSON.stringify({ name, parents: [folderId], mimeType }),
+      signal,
+    });
+    await check(start, `Starting the upload of ${name}`);
+    await start.body?.cancel();
+    const session = start.headers.get('location');
+    if (!session) throw new GoogleApiError(`Starting the upload of ${name}: no upload session`, 502);
+    const res = await fetch(session, {
+      method: 'PUT',
+      headers: this.headers({ 'content-type': mimeType, 'content-length': String(size) }),
+      body: Readable.toWeb(createReadStream(file)) as ReadableStream<Uint8Array>,
+      duplex: 'half',
+      signal,
+    } as RequestInit);
+    return (await (await check(res, `Uploading ${name}`)).json()) as DriveFile;
+  }
+}

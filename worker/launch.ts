@@ -1,0 +1,53 @@
+// Starts the worker as a child process of the local stack (npm start, npm test), pointed at the
+// stack's database, Storage and Google sandbox.
+import path from 'node:path';
+import { spawnService, type ChildService } from '../local/lib/process.ts';
+import type { StackConfig } from '../local/config.ts';
+import { oauthFunctionEnv } from '../local/sandbox/oauth/settings.ts';
+
+export function workerEnv(config: StackConfig): Record<string, string> {
+  const env = config.env;
+  return {
+    WORKER_DATABASE_URL: config.urls.db,
+    SUPABASE_URL: config.urls.api,
+    SUPABASE_SERVICE_ROLE_KEY: config.serviceRoleKey,
+    // The same keyring the functions encrypt tokens with.
+    TOKEN_ENCRYPTION_KEYS: oauthFunctionEnv(config).TOKEN_ENCRYPTION_KEYS,
+    // .env may point GOOGLE_API_BASE at Google itself; otherwise this stack's sandbox.
+    GOOGLE_API_BASE: env.GOOGLE_API_BASE || config.urls.sandbox,
+    WORKER_TEMP_DIR: path.join(config.dataDir, 'worker'),
+    ...(config.profile === 'test'
+      ? {
+          // Small, fast renders and quick crash recovery for the test suite.
+          WORKER_X264_PRESET: 'ultrafast',
+          WORKER_X264_CRF: '30',
+          WORKER_CLIP_HEIGHT: '320',
+          WORKER_HEARTBEAT_SECONDS: '10',
+          WORKER_SUPERVISE_SECONDS: '2',
+          WORKER_FEED_INTERVAL_MS: '500',
+          WORKER_RETRY_DELAY_SECONDS: '1',
+        }
+      : {}),
+  };
+}
+
+export function startWorkerProcess(
+  config: StackConfig,
+  onLine?: (line: string) => void,
+  /** Settings over the stack's (benchmarks use production encoding). */
+  extraEnv: Record<string, string> = {},
+): Promise<ChildService> {
+  let ready = false;
+  return spawnService({
+    name: 'Worker',
+    command: process.execPath,
+    args: ['--import', 'tsx', path.join(import.meta.dirname, 'main.ts')],
+    env: { ...workerEnv(config), ...extraEnv },
+    ready: async () => ready,
+    readyTimeoutMs: 60_000,
+    onLine: (line) => {
+      if (line.includes('worker ready')) ready = true;
+      onLine?.(line);
+    },
+  });
+}

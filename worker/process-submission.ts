@@ -1,0 +1,212 @@
+// One submission, start to finish: download, analyse, render the episode and the clips, deliver
+// them to the subscriber's Drive, schedule the posts, record the outcome. Safe to run again after
+// a crash: a delivered submission is left alone, and files already in Drive are not sent twice.
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import path from 'node:path';
+import type pg from 'pg';
+import type { WorkerConfig } from './config.ts';
+import type { AccessTokenSource } from './google/access-token.ts';
+import { DriveClient } from './google/drive.ts';
+import { analyseAudio } from './media/analysis.ts';
+import { selectClips, type ClipRange } from './media/clip-selection.ts';
+import { ffmpeg, MediaError, probe, type MediaInfo } from './media/ffmpeg.ts';
+import { renderClip, renderEpisode, type MediaInput } from './media/render.ts';
+import { brandColours, type ClipStyle } from './media/styles.ts';
+import { schedulePosts } from './posting.ts';
+import { downloadObject } from './storage.ts';
+import type { OutputRecord, ProcessingStore, SubmissionJob } from './store.ts';
+
+export interface JobContext {
+  config: WorkerConfig;
+  db: pg.Pool;
+  store: ProcessingStore;
+  tokens: AccessTokenSource;
+  log: (line: string) => void;
+}
+
+/** hh:mm:ss (validated by submit_episode) to seconds. */
+export function timestampSeconds(value: string | null): number | null {
+  if (!value) return null;
+  const [h, m, s] = value.split(':').map(Number);
+  return h * 3600 + m * 60 + s;
+}
+
+/** The part of the video the subscriber asked for, or a permanent error when nothing is left. */
+export function trimRange(job: SubmissionJob, durationSeconds: number): { start: number; end: number } {
+  const start = timestampSeconds(job.options.startTimestamp) ?? 0;
+  const end = Math.min(durationSeconds, timestampSeconds(job.options.endTimestamp) ?? durationSeconds);
+  if (start >= durationSeconds) {
+    throw new MediaError(`The start time ${job.options.startTimestamp} is past the end of the video.`, true);
+  }
+  if (end - start < 1) throw new MediaError('The start and end times leave nothing of the video.', true);
+  return { start, end };
+}
+
+/** A file name Drive and every desktop accept: no path separators or control characters. */
+const safeName = (title: string) =>
+  [...title].map((ch) => (ch < ' ' || '\\/:*?"<>|'.includes(ch) ? ' ' : ch)).join('').replace(/\s+/g, ' ').trim().slice(0, 120) || 'Episode';
+
+async function fetchInput(ctx: JobContext, dir: string, bucket: string, objectPath: string, name: string, signal: AbortSignal): Promise<MediaInput> {
+  const file = path.join(dir, name);
+  await downloadObject(ctx.config, bucket, objectPath, file, signal);
+  return { file, info: await probe(file, signal) };
+}
+
+/** A brand asset when the profile has one; a missing or unreadable asset is skipped, not fatal. */
+async function optionalAsset(
+  ctx: JobContext,
+  dir: string,
+  objectPath: string | null,
+  name: string,
+  signal: AbortSignal,
+): Promise<MediaInput | undefined> {
+  if (!objectPath) return undefined;
+  try {
+    const asset = await fetchInput(ctx, dir, 'brand-assets', objectPath, name, signal);
+    return asset.info.video ? asset : undefined;
+  } catch (error) {
+    if (signal.aborted || !(error instanceof MediaError)) throw error;
+    ctx.log(`skipping brand asset ${objectPath}: ${error.message}`);
+    return undefined;
+  }
+}
+
+/** Several uploaded parts are one episode, joined in the order they were submitted. */
+async function joinParts(parts: MediaInput[], output: string, ctx: JobContext, signal: AbortSignal): Promise<MediaInput> {
+  const first = parts[0].info.video ?? { width: 1280, height: 720 };
+  const inputs = parts.flatMap((p) => ['-i', p.file]);
+  const chains = parts.map((p, i) => {
+    const audio = p.info.hasAudio
+      ? `[${i}:a]aresample=48000,aformat=channel_layouts=stereo[a${i}]`
+      : `anullsrc=r=48000:cl=stereo,atrim=duration=${p.info.durationSeconds.toFixed(3)}[a${i}]`;
+    return `[${i}:v]scale=${first.width}:${first.height}:force_original_aspect_ratio=decrease,pad=${first.width}:${first.height}:(ow-iw)/2:(oh-ih)/2,setsar=1,fps=30,format=yuv420p[v${i}];${audio}`;
+  });
+  const graph = `${chains.join(';')};${parts.map((_, i) => `[v${i}][a${i}]`).join('')}concat=n=${parts.length}:v=1:a=1[v][a]`;
+  await ffmpeg(
+    [...inputs, '-filter_complex', graph, '-map', '[v]', '-map', '[a]', '-c:v', 'libx264', '-preset', ctx.config.encode.preset, '-crf', '18', '-c:a', 'aac', '-b:a', '192k', output],
+    signal,
+  );
+  return { file: output, info: await probe(output, signal) };
+}
+
+function evenlySpaced(durationSeconds: number, count: number): ClipRange[] {
+  // Without sound there is nothing to rank: clips are spread evenly.
+  const length = Math.min(30, durationSeconds / Math.max(1, count));
+  return Array.from({ length: Math.max(0, Math.min(count, Math.floor(durationSeconds / 5))) }, (_, i) => {
+    const start = (i * durationSeconds) / count;
+    return { start, end: Math.min(durationSeconds, start + length), score: 0, startsAtPause: false, endsAtPause: false };
+  });
+}
+
+export async function processSubmission(ctx: JobContext, processingId: string, signal: AbortSignal): Promise<void> {
+  const { store, config } = ctx;
+  const job = await store.load(processingId);
+  if (!job || job.status === 'delivered' || job.status === 'failed') return;
+  if (!job.userId) throw new MediaError('The subscriber no longer exists.', true);
+  await store.start(job.id, config.workerName);
+  // Without a usable Google connection nothing can be delivered: say so before any rendering.
+  await ctx.tokens.googleAccessToken(job.userId);
+
+  await mkdir(config.tempDir, { recursive: true });
+  const dir = await mkdtemp(path.join(config.tempDir, `${job.id}-`));
+  try {
+    await store.progress(job.id, 'downloading', 2);
+    const parts: MediaInput[] = [];
+    for (const [i, objectPath] of job.files.entries()) {
+      const part = await fetchInput(ctx, dir, 'episodes', objectPath, `part-${i}.mp4`, signal);
+      if (!part.info.video) throw new MediaError(`${path.basename(objectPath)} has no video`, true);
+      parts.push(part);
+    }
+    const main = parts.length === 1 ? parts[0] : await joinParts(parts, path.join(dir, 'joined.mp4'), ctx, signal);
+    const { start, end } = trimRange(job, main.info.durationSeconds);
+
+    const withIntros = job.options.addIntroOutro;
+    const intro = withIntros ? await optionalAsset(ctx, dir, job.brand.videoIntroPath, 'intro.mp4', signal) : undefined;
+    const outro = withIntros ? await optionalAsset(ctx, dir, job.brand.videoOutroPath, 'outro.mp4', signal) : undefined;
+    const clipIntro = withIntros ? await optionalAsset(ctx, dir, job.brand.clipIntroPath, 'clip-intro.mp4', signal) : undefined;
+    const clipOutro = withIntros ? await optionalAsset(ctx, dir, job.brand.clipOutroPath, 'clip-outro.mp4', signal) : undefined;
+    let logo: string | undefined;
+    if (job.options.addLogo && job.brand.logoPath) {
+      logo = path.join(dir, 'logo.png');
+      try {
+        await downloadObject(config, 'brand-assets', job.brand.logoPath, logo, signal);
+      } catch (error) {
+        if (!(error instanceof MediaError)) throw error;
+        logo = undefined;
+      }
+    }
+
+    await store.progress(job.id, 'analysing', 10);
+    const clips = main.info.hasAudio
+      ? selectClips(await analyseAudio(main.file, start, end - start, signal), job.clipsPerEpisode)
+      : evenlySpaced(end - start, job.clipsPerEpisode);
+
+    await store.progress(job.id, 'rendering the episode', 15);
+    const base = safeName(job.title);
+    const rendered: { record: OutputRecord; file: string }[] = [];
+    const episodeFile = path.join(dir, 'episode.mp4');
+    await renderEpisode({ main, start, end, intro, outro, logo, output: episodeFile, settings: config.encode, signal });
+    rendered.push({ record: await outputRecord(episodeFile, `${base}.mp4`, 'episode', signal), file: episodeFile });
+
+    const colours = brandColours(job.brand);
+    for (const [i, clip] of clips.entries()) {
+      await store.progress(job.id, `rendering clip ${i + 1} of ${clips.length}`, 40 + (40 * i) / Math.max(1, clips.length));
+      const file = path.join(dir, `clip-${i + 1}.mp4`);
+      await renderClip({
+        main,
+        start: start + clip.start,
+        end: start + clip.end,
+        intro: clipIntro,
+        outro: clipOutro,
+        style: job.options.clipStyle as ClipStyle,
+        colours,
+        output: file,
+        settings: config.encode,
+        signal,
+      });
+      const name = `${base} - clip ${String(i + 1).padStart(2, '0')}.mp4`;
+      const record = await outputRecord(file, name, 'clip', signal);
+      rendered.push({ record: { ...record, startSeconds: clip.start, cutAtPauses: clip.startsAtPause && clip.endsAtPause }, file });
+    }
+
+    await store.progress(job.id, 'uploading to Google Drive', 80);
+    const token = await ctx.tokens.googleAccessToken(job.userId);
+    const drive = new DriveClient(config.googleApiBase, token);
+    let folderId = job.driveFolderId;
+    if (!folderId) {
+      const day = job.submittedAt.toISOString().slice(0, 10);
+      const folder = await drive.createFolder(`${base} (${day})`, signal);
+      folderId = folder.id;
+      await store.setDriveFolder(job.id, folder.id, folder.webViewLink ?? null);
+    }
+    // Files a previous attempt already delivered keep their Drive ids and are not sent again.
+    const delivered = new Map(job.outputs.filter((o) => o.driveFileId).map((o) => [o.name, o.driveFileId as string]));
+    const outputs: OutputRecord[] = rendered.map((r) => ({ ...r.record, driveFileId: delivered.get(r.record.name) }));
+    for (const [i, r] of rendered.entries()) {
+      if (outputs[i].driveFileId) continue;
+      const uploaded = await drive.upload(r.file, r.record.name, folderId, 'video/mp4', signal);
+      outputs[i] = { ...outputs[i], driveFileId: uploaded.id };
+      await store.setOutputs(job.id, outputs);
+      await store.progress(job.id, 'uploading to Google Drive', 80 + (15 * (i + 1)) / rendered.length);
+    }
+
+    if (job.postAutomatically) {
+      await store.progress(job.id, 'scheduling posts', 97);
+      await schedulePosts(ctx.db, job, outputs.filter((o) => o.kind === 'clip'));
+    }
+    await store.delivered(job.id);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+async function outputRecord(file: string, name: string, kind: OutputRecord['kind'], signal: AbortSignal): Promise<OutputRecord> {
+  const info: MediaInfo = await probe(file, signal);
+  return {
+    name,
+    kind,
+    durationSeconds: Math.round(info.durationSeconds * 100) / 100,
+    width: info.video?.width ?? 0,
+    height: info.video?.height ?? 0,
+  };
+}

@@ -1,0 +1,191 @@
+// The processing worker: a pg-boss queue in the project's database, fed from
+// public.episode_processing, worked by this process (any number of them, on any machines).
+//
+// Why pg-boss (docs/decisions.md): jobs are claimed with SKIP LOCKED, so several workers share
+// the queue without taking the same job; a job is only done when its handler returns, so
+// delivery is at least once; and with heartbeatSeconds a worker that dies (SIGKILL, lost machine)
+// stops heart-beating and its job is retried on another worker within about a minute, not hours.
+import pg from 'pg';
+import { PgBoss, type Job } from 'pg-boss';
+import type { WorkerConfig } from './config.ts';
+import { databaseTokenSource, type AccessTokenSource } from './google/access-token.ts';
+import { postDueClips } from './posting.ts';
+import { processSubmission, type JobContext } from './process-submission.ts';
+import { ProcessingStore } from './store.ts';
+
+export const QUEUE = 'episode-processing';
+/** Jobs whose every attempt failed, including attempts lost with their worker. */
+export const GAVE_UP_QUEUE = 'episode-processing-gave-up';
+const NOTIFY_CHANNEL = 'episode_processing';
+
+interface ProcessingJobData {
+  processingId: string;
+}
+
+export interface RunningWorker {
+  stop(): Promise<void>;
+}
+
+function isPermanent(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { permanent?: unknown }).permanent === true;
+}
+
+export async function startWorker(
+  config: WorkerConfig,
+  log: (line: string) => void,
+  tokens?: AccessTokenSource,
+): Promise<RunningWorker> {
+  const db = new pg.Pool({ connectionString: config.databaseUrl, max: 4 });
+  // A dropped connection (database restart) is replaced on the next query; it must not end the process.
+  db.on('error', (error) => log(`database: ${error.message}`));
+  const store = new ProcessingStore(db);
+  const ctx: JobContext = { config, db, store, tokens: tokens ?? databaseTokenSource(db, config.tokenKeyring), log };
+
+  const boss = new PgBoss({
+    connectionString: config.databaseUrl,
+    max: 4,
+    superviseIntervalSeconds: config.superviseSeconds,
+    monitorIntervalSeconds: config.superviseSeconds,
+    instanceName: config.workerName,
+  });
+  boss.on('error', (error: Error) => log(`queue error: ${error.message}`));
+  await boss.start();
+  await boss.createQueue(GAVE_UP_QUEUE, { retryLimit: 5 });
+  await boss.createQueue(QUEUE, {
+    deadLetter: GAVE_UP_QUEUE,
+    heartbeatSeconds: config.heartbeatSeconds,
+    // The heartbeat, not this, detects dead workers; this only bounds a runaway job.
+    expireInSeconds: 6 * 3600,
+    retryLimit: config.retryLimit,
+    retryDelay: config.retryDelaySeconds,
+    retryBackoff: true,
+  });
+  // createQueue keeps an existing queue's settings; these follow the configuration.
+  await boss.updateQueue(QUEUE, {
+    deadLetter: GAVE_UP_QUEUE,
+    heartbeatSeconds: config.heartbeatSeconds,
+    retryLimit: config.retryLimit,
+    retryDelay: config.retryDelaySeconds,
+  });
+
+  // Feeder: queued rows become jobs. The job id is the row id, so a row is enqueued once even
+  // when two workers feed at the same moment.
+  let feeding = false;
+  const feed = async () => {
+    if (feeding) return;
+    feeding = true;
+    const client = await db.connect();
+    try {
+      await client.query('begin');
+      const { rows } = await client.query<{ id: string }>(
+        `select id from public.episode_processing
+          where enqueued_at is null and status = 'queued'
+          order by created_at limit 50 for update skip locked`,
+      );
+      for (const row of rows) {
+        await boss.send(QUEUE, { processingId: row.id }, {
+          id: row.id,
+          db: { executeSql: (text: string, values?: unknown[]) => client.query(text, values) },
+        });
+        await client.query('update public.episode_processing set enqueued_at = now() where id = $1', [row.id]);
+      }
+      await client.query('commit');
+      if (rows.length) log(`queued ${rows.length} submission(s)`);
+    } catch (error) {
+      await client.query('rollback').catch(() => {});
+      log(`feeding the queue failed: ${(error as Error).message}`);
+    } finally {
+      client.release();
+      feeding = false;
+    }
+  };
+
+  // New submissions wake the feeder at once; when the listener is down, polling still feeds.
+  let listener: pg.Client | null = null;
+  let connecting = false;
+  let stopped = false;
+  const listen = async () => {
+    if (connecting) return;
+    connecting = true;
+    const client = new pg.Client({ connectionString: config.databaseUrl });
+    client.on('notification', () => void feed());
+    client.on('error', (error) => {
+      log(`listener: ${error.message}`);
+      if (listener === client) listener = null;
+      void client.end().catch(() => {});
+    });
+    try {
+      await client.connect();
+      await client.query(`listen ${NOTIFY_CHANNEL}`);
+      listener = client;
+    } catch (error) {
+      log(`listener: ${(error as Error).message}`);
+      void client.end().catch(() => {});
+    } finally {
+      connecting = false;
+    }
+  };
+  await listen();
+  const feedTimer = setInterval(() => {
+    if (!listener && !stopped) void listen();
+    void feed();
+  }, config.feedIntervalMs);
+  await feed();
+
+  let posting = false;
+  const postTimer = setInterval(() => {
+    if (posting) return;
+    posting = true;
+    postDueClips(config, db, ctx.tokens)
+      .then((n) => n && log(`posted ${n} clip(s)`))
+      .catch((error: Error) => log(`posting failed: ${error.message}`))
+      .finally(() => (posting = false));
+  }, config.feedIntervalMs * 2);
+
+  await boss.work<ProcessingJobData>(
+    QUEUE,
+    { batchSize: 1, localConcurrency: config.concurrency, pollingIntervalSeconds: 1 },
+    async ([job]: Job<ProcessingJobData>[]) => {
+      const { processingId } = job.data;
+      const began = Date.now();
+      log(`processing ${processingId} (attempt ${job.retryCount + 1})`);
+      try {
+        await processSubmission(ctx, processingId, job.signal);
+        log(`processed ${processingId} in ${((Date.now() - began) / 1000).toFixed(1)} s`);
+      } catch (error) {
+        const reason = (error as Error).message;
+        if (job.signal.aborted) throw error;
+        if (isPermanent(error) || job.retryCount >= config.retryLimit) {
+          // Given up: recorded for the subscriber and the admins; the job itself completes.
+          log(`failed ${processingId}: ${reason}`);
+          await store.failed(processingId, reason);
+          return;
+        }
+        log(`attempt failed for ${processingId}, will retry: ${reason}`);
+        await store.attemptFailed(processingId, reason);
+        throw error;
+      }
+    },
+  );
+  // A submission whose last attempt died with its worker never reached the handler's own
+  // give-up: pg-boss moves the job here and the row is marked failed.
+  await boss.work<ProcessingJobData>(GAVE_UP_QUEUE, { pollingIntervalSeconds: 5 }, async ([job]: Job<ProcessingJobData>[]) => {
+    const row = await store.load(job.data.processingId);
+    if (row && (row.status === 'queued' || row.status === 'processing')) {
+      log(`gave up on ${job.data.processingId}`);
+      await store.failed(job.data.processingId, 'Processing stopped repeatedly before it could finish. Please submit the episode again or contact support.');
+    }
+  });
+  log(`worker ready (${config.workerName})`);
+
+  return {
+    async stop() {
+      stopped = true;
+      clearInterval(feedTimer);
+      clearInterval(postTimer);
+      await boss.stop({ graceful: true, timeout: 30_000 });
+      await listener?.end().catch(() => {});
+      await db.end();
+    },
+  };
+}
