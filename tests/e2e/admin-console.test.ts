@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { withDb } from '../support/stack.ts';
 import { createSubmissionLog, uploadEpisodeFile } from '../support/submissions.ts';
 import { createUser, type TestUser } from '../support/users.ts';
+import { receivedFor, runDeliveries } from '../support/episodes.ts';
 import { expectAccessible, expectOnPage, useBrowser } from './support/browser.ts';
 
 const harness = useBrowser();
@@ -98,6 +99,15 @@ describe('the admin console', () => {
         event: 'episode.resubmitted',
       },
     ]);
+
+    // The outbox hands the resubmission to the automation: the receiver gets it once, signed.
+    const logId = await withDb(
+      async (db) =>
+        (await db.query(`select id from public.submission_logs where user_email = $1 and status = 'resubmitted'`, [subscriber.email])).rows[0].id as string,
+    );
+    expect((await runDeliveries()).status).toBe(200);
+    const received = await receivedFor(logId);
+    expect(received.map((delivery) => delivery.outcome)).toEqual(['accepted']);
   });
 
   it('a subscriber sees Access Denied and no admin link', async () => {

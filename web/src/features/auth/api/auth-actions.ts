@@ -25,12 +25,10 @@ export async function requestPasswordReset(payload: ForgotPasswordPayload): Prom
   await apiRequest('POST', '/api/auth/forgot-password', payload);
 }
 
-export class InvalidResetLinkError extends Error {}
-
 /** Redeems the e-mailed recovery token, sets the new password, and ends that recovery session. */
 export async function resetPassword(token: string, password: string): Promise<void> {
   const verified = await supabase.auth.verifyOtp({ token_hash: token, type: 'recovery' });
-  if (verified.error || !verified.data.session) throw new InvalidResetLinkError(verified.error?.message);
+  if (verified.error || !verified.data.session) throw verified.error ?? new Error('This password reset link is invalid or has expired.');
   const updated = await supabase.auth.updateUser({ password });
   await supabase.auth.signOut({ scope: 'local' });
   if (updated.error) throw updated.error;
