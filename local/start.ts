@@ -1,14 +1,17 @@
 // `npm start`: the whole app on the local stack. `npm start -- --reset` wipes local data first.
+// `npm run preview` (`--preview`): the same stack serving the production build of web/ instead of
+// Vite's dev server, with `/api/*` and `/oauth/callback` rewritten to the functions as on hosted.
 import { loadConfig } from './config.ts';
 import { createDemoAccounts, type DemoAccount } from './demo-accounts.ts';
 import { startStack, type RunningStack } from './stack.ts';
 
 const reset = process.argv.includes('--reset');
+const web = process.argv.includes('--preview') ? 'preview' : 'dev';
 const config = loadConfig('dev');
 const began = Date.now();
 const log = (line: string) => console.log(`  ${line}`);
 
-console.log(`Starting Castloop's local stack${reset ? ' (reset: local data wiped)' : ''}...`);
+console.log(`Starting Castloop's local stack${reset ? ' (reset: local data wiped)' : ''}${web === 'preview' ? ' with the production build of web/' : ''}...`);
 
 let stack: RunningStack | undefined;
 let stopping = false;
@@ -29,7 +32,7 @@ try {
   stack = await startStack(config, {
     reset,
     watch: true,
-    web: 'dev',
+    web,
     log,
     onFatal: (message) => {
       console.error(`\nCastloop stopped working: ${message}.`);
