@@ -9,7 +9,6 @@ alter table public.checkout_recoveries set schema private;
 revoke all on table private.stripe_events, private.checkout_recoveries from public, anon, authenticated;
 
 drop function public.record_stripe_event(text, text, timestamptz, uuid, text, text, text, text, timestamptz);
-drop function public.remember_stripe_customer(uuid, text);
 drop function public.claim_checkout_recovery(text, uuid);
 
 /**
@@ -78,17 +77,8 @@ begin
 end
 $$;
 
-/** Stores the Stripe customer created for a user; the first one stored wins. */
-create function private.remember_stripe_customer(p_user_id uuid, p_customer_id text)
-returns void
-language sql
-set search_path = ''
-as $$
-  insert into public.subscriptions as s (user_id, stripe_customer_id)
-  values (p_user_id, p_customer_id)
-  on conflict (user_id) do update
-    set stripe_customer_id = coalesce(s.stripe_customer_id, excluded.stripe_customer_id);
-$$;
+-- Its body names only public tables: it moves as it is, with its grants (service role only).
+alter function public.remember_stripe_customer(uuid, text) set schema private;
 
 /** True the first time a checkout session is claimed for recovery, false ever after. */
 create function private.claim_checkout_recovery(p_checkout_session_id text, p_user_id uuid)
@@ -105,8 +95,6 @@ end
 $$;
 
 revoke execute on function private.record_stripe_event(text, text, timestamptz, uuid, text, text, text, text, timestamptz) from public;
-revoke execute on function private.remember_stripe_customer(uuid, text) from public;
 revoke execute on function private.claim_checkout_recovery(text, uuid) from public;
 grant execute on function private.record_stripe_event(text, text, timestamptz, uuid, text, text, text, text, timestamptz) to service_role;
-grant execute on function private.remember_stripe_customer(uuid, text) to service_role;
 grant execute on function private.claim_checkout_recovery(text, uuid) to service_role;
