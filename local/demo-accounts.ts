@@ -3,6 +3,7 @@
 // dashboard right away, and an administrator for /admin/episodes/resubmit.
 // Idempotent: running it again resets the two accounts to this state.
 import { createClient, type SupabaseClient, type User } from '@supabase/supabase-js';
+import pg from 'pg';
 import Stripe from 'stripe';
 import type { StackConfig } from './config.ts';
 import { stripeSettings } from './sandbox/stripe/settings.ts';
@@ -132,10 +133,14 @@ async function subscribeDemoSubscriber(config: StackConfig, client: SupabaseClie
   });
   const growth = stripe.prices.find((price) => price.tier === 'growth')!;
   const customer = await sdk.customers.create({ email: DEMO_SUBSCRIBER.email, metadata: { user_id: subscriber.id } });
-  await check(
-    'demo customer',
-    client.rpc('remember_stripe_customer', { p_user_id: subscriber.id, p_customer_id: customer.id }),
-  );
+  // As the api function does: a service-only function in `private`, reached over the database URL.
+  const db = new pg.Client({ connectionString: config.urls.db });
+  await db.connect();
+  try {
+    await db.query('select private.remember_stripe_customer($1, $2)', [subscriber.id, customer.id]);
+  } finally {
+    await db.end();
+  }
   const session = await sdk.checkout.sessions.create({
     mode: 'subscription',
     customer: customer.id,

@@ -173,12 +173,34 @@ describe('database lint', () => {
     ).toEqual([]);
   });
 
-  it('OAuth token material and states are outside the schema the API exposes', async () => {
+  it('OAuth token material, OAuth states and billing records are outside the schema the API exposes', async () => {
     expect(
-      await rows(`select table_schema, table_name from information_schema.tables where table_name in ('oauth_tokens', 'oauth_states') order by 2`),
+      await rows(`select table_schema, table_name from information_schema.tables
+                   where table_name in ('oauth_tokens', 'oauth_states', 'stripe_events', 'checkout_recoveries') order by 2`),
     ).toEqual([
+      { table_schema: 'private', table_name: 'checkout_recoveries' },
       { table_schema: 'private', table_name: 'oauth_states' },
       { table_schema: 'private', table_name: 'oauth_tokens' },
+      { table_schema: 'private', table_name: 'stripe_events' },
     ]);
+  });
+
+  it('the service-only billing functions live in private and only the service role runs them', async () => {
+    expect(
+      await rows(`
+        select n.nspname as schema, p.proname as name,
+               has_function_privilege('authenticated', p.oid, 'execute') as authenticated,
+               has_function_privilege('service_role', p.oid, 'execute') as service_role
+          from pg_catalog.pg_proc p join pg_catalog.pg_namespace n on n.oid = p.pronamespace
+         where p.proname in ('record_stripe_event', 'remember_stripe_customer', 'claim_checkout_recovery')
+         order by 2`),
+    ).toEqual(
+      ['claim_checkout_recovery', 'record_stripe_event', 'remember_stripe_customer'].map((name) => ({
+        schema: 'private',
+        name,
+        authenticated: false,
+        service_role: true,
+      })),
+    );
   });
 });

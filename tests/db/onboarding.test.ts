@@ -2,6 +2,7 @@
 // counted only when the object exists.
 import { describe, expect, it } from 'vitest';
 import type pg from 'pg';
+import { accountSchema } from '@domain/account';
 import { addObject, createUser, inRolledBackTx, queryAs, runAs } from './db-support.ts';
 
 const required: [string, string, unknown][] = [
@@ -134,6 +135,9 @@ describe('current_account()', () => {
         postAutomatically: true,
         isAdmin: false,
       });
+      // The schema both sides parse with names exactly the keys the database returns.
+      expect(Object.keys(accountSchema.shape).sort()).toEqual(Object.keys(account as object).sort());
+      expect(accountSchema.parse(account)).toEqual(account);
       await db.query(
         `insert into public.subscriptions (user_id, stripe_customer_id, status, tier) values ($1, 'cus_1', 'active', 'scale')`,
         [user.id],
@@ -148,6 +152,7 @@ describe('current_account()', () => {
         subscriptionTier: 'scale',
         stripeCustomerId: 'cus_1',
       });
+      expect(accountSchema.safeParse(after).success).toBe(true);
     });
   });
 });

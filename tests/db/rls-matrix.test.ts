@@ -43,7 +43,7 @@ beforeAll(async () => {
       [`state-${randomUUID()}`, owner.id],
     );
     await db.query(
-      `insert into public.stripe_events (id, type, created_at) values ($1, 'customer.subscription.updated', now())`,
+      `insert into private.stripe_events (id, type, created_at) values ($1, 'customer.subscription.updated', now())`,
       [`evt_${randomUUID()}`],
     );
     for (const user of [owner, other]) {
@@ -107,6 +107,24 @@ const privateTables: Record<string, Record<Op, Cell>> = {
     update: { sql: `update private.oauth_states set used_at = null where user_id = $owner`, expect: all('denied') },
     delete: { sql: `delete from private.oauth_states where user_id = $owner`, expect: all('denied') },
   },
+  stripe_events: {
+    select: { sql: `select id from private.stripe_events`, expect: all('denied') },
+    insert: {
+      sql: `insert into private.stripe_events (id, type, created_at) values ('evt_x', 'x', now())`,
+      expect: all('denied'),
+    },
+    update: { sql: `update private.stripe_events set processed_at = now()`, expect: all('denied') },
+    delete: { sql: `delete from private.stripe_events`, expect: all('denied') },
+  },
+  checkout_recoveries: {
+    select: { sql: `select checkout_session_id from private.checkout_recoveries`, expect: all('denied') },
+    insert: {
+      sql: `insert into private.checkout_recoveries (checkout_session_id, user_id) values ('cs_x', $owner)`,
+      expect: all('denied'),
+    },
+    update: { sql: `update private.checkout_recoveries set claimed_at = now()`, expect: all('denied') },
+    delete: { sql: `delete from private.checkout_recoveries`, expect: all('denied') },
+  },
 };
 
 const tables: Record<string, Record<Op, Cell>> = {
@@ -142,15 +160,6 @@ const tables: Record<string, Record<Op, Cell>> = {
       expect: all('denied'),
     },
     delete: { sql: `delete from public.subscriptions where user_id = $owner`, expect: all('denied') },
-  },
-  stripe_events: {
-    select: { sql: `select id from public.stripe_events`, expect: all('denied') },
-    insert: {
-      sql: `insert into public.stripe_events (id, type, created_at) values ('evt_x', 'x', now())`,
-      expect: all('denied'),
-    },
-    update: { sql: `update public.stripe_events set processed_at = now()`, expect: all('denied') },
-    delete: { sql: `delete from public.stripe_events`, expect: all('denied') },
   },
   oauth_connections: {
     select: {
@@ -211,18 +220,7 @@ const tables: Record<string, Record<Op, Cell>> = {
   },
 };
 
-// Added by the billing migration; service role only.
-tables.checkout_recoveries = {
-  select: { sql: `select checkout_session_id from public.checkout_recoveries`, expect: all('denied') },
-  insert: {
-    sql: `insert into public.checkout_recoveries (checkout_session_id, user_id) values ('cs_x', $owner)`,
-    expect: all('denied'),
-  },
-  update: { sql: `update public.checkout_recoveries set claimed_at = now()`, expect: all('denied') },
-  delete: { sql: `delete from public.checkout_recoveries`, expect: all('denied') },
-};
-
-// Added by the admin audit migration: written by the server only, read by administrators.
+// Written by the server only, read by administrators.
 tables.admin_audit_log = {
   select: {
     sql: `select id from public.admin_audit_log where target_user_id = $owner`,
@@ -236,7 +234,7 @@ tables.admin_audit_log = {
   delete: { sql: `delete from public.admin_audit_log where target_user_id = $owner`, expect: all('denied') },
 };
 
-// Added by the built-in processing migration: written by the worker (a server role), read by
+// Written by the worker (a server role), read by
 // the owner and administrators. The owner's submission got its processing row by trigger.
 tables.episode_processing = {
   select: {
@@ -356,7 +354,9 @@ describe('secrets stay secret', () => {
     `select 1 from private.oauth_tokens where refresh_token_encrypted like 'enc%'`,
     `select * from private.oauth_tokens t join public.oauth_connections c on c.id = t.connection_id where c.user_id = $owner`,
     `select exists (select 1 from private.oauth_states where code_verifier = 'verifier')`,
-    `select count(*) from public.stripe_events`,
+    `select private.record_stripe_event('evt_forged', 'customer.subscription.updated', now(), $owner, 'cus_forged', 'sub_forged', 'active', 'scale')`,
+    `select private.remember_stripe_customer($owner, 'cus_forged')`,
+    `select private.claim_checkout_recovery('cs_forged', $owner)`,
   ];
   for (const sql of crafted) {
     for (const who of ['anon', 'owner', 'admin'] as Who[]) {
@@ -559,6 +559,17 @@ describe('through PostgREST', () => {
       // Nor by naming their schema: PostgREST serves only the exposed one.
       const named = await rest(path, 'owner', { headers: { 'accept-profile': 'private' } });
       expect(named.status).toBe(406);
+    }
+  });
+
+  it('billing records and the service-only billing functions are not served at all', async () => {
+    for (const path of ['stripe_events?select=id', `checkout_recoveries?select=checkout_session_id&user_id=eq.${owner.id}`]) {
+      expect((await rest(path, 'owner')).status).toBe(404);
+      expect((await rest(path, 'owner', { headers: { 'accept-profile': 'private' } })).status).toBe(406);
+    }
+    for (const fn of ['record_stripe_event', 'remember_stripe_customer', 'claim_checkout_recovery']) {
+      const res = await rest(`rpc/${fn}`, 'owner', { method: 'POST', body: '{}' });
+      expect(res.status).toBe(404);
     }
   });
 

@@ -307,7 +307,7 @@ describe('bad input is a 4xx, never a 500', () => {
     expect(res.status, res.text).toBe(400);
     expect(res.json().message).toMatch(/created/);
     const recorded = await withDb(
-      async (db) => (await db.query('select count(*)::int as n from public.stripe_events where id = $1', [id])).rows[0].n,
+      async (db) => (await db.query('select count(*)::int as n from private.stripe_events where id = $1', [id])).rows[0].n,
     );
     expect(recorded).toBe(0);
   });

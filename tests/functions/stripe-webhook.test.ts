@@ -74,6 +74,11 @@ describe('stripe-webhook', () => {
     expect((await deliver(event)).body.outcome).toBe('applied');
     expect((await deliver(event)).body).toEqual({ received: true, outcome: 'duplicate' });
     expect(await subscriptionOf(user.id)).toMatchObject({ status: 'active', tier: 'starter' });
+    // Recorded once, processed, in the schema the API does not expose.
+    const recorded = await withDb(
+      async (db) => (await db.query('select count(*)::int as n, bool_and(processed_at is not null) as processed from private.stripe_events where id = $1', [event.id])).rows[0],
+    );
+    expect(recorded).toEqual({ n: 1, processed: true });
   });
 
   it('does not let an older event roll the state back', async () => {

@@ -5,7 +5,9 @@
 //                 across the bottom for captions and the name.
 //   CREATIVE      the picture, slightly inset, framed in the secondary colour on the tertiary
 //                 colour, with a primary band at the top.
-export type ClipStyle = 'DEFAULT' | 'PROFESSIONAL' | 'CREATIVE';
+import type { ClipStyle } from '../../supabase/functions/_shared/domain/episodes.ts';
+
+export type { ClipStyle };
 
 export interface BrandColours {
   primary: string;

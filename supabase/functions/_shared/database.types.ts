@@ -40,32 +40,6 @@ export type Database = {
         }
         Relationships: []
       }
-      checkout_recoveries: {
-        Row: {
-          checkout_session_id: string
-          claimed_at: string
-          user_id: string
-        }
-        Insert: {
-          checkout_session_id: string
-          claimed_at?: string
-          user_id: string
-        }
-        Update: {
-          checkout_session_id?: string
-          claimed_at?: string
-          user_id?: string
-        }
-        Relationships: [
-          {
-            foreignKeyName: "checkout_recoveries_user_id_fkey"
-            columns: ["user_id"]
-            isOneToOne: false
-            referencedRelation: "profiles"
-            referencedColumns: ["id"]
-          },
-        ]
-      }
       episode_processing: {
         Row: {
           attempts: number
@@ -476,30 +450,6 @@ export type Database = {
           },
         ]
       }
-      stripe_events: {
-        Row: {
-          created_at: string
-          id: string
-          processed_at: string | null
-          received_at: string
-          type: string
-        }
-        Insert: {
-          created_at: string
-          id: string
-          processed_at?: string | null
-          received_at?: string
-          type: string
-        }
-        Update: {
-          created_at?: string
-          id?: string
-          processed_at?: string | null
-          received_at?: string
-          type?: string
-        }
-        Relationships: []
-      }
       submission_logs: {
         Row: {
           episode_id: string | null
@@ -731,13 +681,6 @@ export type Database = {
         }
         Returns: Json
       }
-      claim_checkout_recovery: {
-        Args: {
-          p_checkout_session_id: string
-          p_user_id: string
-        }
-        Returns: boolean
-      }
       claim_webhook_deliveries: {
         Args: {
           p_lease?: string
@@ -787,20 +730,6 @@ export type Database = {
         Args: never
         Returns: Json
       }
-      record_stripe_event: {
-        Args: {
-          p_current_period_end?: string
-          p_customer_id?: string
-          p_event_created: string
-          p_event_id: string
-          p_event_type: string
-          p_status?: string
-          p_subscription_id?: string
-          p_tier?: string
-          p_user_id?: string
-        }
-        Returns: string
-      }
       record_webhook_attempt: {
         Args: {
           p_delivery_id: string
@@ -829,13 +758,6 @@ export type Database = {
           isOneToOne: true
           isSetofReturn: false
         }
-      }
-      remember_stripe_customer: {
-        Args: {
-          p_customer_id: string
-          p_user_id: string
-        }
-        Returns: undefined
       }
       resubmit_submission: {
         Args: {

@@ -1,6 +1,7 @@
 // A direct Postgres connection for the functions (SUPABASE_DB_URL, set on hosted Supabase and by
-// the local stack): what lives in the unexposed `private` schema (OAuth tokens and states) is
-// out of PostgREST's reach by design, so the functions query it here.
+// the local stack): what lives in the unexposed `private` schema (OAuth tokens and states,
+// Stripe events, checkout recoveries, and the service-only functions over them) is out of
+// PostgREST's reach by design, so the functions query it here.
 import postgres from 'postgres';
 
 let client: postgres.Sql | null = null;

@@ -3,7 +3,7 @@
 // cookie. Cross-site rules for both live here too, applied to every /api route by app.ts.
 import type { Context, MiddlewareHandler } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
-import type { Account } from './domain/account.ts';
+import { accountSchema, type Account } from './domain/account.ts';
 import { HttpError } from './http-error.ts';
 import { isLoopbackUrl } from './local-defaults.ts';
 import { publicClient, userClient } from './supabase-clients.ts';
@@ -89,8 +89,9 @@ export async function loadAccount(accessToken: string): Promise<Account> {
   const { data, error } = await userClient(accessToken).rpc('current_account');
   if (error) throw new HttpError(500, `Could not load the account: ${error.message}`);
   if (!data) throw new HttpError(401, 'Unauthorized');
-  // current_account() builds exactly the Account shape (see its migration).
-  return data as unknown as Account;
+  const account = accountSchema.safeParse(data);
+  if (!account.success) throw new HttpError(500, `current_account() returned an unexpected shape: ${account.error.message}`);
+  return account.data;
 }
 
 /** HttpOnly, SameSite=Lax, and Secure unless the site itself is served from this machine. */

@@ -1,7 +1,7 @@
 import Stripe from 'stripe';
 import { z } from 'zod';
 import { HttpError, readBodyText } from '../_shared/http-error.ts';
-import { serviceClient } from '../_shared/supabase-clients.ts';
+import { db } from '../_shared/db.ts';
 import { stripeClient, tierForPrice } from '../_shared/stripe.ts';
 
 const cryptoProvider = Stripe.createSubtleCryptoProvider();
@@ -115,21 +115,20 @@ export async function handleStripeWebhook(request: Request): Promise<Response> {
     return json(502, { message: 'Could not read the subscription from Stripe' });
   }
 
-  const { data, error } = await serviceClient().rpc('record_stripe_event', {
-    p_event_id: event.id,
-    p_event_type: event.type,
-    p_event_created: new Date(event.created * 1000).toISOString(),
-    // Left out (undefined) for an event that is not about a subscription.
-    p_user_id: state?.userId ?? undefined,
-    p_customer_id: state?.customerId,
-    p_subscription_id: state?.subscriptionId,
-    p_status: state?.status,
-    p_tier: state?.tier ?? undefined,
-    p_current_period_end: state?.currentPeriodEnd ? new Date(state.currentPeriodEnd * 1000).toISOString() : undefined,
-  });
-  if (error) {
+  let outcome: string;
+  try {
+    const toTime = (seconds: number) => new Date(seconds * 1000).toISOString();
+    // Nulls for an event that is not about a subscription.
+    [{ outcome }] = await db()<{ outcome: string }[]>`
+      select private.record_stripe_event(
+        ${event.id}, ${event.type}, ${toTime(event.created)}::timestamptz,
+        ${state?.userId ?? null}::uuid, ${state?.customerId ?? null}, ${state?.subscriptionId ?? null},
+        ${state?.status ?? null}, ${state?.tier ?? null},
+        ${state?.currentPeriodEnd ? toTime(state.currentPeriodEnd) : null}::timestamptz
+      ) as outcome`;
+  } catch (error) {
     console.error(`stripe-webhook: could not record ${event.type} ${event.id}`, error);
     return json(500, { message: 'Could not record the event' });
   }
-  return json(200, { received: true, outcome: data });
+  return json(200, { received: true, outcome });
 }

@@ -6,6 +6,7 @@ import { FormProvider, useFormState, type FieldErrors, type FieldValues, type Us
 import { errorMessage } from '@/lib/api-client';
 import { notify } from '@/lib/toast';
 import { ErrorAlert } from './alert';
+import { componentTexts } from './texts';
 
 interface FormProps<T extends FieldValues> {
   form: UseFormReturn<T>;
@@ -21,8 +22,6 @@ interface FormProps<T extends FieldValues> {
   className?: string;
   children: ReactNode;
 }
-
-const retryHint = 'Please try again.';
 
 export function Form<T extends FieldValues>({
   form,
@@ -41,7 +40,7 @@ export function Form<T extends FieldValues>({
     try {
       await onSubmit(values);
     } catch (error) {
-      const message = errorMessage(error, retryHint);
+      const message = errorMessage(error, componentTexts.retryHint);
       if (failureAlert) setFailure(message);
       notify.error(failureTitle, { description: failureDescription ?? message });
       return;

@@ -1,6 +1,6 @@
 // The signed-in user (GET /api/auth/user): cached 5 min, kept 10 min, never retried; a 401
 // means signed out (null). Shared by every feature that needs to know who is signed in.
-import type { Account } from '@domain/account';
+import { accountSchema } from '@domain/account';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiLoad } from './api-client';
 
@@ -8,7 +8,10 @@ export const currentAccountKey = ['/api/auth/user'] as const;
 
 export const currentAccountQuery = queryOptions({
   queryKey: currentAccountKey,
-  queryFn: () => apiLoad<Account>('/api/auth/user'),
+  queryFn: async () => {
+    const account = await apiLoad<unknown>('/api/auth/user');
+    return account === null ? null : accountSchema.parse(account);
+  },
   staleTime: 5 * 60 * 1000,
   gcTime: 10 * 60 * 1000,
   retry: false,

@@ -1,7 +1,6 @@
 // Redirect delays of spec section 9.
 export const delays = {
   afterLoginMs: 100,
-  afterRegisterMs: 500,
   authRefreshAfterRegisterMs: 500,
   afterOnboardingMs: 500,
   unauthorizedDashboardMs: 500,

@@ -58,7 +58,6 @@ export const submitEpisodePayloadSchema = z.object({
   ),
   episodeData: z._default(episodeOptionsSchema, () => ({ ...defaultEpisodeOptions })),
 });
-export type SubmitEpisodePayload = z.input<typeof submitEpisodePayloadSchema>;
 
 export const BLOCK_REASONS = ['google_drive_required', 'google_drive_invalid', 'hosting_setup', 'monthly_limit'] as const;
 export type BlockReason = (typeof BLOCK_REASONS)[number];

@@ -9,8 +9,6 @@ export const RETRY_CAP_SECONDS = 60 * 60;
 export const DELIVERY_LEASE_SECONDS = 5 * 60;
 /** How long the signed download URLs in a delivery stay valid. */
 export const DOWNLOAD_URL_SECONDS = 7 * 24 * 60 * 60;
-/** A receiver should refuse a signature older than this (replay protection). */
-export const SIGNATURE_TOLERANCE_SECONDS = 5 * 60;
 export const SIGNATURE_HEADER = 'Castloop-Signature';
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 

@@ -18,11 +18,6 @@ export function planTitle(tier: string | null | undefined): string {
   return `${capitalise(tier)} Plan`;
 }
 
-/** Enterprise (and any tier without a monthly limit) is unlimited. */
-export function isUnlimitedTier(tier: string | null | undefined): boolean {
-  return tier === 'enterprise';
-}
-
 /** Whole dollars from cents, as the plans page shows them: 119900 -> '$1,199'. */
 export function formatPrice(cents: number): string {
   return `$${Math.round(cents / 100).toLocaleString('en-US')}`;

@@ -19,7 +19,7 @@ import {
 import { publicClient, serviceClient } from '../../_shared/supabase-clients.ts';
 
 const siteUrl = () => Deno.env.get('SITE_URL') ?? 'http://127.0.0.1:3000';
-export const invalidResetLinkMessage = 'This password reset link is invalid or has expired.';
+const invalidResetLinkMessage = 'This password reset link is invalid or has expired.';
 
 export const authRoutes = new Hono();
 

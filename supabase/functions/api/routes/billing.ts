@@ -2,6 +2,7 @@
 // the secret key; the subscription itself is written only by the stripe-webhook function.
 import { Hono } from 'hono';
 import { z } from 'zod';
+import { db } from '../../_shared/db.ts';
 import { isPlanTier } from '../../_shared/domain/plans.ts';
 import { HttpError, parseJsonBody } from '../../_shared/http-error.ts';
 import { requireCaller, type Caller } from '../../_shared/session.ts';
@@ -31,8 +32,7 @@ async function customerFor(caller: Caller): Promise<string> {
     // Two quick clicks must not create two customers.
     { idempotencyKey: `customer-for-${caller.userId}` },
   );
-  const { error } = await serviceClient().rpc('remember_stripe_customer', { p_user_id: caller.userId, p_customer_id: customer.id });
-  if (error) throw new HttpError(500, `Could not store the billing customer: ${error.message}`);
+  await db()`select private.remember_stripe_customer(${caller.userId}::uuid, ${customer.id})`;
   return (await storedCustomerId(caller.userId)) ?? customer.id;
 }
 

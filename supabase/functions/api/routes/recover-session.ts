@@ -3,6 +3,7 @@
 // and each checkout session works once. An e-mail address alone never yields a session.
 import { Hono } from 'hono';
 import { z } from 'zod';
+import { db } from '../../_shared/db.ts';
 import { recoverableUserId } from '../../_shared/domain/checkout-recovery.ts';
 import { HttpError } from '../../_shared/http-error.ts';
 import { callerAddress, loadAccount, setSessionCookies } from '../../_shared/session.ts';
@@ -37,12 +38,9 @@ recoverSessionRoutes.get('/recover-session', async (c) => {
   if (!found.user || found.user.email?.toLowerCase() !== email) throw refused();
 
   // Single use: the first recovery claims the checkout session.
-  const { data: claimed, error: claimError } = await admin.rpc('claim_checkout_recovery', {
-    p_checkout_session_id: checkout.id,
-    p_user_id: userId,
-  });
-  if (claimError) throw new HttpError(500, `Could not record the recovery: ${claimError.message}`);
-  if (claimed !== true) throw refused();
+  const [{ claimed }] = await db()<{ claimed: boolean }[]>`
+    select private.claim_checkout_recovery(${checkout.id}, ${userId}::uuid) as claimed`;
+  if (!claimed) throw refused();
 
   const link = await admin.auth.admin.generateLink({ type: 'magiclink', email });
   const tokenHash = link.data.properties?.hashed_token;

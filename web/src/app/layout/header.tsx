@@ -7,7 +7,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { useCurrentAccount } from '@/lib/current-account';
 import { communityUrl } from '@/lib/external-links';
-import { logout } from '@/lib/logout';
+import { logout } from '@/features/auth/api/logout';
 import { dashboardTexts } from '../dashboard/texts';
 import { appTexts } from '../texts';
 

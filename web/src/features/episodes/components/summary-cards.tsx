@@ -1,7 +1,7 @@
 // The dashboard's three summary cards: Account Status, Setup Progress (green only when the
 // onboarding form is completed and social accounts are connected, as the server says) and
 // Episodes ('N / limit used', or 'N used (unlimited)' for enterprise).
-import { isUnlimitedTier, planTitle } from '@domain/plans';
+import { planTitle } from '@domain/plans';
 import { useCurrentAccount } from '@/lib/current-account';
 import { useEpisodeStats } from '../api/get-episode-stats';
 import { summaryTexts as t } from '../texts';
@@ -29,7 +29,8 @@ export function SummaryCards() {
   const setupDone = onboarded && social;
   const tier = stats?.subscriptionTier ?? account?.subscriptionTier ?? null;
   const count = stats?.thisMonth ?? 0;
-  const unlimited = isUnlimitedTier(tier) || (stats !== null && stats !== undefined && stats.limit === null);
+  // The server decides: a plan without a monthly limit (enterprise) has limit null.
+  const unlimited = stats?.limit === null;
   return (
     <div className="grid gap-4 md:grid-cols-3">
       <Card title={t.accountStatus} tone={account?.subscriptionStatus === 'active' ? 'success' : 'warning'}>

@@ -1,20 +1,12 @@
 // POST /api/onboarding/complete: the server checks the required fields and marks onboarding done.
-import type { Account } from '@domain/account';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { accountSchema, type Account } from '@domain/account';
 import { apiRequest } from '@/lib/api-client';
-import { currentAccountKey } from '@/lib/current-account';
 
-export function completeOnboarding(userId: string): Promise<Account> {
-  return apiRequest<Account>('POST', '/api/onboarding/complete', {
+export async function completeOnboarding(userId: string): Promise<Account> {
+  const account = await apiRequest<unknown>('POST', '/api/onboarding/complete', {
     airtableRecordId: userId,
     data: { userId, completedAt: new Date().toISOString() },
   });
+  return accountSchema.parse(account);
 }
 
-export function useCompleteOnboarding() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: completeOnboarding,
-    onSuccess: (account) => queryClient.setQueryData(currentAccountKey, account),
-  });
-}

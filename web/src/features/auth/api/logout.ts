@@ -1,8 +1,8 @@
 // Logout (spec sections 2 and 7): POST /api/auth/logout, then clear cached data and load / afresh.
 // A failed logout request is only logged; the local session is ended regardless.
 import type { QueryClient } from '@tanstack/react-query';
-import { apiRequest } from './api-client';
-import { supabase } from './supabase';
+import { apiRequest } from '@/lib/api-client';
+import { supabase } from '@/lib/supabase';
 
 export async function logout(queryClient: QueryClient): Promise<void> {
   try {
