@@ -636,6 +636,7 @@ export type Database = {
           last_status: number | null
           next_attempt_at: string
           payload: Json
+          skipped_at: string | null
           submission_log_id: string
           updated_at: string
         }
@@ -649,6 +650,7 @@ export type Database = {
           last_status?: number | null
           next_attempt_at?: string
           payload: Json
+          skipped_at?: string | null
           submission_log_id: string
           updated_at?: string
         }
@@ -662,6 +664,7 @@ export type Database = {
           last_status?: number | null
           next_attempt_at?: string
           payload?: Json
+          skipped_at?: string | null
           submission_log_id?: string
           updated_at?: string
         }
@@ -753,6 +756,7 @@ export type Database = {
           last_status: number | null
           next_attempt_at: string
           payload: Json
+          skipped_at: string | null
           submission_log_id: string
           updated_at: string
         }[]
@@ -820,6 +824,7 @@ export type Database = {
           last_status: number | null
           next_attempt_at: string
           payload: Json
+          skipped_at: string | null
           submission_log_id: string
           updated_at: string
         }
