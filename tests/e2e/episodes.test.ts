@@ -211,7 +211,7 @@ describe('gating on the dashboard and in the dialog', () => {
 
 describe('processing state in Recent Episodes', () => {
   it("shows each episode's processing by the built-in worker: Delivered, Failed with the reason, Processing with stage and progress", async () => {
-    const { page, user } = await signedInDashboard({ tier: 'growth', drive: 'connected', hostingReady: true });
+    const { page, user } = await signedInDashboard({ tier: 'scale', drive: 'connected', hostingReady: true });
     const owner = { id: user.id, token: await tokenOf(user) };
     const states = [
       { title: 'Pilot', status: 'delivered', stage: null, progress: 100, reason: null },
