@@ -19,7 +19,9 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 
 const stack = await startStack(config, { reset: true, web: 'none' });
 try {
-  const { readySubmitter, runDeliveries, submitEpisode, uploadEpisodeFile, receivedFor } = await import('../tests/support/episodes.ts');
+  const { readySubmitter, runDeliveries, submitEpisode, uploadEpisodeFile, receivedFor, setActiveAutomation } = await import('../tests/support/episodes.ts');
+  // The outbox posts only submissions the webhook automation takes.
+  await setActiveAutomation('webhook');
   const user = await readySubmitter({ tier: 'enterprise' });
 
   const latencies: number[] = [];

@@ -203,7 +203,9 @@ describe('admin console reads', () => {
         userEmail: user.email,
         originalLogId: r.submissionLogId,
         objectStorageFiles: [file],
-        delivery: { state: 'pending', attempts: 0, lastError: null },
+        // The built-in worker (the active automation) took it: the outbox stands aside.
+        delivery: { state: 'skipped', attempts: 0, lastError: null },
+        processing: { status: 'queued', stage: null, progress: 0, failureReason: null },
       });
       const next = first.next as { submittedAt: string; id: string };
       expect(next.id).toBe(newest.id);

@@ -478,6 +478,8 @@ describe('admin resubmission and the outbox', () => {
 
   it('claims due deliveries once, retries failures and marks the log', async () => {
     await inRolledBackTx(async (db) => {
+      // The webhook takes the submission (with the built-in worker active the row is skipped).
+      await db.query(`update private.automation_settings set automation = 'webhook'`);
       const user = await createReadySubscriber(db, 'growth');
       const file = `${user.id}/uploads/ep.mp4`;
       await addObject(db, 'episodes', file, 'video/mp4');

@@ -1,27 +1,47 @@
 // The admin resubmission console in a real browser: an administrator lands on it, selects a log,
-// resubmits and sees the new 'resubmitted' log; a subscriber and a visitor see Access Denied.
+// resubmits and sees the new 'resubmitted' log with its delivery and processing state; a
+// subscriber and a visitor see Access Denied.
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { withDb } from '../support/stack.ts';
 import { createSubmissionLog, uploadEpisodeFile } from '../support/submissions.ts';
 import { createUser, type TestUser } from '../support/users.ts';
-import { receivedFor, runDeliveries } from '../support/episodes.ts';
+import { receivedFor, runDeliveries, setActiveAutomation, useAutomation } from '../support/episodes.ts';
 import { expectAccessible, expectOnPage, useBrowser } from './support/browser.ts';
 
 const harness = useBrowser();
 const accessDenied =
   "You don't have permission to access the admin panel. This page is only available to authorized administrators.";
 
+// Resubmissions go to the automation receiver.
+useAutomation('webhook');
+
 let admin: TestUser;
 let subscriber: TestUser;
+let builtinSubscriber: TestUser;
 let file: string;
 
 beforeAll(async () => {
-  [admin, subscriber] = await Promise.all([createUser('admin'), createUser('onboarded')]);
+  [admin, subscriber, builtinSubscriber] = await Promise.all([createUser('admin'), createUser('onboarded'), createUser('onboarded')]);
   file = await uploadEpisodeFile(subscriber, 'interview.mp4');
-  await createSubmissionLog(subscriber, [file], {
+  const logId = await createSubmissionLog(subscriber, [file], {
     parameters: { clipStyle: 'DEFAULT', daysBetweenClips: 3, addLogo: false },
   });
+  // The built-in worker's outcome for it, as the worker records it.
+  await withDb((db) =>
+    db.query(
+      `insert into public.episode_processing (submission_log_id, user_id, status, failure_reason)
+       values ($1, $2, 'failed', 'The video has no audio stream.')`,
+      [logId, subscriber.id],
+    ),
+  );
+  // A submission taken by the built-in worker: the outbox stands aside.
+  await setActiveAutomation('builtin');
+  try {
+    await createSubmissionLog(builtinSubscriber, [await uploadEpisodeFile(builtinSubscriber, 'solo.mp4')]);
+  } finally {
+    await setActiveAutomation('webhook');
+  }
 });
 
 async function signIn(page: Page, user: TestUser): Promise<void> {
@@ -59,6 +79,9 @@ describe('the admin console', () => {
     await page.getByText("Email Required: Please enter the user's email address.").waitFor();
 
     expect(await logsOfSubscriber.count()).toBe(1);
+    expect(await logsOfSubscriber.textContent()).toContain('Processing: Failed: The video has no audio stream.');
+    const builtinLog = page.getByRole('button', { name: new RegExp(`^Select the submission by ${escape(builtinSubscriber.email)}`) });
+    expect(await builtinLog.textContent()).toContain('Delivery: skipped (built-in processing took it)');
     await logsOfSubscriber.click();
     expect(await page.getByLabel('User email').inputValue()).toBe(subscriber.email);
     await page.getByRole('listitem').filter({ hasText: file }).first().waitFor();
@@ -75,6 +98,7 @@ describe('the admin console', () => {
     const newest = logsOfSubscriber.first();
     expect(await newest.textContent()).toContain('resubmitted');
     expect(await newest.textContent()).toContain('Delivery: pending');
+    expect(await newest.textContent()).toContain('Processing: none (webhook automation)');
     // The form is cleared.
     expect(await page.getByLabel('User email').inputValue()).toBe('');
     expect(await resubmit.isDisabled()).toBe(true);

@@ -9,10 +9,12 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { withDb } from '../support/stack.ts';
 import { createUser, type TestUser, type UserOptions } from '../support/users.ts';
-import { eventually, receivedFor, runDeliveries, submitEpisode, tokenOf, uploadEpisodeFile } from '../support/episodes.ts';
+import { eventually, receivedFor, runDeliveries, submitEpisode, tokenOf, uploadEpisodeFile, useAutomation } from '../support/episodes.ts';
 import { expectAccessible, expectOnPage, useBrowser, waitForToast } from './support/browser.ts';
 
 const harness = useBrowser();
+// Submissions here go to the automation receiver; the processing states are set directly.
+useAutomation('webhook');
 const MiB = 1024 * 1024;
 
 async function mp4File(name: string, size: number): Promise<{ file: string; sha256: string; size: number }> {
@@ -204,6 +206,39 @@ describe('gating on the dashboard and in the dialog', () => {
     const dialog = await openDialog(page);
     await dialog.getByText(banner).waitFor();
     expect(await dialog.getByRole('button', { name: label }).isDisabled()).toBe(true);
+  });
+});
+
+describe('processing state in Recent Episodes', () => {
+  it("shows each episode's processing by the built-in worker: Delivered, Failed with the reason, Processing with stage and progress", async () => {
+    const { page, user } = await signedInDashboard({ tier: 'scale', drive: 'connected', hostingReady: true });
+    const owner = { id: user.id, token: await tokenOf(user) };
+    const states = [
+      { title: 'Pilot', status: 'delivered', stage: null, progress: 100, reason: null },
+      { title: 'Second-Take', status: 'failed', stage: null, progress: 35, reason: 'The video has no audio stream.' },
+      { title: 'Live-Show', status: 'processing', stage: 'rendering', progress: 40, reason: null },
+    ];
+    for (const state of states) {
+      const file = await uploadEpisodeFile(owner, 1024, `${state.title}.mp4`);
+      const res = await submitEpisode({ ...user, ...owner }, [file.path]);
+      expect(res.status).toBe(201);
+      await withDb((db) =>
+        db.query(
+          `insert into public.episode_processing (submission_log_id, episode_id, user_id, status, stage, progress, failure_reason)
+           select l.id, l.episode_id, l.user_id, $2, $3, $4, $5 from public.submission_logs l where l.id = $1`,
+          [res.body.episode.submissionLogId, state.status, state.stage, state.progress, state.reason],
+        ),
+      );
+    }
+
+    await page.reload();
+    const recent = page.getByRole('region', { name: 'Recent Episodes' });
+    const row = (title: string) => recent.getByRole('listitem').filter({ hasText: title });
+    await row('Pilot').getByText('Delivered', { exact: true }).waitFor();
+    await row('Second-Take').getByText('Failed: The video has no audio stream.').waitFor();
+    await row('Live-Show').getByText('Processing: rendering (40%)').waitFor();
+    expect(await row('Live-Show').getByRole('progressbar', { name: 'Processing progress of Live-Show' }).getAttribute('value')).toBe('40');
+    await expectAccessible(page);
   });
 });
 

@@ -10,7 +10,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../../local/config.ts';
-import { eventually, receivedFor, runDeliveries, type ReceivedDelivery } from '../support/episodes.ts';
+import { eventually, receivedFor, runDeliveries, useAutomation, type ReceivedDelivery } from '../support/episodes.ts';
 import { jpegBytes, mp4Bytes, pngBytes } from '../support/media-fixtures.ts';
 import { uniqueEmail, withDb } from '../support/stack.ts';
 import { signIn as signInClient } from '../support/submissions.ts';
@@ -18,6 +18,9 @@ import { createUser } from '../support/users.ts';
 import { expectAccessible, expectOnPage, useBrowser, waitForToast } from './support/browser.ts';
 
 const harness = useBrowser();
+// The journey follows the hand-off to an external automation (the webhook and its receiver);
+// the built-in worker's own path is tests/stack/processing.test.ts.
+useAutomation('webhook');
 const screenshots = path.join(repoRoot, 'test-results', 'journey');
 const password = 'correct-horse-battery';
 let shots = 0;

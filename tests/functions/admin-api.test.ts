@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { config, withDb } from '../support/stack.ts';
 import { createSubmissionLog, signIn, uploadEpisodeFile } from '../support/submissions.ts';
 import { createUser, type TestUser } from '../support/users.ts';
+import { setActiveAutomation, useAutomation } from '../support/episodes.ts';
 
 const api = (path: string) => `${config.urls.api}/functions/v1/api/${path}`;
 
@@ -15,6 +16,9 @@ async function call(method: string, path: string, token?: string, body?: unknown
   });
   return { status: res.status, body: await res.json() };
 }
+
+// Resubmissions go through the outbox to the webhook.
+useAutomation('webhook');
 
 let admin: TestUser;
 let subscriber: TestUser;
@@ -92,9 +96,33 @@ describe('GET /api/admin/episode-logs as an administrator', () => {
       submissionParameters: { daysBetweenClips: 2, addLogo: false },
       originalLogId: null,
       delivery: { state: 'pending', attempts: 0, lastError: null },
+      processing: null,
     });
     const times = res.body.items.map((l: { submittedAt: string }) => Date.parse(l.submittedAt));
     expect(times).toEqual([...times].sort((a, b) => b - a));
+  });
+
+  it("shows the built-in worker's processing, and a delivery skipped because the worker took the submission", async () => {
+    await setActiveAutomation('builtin');
+    let builtinLogId: string;
+    try {
+      builtinLogId = await createSubmissionLog(subscriber, [file]);
+    } finally {
+      await setActiveAutomation('webhook');
+    }
+    await withDb((db) =>
+      db.query(
+        `update public.episode_processing set status = 'failed', stage = null, failure_reason = 'Google Drive refused the upload.', finished_at = now()
+          where submission_log_id = $1`,
+        [builtinLogId],
+      ),
+    );
+    const res = await call('GET', 'admin/episode-logs', adminToken);
+    const log = res.body.items.find((l: { id: string }) => l.id === builtinLogId);
+    expect(log).toMatchObject({
+      delivery: { state: 'skipped', attempts: 0 },
+      processing: { status: 'failed', failureReason: 'Google Drive refused the upload.', progress: expect.any(Number), stage: null },
+    });
   });
 
   it('pages with the cursor it answers, and refuses a malformed one', async () => {

@@ -1,6 +1,7 @@
 // The outbox worker against the sandbox's automation receiver: signed deliveries whose URLs
 // download the same bytes, retries with exponential backoff, giving up with the error kept,
-// parallel runners, and a runner that died after claiming.
+// parallel runners, and a runner that died after claiming; and the outbox standing aside for
+// submissions the built-in worker takes.
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { MAX_DELIVERY_ATTEMPTS } from '../../supabase/functions/_shared/domain/outbox.ts';
@@ -16,7 +17,11 @@ import {
   tokenOf,
   uploadEpisodeFile,
   callApi,
+  setActiveAutomation,
+  useAutomation,
 } from '../support/episodes.ts';
+
+useAutomation('webhook');
 
 async function submitOne(tier = 'growth') {
   const user = await readySubmitter({ tier });
@@ -29,7 +34,8 @@ async function submitOne(tier = 'growth') {
 async function deliveryRow(logId: string) {
   return withDb(async (db) => {
     const { rows } = await db.query(
-      `select d.id, d.attempts, d.last_error, d.last_status, d.delivered_at, d.failed_at,
+      `select d.id, d.attempts, d.last_error, d.last_status, d.delivered_at, d.failed_at, d.skipped_at,
+              exists (select 1 from public.episode_processing p where p.submission_log_id = l.id) as processed_by_worker,
               extract(epoch from d.next_attempt_at - now())::float as due_in, l.status as log_status
          from public.webhook_deliveries d join public.submission_logs l on l.id = d.submission_log_id
         where d.submission_log_id = $1`,
@@ -180,5 +186,40 @@ describe('deliver-submissions', () => {
     await runDeliveries();
     expect((await receivedFor(logId)).map((d) => d.outcome)).toEqual(['accepted']);
     expect(await deliveryRow(logId)).toMatchObject({ attempts: 2, log_status: 'delivered' });
+  });
+});
+
+describe('one automation at a time', () => {
+  it('with the built-in worker active the outbox skips the submission; with the webhook active the worker never gets it', async () => {
+    await setActiveAutomation('builtin');
+    let builtinLog: string;
+    try {
+      ({ logId: builtinLog } = await submitOne());
+    } finally {
+      await setActiveAutomation('webhook');
+    }
+    const { logId: webhookLog } = await submitOne();
+    await runDeliveries();
+    await runDeliveries();
+
+    expect(await receivedFor(builtinLog)).toHaveLength(0);
+    expect(await deliveryRow(builtinLog)).toMatchObject({ attempts: 0, delivered_at: null, failed_at: null, processed_by_worker: true });
+    expect((await deliveryRow(builtinLog)).skipped_at).toBeInstanceOf(Date);
+
+    expect((await receivedFor(webhookLog)).map((d) => d.outcome)).toEqual(['accepted']);
+    expect(await deliveryRow(webhookLog)).toMatchObject({ skipped_at: null, processed_by_worker: false, log_status: 'delivered' });
+  });
+
+  it('a skipped delivery is never claimed, however long it waits', async () => {
+    await setActiveAutomation('builtin');
+    let logId: string;
+    try {
+      ({ logId } = await submitOne());
+    } finally {
+      await setActiveAutomation('webhook');
+    }
+    await makeDue(logId);
+    const claimed = await withDb(async (db) => (await db.query("select id, submission_log_id from public.claim_webhook_deliveries(1000, interval '1 second')")).rows);
+    expect(claimed.map((row) => row.submission_log_id)).not.toContain(logId);
   });
 });

@@ -27,7 +27,15 @@ describe('POST /api/episodes/submit-direct-storage', () => {
 
     const list = await callApi('GET', 'episodes', alice.token);
     expect(list.status).toBe(200);
-    expect(list.body).toEqual([{ id: res.body.episode.id, title: 'My-First-Show', submittedAt: expect.any(String) }]);
+    // The built-in worker (the active automation) has the submission: its processing comes along.
+    expect(list.body).toEqual([
+      {
+        id: res.body.episode.id,
+        title: 'My-First-Show',
+        submittedAt: expect.any(String),
+        processing: expect.objectContaining({ status: expect.stringMatching(/^(queued|processing|delivered|failed)$/), progress: expect.any(Number) }),
+      },
+    ]);
   });
 
   it('refuses bad submissions with a 4xx and the reason, writing nothing', async () => {

@@ -1,6 +1,7 @@
 // Episode helpers for API, delivery and browser tests: signed-in calls to the `api` function,
 // small MP4-typed files in the caller's folder, the outbox worker and the automation receiver.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { afterAll, beforeAll } from 'vitest';
 import { anonClient, config, withDb } from './stack.ts';
 import { createUser, type TestUser, type UserOptions } from './users.ts';
 
@@ -107,4 +108,20 @@ export async function eventually<T>(check: () => Promise<T | undefined | false>,
     if (Date.now() > deadline) throw new Error('condition not met in time');
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+/** Which automation takes new submissions: the built-in worker or the outbox's webhook. */
+export type Automation = 'builtin' | 'webhook';
+
+export async function setActiveAutomation(automation: Automation): Promise<void> {
+  await withDb((db) => db.query('update private.automation_settings set automation = $1', [automation]));
+}
+
+/**
+ * Makes `automation` the active one for the calling test file (files run one at a time) and
+ * restores the default, 'builtin', after it.
+ */
+export function useAutomation(automation: Automation): void {
+  beforeAll(() => setActiveAutomation(automation));
+  afterAll(() => setActiveAutomation('builtin'));
 }

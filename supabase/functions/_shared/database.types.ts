@@ -586,6 +586,7 @@ export type Database = {
           last_status: number | null
           next_attempt_at: string
           payload: Json
+          skipped_at: string | null
           submission_log_id: string
           updated_at: string
         }
@@ -599,6 +600,7 @@ export type Database = {
           last_status?: number | null
           next_attempt_at?: string
           payload: Json
+          skipped_at?: string | null
           submission_log_id: string
           updated_at?: string
         }
@@ -612,6 +614,7 @@ export type Database = {
           last_status?: number | null
           next_attempt_at?: string
           payload?: Json
+          skipped_at?: string | null
           submission_log_id?: string
           updated_at?: string
         }
@@ -696,6 +699,7 @@ export type Database = {
           last_status: number | null
           next_attempt_at: string
           payload: Json
+          skipped_at: string | null
           submission_log_id: string
           updated_at: string
         }[]
@@ -749,6 +753,7 @@ export type Database = {
           last_status: number | null
           next_attempt_at: string
           payload: Json
+          skipped_at: string | null
           submission_log_id: string
           updated_at: string
         }

@@ -2,6 +2,7 @@
 // the resubmit form accepts, and how a selected log fills the form. Shared by the `api`
 // function and the SPA.
 import { z } from 'zod/mini';
+import type { ProcessingState } from './processing.ts';
 
 /** Admin clip styles (spec section 5); they differ from the subscriber's set. */
 export const ADMIN_CLIP_STYLES = ['DEFAULT', 'PORTRAIT', 'LANDSCAPE'] as const;
@@ -27,7 +28,8 @@ export interface SubmissionParameters {
   addIntroOutro?: boolean | null;
 }
 
-export type DeliveryState = 'pending' | 'delivered' | 'failed';
+/** skipped: the built-in worker took the submission, so the webhook was not posted. */
+export type DeliveryState = 'pending' | 'delivered' | 'failed' | 'skipped';
 
 /** One outbox delivery of a log to the automation webhook. */
 export interface LogDelivery {
@@ -49,6 +51,8 @@ export interface SubmissionLog {
   submissionParameters: SubmissionParameters;
   originalLogId: string | null;
   delivery: LogDelivery | null;
+  /** The built-in worker's processing of the log, if it took it. */
+  processing: ProcessingState | null;
 }
 
 /** Object storage file, spec section 3: size in bytes, uploaded as an ISO date. */

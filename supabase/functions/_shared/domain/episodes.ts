@@ -1,6 +1,7 @@
 // Episode submission rules (spec sections 3, 4, 5 and 9), shared by the SPA's dialog and the
 // `api` function; submit_episode() in SQL re-checks every one of them.
 import { z } from 'zod/mini';
+import type { ProcessingState } from './processing.ts';
 
 export const MAX_EPISODE_FILES = 10;
 /** 3 GB as configured (3*1024^3 bytes), the `episodes` bucket's file_size_limit. */
@@ -81,6 +82,8 @@ export interface Episode {
   id: string;
   title: string;
   submittedAt: string | null;
+  /** The built-in worker's latest processing of it; null when the webhook took it. */
+  processing: ProcessingState | null;
 }
 
 /** An object path in the caller's folder of the `episodes` bucket, always ending in .mp4. */

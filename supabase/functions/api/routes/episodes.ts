@@ -8,6 +8,7 @@ import {
   episodeObjectPath,
   submitEpisodePayloadSchema,
 } from '../../_shared/domain/episodes.ts';
+import type { ProcessingStatus } from '../../_shared/domain/processing.ts';
 import { HttpError, parseJsonBody } from '../../_shared/http-error.ts';
 import { requireCaller } from '../../_shared/session.ts';
 import { userClient } from '../../_shared/supabase-clients.ts';
@@ -74,15 +75,34 @@ episodeRoutes.get('/episodes', async (c) => {
   const requested = Number(c.req.query('limit') ?? 100);
   const limit = Number.isInteger(requested) && requested > 0 ? Math.min(requested, 1000) : 100;
   // Filtered by owner explicitly (RLS alone would also admit an admin's view of everyone), so
-  // the (user_id, submitted_at) index serves it however many episodes others have.
+  // the (user_id, submitted_at) index serves it however many episodes others have. Each
+  // episode's latest processing (a resubmission is processed again) comes in the same query.
   const { data, error } = await userClient(caller.accessToken)
     .from('episodes')
-    .select('id, title, submitted_at')
+    .select('id, title, submitted_at, episode_processing(status, stage, progress, failure_reason, updated_at)')
     .eq('user_id', caller.userId)
     .order('submitted_at', { ascending: false })
-    .limit(limit);
+    .order('created_at', { referencedTable: 'episode_processing', ascending: false })
+    .limit(limit)
+    .limit(1, { referencedTable: 'episode_processing' });
   if (error) throw new HttpError(500, `Could not load episodes: ${error.message}`);
-  const episodes: Episode[] = data.map((row) => ({ id: row.id, title: row.title, submittedAt: row.submitted_at }));
+  const episodes: Episode[] = data.map((row) => {
+    const processing = row.episode_processing[0];
+    return {
+      id: row.id,
+      title: row.title,
+      submittedAt: row.submitted_at,
+      processing: processing
+        ? {
+            status: processing.status as ProcessingStatus,
+            stage: processing.stage,
+            progress: processing.progress,
+            failureReason: processing.failure_reason,
+            updatedAt: processing.updated_at,
+          }
+        : null,
+    };
+  });
   return c.json(episodes);
 });
 

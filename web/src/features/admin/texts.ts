@@ -1,5 +1,6 @@
 // Every text of the admin resubmission console (spec sections 2, 5 and 8).
 import { adminResubmitMessages } from '@domain/admin-resubmit';
+import { describeProcessing } from '@domain/processing';
 
 export const texts = {
   title: 'Episode Resubmission Admin',
@@ -15,7 +16,16 @@ export const texts = {
   files: (n: number) => `${n} file${n === 1 ? '' : 's'}`,
   resubmissionOf: 'Resubmission',
   deliveryLabel: 'Delivery',
-  deliveryStates: { pending: 'pending', delivered: 'delivered', failed: 'failed' } as Record<string, string>,
+  deliveryStates: {
+    pending: 'pending',
+    delivered: 'delivered',
+    failed: 'failed',
+    skipped: 'skipped (built-in processing took it)',
+  } as Record<string, string>,
+  processingLabel: 'Processing',
+  /** The built-in worker's state of a log: 'Delivered', 'Failed: <reason>', ... */
+  processing: describeProcessing,
+  noProcessing: 'none (webhook automation)',
   noDelivery: 'none',
   attempts: (n: number) => `${n} attempt${n === 1 ? '' : 's'}`,
   lastError: 'Last error',

@@ -1,3 +1,5 @@
+import { describeProcessing } from '@domain/processing';
+
 export const doneTexts = {
   title: 'Thanks for Submitting!',
   processing: 'Your video is being processed and your clips are being created.',
@@ -47,6 +49,9 @@ export const episodeTexts = {
   dateUnknown: 'date unknown',
   loadFailed: 'Could not load your episodes.',
   loading: 'Loading episodes...',
+  /** An episode's processing by the built-in worker: 'Delivered', 'Failed: <reason>', ... */
+  processingState: describeProcessing,
+  processingProgress: (title: string) => `Processing progress of ${title}`,
 
   dialogTitle: 'Submit New Episode',
   close: 'Close',

@@ -53,6 +53,9 @@ export function SubmissionLogList({ logs, selectedId, onSelect, hasMore, loading
                       ? `${texts.deliveryStates[log.delivery.state] ?? log.delivery.state} (${texts.attempts(log.delivery.attempts)})`
                       : texts.noDelivery}
                   </span>
+                  <span className={`mt-1 block text-sm break-all ${log.processing?.status === 'failed' ? 'text-red-700' : ''}`}>
+                    {texts.processingLabel}: {log.processing ? texts.processing(log.processing) : texts.noProcessing}
+                  </span>
                   {log.delivery?.lastError && (
                     <span className="mt-1 block text-sm break-all text-red-700">
                       {texts.lastError}: {log.delivery.lastStatus ? `${log.delivery.lastStatus} ` : ''}

@@ -1,8 +1,27 @@
-// The first three episodes, newest first, with "... ago" times.
+// The first three episodes, newest first, with "... ago" times and their processing state.
 import { RECENT_EPISODES_SHOWN } from '@domain/episodes';
+import type { ProcessingState } from '@domain/processing';
 import { timeAgo } from '@domain/relative-time';
 import { useEpisodes } from '../api/get-episodes';
 import { episodeTexts as t } from '../texts';
+
+const statusStyles: Record<ProcessingState['status'], string> = {
+  queued: 'text-base-content/70',
+  processing: 'text-base-content/70',
+  delivered: 'text-green-700',
+  failed: 'text-red-700',
+};
+
+function ProcessingLine({ title, state }: { title: string; state: ProcessingState }) {
+  return (
+    <span className={`flex items-center gap-2 text-sm break-words ${statusStyles[state.status]}`}>
+      {t.processingState(state)}
+      {state.status === 'processing' && (
+        <progress className="progress w-24" value={state.progress} max={100} aria-label={t.processingProgress(title)} />
+      )}
+    </span>
+  );
+}
 
 export function RecentEpisodes() {
   const episodes = useEpisodes();
@@ -22,11 +41,14 @@ export function RecentEpisodes() {
       {episodes.data && episodes.data.length > 0 && (
         <ul className="flex flex-col divide-y divide-base-300 rounded-box border border-base-300">
           {episodes.data.slice(0, RECENT_EPISODES_SHOWN).map((episode) => (
-            <li key={episode.id} className="flex items-center justify-between gap-4 px-3 py-2">
-              <span className="truncate font-medium">{episode.title}</span>
-              <span className="shrink-0 text-sm text-base-content/70">
-                {episode.submittedAt ? timeAgo(new Date(episode.submittedAt)) : t.dateUnknown}
+            <li key={episode.id} className="flex flex-col gap-1 px-3 py-2">
+              <span className="flex items-center justify-between gap-4">
+                <span className="truncate font-medium">{episode.title}</span>
+                <span className="shrink-0 text-sm text-base-content/70">
+                  {episode.submittedAt ? timeAgo(new Date(episode.submittedAt)) : t.dateUnknown}
+                </span>
               </span>
+              {episode.processing && <ProcessingLine title={episode.title} state={episode.processing} />}
             </li>
           ))}
         </ul>

@@ -1,0 +1,42 @@
+// Built-in processing of a submission as subscribers and admins see it (public.episode_processing).
+// Shared by the `api` function and the SPA.
+
+export const PROCESSING_STATUSES = ['queued', 'processing', 'delivered', 'failed'] as const;
+export type ProcessingStatus = (typeof PROCESSING_STATUSES)[number];
+
+/** The worker's progress and outcome for one submission. */
+export interface ProcessingState {
+  status: ProcessingStatus;
+  /** What the worker does now (downloading, analysing, rendering, uploading, scheduling). */
+  stage: string | null;
+  /** 0-100. */
+  progress: number;
+  failureReason: string | null;
+  updatedAt: string;
+}
+
+/** The words for a processing state, one place for the dashboard and the admin console. */
+export const processingWords = {
+  queued: 'Queued',
+  processing: 'Processing',
+  delivered: 'Delivered',
+  failed: 'Failed',
+  /** 'Processing: rendering (40%)'. */
+  inProgress: (stage: string | null, progress: number) => `Processing: ${stage ?? 'starting'} (${progress}%)`,
+  /** 'Failed: <reason>'. */
+  failedBecause: (reason: string | null) => (reason ? `Failed: ${reason}` : 'Failed'),
+} as const;
+
+/** One line describing a processing state. */
+export function describeProcessing(state: ProcessingState): string {
+  switch (state.status) {
+    case 'queued':
+      return processingWords.queued;
+    case 'processing':
+      return processingWords.inProgress(state.stage, state.progress);
+    case 'delivered':
+      return processingWords.delivered;
+    case 'failed':
+      return processingWords.failedBecause(state.failureReason);
+  }
+}
