@@ -1,19 +1,23 @@
 // TUS 1.0.0 resumable uploads at /upload/resumable, on @tus/server with a file store under the
 // data directory (as Supabase Storage, which uses the same library). Upload-Metadata carries
 // bucketName, objectName, contentType, cacheControl and optional metadata (JSON); `x-upsert`
-// allows overwriting. The caller's JWT is checked on every request, RLS on creation and on
-// every PATCH; bucket limits at creation (mime type, declared size) and while bytes arrive
-// (size). On completion the file moves into the object store and the row is written; an upload
-// never completed leaves no row, and its file goes on DELETE or when it expires.
+// allows overwriting. The caller's JWT (signature, expiry) is checked on every request. RLS
+// decides at creation; the upload then remembers who passed (role and subject), so later
+// requests by that caller skip the database, and anyone else (or anyone after a restart) is
+// checked against RLS again. Bucket limits apply at creation (mime type, declared size), while
+// bytes arrive (size) and again on completion, when the file moves into the object store and
+// the row is written under the caller's RLS. An upload never completed leaves no row, and its
+// file goes on DELETE or when it expires.
 import { createHash, randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { FileStore } from '@tus/file-store';
-import { Metadata, Server, type ServerOptions, type Upload } from '@tus/server';
+import { EVENTS, Metadata, Server, type ServerOptions, type Upload } from '@tus/server';
 import { allowedOrigins } from '../lib/origins.ts';
 import type { StorageContext } from './context.ts';
+import type { BucketRow } from './db.ts';
 import { errors, StorageError } from './errors.ts';
-import type { Caller } from './jwt.ts';
+import type { Caller, DbRole } from './jwt.ts';
 import { checkMimeType, sizeLimit } from './limits.ts';
 import { bucketFor, cacheControlOf, checkCanUpload, commitObject, type UploadTarget } from './upload.ts';
 
@@ -61,6 +65,15 @@ function uploadInfo(metadata: Record<string, string | null> | undefined): Upload
   };
 }
 
+/** Who passed the RLS check for an upload, and the size limit its bucket had then. */
+interface Grant {
+  role: DbRole;
+  sub: string | null;
+  upsert: boolean;
+  sizeLimit: number;
+  grantedAt: number;
+}
+
 export interface TusService {
   handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
   close(): void;
@@ -72,6 +85,15 @@ export function createTus(ctx: StorageContext): TusService {
   const store = new FileStore({ directory: ctx.files.tusDir });
   const callers = new WeakMap<TusRequest, Promise<Caller>>();
   const siteOrigins = allowedOrigins(ctx.config);
+  // Upload id -> the caller RLS let write it. In memory: after a restart the first request of
+  // each upload is checked against the database again.
+  const grants = new Map<string, Grant>();
+  const grantFor = (id: string, caller: Caller, upsert: boolean): Grant | null => {
+    const grant = grants.get(id);
+    return grant && grant.role === caller.role && grant.sub === caller.sub && grant.upsert === upsert ? grant : null;
+  };
+  const remember = (id: string, caller: Caller, upsert: boolean, bucket: BucketRow) =>
+    grants.set(id, { role: caller.role, sub: caller.sub, upsert, sizeLimit: sizeLimit(ctx.globalLimit, bucket), grantedAt: Date.now() });
 
   /** The caller of this request (verified once per request). */
   const callerOf = (req: TusRequest): Promise<Caller> => {
@@ -108,6 +130,8 @@ export function createTus(ctx: StorageContext): TusService {
     },
     namingFunction: () => randomUUID().replaceAll('-', ''),
     maxSize: async (req, id) => {
+      const granted = id ? grants.get(id) : undefined;
+      if (granted) return granted.sizeLimit;
       let bucketName: string | null | undefined;
       if (req.method === 'POST') {
         try {
@@ -124,10 +148,13 @@ export function createTus(ctx: StorageContext): TusService {
     onIncomingRequest: async (req, id) => {
       const caller = await callerOf(req);
       if (req.method !== 'POST') {
-        // Resuming, reading or ending an upload: the caller must (still) be allowed to write
-        // this object, so nobody else can probe, extend or cancel it.
+        // Resuming, reading or ending an upload: only a caller allowed to write this object, so
+        // nobody else can probe, extend or cancel it.
+        if (grantFor(id, caller, upsertOf(req))) return;
         const upload = await store.getUpload(id);
-        await checkCanUpload(ctx, targetOf(req, caller, uploadInfo(upload.metadata)));
+        const info = uploadInfo(upload.metadata);
+        await checkCanUpload(ctx, targetOf(req, caller, info));
+        remember(id, caller, upsertOf(req), await bucketFor(ctx, info.bucketName));
       }
     },
     onUploadCreate: async (req, upload: Upload) => {
@@ -137,6 +164,7 @@ export function createTus(ctx: StorageContext): TusService {
       checkMimeType(bucket, info.contentType);
       if (upload.size !== undefined && upload.size > sizeLimit(ctx.globalLimit, bucket)) throw errors.entityTooLarge();
       await checkCanUpload(ctx, targetOf(req, caller, info));
+      remember(upload.id, caller, upsertOf(req), bucket);
       return {};
     },
     onUploadFinish: async (req, upload: Upload) => {
@@ -145,6 +173,10 @@ export function createTus(ctx: StorageContext): TusService {
         const caller = await callerOf(req);
         const info = uploadInfo(upload.metadata);
         const size = upload.size ?? upload.offset;
+        // The bucket's limits as they are now (they may have changed since creation).
+        const bucket = await bucketFor(ctx, info.bucketName);
+        checkMimeType(bucket, info.contentType);
+        if (size > sizeLimit(ctx.globalLimit, bucket)) throw errors.entityTooLarge();
         const eTag = `"${createHash('md5').update(`${upload.id}:${size}:${Date.now()}`).digest('hex')}"`;
         await commitObject(ctx, targetOf(req, caller, info), file, { size, eTag }, {
           mimetype: info.contentType,
@@ -155,6 +187,7 @@ export function createTus(ctx: StorageContext): TusService {
         await ctx.files.removeFile(file);
         throw error;
       } finally {
+        grants.delete(upload.id);
         await store.configstore.delete(upload.id).catch(() => {});
       }
       return {};
@@ -162,7 +195,13 @@ export function createTus(ctx: StorageContext): TusService {
     onResponseError: (_req, error) => tusError(error),
   });
 
-  const sweep = () => void ctx.files.sweepStale(ctx.files.tusDir, expiry).catch(() => {});
+  server.on(EVENTS.POST_TERMINATE, (_req, _res, id) => grants.delete(id));
+
+  const sweep = () => {
+    const stale = Date.now() - expiry;
+    for (const [id, grant] of grants) if (grant.grantedAt < stale) grants.delete(id);
+    void ctx.files.sweepStale(ctx.files.tusDir, expiry).catch(() => {});
+  };
   sweep();
   const timer = setInterval(sweep, 60 * 60 * 1000);
   timer.unref();

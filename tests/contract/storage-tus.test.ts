@@ -6,8 +6,10 @@ import http from 'node:http';
 import path from 'node:path';
 import * as tus from 'tus-js-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { config } from '../support/stack.ts';
-import { buckets, filesUnder, objectRow, setUpTestBuckets, tearDownTestBuckets, storageDir, storageUrl, testUser, type TestUser } from './storage-support.ts';
+import { config, withDb } from '../support/stack.ts';
+import {
+  buckets, clientAs, filesUnder, objectRow, setUpTestBuckets, tearDownTestBuckets, storageDir, storageUrl, testUser, userJwt, type TestUser,
+} from './storage-support.ts';
 
 const endpoint = `${config.urls.api}/storage/v1/upload/resumable`;
 const chunkSize = 6 * 1024 * 1024;
@@ -327,6 +329,47 @@ describe('TUS resumable uploads', () => {
     expect(head.headers.get('upload-offset')).toBe('0');
     expect((await fetch(local, { method: 'DELETE', headers: asAlice })).status).toBe(204);
     expect((await fetch(local, { method: 'HEAD', headers: asAlice })).status).toBe(404);
+  });
+
+  it('checks every later request of an upload: the creator with an unexpired token only, and the bucket limits as they are at the end', async () => {
+    const bucket = 'test-tus-shrinking';
+    await withDb((db) => db.query(`insert into storage.buckets (id, name, public) values ($1, $1, false) on conflict (id) do nothing`, [bucket]));
+    try {
+      const name = `${alice.id}/shrinking.bin`;
+      const created = await fetch(endpoint, {
+        method: 'POST',
+        headers: {
+          'tus-resumable': '1.0.0',
+          'upload-length': String(2 * MB),
+          'upload-metadata': `bucketName ${Buffer.from(bucket).toString('base64')},objectName ${Buffer.from(name).toString('base64')}`,
+          authorization: `Bearer ${alice.jwt}`,
+        },
+      });
+      expect(created.status).toBe(201);
+      const location = created.headers.get('location')!;
+      const patch = (token: string, offset: number) =>
+        fetch(location, {
+          method: 'PATCH',
+          headers: { 'tus-resumable': '1.0.0', 'upload-offset': String(offset), 'content-type': 'application/offset+octet-stream', authorization: `Bearer ${token}` },
+          body: new Uint8Array(randomBytes(MB)),
+        });
+
+      expect((await patch(alice.jwt, 0)).status).toBe(204);
+      const expired = await patch(await userJwt(alice.id, Math.floor(Date.now() / 1000) - 60), MB);
+      expect(expired.status).toBe(403);
+      expect(await expired.text()).toContain('jwt expired');
+      expect((await patch(bob.jwt, MB)).status).toBe(403);
+
+      await withDb((db) => db.query('update storage.buckets set file_size_limit = $2 where id = $1', [bucket, MB]));
+      const tooLarge = await patch(alice.jwt, MB);
+      expect(tooLarge.status).toBe(413);
+      expect(await objectRow(bucket, name)).toBeNull();
+      expect(await tusFiles()).not.toContain(path.join(storageDir, 'tus', location.split('/').pop()!));
+    } finally {
+      const admin = clientAs(config.serviceRoleKey).storage;
+      await admin.emptyBucket(bucket);
+      await admin.deleteBucket(bucket);
+    }
   });
 
   it('answers OPTIONS with the TUS protocol headers', async () => {

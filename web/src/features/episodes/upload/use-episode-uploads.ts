@@ -1,5 +1,5 @@
 // Resumable uploads of episode videos into the caller's folder of the `episodes` bucket, with
-// tus-js-client (loaded only when the first file is chosen) against Storage's TUS endpoint:
+// tus-js-client (fetched when the dialog opens, not with the page) against Storage's TUS endpoint:
 // 6 MiB chunks, automatic retries, per-file and overall progress, cancel and remove. Each
 // upload's address is kept in local storage under a fingerprint of the file, so choosing the
 // same file again after a reload, a closed tab or a dropped connection continues from the
@@ -19,6 +19,16 @@ const PROGRESS_THROTTLE_MS = 500;
 
 const storageUrl = `${(import.meta.env.VITE_SUPABASE_URL as string).replace(/\/+$/, '')}/storage/v1`;
 const anonKey = import.meta.env.VITE_SUPABASE_ANON_KEY as string;
+
+/** The upload library, fetched once; a failed fetch is tried again on the next call. */
+let tusLibrary: Promise<typeof import('tus-js-client')> | null = null;
+function loadTus(): Promise<typeof import('tus-js-client')> {
+  tusLibrary ??= import('tus-js-client').catch((error: unknown) => {
+    tusLibrary = null;
+    throw error;
+  });
+  return tusLibrary;
+}
 
 export type UploadStatus = 'uploading' | 'uploaded' | 'failed';
 
@@ -58,6 +68,11 @@ export function useEpisodeUploads(userId: string) {
   const uploads = useRef(new Map<string, { upload: Upload; file: File }>());
   const batch = useRef({ started: 0, finished: 0 });
 
+  // Fetch the library while the user picks files, so the first upload starts at once.
+  useEffect(() => {
+    loadTus().catch(() => undefined);
+  }, []);
+
   // Remember what survives a reload: finished files, and unfinished ones to choose again.
   useEffect(() => {
     const remembered: Remembered = {
@@ -78,7 +93,7 @@ export function useEpisodeUploads(userId: string) {
     async (id: string, file: File) => {
       let tus: typeof import('tus-js-client');
       try {
-        tus = await import('tus-js-client');
+        tus = await loadTus();
       } catch {
         update(id, { status: 'failed', error: t.uploadUrlFailed });
         return;
