@@ -62,7 +62,9 @@ export async function startFunctions(config: StackConfig, options: FunctionsOpti
   await writeHostDenoConfig(denoConfig);
 
   const secrets: Record<string, string> = {};
-  for (const key of loadEnvFileKeys()) if (config.env[key] !== undefined) secrets[key] = config.env[key];
+  // Auth's private signing keys stay with Auth, as on the hosted platform.
+  for (const key of loadEnvFileKeys())
+    if (config.env[key] !== undefined && key !== 'SUPABASE_JWT_SIGNING_KEYS') secrets[key] = config.env[key];
 
   const args = ['run', '-A', '--no-lock', `--config=${denoConfig}`];
   if (options.watch) args.push(`--watch=${functionsDir}`, '--no-clear-screen');
