@@ -38,6 +38,9 @@ export function startPostgrest(config: StackConfig): Promise<ChildService> {
       PGRST_DB_POOL: '10',
       // PostgREST 12 takes a JWK set here: the asymmetric public keys and the legacy secret.
       PGRST_JWT_SECRET: JSON.stringify(verificationJwks(config)),
+      // Verifying ES256 costs PostgREST about a third of its throughput; a verified token is kept
+      // (never past its exp) instead of being checked again on every request.
+      PGRST_JWT_CACHE_MAX_LIFETIME: '3600',
       PGRST_DB_USE_LEGACY_GUCS: 'false',
       PGRST_DB_CHANNEL_ENABLED: 'true',
       PGRST_SERVER_HOST: config.host,
