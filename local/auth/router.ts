@@ -27,6 +27,7 @@ function route(method: string, path: string, handler: RouteHandler): Route {
 const routes: Route[] = [
   route('GET', '/health', general.health),
   route('GET', '/settings', general.settings),
+  route('GET', '/.well-known/jwks.json', general.jwks),
   route('POST', '/signup', account.signup),
   route('POST', '/token', account.token),
   route('GET', '/user', account.getUser),

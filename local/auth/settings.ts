@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'smol-toml';
 import { repoRoot, type StackConfig } from '../config.ts';
+import { loadSigningKeys, type SigningKeys } from '../lib/signing-keys.ts';
 
 export type TemplateKind = 'confirmation' | 'recovery' | 'magic_link' | 'email_change' | 'invite' | 'reauthentication';
 
@@ -34,7 +35,10 @@ export interface AuthSettings {
   redirectPatterns: string[];
   /** Public URL of this service: `${api}/auth/v1`; also the `iss` claim. */
   externalUrl: string;
+  /** The legacy HS256 secret: still verifies the anon and service keys and older sessions. */
   jwtSecret: string;
+  /** The asymmetric keys: the first signs sessions, all verify (served as the JWKS). */
+  signingKeys: SigningKeys;
   jwtExpiry: number;
   enableSignup: boolean;
   emailSignupEnabled: boolean;
@@ -113,6 +117,7 @@ export function loadAuthSettings(
     redirectPatterns: additional,
     externalUrl: `${config.urls.api}/auth/v1`,
     jwtSecret: config.jwtSecret,
+    signingKeys: loadSigningKeys(config),
     jwtExpiry: num(auth.jwt_expiry, 3600),
     enableSignup: bool(auth.enable_signup, true),
     emailSignupEnabled: bool(email.enable_signup, true),

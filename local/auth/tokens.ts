@@ -1,6 +1,7 @@
-// Access tokens (HS256 JWTs signed with the project's JWT secret), refresh tokens and e-mail OTPs.
+// Access tokens (ES256 JWTs signed with the current signing key, `kid` in the header; HS256 ones
+// with the legacy secret still verify), refresh tokens and e-mail OTPs.
 import { createHash, randomInt } from 'node:crypto';
-import { SignJWT, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
+import { SignJWT, createLocalJWKSet, errors as joseErrors, importJWK, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
 import { forbidden } from './errors.ts';
 import type { AuthSettings } from './settings.ts';
 
@@ -33,7 +34,27 @@ export interface TokenSubject {
   isAnonymous: boolean;
 }
 
-const secretKey = (settings: AuthSettings) => new TextEncoder().encode(settings.jwtSecret);
+interface Keys {
+  signing: Promise<CryptoKey | Uint8Array>;
+  verification: JWTVerifyGetKey;
+}
+
+const keysBySettings = new WeakMap<AuthSettings, Keys>();
+
+/** The signing key and a verifier for both kinds of token, built once per settings object. */
+function keysOf(settings: AuthSettings): Keys {
+  let keys = keysBySettings.get(settings);
+  if (!keys) {
+    const secret = new TextEncoder().encode(settings.jwtSecret);
+    const jwks = createLocalJWKSet(settings.signingKeys.jwks);
+    keys = {
+      signing: importJWK(settings.signingKeys.current, 'ES256'),
+      verification: (header, token) => (header.alg === 'HS256' ? secret : jwks(header, token)),
+    };
+    keysBySettings.set(settings, keys);
+  }
+  return keys;
+}
 
 export async function signAccessToken(
   settings: AuthSettings,
@@ -54,20 +75,22 @@ export async function signAccessToken(
     session_id: sessionId,
     is_anonymous: user.isAnonymous,
   })
-    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setProtectedHeader({ alg: 'ES256', kid: settings.signingKeys.current.kid, typ: 'JWT' })
     .setIssuer(settings.externalUrl)
     .setSubject(user.id)
     .setAudience(user.aud)
     .setIssuedAt(now)
     .setExpirationTime(expiresAt)
-    .sign(secretKey(settings));
+    .sign(await keysOf(settings).signing);
   return { token, expiresAt };
 }
 
 /** Verifies a bearer JWT the way GoTrue does; any failure is 403 bad_jwt. */
 export async function verifyJwt(settings: AuthSettings, token: string): Promise<AccessTokenClaims> {
   try {
-    const { payload } = await jwtVerify<AccessTokenClaims>(token, secretKey(settings), { algorithms: ['HS256'] });
+    const { payload } = await jwtVerify<AccessTokenClaims>(token, keysOf(settings).verification, {
+      algorithms: ['ES256', 'HS256'],
+    });
     return payload;
   } catch (error) {
     const reason =

@@ -70,15 +70,25 @@ function base64UrlDecode(text: string): Uint8Array<ArrayBuffer> {
 }
 
 const hmacKey = await crypto.subtle.importKey('raw', new TextEncoder().encode(jwtSecret), { name: 'HMAC', hash: 'SHA-256' }, false, ['verify']);
+// Auth's public signing keys (its JWKS), by key id.
+const ecdsa = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' };
+const publicKeys = new Map<string, CryptoKey>();
+for (const jwk of (JSON.parse(Deno.env.get('CASTLOOP_JWKS') ?? '{"keys":[]}') as { keys: (JsonWebKey & { kid: string })[] }).keys)
+  publicKeys.set(jwk.kid, await crypto.subtle.importKey('jwk', jwk, ecdsa, false, ['verify']));
 
-/** As the Supabase edge runtime: a valid HS256 JWT signed with the project's secret, not expired. */
+/** As the Supabase edge runtime: a valid JWT, ES256 from Auth's JWKS or HS256 with the legacy secret, not expired. */
 async function isValidJwt(token: string): Promise<boolean> {
   const parts = token.split('.');
   if (parts.length !== 3) return false;
   try {
     const header = JSON.parse(new TextDecoder().decode(base64UrlDecode(parts[0])));
-    if (header.alg !== 'HS256') return false;
-    const ok = await crypto.subtle.verify('HMAC', hmacKey, base64UrlDecode(parts[2]), new TextEncoder().encode(`${parts[0]}.${parts[1]}`));
+    const publicKey = header.alg === 'ES256' ? publicKeys.get(header.kid) : undefined;
+    if (header.alg !== 'HS256' && !publicKey) return false;
+    const signed = new TextEncoder().encode(`${parts[0]}.${parts[1]}`);
+    const signature = base64UrlDecode(parts[2]);
+    const ok = publicKey
+      ? await crypto.subtle.verify(ecdsa, publicKey, signature, signed)
+      : await crypto.subtle.verify('HMAC', hmacKey, signature, signed);
     if (!ok) return false;
     const claims = JSON.parse(new TextDecoder().decode(base64UrlDecode(parts[1])));
     return typeof claims.exp !== 'number' || claims.exp * 1000 > Date.now();

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { loadEnvFileKeys, repoRoot, type StackConfig } from '../config.ts';
 import { spawnService, type ChildService } from '../lib/process.ts';
+import { loadSigningKeys } from '../lib/signing-keys.ts';
 
 const require = createRequire(import.meta.url);
 const functionsDir = path.join(repoRoot, 'supabase', 'functions');
@@ -61,7 +62,9 @@ export async function startFunctions(config: StackConfig, options: FunctionsOpti
   await writeHostDenoConfig(denoConfig);
 
   const secrets: Record<string, string> = {};
-  for (const key of loadEnvFileKeys()) if (config.env[key] !== undefined) secrets[key] = config.env[key];
+  // Auth's private signing keys stay with Auth, as on the hosted platform.
+  for (const key of loadEnvFileKeys())
+    if (config.env[key] !== undefined && key !== 'SUPABASE_JWT_SIGNING_KEYS') secrets[key] = config.env[key];
 
   const args = ['run', '-A', '--no-lock', `--config=${denoConfig}`];
   if (options.watch) args.push(`--watch=${functionsDir}`, '--no-clear-screen');
@@ -81,6 +84,7 @@ export async function startFunctions(config: StackConfig, options: FunctionsOpti
       SUPABASE_SERVICE_ROLE_KEY: config.serviceRoleKey,
       SUPABASE_DB_URL: config.urls.db,
       SUPABASE_JWT_SECRET: config.jwtSecret,
+      CASTLOOP_JWKS: JSON.stringify(loadSigningKeys(config).jwks),
       // The local stack's own web server is the site (its port differs under npm test).
       SITE_URL: config.urls.web,
       ALLOWED_ORIGIN: config.urls.web,

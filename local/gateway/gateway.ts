@@ -38,8 +38,8 @@ function setCors(req: IncomingMessage, res: ServerResponse, origins: Set<string>
 /** Headers only the gateway may set: a client's own copies would be trusted downstream. */
 const proxyHeaders = ['forwarded', 'x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto', 'x-forwarded-port', 'x-real-ip'];
 
-/** Auth routes Kong leaves open (links clicked in e-mails, OAuth redirects). */
-const openAuthPaths = /^\/(verify|callback|authorize|health)(\/|\?|$)/;
+/** Auth routes Kong leaves open (links clicked in e-mails, OAuth redirects, the public keys). */
+const openAuthPaths = /^\/(verify|callback|authorize|health|\.well-known\/jwks\.json)(\/|\?|$)/;
 
 export interface GatewayParts {
   auth: LocalService;

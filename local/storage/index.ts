@@ -4,6 +4,7 @@
 import path from 'node:path';
 import type { StackConfig } from '../config.ts';
 import type { LocalService } from '../lib/service.ts';
+import { loadSigningKeys } from '../lib/signing-keys.ts';
 import type { StorageContext } from './context.ts';
 import { StorageDb } from './db.ts';
 import { ObjectFiles } from './files.ts';
@@ -20,7 +21,7 @@ export async function createStorageService(config: StackConfig): Promise<LocalSe
     config,
     db,
     files,
-    tokens: new Tokens(config.jwtSecret),
+    tokens: new Tokens(config.jwtSecret, loadSigningKeys(config).jwks),
     globalLimit: globalFileSizeLimit(config),
   };
   const tus = createTus(ctx);

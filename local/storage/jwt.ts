@@ -1,7 +1,7 @@
-// Caller identity from the `Authorization: Bearer` JWT, and signed-URL tokens, both HS256
-// with the project's JWT secret (as Supabase Storage does).
+// Caller identity from the `Authorization: Bearer` JWT (ES256 from Auth's JWKS, or HS256 with the
+// legacy secret, as Supabase Storage's JWKS support), and signed-URL tokens (HS256, the secret).
 import type { IncomingMessage } from 'node:http';
-import { errors as joseErrors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
+import { createLocalJWKSet, errors as joseErrors, jwtVerify, SignJWT, type JSONWebKeySet, type JWTPayload, type JWTVerifyGetKey } from 'jose';
 import { errors } from './errors.ts';
 
 export type DbRole = 'anon' | 'authenticated' | 'service_role';
@@ -21,19 +21,26 @@ function jwtMessage(error: unknown): string {
   if (error instanceof joseErrors.JWSSignatureVerificationFailed) return 'invalid signature';
   if (error instanceof joseErrors.JWTClaimValidationFailed) return `jwt ${error.claim} invalid`;
   if (error instanceof joseErrors.JOSEAlgNotAllowed) return 'invalid algorithm';
+  if (error instanceof joseErrors.JWKSNoMatchingKey) return 'no matching key found in JWKS';
   return 'jwt malformed';
 }
 
 export class Tokens {
   private readonly key: Uint8Array;
+  private readonly verificationKey: JWTVerifyGetKey;
 
-  constructor(secret: string) {
+  constructor(secret: string, jwks: JSONWebKeySet) {
     this.key = new TextEncoder().encode(secret);
+    const publicKeys = createLocalJWKSet(jwks);
+    this.verificationKey = (header, token) => (header.alg === 'HS256' ? this.key : publicKeys(header, token));
   }
 
-  async verify(token: string): Promise<JWTPayload & Record<string, unknown>> {
+  /** A caller's JWT; `signedUrl` tokens are this service's own, signed with the secret only. */
+  async verify(token: string, signedUrl = false): Promise<JWTPayload & Record<string, unknown>> {
     try {
-      const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'] });
+      const { payload } = signedUrl
+        ? await jwtVerify(token, this.key, { algorithms: ['HS256'] })
+        : await jwtVerify(token, this.verificationKey, { algorithms: ['ES256', 'HS256'] });
       return payload as JWTPayload & Record<string, unknown>;
     } catch (error) {
       throw errors.invalidJwt(jwtMessage(error));
@@ -73,7 +80,7 @@ export class Tokens {
   /** Checks a signed-URL token is valid, unexpired, for this object and this operation. */
   async verifyObjectUrl(token: string | null, url: string, scope: 'download' | 'upload'): Promise<JWTPayload & Record<string, unknown>> {
     if (!token) throw errors.invalidRequest('Missing token');
-    const payload = await this.verify(token);
+    const payload = await this.verify(token, true);
     if (payload.url !== url) throw errors.invalidSignature('Invalid signature');
     // Tokens without a scope are download tokens (as Supabase's); an upload token also carries one.
     const tokenScope = typeof payload.scope === 'string' ? payload.scope : 'download';

@@ -21,3 +21,8 @@ export const settings: RouteHandler = async (ctx, _req, res) => {
     saml_enabled: false,
   });
 };
+
+/** GET /.well-known/jwks.json: the public signing keys; the HS256 secret is never listed. */
+export const jwks: RouteHandler = async (ctx, _req, res) => {
+  sendJson(res, 200, ctx.settings.signingKeys.jwks);
+};

@@ -6,7 +6,7 @@ import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { accountSchema, type Account } from './domain/account.ts';
 import { HttpError } from './http-error.ts';
 import { isLoopbackUrl } from './local-defaults.ts';
-import { publicClient, userClient } from './supabase-clients.ts';
+import { sessionVerifier, userClient } from './supabase-clients.ts';
 
 export const ACCESS_COOKIE = 'sb-access-token';
 export const REFRESH_COOKIE = 'sb-refresh-token';
@@ -75,14 +75,20 @@ function roleOf(token: string): unknown {
   }
 }
 
-/** The signed-in caller, checked with Auth; 401 when there is none or the session ended. */
+/**
+ * The signed-in caller, from an access token verified as supabase-js `getClaims()` does: ES256
+ * against Auth's cached JWKS without a request to Auth, HS256 (legacy secret) by asking Auth.
+ * 401 when there is none, it is forged or expired. A signed-out session's token stays valid until
+ * it expires, as on hosted Supabase; `loadAccount` (current_account) refuses it.
+ */
 export async function requireCaller(c: Context): Promise<Caller> {
   const token = accessTokenOf(c);
   // A signed-in user's session has the authenticated role; any other token is not a user session.
   if (!token || roleOf(token) !== 'authenticated') throw new HttpError(401, 'Unauthorized');
-  const { data, error } = await publicClient(callerAddress(c)).auth.getUser(token);
-  if (error || !data.user) throw new HttpError(401, 'Unauthorized');
-  return { userId: data.user.id, email: data.user.email ?? '', accessToken: token };
+  const { data, error } = await sessionVerifier().auth.getClaims(token);
+  const claims = data?.claims;
+  if (error || !claims || claims.role !== 'authenticated' || typeof claims.sub !== 'string') throw new HttpError(401, 'Unauthorized');
+  return { userId: claims.sub, email: typeof claims.email === 'string' ? claims.email : '', accessToken: token };
 }
 
 export async function loadAccount(accessToken: string): Promise<Account> {

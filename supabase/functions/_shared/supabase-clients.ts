@@ -18,6 +18,17 @@ export function publicClient(clientAddress?: string | null): SupabaseClient<Data
   return createClient<Database>(url, anonKey, { auth: noSession, global: { headers } });
 }
 
+let verifier: SupabaseClient<Database> | undefined;
+
+/**
+ * The one client that checks access tokens (auth.getClaims): supabase-js keeps Auth's JWKS for
+ * ten minutes, so ES256 sessions are verified here without a request to Auth.
+ */
+export function sessionVerifier(): SupabaseClient<Database> {
+  verifier ??= createClient<Database>(url, anonKey, { auth: noSession });
+  return verifier;
+}
+
 /** A client that acts as the user whose access token this is: RLS applies. */
 export function userClient(accessToken: string): SupabaseClient<Database> {
   return createClient<Database>(url, anonKey, {
