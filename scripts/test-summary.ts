@@ -4,6 +4,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 
 interface VitestReport {
+  /** False when the run itself failed, e.g. a global setup that threw before any test ran. */
+  success: boolean;
   numPassedTests: number;
   numFailedTests: number;
   testResults: Array<{ name: string; status: string; message?: string; assertionResults: Array<{ status: string }> }>;
@@ -13,7 +15,9 @@ export function summarize(report: VitestReport): { passed: number; failed: numbe
   const brokenFiles = report.testResults
     .filter((file) => file.status === 'failed' && !file.assertionResults.some((test) => test.status === 'failed'))
     .map((file) => file.name);
-  return { passed: report.numPassedTests, failed: report.numFailedTests + brokenFiles.length, brokenFiles };
+  const failed = report.numFailedTests + brokenFiles.length;
+  // A run that failed with no failing test or file (its setup threw) is still one failure.
+  return { passed: report.numPassedTests, failed: failed === 0 && !report.success ? 1 : failed, brokenFiles };
 }
 
 if (import.meta.filename === process.argv[1]) {
