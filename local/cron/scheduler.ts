@@ -27,6 +27,7 @@ export interface RunningScheduler {
 /** Runs one job's command now, as its role, and records the run (as pg_cron does). */
 async function runJob(adminDbUrl: string, job: JobRow): Promise<JobRun> {
   const client = new pg.Client({ connectionString: adminDbUrl });
+  client.on('error', () => {}); // a lost connection fails the running query, which is recorded
   await client.connect();
   const start = new Date();
   let run: JobRun;
@@ -139,10 +140,51 @@ async function sendBatch(client: pg.Client): Promise<void> {
 }
 
 export async function startScheduler(config: StackConfig, log: (line: string) => void = () => {}): Promise<RunningScheduler> {
-  const client = new pg.Client({ connectionString: config.urls.adminDb });
-  const sender = new pg.Client({ connectionString: config.urls.adminDb });
-  await client.connect();
-  await sender.connect();
+  let stopped = false;
+  let sending: Promise<void> | null = null;
+  let sendAgain = false;
+  // The listening and the sending connection. Dropped when the database goes away (a restart
+  // of Postgres under npm start); the next tick connects again.
+  let connection: { client: pg.Client; sender: pg.Client } | null = null;
+
+  const send = () => {
+    if (stopped || !connection) return;
+    if (sending) {
+      sendAgain = true;
+      return;
+    }
+    sending = sendQueued(connection.sender)
+      .catch((error: Error) => log(`[cron] sending queued requests failed: ${error.message}`))
+      .finally(() => {
+        sending = null;
+        if (sendAgain) {
+          sendAgain = false;
+          send();
+        }
+      });
+  };
+
+  const connect = async (): Promise<{ client: pg.Client; sender: pg.Client }> => {
+    const client = new pg.Client({ connectionString: config.urls.adminDb });
+    const sender = new pg.Client({ connectionString: config.urls.adminDb });
+    const drop = (error: Error) => {
+      if (connection?.client !== client) return;
+      connection = null;
+      log(`[cron] lost the database (${error.message}); reconnecting`);
+      void client.end().catch(() => {});
+      void sender.end().catch(() => {});
+    };
+    client.on('error', drop);
+    sender.on('error', drop);
+    await client.connect();
+    await sender.connect();
+    await client.query('listen castloop_net');
+    client.on('notification', send);
+    connection = { client, sender };
+    return connection;
+  };
+
+  const { client } = await connect();
   // What jobs calling Edge Functions read (docs/deploy.md sets the same on hosted Supabase).
   for (const [name, secret] of [
     ['project_url', config.urls.api],
@@ -155,28 +197,6 @@ export async function startScheduler(config: StackConfig, log: (line: string) =>
     );
   }
 
-  let stopped = false;
-  let sending: Promise<void> | null = null;
-  let sendAgain = false;
-  const send = () => {
-    if (stopped) return;
-    if (sending) {
-      sendAgain = true;
-      return;
-    }
-    sending = sendQueued(sender)
-      .catch((error: Error) => log(`[cron] sending queued requests failed: ${error.message}`))
-      .finally(() => {
-        sending = null;
-        if (sendAgain) {
-          sendAgain = false;
-          send();
-        }
-      });
-  };
-  await client.query('listen castloop_net');
-  client.on('notification', send);
-
   const running = new Set<string>();
   const lastSecondsRun = new Map<string, number>();
   let lastMinute = Math.floor(Date.now() / 60_000);
@@ -185,6 +205,7 @@ export async function startScheduler(config: StackConfig, log: (line: string) =>
     const minute = Math.floor(now / 60_000);
     const newMinute = minute !== lastMinute;
     lastMinute = minute;
+    const { client } = connection ?? (await connect());
     const { rows } = await client.query<JobRow>('select jobid::text, jobname, schedule, command, username from cron.job where active');
     for (const job of rows) {
       if (running.has(job.jobid)) continue; // pg_cron never overlaps a job with itself
@@ -221,8 +242,10 @@ export async function startScheduler(config: StackConfig, log: (line: string) =>
       stopped = true;
       clearInterval(timer);
       await sending;
-      await client.end().catch(() => {});
-      await sender.end().catch(() => {});
+      const open = connection;
+      connection = null;
+      await open?.client.end().catch(() => {});
+      await open?.sender.end().catch(() => {});
     },
   };
 }

@@ -196,8 +196,9 @@ describe('stack lifecycle', () => {
       ] as const) {
         const before = service.pid()!;
         process.kill(-before, 'SIGKILL');
+        // A new process first (the old one may still answer for a moment), then it serves.
+        await expect.poll(() => service.pid(), { timeout: 60_000, interval: 100, message: name }).not.toBe(before);
         await servesAgain(check);
-        expect(service.pid(), name).not.toBe(before);
         expect(events.some((line) => line.startsWith(service.name) && line.includes('exited')), `${name} named on the console`).toBe(true);
       }
       expect(await (await plans()).json()).toEqual([{ id: 'starter' }]);
