@@ -10,7 +10,7 @@ import { subscriptionRoutes } from './resources/subscriptions.ts';
 import type { FormObject } from '../form.ts';
 import { applyExpand, expandPaths, fail, type Route } from './request.ts';
 import type { StripeSandbox } from './sandbox.ts';
-import type { Json } from './shared.ts';
+import type { Json } from './primitives.ts';
 
 export { StripeApiError, type StripeErrorBody } from './request.ts';
 

@@ -10,7 +10,7 @@ import { checkoutPage, homeSection, messagePage, portalPage } from './pages.ts';
 import { EventLog } from './resources/events.ts';
 import type { StripeSandbox } from './sandbox.ts';
 import { stripeSettings } from './settings.ts';
-import { newId } from './shared.ts';
+import { newId } from './primitives.ts';
 import { BillingSimulation } from './simulation.ts';
 import { StripeState } from './state.ts';
 

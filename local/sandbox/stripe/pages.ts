@@ -7,7 +7,7 @@ import type { Customer } from './resources/customers.ts';
 import type { EventRecord } from './resources/events.ts';
 import { periodOf, type Subscription } from './resources/subscriptions.ts';
 import type { StripeSandbox } from './sandbox.ts';
-import { formatAmount } from './shared.ts';
+import { formatAmount } from './primitives.ts';
 
 function date(unix: number | null | undefined): string {
   if (!unix) return '—';

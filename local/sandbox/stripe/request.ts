@@ -2,7 +2,7 @@
 // parsing and validation (form-encoded, nested), list pagination and `expand`.
 import type { FormObject, FormValue } from '../form.ts';
 import type { StripeSandbox } from './sandbox.ts';
-import { list, type Json, type Metadata } from './shared.ts';
+import { list, type Json, type Metadata } from './primitives.ts';
 
 export interface StripeErrorBody {
   type: 'invalid_request_error' | 'api_error' | 'idempotency_error' | 'card_error';

@@ -6,7 +6,7 @@ import { addCustomer, buildCustomer, customerDetails } from './resources/custome
 import { buildInvoice, finalizeInvoice, markPaid, markPaymentFailed, type Invoice } from './resources/invoices.ts';
 import { buildSubscription, periodOf, setPeriod, type Subscription } from './resources/subscriptions.ts';
 import type { StripeSandbox } from './sandbox.ts';
-import { addMonths, nowSeconds, type Json } from './shared.ts';
+import { addMonths, nowSeconds, type Json } from './primitives.ts';
 
 export class BillingSimulation {
   constructor(private readonly sandbox: StripeSandbox) {}

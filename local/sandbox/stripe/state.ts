@@ -11,7 +11,7 @@ import type { PortalSession } from './resources/billing-portal.ts';
 import { buildPrice, buildProduct, type Price, type Product } from './resources/prices.ts';
 import type { Subscription } from './resources/subscriptions.ts';
 import type { StripeSettings } from './settings.ts';
-import type { Json, Metadata } from './shared.ts';
+import type { Json, Metadata } from './primitives.ts';
 
 export const DEFAULT_API_VERSION = '2026-10-28.endive';
 

@@ -2,7 +2,7 @@
 import type { FormObject } from '../../form.ts';
 import { checkAllowed, str, validUrl, type Route } from '../request.ts';
 import type { StripeSandbox } from '../sandbox.ts';
-import { newId, nowSeconds, type Json } from '../shared.ts';
+import { newId, nowSeconds, type Json } from '../primitives.ts';
 import { liveCustomer } from './customers.ts';
 
 export interface PortalSession extends Json {

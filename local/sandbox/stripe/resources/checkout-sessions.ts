@@ -16,7 +16,7 @@ import {
   type Route,
 } from '../request.ts';
 import type { StripeSandbox } from '../sandbox.ts';
-import { newId, nowSeconds, type Json, type Metadata } from '../shared.ts';
+import { newId, nowSeconds, type Json, type Metadata } from '../primitives.ts';
 import { customerDetails, liveCustomer } from './customers.ts';
 
 export interface LineItemInput {

@@ -14,7 +14,7 @@ import {
   type Route,
 } from '../request.ts';
 import type { StripeSandbox } from '../sandbox.ts';
-import { newId, nowSeconds, type Json, type Metadata } from '../shared.ts';
+import { newId, nowSeconds, type Json, type Metadata } from '../primitives.ts';
 
 export interface Customer extends Json {
   id: string;

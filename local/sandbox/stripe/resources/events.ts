@@ -2,7 +2,7 @@
 // failure, resendable; `GET /v1/events` lists them.
 import { checkAllowed, listParams, noSuch, paginate, str, type Route } from '../request.ts';
 import type { StripeSettings } from '../settings.ts';
-import { newId, nowSeconds, type Json } from '../shared.ts';
+import { newId, nowSeconds, type Json } from '../primitives.ts';
 import type { StripeState } from '../state.ts';
 import { deliver, type Delivery } from '../webhooks.ts';
 

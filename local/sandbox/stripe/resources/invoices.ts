@@ -3,7 +3,7 @@
 // invoice names its subscription under `parent.subscription_details` only, and has no `paid`.
 import { checkAllowed, listParams, noSuch, paginate, str, type Route } from '../request.ts';
 import type { StripeSandbox } from '../sandbox.ts';
-import { newId, nowSeconds, type Json } from '../shared.ts';
+import { newId, nowSeconds, type Json } from '../primitives.ts';
 import { periodOf, type Subscription } from './subscriptions.ts';
 
 export type InvoiceStatus = 'draft' | 'open' | 'paid' | 'void' | 'uncollectible';

@@ -1,7 +1,7 @@
 // Prices and products: fixed, one monthly price per Castloop tier (from the settings).
 import { noSuch, paginate, type Route } from '../request.ts';
 import type { PriceSetting } from '../settings.ts';
-import type { Json } from '../shared.ts';
+import type { Json } from '../primitives.ts';
 
 export interface Price extends Json {
   id: string;

@@ -15,7 +15,7 @@ import {
   type Route,
 } from '../request.ts';
 import type { StripeSandbox } from '../sandbox.ts';
-import { newId, type Json, type Metadata } from '../shared.ts';
+import { newId, type Json, type Metadata } from '../primitives.ts';
 import type { LineItemInput } from './checkout-sessions.ts';
 import { planOf, type Price } from './prices.ts';
 
