@@ -59,22 +59,29 @@ export async function* multipartParts(request: Request, limits: MultipartLimits)
     file.on('limit', () => {
       tooLarge = true;
     });
+    // Once the reader cancels (a refused part) or the stream ends, later events must not touch
+    // the controller: a throw inside busboy's event handlers would take the whole host down.
+    let open = true;
     const stream = new ReadableStream<Uint8Array>({
       start(controller) {
+        const settle = (end: () => void) => {
+          if (!open) return;
+          open = false;
+          end();
+        };
         file.on('data', (chunk: Uint8Array) => {
+          if (!open) return;
           controller.enqueue(new Uint8Array(chunk));
           if (controller.desiredSize !== null && controller.desiredSize <= 0) file.pause();
         });
-        file.on('end', () => {
-          if (tooLarge) controller.error(new HttpError(413, `${name} is too large`));
-          else controller.close();
-        });
-        file.on('error', (error: Error) => controller.error(error));
+        file.on('end', () => settle(() => (tooLarge ? controller.error(new HttpError(413, `${name} is too large`)) : controller.close())));
+        file.on('error', (error: Error) => settle(() => controller.error(error)));
       },
       pull() {
         file.resume();
       },
       cancel() {
+        open = false;
         file.resume();
       },
     });
