@@ -3,17 +3,12 @@
 import { describe, expect, it } from 'vitest';
 import { uniqueEmail } from '../support/stack.ts';
 import { createUser, type UserState } from '../support/users.ts';
-import { expectAccessible, expectOnPage, useBrowser, waitForEmail, waitForToast } from './support/browser.ts';
+import { expectAccessible, expectOnPage, useBrowser, waitForEmail, waitForToast, signInAs } from './support/browser.ts';
 
 const harness = useBrowser();
 const password = 'correct-horse-battery';
 
-async function signIn(page: import('playwright-core').Page, email: string, secret = password) {
-  await page.goto('/login');
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(secret);
-  await page.getByRole('button', { name: 'Sign In' }).click();
-}
+const signIn = (page: import('playwright-core').Page, email: string, secret = password) => signInAs(page, email, secret);
 
 describe('registration', () => {
   it('creates the account and lands on /subscribe', async () => {

@@ -7,7 +7,7 @@ import { withDb } from '../support/stack.ts';
 import { createSubmissionLog, uploadEpisodeFile } from '../support/submissions.ts';
 import { createUser, type TestUser } from '../support/users.ts';
 import { receivedFor, runDeliveries, setActiveAutomation, useAutomation } from '../support/episodes.ts';
-import { expectAccessible, expectOnPage, useBrowser } from './support/browser.ts';
+import { expectAccessible, expectOnPage, useBrowser, signInAs } from './support/browser.ts';
 
 const harness = useBrowser();
 const accessDenied =
@@ -44,12 +44,7 @@ beforeAll(async () => {
   }
 });
 
-async function signIn(page: Page, user: TestUser): Promise<void> {
-  await page.goto('/login');
-  await page.getByLabel('Email').fill(user.email);
-  await page.getByLabel('Password').fill(user.password);
-  await page.getByRole('button', { name: 'Sign In' }).click();
-}
+const signIn = (page: Page, user: TestUser) => signInAs(page, user.email, user.password);
 
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 

@@ -6,16 +6,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { SANDBOX_WORDPRESS_USER } from '../../local/sandbox/oauth/index.ts';
 import { config, withDb } from '../support/stack.ts';
 import { createUser, type TestUser } from '../support/users.ts';
-import { expectAccessible, expectOnPage, useBrowser, waitForToast } from './support/browser.ts';
+import { expectAccessible, expectOnPage, useBrowser, waitForToast, signInAs } from './support/browser.ts';
 
 const harness = useBrowser();
 
 async function signIn(user: TestUser): Promise<Page> {
   const page = await harness.newPage();
-  await page.goto('/login');
-  await page.getByLabel('Email').fill(user.email);
-  await page.getByLabel('Password').fill(user.password);
-  await page.getByRole('button', { name: 'Sign In' }).click();
+  await signInAs(page, user.email, user.password);
   await expectOnPage(page, '/');
   return page;
 }

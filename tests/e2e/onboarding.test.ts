@@ -5,16 +5,10 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { createUser } from '../support/users.ts';
 import { jpegBytes, mp4Bytes, pngBytes } from '../support/media-fixtures.ts';
-import { expectAccessible, expectOnPage, useBrowser } from './support/browser.ts';
+import { expectAccessible, expectOnPage, useBrowser, signInAs } from './support/browser.ts';
 
 const harness = useBrowser();
 
-async function signIn(page: Page, email: string, password: string) {
-  await page.goto('/login');
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Sign In' }).click();
-}
 
 const file = (name: string, mimeType: string, buffer: Buffer) => ({ name, mimeType, buffer });
 
@@ -26,7 +20,7 @@ describe('onboarding', () => {
   it('a paid user completes the form, lands on the dashboard and manages the profile', async () => {
     const user = await createUser('subscribed');
     const page = await harness.newPage();
-    await signIn(page, user.email, user.password);
+    await signInAs(page, user.email, user.password);
     await expectOnPage(page, '/onboarding');
     await page.getByRole('heading', { name: 'Welcome to Castloop, Test!' }).waitFor();
     for (const card of ['Account Setup', 'Join Premium Community', 'Platform Introduction', 'Complete Your Profile']) {
@@ -130,7 +124,7 @@ describe('onboarding', () => {
   it('shows the empty profile state with Complete Your Profile', async () => {
     const user = await createUser('onboarded');
     const page = await harness.newPage();
-    await signIn(page, user.email, user.password);
+    await signInAs(page, user.email, user.password);
     await expectOnPage(page, '/');
     const card = page.getByRole('region', { name: 'Your Profile' });
     await card.getByText('No profile data found in the records service.').waitFor();

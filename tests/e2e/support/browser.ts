@@ -100,3 +100,11 @@ export async function waitForToast(page: Page, title: string, description?: stri
   if (typeof description === 'string') expect(lines[1]).toBe(description);
   else expect(lines[1]).toMatch(description);
 }
+
+/** Signs in through the /login screen, as a person would. */
+export async function signInAs(page: Page, email: string, password: string): Promise<void> {
+  await page.goto('/login');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+}
