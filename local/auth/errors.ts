@@ -2,6 +2,7 @@
 // does) get `{code: "<error_code>", message}`; older clients get the legacy
 // `{code: <status>, error_code, msg}` shape that GoTrue's OpenAPI ErrorSchema (tests/contract/gotrue-contract.yaml) describes.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { sendJsonError } from '../lib/http.ts';
 
 export const apiVersion = '2024-01-01';
 export const apiVersionHeader = 'x-supabase-api-version';
@@ -65,11 +66,6 @@ export function sendError(
   if (!(error instanceof AuthError))
     log?.(`[auth] ${req.method} ${req.url}: ${(error as Error)?.stack ?? String(error)}`);
   else if (authError.internal) log?.(`[auth] ${req.method} ${req.url}: ${authError.internal}`);
-  if (res.headersSent) {
-    res.destroy();
-    return;
-  }
-  const text = JSON.stringify(errorBody(req, authError));
-  res.writeHead(authError.status, { 'content-type': 'application/json', [apiVersionHeader]: apiVersion });
-  res.end(text);
+  // GoTrue's error answers say plain `application/json`.
+  sendJsonError(res, authError.status, errorBody(req, authError), { 'content-type': 'application/json' });
 }

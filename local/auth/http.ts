@@ -1,9 +1,8 @@
-// Request parsing and answers shared by every route: bounded JSON bodies, bearer tokens, the
-// client address, and JSON answers carrying GoTrue's API version header.
-import type { IncomingMessage, ServerResponse } from 'node:http';
+// Request parsing shared by every route: bounded JSON bodies, bearer tokens, the client address.
+import type { IncomingMessage } from 'node:http';
 import { clientAddress } from '../lib/client-address.ts';
-import { readBodyUpTo, sendJson as sendServiceJson } from '../lib/service.ts';
-import { AuthError, apiVersion, apiVersionHeader, badRequest } from './errors.ts';
+import { readBodyUpTo } from '../lib/http.ts';
+import { AuthError, badRequest } from './errors.ts';
 
 /** Bodies above this are refused before parsing. */
 export const maxBodyBytes = 1024 * 1024;
@@ -58,25 +57,6 @@ export function optionalBoolean(body: JsonObject, key: string): boolean | undefi
   if (typeof value !== 'boolean')
     throw badRequest('bad_json', `Could not parse request body as JSON: "${key}" must be a boolean`);
   return value;
-}
-
-export function sendJson(
-  res: ServerResponse,
-  status: number,
-  body: unknown,
-  headers: Record<string, string> = {},
-): void {
-  sendServiceJson(res, status, body, { [apiVersionHeader]: apiVersion, ...headers });
-}
-
-export function sendNoContent(res: ServerResponse): void {
-  res.writeHead(204, { [apiVersionHeader]: apiVersion });
-  res.end();
-}
-
-export function redirect(res: ServerResponse, location: string): void {
-  res.writeHead(303, { location, [apiVersionHeader]: apiVersion });
-  res.end();
 }
 
 /** The bearer token of the request, or null when there is no Authorization header. */

@@ -5,7 +5,7 @@ import type { LocalService } from '../lib/service.ts';
 import { createLimiter, type AuthContext } from './context.ts';
 import { createPool } from './db.ts';
 import { Mailer } from './mail.ts';
-import { createRouter } from './router.ts';
+import { createAuthRouter } from './router.ts';
 import { loadAuthSettings, type AuthSettings } from './settings.ts';
 
 export interface AuthServiceOptions {
@@ -26,7 +26,7 @@ export async function createAuthService(config: StackConfig, options: AuthServic
     limit: createLimiter(settings),
     log: options.log ?? ((line) => console.error(line)),
   };
-  const router = createRouter(ctx);
+  const router = createAuthRouter(ctx);
   return {
     handler: (req, res) => router(req, res),
     close: async () => {

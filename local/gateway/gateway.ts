@@ -7,7 +7,9 @@ import type { StackConfig } from '../config.ts';
 import { decideClientAddress, relayToken } from '../lib/client-address.ts';
 import { allowedOrigins } from '../lib/origins.ts';
 import { proxyTo } from '../lib/proxy.ts';
-import { sendJson, type LocalService } from '../lib/service.ts';
+import { sendJson, sendJsonError } from '../lib/http.ts';
+import { createRouter } from '../lib/router.ts';
+import type { LocalService } from '../lib/service.ts';
 
 const allowedHeaders = [
   'authorization', 'x-client-info', 'apikey', 'content-type', 'x-upsert', 'cache-control', 'accept-profile',
@@ -51,21 +53,12 @@ export function startGateway(config: StackConfig, parts: GatewayParts): Promise<
   const origins = allowedOrigins(config);
   const functionsRelay = relayToken(config.jwtSecret);
 
-  const server = http.createServer((req, res) => {
-    // Whom this request counts as (Auth's rate limits); then only the gateway's own word on it.
-    const address = decideClientAddress(req, functionsRelay);
-    for (const name of proxyHeaders) delete req.headers[name];
-    req.headers['x-forwarded-for'] = address;
+  type Service = 'auth' | 'rest' | 'storage' | 'functions';
 
+  function forward(service: Service, req: IncomingMessage, res: ServerResponse): void {
     const url = req.url ?? '/';
-    const match = /^\/(auth|rest|storage|functions)\/v1(\/.*)?$/.exec(url.split('?')[0]);
-    const service = match?.[1];
     // Functions answer CORS themselves (the api function keeps its own allowlist).
     if (service !== 'functions') setCors(req, res, origins);
-    if (!service) {
-      if (req.method === 'OPTIONS') return void res.writeHead(204).end();
-      return sendJson(res, 404, { message: 'no Route matched with those values' });
-    }
     const rest = url.slice(`/${service}/v1`.length) || '/';
     const isStorage = service === 'storage';
     // Browsers' preflights are answered here, except TUS, whose OPTIONS carries protocol headers.
@@ -95,6 +88,31 @@ export function startGateway(config: StackConfig, parts: GatewayParts): Promise<
       default:
         return proxyTo({ host: config.host, port: config.ports.functions }, rest, req, res);
     }
+  }
+
+  const router = createRouter({
+    notFound(req, res, { badUrl }) {
+      setCors(req, res, origins);
+      if (req.method === 'OPTIONS') return void res.writeHead(204).end();
+      if (badUrl) return sendJson(res, 400, { message: 'Bad request' });
+      sendJson(res, 404, { message: 'no Route matched with those values' });
+    },
+    onError: (_req, res, error) => {
+      console.error('[gateway]', error);
+      sendJsonError(res, 500, { message: 'An unexpected error occurred' });
+    },
+  });
+  for (const service of ['auth', 'rest', 'storage', 'functions'] as const) {
+    const handler = (req: IncomingMessage, res: ServerResponse) => forward(service, req, res);
+    router.all(`/${service}/v1`, handler).all(`/${service}/v1/*`, handler);
+  }
+
+  const server = http.createServer((req, res) => {
+    // Whom this request counts as (Auth's rate limits); then only the gateway's own word on it.
+    const address = decideClientAddress(req, functionsRelay);
+    for (const name of proxyHeaders) delete req.headers[name];
+    req.headers['x-forwarded-for'] = address;
+    void router.handle(req, res);
   });
   server.requestTimeout = 0; // long uploads
   server.keepAliveTimeout = 65_000;

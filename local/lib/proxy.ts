@@ -1,6 +1,6 @@
 // Streams a request to another local server and its answer back, never buffering bodies.
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
-import { sendJson } from './service.ts';
+import { sendJsonError } from './http.ts';
 
 /** Forwards `req` to `target` at `path`. Headers the caller already set on `res` (CORS) win. */
 export function proxyTo(target: { host: string; port: number }, path: string, req: IncomingMessage, res: ServerResponse): void {
@@ -18,8 +18,7 @@ export function proxyTo(target: { host: string; port: number }, path: string, re
     },
   );
   upstream.on('error', () => {
-    if (!res.headersSent) sendJson(res, 502, { message: 'An invalid response was received from the upstream server' });
-    else res.destroy();
+    sendJsonError(res, 502, { message: 'An invalid response was received from the upstream server' });
   });
   req.pipe(upstream);
 }

@@ -1,6 +1,6 @@
-// Small HTTP and HTML helpers shared by the sandbox modules.
+// Request bodies and HTML pages for the sandbox modules (JSON answers: local/lib/http.ts).
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { readBodyUpTo, sendJson as sendServiceJson } from '../lib/service.ts';
+import { readBodyUpTo } from '../lib/http.ts';
 
 export async function readBody(req: IncomingMessage, limit = 5 * 1024 * 1024): Promise<Buffer> {
   const body = await readBodyUpTo(req, limit);
@@ -8,29 +8,9 @@ export async function readBody(req: IncomingMessage, limit = 5 * 1024 * 1024): P
   return body;
 }
 
-export function sendJson(
-  res: ServerResponse,
-  status: number,
-  body: unknown,
-  headers: Record<string, string> = {},
-): void {
-  sendServiceJson(res, status, body, { 'cache-control': 'no-store', ...headers });
-}
-
-export function sendHtml(
-  res: ServerResponse,
-  status: number,
-  html: string,
-  headers: Record<string, string> = {},
-): void {
-  res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', ...headers });
+export function sendHtml(res: ServerResponse, status: number, html: string): void {
+  res.writeHead(status, { 'content-type': 'text/html; charset=utf-8' });
   res.end(html);
-}
-
-/** 303 See Other: the answer to a form POST that should be followed by a GET. */
-export function redirect(res: ServerResponse, location: string, status = 303): void {
-  res.writeHead(status, { location, 'cache-control': 'no-store' });
-  res.end();
 }
 
 export function escapeHtml(value: unknown): string {

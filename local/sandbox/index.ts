@@ -1,17 +1,19 @@
 // Local sandboxes for the external services Castloop talks to, on one port
 // (config.ports.sandbox, 54330 for `npm start`). Each sandbox is a module (see types.ts) that
 // claims its own paths; `GET /` lists what every module has seen (events, deliveries).
-// Add a sandbox: write local/sandbox/<name>/index.ts exporting a SandboxModule factory and
-// add it to `createModules` below.
-import { createServer, type Server } from 'node:http';
+// Add a sandbox: write local/sandbox/<name>/index.ts exporting a SandboxModule factory (which
+// adds its routes to the one router) and add it to `createModules` below.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import path from 'node:path';
 import type { StackConfig } from '../config.ts';
-import { escapeHtml, htmlPage, readBody, sendHtml, sendJson } from './http.ts';
+import { sendJson, sendJsonError } from '../lib/http.ts';
+import { createRouter, type Params, type Router } from '../lib/router.ts';
+import { escapeHtml, htmlPage, readBody, sendHtml } from './http.ts';
 import { createAutomationSandbox } from './automation/index.ts';
 import { createStripeSandbox } from './stripe/index.ts';
-import { createGoogleSandbox, isGoogleUploadPath } from './drive/index.ts';
+import { createGoogleSandbox } from './drive/index.ts';
 import { createOAuthSandbox } from './oauth/index.ts';
-import type { SandboxModule } from './types.ts';
+import type { SandboxHandler, SandboxModule, SandboxRoutes } from './types.ts';
 
 export type { SandboxModule, SandboxRequest } from './types.ts';
 
@@ -44,34 +46,36 @@ ${sections}`,
   );
 }
 
+/** Sandbox routes over the shared router: bodies are read for the handler unless it streams them. */
+function sandboxRoutes(router: Router): SandboxRoutes {
+  const adapt =
+    (handler: SandboxHandler, streamed: boolean) =>
+    async (req: IncomingMessage, res: ServerResponse, params: Params, url: URL) => {
+      const method = req.method ?? 'GET';
+      const body = streamed || method === 'GET' || method === 'HEAD' ? Buffer.alloc(0) : await readBody(req);
+      await handler({ req, res, method, url, params, body });
+    };
+  const routes: SandboxRoutes = {
+    on: (method, path, handler) => (router.on(method, path, adapt(handler, false)), routes),
+    all: (path, handler) => (router.all(path, adapt(handler, false)), routes),
+    streamed: (path, handler) => (router.all(path, adapt(handler, true)), routes),
+  };
+  return routes;
+}
+
 export async function startSandbox(config: StackConfig): Promise<RunningSandbox> {
   const modules = createModules(config);
-  const server: Server = createServer((req, res) => {
-    void (async () => {
-      try {
-        const method = (req.method ?? 'GET').toUpperCase();
-        const url = new URL(req.url ?? '/', config.urls.sandbox);
-        // Uploads (video files) are streamed by their module, not read into memory here.
-        const streamed = method === 'GET' || method === 'HEAD' || isGoogleUploadPath(url.pathname);
-        const body = streamed ? Buffer.alloc(0) : await readBody(req);
-        for (const module of modules) {
-          if (await module.handle({ req, res, method, url, body })) return;
-        }
-        if (method === 'GET' && (url.pathname === '/' || url.pathname === '')) {
-          sendHtml(res, 200, homePage(config, modules));
-          return;
-        }
-        if (method === 'GET' && url.pathname === '/_sandbox/health') {
-          sendJson(res, 200, { ok: true, modules: modules.map((m) => m.name) });
-          return;
-        }
-        sendJson(res, 404, { message: `No sandbox handles ${method} ${url.pathname}` });
-      } catch (error) {
-        if (!res.headersSent) sendJson(res, 500, { message: (error as Error).message });
-        else res.destroy();
-      }
-    })();
+  const router = createRouter({
+    headers: { 'cache-control': 'no-store' },
+    notFound: (req, res, { url }) => sendJson(res, 404, { message: `No sandbox handles ${req.method} ${url.pathname}` }),
+    onError: (_req, res, error) => sendJsonError(res, 500, { message: (error as Error).message }),
   });
+  const routes = sandboxRoutes(router);
+  for (const module of modules) module.routes(routes);
+  routes
+    .on('GET', '/', ({ res }) => sendHtml(res, 200, homePage(config, modules)))
+    .on('GET', '/_sandbox/health', ({ res }) => sendJson(res, 200, { ok: true, modules: modules.map((m) => m.name) }));
+  const server: Server = createServer((req, res) => void router.handle(req, res));
 
   await new Promise<void>((resolve, reject) => {
     const onError = (error: Error) =>

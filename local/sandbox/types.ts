@@ -1,21 +1,31 @@
-// The contract between the sandbox router (index.ts) and each sandbox module
-// (stripe/, and later OAuth providers, WordPress, the automation receiver).
+// The contract between the sandbox server (index.ts) and each sandbox module (stripe/, oauth/,
+// drive/, automation/): a module adds its routes to the sandbox's one router.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Method, Params } from '../lib/router.ts';
 
 export interface SandboxRequest {
   req: IncomingMessage;
   res: ServerResponse;
   method: string;
   url: URL;
-  /** The raw request body (empty for GET/HEAD). */
+  params: Params;
+  /** The raw request body; empty for GET/HEAD and for streamed routes. */
   body: Buffer;
+}
+
+export type SandboxHandler = (request: SandboxRequest) => unknown;
+
+export interface SandboxRoutes {
+  on(method: Method | readonly Method[], path: string, handler: SandboxHandler): SandboxRoutes;
+  all(path: string, handler: SandboxHandler): SandboxRoutes;
+  /** Every method; the handler reads the body itself, as a stream (uploads). */
+  streamed(path: string, handler: SandboxHandler): SandboxRoutes;
 }
 
 export interface SandboxModule {
   /** Short name, shown on the sandbox home page. */
   name: string;
-  /** Handles the request and returns true, or returns false to let the next module try. */
-  handle(request: SandboxRequest): Promise<boolean>;
+  routes(routes: SandboxRoutes): void;
   /** An HTML section (starting with an <h2>) for the sandbox home page `GET /`. */
   homeSection?(): string;
   /** Flushes state and stops timers. */

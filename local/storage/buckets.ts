@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { StorageContext } from './context.ts';
 import { ownerColumns, type BucketRow } from './db.ts';
 import { errors, StorageError } from './errors.ts';
-import { sendJson } from '../lib/service.ts';
+import { sendJson } from '../lib/http.ts';
 import { checkBucketName, readJson } from './http.ts';
 import type { Caller } from './jwt.ts';
 import { parseBucketLimit } from './limits.ts';

@@ -1,6 +1,7 @@
 // Storage API errors, rendered as Supabase Storage renders them: HTTP 400 (500 for internal
 // errors) with the logical status in the body's `statusCode` string.
 import type { ServerResponse } from 'node:http';
+import { sendJsonError } from '../lib/http.ts';
 
 export class StorageError extends Error {
   readonly status: number;
@@ -79,14 +80,5 @@ export function sendError(res: ServerResponse, error: unknown): void {
   if (storageError.status >= 500 && !(error instanceof StorageError)) {
     console.error('[storage]', error);
   }
-  if (res.headersSent) {
-    res.destroy();
-    return;
-  }
-  const body = JSON.stringify(storageError.render());
-  res.writeHead(storageError.httpStatus, {
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': Buffer.byteLength(body),
-  });
-  res.end(body);
+  sendJsonError(res, storageError.httpStatus, storageError.render());
 }

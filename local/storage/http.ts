@@ -1,6 +1,6 @@
 // Small HTTP helpers for the Storage routes.
 import type { IncomingMessage } from 'node:http';
-import { readBodyUpTo } from '../lib/service.ts';
+import { readBodyUpTo } from '../lib/http.ts';
 import { errors } from './errors.ts';
 
 const maxJsonBytes = 1024 * 1024;
@@ -19,17 +19,6 @@ export async function readJson<T = Record<string, unknown>>(req: IncomingMessage
   }
 }
 
-/** Reads and discards what is left of a request body, so an early answer reaches the client. */
-export function drain(req: IncomingMessage): Promise<void> {
-  if (req.readableEnded || req.destroyed) return Promise.resolve();
-  return new Promise((resolve) => {
-    req.once('end', resolve);
-    req.once('close', resolve);
-    req.once('error', () => resolve());
-    req.resume();
-  });
-}
-
 /** Object names as Supabase Storage accepts them. */
 const validKey = /^(\w|\/|!|-|\.|\*|'|\(|\)| |&|\$|@|=|;|:|\+|,|\?|[\u00A0-\uFFFF])*$/u;
 
@@ -43,13 +32,5 @@ export function checkKey(name: string): void {
 export function checkBucketName(name: unknown): asserts name is string {
   if (typeof name !== 'string' || !/^(\w|!|-|\.|\*|'|\(|\)| |&|\$|@|=|;|:|\+|,|\?)+$/.test(name) || name.length > 100) {
     throw errors.invalidBucketName();
-  }
-}
-
-export function decodePath(raw: string): string {
-  try {
-    return decodeURIComponent(raw);
-  } catch {
-    throw errors.invalidKey(raw);
   }
 }

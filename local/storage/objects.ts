@@ -6,7 +6,7 @@ import type { StorageContext } from './context.ts';
 import type { ObjectRow } from './db.ts';
 import { sendObject } from './download.ts';
 import { errors } from './errors.ts';
-import { sendJson } from '../lib/service.ts';
+import { sendJson } from '../lib/http.ts';
 import { checkKey, readJson } from './http.ts';
 import type { Caller } from './jwt.ts';
 import { checkMimeType, sizeLimit } from './limits.ts';

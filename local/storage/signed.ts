@@ -5,7 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { StorageContext } from './context.ts';
 import { sendObject } from './download.ts';
 import { errors } from './errors.ts';
-import { sendJson } from '../lib/service.ts';
+import { sendJson } from '../lib/http.ts';
 import { readJson } from './http.ts';
 import type { Caller } from './jwt.ts';
 import { findObject } from './objects.ts';

@@ -4,7 +4,8 @@ import type { RouteHandler } from '../context.ts';
 import { transaction } from '../db.ts';
 import { AuthError, badRequest, forbidden, unprocessable } from '../errors.ts';
 import { isAdminClaims, requireUser } from '../guard.ts';
-import { optionalObject, optionalString, readJson, sendJson, sendNoContent } from '../http.ts';
+import { optionalObject, optionalString, readJson } from '../http.ts';
+import { sendJson } from '../../lib/http.ts';
 import { checkFrequency, checkSentWithin, prepareLink, sendLink } from '../links.ts';
 import { checkPassword, dummyHash, hashPassword, passwordMatches } from '../passwords.ts';
 import { resolveRedirect } from '../redirect.ts';
@@ -235,5 +236,5 @@ export const logout: RouteHandler = async (ctx, req, res, url) => {
     throw error;
   });
   if (caller) await endSessions(ctx.db, caller.user.id, caller.sessionId, scope);
-  sendNoContent(res);
+  res.writeHead(204).end();
 };

@@ -10,9 +10,9 @@ import {
   optionalObject,
   optionalString,
   readJson,
-  sendJson,
   type JsonObject,
 } from '../http.ts';
+import { sendJson } from '../../lib/http.ts';
 import { checkFrequency, prepareLink, sendLink, type LinkType } from '../links.ts';
 import { checkPassword, hashPassword } from '../passwords.ts';
 import { resolveRedirect } from '../redirect.ts';

@@ -1,6 +1,6 @@
 // GET /health and GET /settings.
 import type { RouteHandler } from '../context.ts';
-import { sendJson } from '../http.ts';
+import { sendJson } from '../../lib/http.ts';
 
 export const health: RouteHandler = async (_ctx, _req, res) => {
   sendJson(res, 200, {

@@ -13,7 +13,8 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import path from 'node:path';
 import type { StackConfig } from '../../config.ts';
-import { escapeHtml as e, htmlPage, sendHtml, sendJson } from '../http.ts';
+import { sendJson } from '../../lib/http.ts';
+import { escapeHtml as e, htmlPage, sendHtml } from '../http.ts';
 import { JsonFile } from '../persist.ts';
 import type { SandboxModule, SandboxRequest } from '../types.ts';
 import { automationSettings } from './settings.ts';
@@ -172,44 +173,31 @@ export function createAutomationSandbox(config: StackConfig, options: { dataDir:
 
   return {
     name: 'Automation receiver',
-    async handle(request) {
-      const { method, url, res, body } = request;
-      if (url.pathname === '/automation/webhook' && method === 'POST') {
-        await receive(request);
-        return true;
-      }
-      if (url.pathname === '/automation' && method === 'GET') {
-        sendHtml(res, 200, htmlPage('Automation receiver (sandbox)', `<h1>Automation receiver (sandbox)</h1>\n${page(state.deliveries, behaviour)}`));
-        return true;
-      }
-      if (url.pathname === '/_sandbox/automation/deliveries') {
-        if (method === 'GET') {
-          sendJson(res, 200, { deliveries: state.deliveries, behaviour });
-          return true;
-        }
-        if (method === 'DELETE') {
+    routes(routes) {
+      routes
+        .on('POST', '/automation/webhook', receive)
+        .on('GET', '/automation', ({ res }) =>
+          sendHtml(res, 200, htmlPage('Automation receiver (sandbox)', `<h1>Automation receiver (sandbox)</h1>\n${page(state.deliveries, behaviour)}`)),
+        )
+        .on('GET', '/_sandbox/automation/deliveries', ({ res }) => sendJson(res, 200, { deliveries: state.deliveries, behaviour }))
+        .on('DELETE', '/_sandbox/automation/deliveries', ({ res }) => {
           state.deliveries = [];
           Object.assign(behaviour, { failNext: 0, delayMs: 0, submissionLogId: null });
           file.save();
           sendJson(res, 200, { deliveries: [] });
-          return true;
-        }
-      }
-      if (url.pathname === '/_sandbox/automation/behaviour' && method === 'POST') {
-        let input: Partial<Behaviour>;
-        try {
-          input = JSON.parse(body.toString('utf8') || '{}') as Partial<Behaviour>;
-        } catch {
-          sendJson(res, 400, { message: 'body must be JSON' });
-          return true;
-        }
-        if (input.failNext !== undefined) behaviour.failNext = Math.max(0, Math.floor(Number(input.failNext) || 0));
-        if (input.delayMs !== undefined) behaviour.delayMs = Math.max(0, Math.floor(Number(input.delayMs) || 0));
-        if (input.submissionLogId !== undefined) behaviour.submissionLogId = input.submissionLogId || null;
-        sendJson(res, 200, { behaviour });
-        return true;
-      }
-      return false;
+        })
+        .on('POST', '/_sandbox/automation/behaviour', ({ res, body }) => {
+          let input: Partial<Behaviour>;
+          try {
+            input = JSON.parse(body.toString('utf8') || '{}') as Partial<Behaviour>;
+          } catch {
+            return sendJson(res, 400, { message: 'body must be JSON' });
+          }
+          if (input.failNext !== undefined) behaviour.failNext = Math.max(0, Math.floor(Number(input.failNext) || 0));
+          if (input.delayMs !== undefined) behaviour.delayMs = Math.max(0, Math.floor(Number(input.delayMs) || 0));
+          if (input.submissionLogId !== undefined) behaviour.submissionLogId = input.submissionLogId || null;
+          sendJson(res, 200, { behaviour });
+        });
     },
     homeSection: () => page(state.deliveries.slice(-20), behaviour),
     stop: async () => file.flush(),

@@ -8,7 +8,8 @@ import { createReadStream, createWriteStream, mkdirSync, rmSync, statSync } from
 import type { IncomingMessage } from 'node:http';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { escapeHtml, readBody, sendJson } from '../http.ts';
+import { sendJson } from '../../lib/http.ts';
+import { escapeHtml, readBody } from '../http.ts';
 import { JsonFile } from '../persist.ts';
 import type { SandboxModule, SandboxRequest } from '../types.ts';
 
@@ -43,11 +44,6 @@ interface State {
 }
 
 const FOLDER = 'application/vnd.google-apps.folder';
-
-/** Paths whose request bodies this module streams itself (the router must not read them). */
-export function isGoogleUploadPath(pathname: string): boolean {
-  return pathname.startsWith('/upload/');
-}
 
 const newId = (prefix = '') => prefix + randomBytes(12).toString('base64url');
 
@@ -167,39 +163,40 @@ export function createGoogleSandbox(options: { dataDir: string; baseUrl: string 
 
   return {
     name: 'Google Drive and YouTube',
-    async handle(request) {
-      const { req, res, method, url } = request;
-      const p = url.pathname;
-      if (method === 'GET' && p === '/_sandbox/google') {
-        return sendJson(res, 200, { files: state.files.map(publicFile), videos: state.videos }), true;
-      }
-      if (method === 'POST' && p === '/_sandbox/google/reset') {
-        state.files = [];
-        state.videos = [];
-        rmSync(blobs, { recursive: true, force: true });
-        mkdirSync(blobs, { recursive: true });
-        persisted.save();
-        return sendJson(res, 200, { ok: true }), true;
-      }
-      const isDrive = p.startsWith('/drive/v3/') || p.startsWith('/upload/drive/v3/');
-      const isYouTube = p.startsWith('/upload/youtube/v3/') || p.startsWith('/youtube/v3/');
-      if (!isDrive && !isYouTube) return false;
-      const owner = bearer(req);
-      if (!owner) {
-        if (isGoogleUploadPath(p)) req.resume();
-        sendJson(res, 401, googleError(401, 'Request is missing required authentication credential.'));
-        return true;
-      }
-      if (p === '/upload/drive/v3/files') {
-        await handleUpload(request, owner, 'drive');
-        return true;
-      }
-      if (p === '/upload/youtube/v3/videos') {
-        await handleUpload(request, owner, 'youtube');
-        return true;
-      }
-      if (p === '/drive/v3/files' && method === 'POST') {
-        const meta = JSON.parse(request.body.toString('utf8') || '{}') as { name?: string; mimeType?: string; parents?: string[] };
+    routes(routes) {
+      routes
+        .on('GET', '/_sandbox/google', ({ res }) => sendJson(res, 200, { files: state.files.map(publicFile), videos: state.videos }))
+        .on('POST', '/_sandbox/google/reset', ({ res }) => {
+          state.files = [];
+          state.videos = [];
+          rmSync(blobs, { recursive: true, force: true });
+          mkdirSync(blobs, { recursive: true });
+          persisted.save();
+          sendJson(res, 200, { ok: true });
+        });
+
+      /** Google's APIs: the bearer token names the owner; the rest of a body is discarded on a refusal. */
+      const google = (handler: (request: SandboxRequest, owner: string) => unknown) => (request: SandboxRequest) => {
+        const owner = bearer(request.req);
+        if (owner) return handler(request, owner);
+        request.req.resume();
+        sendJson(request.res, 401, googleError(401, 'Request is missing required authentication credential.'));
+      };
+      const noRoute = google(({ req, res, method, url }) => {
+        req.resume();
+        sendJson(res, 404, googleError(404, `No sandbox route for ${method} ${url.pathname}`));
+      });
+
+      routes
+        .streamed('/upload/drive/v3/files', google((request, owner) => handleUpload(request, owner, 'drive')))
+        .streamed('/upload/youtube/v3/videos', google((request, owner) => handleUpload(request, owner, 'youtube')))
+        .streamed('/upload/drive/v3/*', noRoute)
+        .streamed('/upload/youtube/v3/*', noRoute)
+        .all('/drive/v3/*', noRoute)
+        .all('/youtube/v3/*', noRoute);
+
+      routes.on('POST', '/drive/v3/files', google(({ res, body }, owner) => {
+        const meta = JSON.parse(body.toString('utf8') || '{}') as { name?: string; mimeType?: string; parents?: string[] };
         const record: DriveFileRecord = {
           id: newId(),
           name: meta.name ?? 'Untitled',
@@ -212,31 +209,19 @@ export function createGoogleSandbox(options: { dataDir: string; baseUrl: string 
         state.files.push(record);
         persisted.save();
         sendJson(res, 200, publicFile(record));
-        return true;
-      }
-      if (p === '/drive/v3/files' && method === 'GET') {
+      }));
+      routes.on('GET', '/drive/v3/files', google(({ res, url }, owner) => {
         const q = url.searchParams.get('q');
         const files = state.files.filter((f) => f.owner === owner && matches(f, q)).map(publicFile);
         sendJson(res, 200, { kind: 'drive#fileList', files });
-        return true;
-      }
-      const one = /^\/drive\/v3\/files\/([^/]+)$/.exec(p);
-      if (one && method === 'GET') {
-        const file = state.files.find((f) => f.id === decodeURIComponent(one[1]) && f.owner === owner);
-        if (!file) {
-          sendJson(res, 404, googleError(404, `File not found: ${one[1]}.`));
-          return true;
-        }
-        if (url.searchParams.get('alt') === 'media') {
-          res.writeHead(200, { 'content-type': file.mimeType, 'content-length': String(file.size) });
-          await pipeline(createReadStream(path.join(blobs, file.id)), res);
-        } else {
-          sendJson(res, 200, publicFile(file));
-        }
-        return true;
-      }
-      sendJson(res, 404, googleError(404, `No sandbox route for ${method} ${p}`));
-      return true;
+      }));
+      routes.on('GET', '/drive/v3/files/:id', google(async ({ res, url, params }, owner) => {
+        const file = state.files.find((f) => f.id === params.id && f.owner === owner);
+        if (!file) return sendJson(res, 404, googleError(404, `File not found: ${params.id}.`));
+        if (url.searchParams.get('alt') !== 'media') return sendJson(res, 200, publicFile(file));
+        res.writeHead(200, { 'content-type': file.mimeType, 'content-length': String(file.size) });
+        await pipeline(createReadStream(path.join(blobs, file.id)), res);
+      }));
     },
     homeSection() {
       const rows = state.files

@@ -11,7 +11,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { StackConfig } from '../../config.ts';
-import { escapeHtml, htmlPage, redirect, sendHtml, sendJson } from '../http.ts';
+import { redirect, sendJson } from '../../lib/http.ts';
+import { escapeHtml, htmlPage, sendHtml } from '../http.ts';
 import { JsonFile } from '../persist.ts';
 import type { SandboxModule, SandboxRequest } from '../types.ts';
 import { OAUTH_SANDBOX_PROVIDERS, sandboxClient, type SandboxProvider } from './settings.ts';
@@ -190,36 +191,30 @@ ${hidden}
     sendJson(request.res, 200, {});
   }
 
-  function control(request: SandboxRequest, action: string): boolean {
-    const { method, url } = request;
-    const body = () => JSON.parse(request.body.toString('utf8') || '{}') as Record<string, unknown>;
-    if (method === 'POST' && action === 'lifetime') {
-      const { provider, seconds } = body();
-      const key = typeof provider === 'string' && isProvider(provider) ? provider : '*';
-      if (seconds === null || seconds === undefined) delete state.lifetimes[key];
-      else state.lifetimes[key] = Number(seconds);
-      file.save();
-      sendJson(request.res, 200, { provider: key, seconds: state.lifetimes[key] ?? DEFAULT_LIFETIME_SECONDS });
-      return true;
-    }
-    const find = (value: unknown) => state.grants.find((g) => g.state === value);
-    if (method === 'POST' && action === 'revoke') {
-      const grant = find(body().state);
-      if (!grant) sendJson(request.res, 404, { error: 'no grant for that state' });
-      else {
-        grant.revoked = true;
-        file.save();
-        sendJson(request.res, 200, { revoked: true });
-      }
-      return true;
-    }
-    if (method === 'GET' && action === 'grant') {
-      const grant = find(url.searchParams.get('state'));
-      if (!grant) sendJson(request.res, 404, { error: 'no grant for that state' });
-      else sendJson(request.res, 200, { provider: grant.provider, revoked: grant.revoked, refreshCount: grant.refreshCount, accessTokensIssued: grant.accessTokens.length });
-      return true;
-    }
-    return false;
+  const jsonBody = (request: SandboxRequest) => JSON.parse(request.body.toString('utf8') || '{}') as Record<string, unknown>;
+  const grantOfState = (value: unknown) => state.grants.find((g) => g.state === value);
+
+  function setLifetime(request: SandboxRequest): void {
+    const { provider, seconds } = jsonBody(request);
+    const key = typeof provider === 'string' && isProvider(provider) ? provider : '*';
+    if (seconds === null || seconds === undefined) delete state.lifetimes[key];
+    else state.lifetimes[key] = Number(seconds);
+    file.save();
+    sendJson(request.res, 200, { provider: key, seconds: state.lifetimes[key] ?? DEFAULT_LIFETIME_SECONDS });
+  }
+
+  function revokeGrant(request: SandboxRequest): void {
+    const grant = grantOfState(jsonBody(request).state);
+    if (!grant) return sendJson(request.res, 404, { error: 'no grant for that state' });
+    grant.revoked = true;
+    file.save();
+    sendJson(request.res, 200, { revoked: true });
+  }
+
+  function showGrant(request: SandboxRequest): void {
+    const grant = grantOfState(request.url.searchParams.get('state'));
+    if (!grant) sendJson(request.res, 404, { error: 'no grant for that state' });
+    else sendJson(request.res, 200, { provider: grant.provider, revoked: grant.revoked, refreshCount: grant.refreshCount, accessTokensIssued: grant.accessTokens.length });
   }
 
   function wordpressMe(request: SandboxRequest, site: string): void {
@@ -237,28 +232,23 @@ ${hidden}
 
   return {
     name: 'OAuth providers and WordPress',
-    async handle(request) {
-      const { method, url } = request;
-      const parts = url.pathname.split('/').filter(Boolean);
-      if (parts[0] === 'oauth' && parts[1] === '_control' && parts.length === 3) return control(request, parts[2]);
-      if (parts[0] === 'oauth' && parts.length === 3 && isProvider(parts[1])) {
-        const provider = parts[1];
-        if (parts[2] === 'authorize' && method === 'GET') {
-          const problem = authorizeProblem(provider, url.searchParams);
-          if (problem) errorPage(request.res, problem);
-          else sendHtml(request.res, 200, consentPage(provider, url));
-          return true;
-        }
-        if (parts[2] === 'authorize' && method === 'POST') return (decide(provider, request), true);
-        if (parts[2] === 'token' && method === 'POST') return (tokenEndpoint(provider, request), true);
-        if (parts[2] === 'revoke' && method === 'POST') return (revokeEndpoint(provider, request), true);
-        return false;
+    routes(routes) {
+      routes
+        .on('POST', '/oauth/_control/lifetime', setLifetime)
+        .on('POST', '/oauth/_control/revoke', revokeGrant)
+        .on('GET', '/oauth/_control/grant', showGrant);
+      for (const provider of OAUTH_SANDBOX_PROVIDERS) {
+        routes
+          .on('GET', `/oauth/${provider}/authorize`, ({ res, url }) => {
+            const problem = authorizeProblem(provider, url.searchParams);
+            if (problem) errorPage(res, problem);
+            else sendHtml(res, 200, consentPage(provider, url));
+          })
+          .on('POST', `/oauth/${provider}/authorize`, (request) => decide(provider, request))
+          .on('POST', `/oauth/${provider}/token`, (request) => tokenEndpoint(provider, request))
+          .on('POST', `/oauth/${provider}/revoke`, (request) => revokeEndpoint(provider, request));
       }
-      if (parts[0] === 'wordpress' && parts.length === 7 && parts.slice(2).join('/') === 'wp-json/wp/v2/users/me' && method === 'GET') {
-        wordpressMe(request, parts[1]);
-        return true;
-      }
-      return false;
+      routes.on('GET', '/wordpress/:site/wp-json/wp/v2/users/me', (request) => wordpressMe(request, request.params.site));
     },
     homeSection() {
       return `<h2>OAuth providers and WordPress</h2>

@@ -3,7 +3,8 @@
 import type { ServerResponse } from 'node:http';
 import type { StackConfig } from '../../config.ts';
 import { parseForm, parseNested } from '../form.ts';
-import { redirect, sendHtml, sendJson } from '../http.ts';
+import { redirect, sendJson } from '../../lib/http.ts';
+import { sendHtml } from '../http.ts';
 import type { SandboxModule, SandboxRequest } from '../types.ts';
 import { handleApi, StripeApiError, type StripeErrorBody } from './api.ts';
 import { checkoutPage, homeSection, messagePage, portalPage } from './pages.ts';
@@ -249,74 +250,64 @@ export function createStripeSandbox(config: StackConfig, options: { dataDir: str
     sendHtml(res, 405, messagePage('Not allowed', `${method} is not allowed here.`));
   }
 
-  async function helpers(request: SandboxRequest, parts: string[]): Promise<void> {
-    const { res, method, url } = request;
-    const [kind, id, action] = parts;
-    try {
-      if (method === 'GET' && kind === 'events' && !id) {
-        const limit = Math.min(Number(url.searchParams.get('limit') ?? 100) || 100, 1000);
-        sendJson(res, 200, { data: events.recent(limit) });
-        return;
+  /** Sandbox-only helpers: a bad request is a 400 with the reason. */
+  const helper =
+    (handler: (request: SandboxRequest) => Promise<void> | void) =>
+    async (request: SandboxRequest): Promise<void> => {
+      try {
+        await handler(request);
+      } catch (error) {
+        sendJson(request.res, 400, { message: (error as Error).message });
       }
-      if (method === 'GET' && kind === 'events' && id && !action) {
-        const record = state.data.events[id];
-        if (!record) sendJson(res, 404, { message: `No such event: ${id}` });
-        else sendJson(res, 200, record);
-        return;
-      }
-      if (method === 'POST' && kind === 'events' && id?.startsWith('evt_') && action === 'resend') {
-        if (!state.data.events[id]) {
-          sendJson(res, 404, { message: `No such event: ${id}` });
-          return;
-        }
-        const delivery = await events.resend(id);
-        if (wantsHtml(request)) redirect(res, '/#stripe');
-        else sendJson(res, 200, { event: id, delivery });
-        return;
-      }
-      // `/_sandbox/stripe/subscriptions/<sub>/payment_failed`, also reachable as `/_sandbox/stripe/events/<sub>/payment_failed`.
-      if (
-        method === 'POST' &&
-        (kind === 'subscriptions' || kind === 'events') &&
-        id?.startsWith('sub_') &&
-        (action === 'payment_failed' || action === 'advance')
-      ) {
-        if (!state.data.subscriptions[id]) {
-          sendJson(res, 404, { message: `No such subscription: ${id}` });
-          return;
-        }
-        const result = action === 'payment_failed' ? await billing.paymentFailed(id) : await billing.advancePeriod(id);
-        sendJson(res, 200, result);
-        return;
-      }
-      sendJson(res, 404, { message: `No sandbox helper at ${method} ${url.pathname}` });
-    } catch (error) {
-      sendJson(res, 400, { message: (error as Error).message });
+    };
+
+  const listEvents = helper(({ res, url }) => {
+    const limit = Math.min(Number(url.searchParams.get('limit') ?? 100) || 100, 1000);
+    sendJson(res, 200, { data: events.recent(limit) });
+  });
+
+  const showEvent = helper(({ res, params }) => {
+    const record = state.data.events[params.id];
+    if (!record) sendJson(res, 404, { message: `No such event: ${params.id}` });
+    else sendJson(res, 200, record);
+  });
+
+  const resendEvent = helper(async (request) => {
+    const { res, params } = request;
+    if (!params.id.startsWith('evt_') || !state.data.events[params.id]) {
+      sendJson(res, 404, { message: `No such event: ${params.id}` });
+      return;
     }
-  }
+    const delivery = await events.resend(params.id);
+    if (wantsHtml(request)) redirect(res, '/#stripe');
+    else sendJson(res, 200, { event: params.id, delivery });
+  });
+
+  const simulate = (action: 'payment_failed' | 'advance') =>
+    helper(async ({ res, params }) => {
+      if (!params.id.startsWith('sub_') || !state.data.subscriptions[params.id]) {
+        sendJson(res, 404, { message: `No such subscription: ${params.id}` });
+        return;
+      }
+      sendJson(res, 200, action === 'payment_failed' ? await billing.paymentFailed(params.id) : await billing.advancePeriod(params.id));
+    });
 
   return {
     name: 'Stripe',
-    async handle(request) {
-      const path = request.url.pathname;
-      if (path.startsWith('/v1/')) {
-        await api(request);
-        return true;
+    routes(routes) {
+      routes.all('/v1/*', api);
+      for (const [path, page] of [['/checkout', checkout], ['/portal', portal]] as const) {
+        routes.all(`${path}/:id`, (request) => page(request, request.params.id, undefined));
+        routes.all(`${path}/:id/:action`, (request) => page(request, request.params.id, request.params.action));
       }
-      const parts = path.split('/').filter(Boolean).map(decodeURIComponent);
-      if (parts[0] === 'checkout' && parts[1] && parts.length <= 3) {
-        await checkout(request, parts[1], parts[2]);
-        return true;
+      routes.on('GET', '/_sandbox/stripe/events', listEvents).on('GET', '/_sandbox/stripe/events/:id', showEvent);
+      routes.on('POST', '/_sandbox/stripe/events/:id/resend', resendEvent);
+      // Also reachable under events/, as `/_sandbox/stripe/events/<sub>/payment_failed`.
+      for (const kind of ['subscriptions', 'events']) {
+        for (const action of ['payment_failed', 'advance'] as const) {
+          routes.on('POST', `/_sandbox/stripe/${kind}/:id/${action}`, simulate(action));
+        }
       }
-      if (parts[0] === 'portal' && parts[1] && parts.length <= 3) {
-        await portal(request, parts[1], parts[2]);
-        return true;
-      }
-      if (parts[0] === '_sandbox' && parts[1] === 'stripe') {
-        await helpers(request, parts.slice(2));
-        return true;
-      }
-      return false;
     },
     homeSection: () => homeSection(sandbox),
     stop: async () => {
