@@ -96,7 +96,13 @@ export function loadAuthSettings(
   const email = table(auth.email);
   const rate = table(auth.rate_limit);
   const templates = table(email.template);
-  const smtp = table(email.smtp);
+  // As the Supabase CLI: [auth.email.smtp] when enabled, else the local mailbox's sender
+  // ([local_smtp], formerly [inbucket]).
+  const customSmtp = table(email.smtp);
+  const sender =
+    Object.keys(customSmtp).length > 0 && bool(customSmtp.enabled, true)
+      ? customSmtp
+      : table(toml.local_smtp ?? toml.inbucket);
 
   const template = (kind: TemplateKind): EmailTemplate => {
     const entry = table(templates[kind]);
@@ -147,8 +153,8 @@ export function loadAuthSettings(
     smtp: {
       host: config.host,
       port: config.ports.smtp,
-      adminEmail: str(smtp.admin_email, 'admin@email.com'),
-      senderName: str(smtp.sender_name, ''),
+      adminEmail: str(sender.admin_email, 'admin@email.com'),
+      senderName: str(sender.sender_name, ''),
     },
   };
 }

@@ -189,6 +189,7 @@ describe('password recovery with supabase-js', () => {
     expect(reset.data).toEqual({});
 
     const mail = await waitForMail(email, 'Reset your Castloop password');
+    expect(mail.from).toEqual([{ address: 'no-reply@castloop.local', name: 'Castloop' }]);
     expect(mail.html).toContain(email);
     const link = /href="([^"]+)"/.exec(mail.html)![1].replaceAll('&amp;', '&');
     expect(link.startsWith(`${config.urls.web}/reset-password?token=`)).toBe(true);

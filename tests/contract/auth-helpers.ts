@@ -250,6 +250,7 @@ export interface Mail {
   html: string;
   text: string;
   to: Array<{ address: string }>;
+  from: Array<{ address: string; name: string }>;
 }
 
 /** Polls MailDev's REST API for the newest e-mail to `to` (optionally with a subject). */
