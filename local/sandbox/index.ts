@@ -1,8 +1,8 @@
 // Local sandboxes for the external services Castloop talks to, on one port
-// (config.ports.sandbox, 54330 for `npm start`). Each sandbox is a module (see types.ts) that
-// claims its own paths; `GET /` lists what every module has seen (events, deliveries).
-// Add a sandbox: write local/sandbox/<name>/index.ts exporting a SandboxModule factory (which
-// adds its routes to the one router) and add it to `createModules` below.
+// (config.ports.sandbox, 54330 for `npm start`), behind one router. Each sandbox is a module
+// (see types.ts) that adds its own routes; `GET /` lists what every module has seen (events,
+// deliveries). Add a sandbox: write local/sandbox/<name>/index.ts exporting a SandboxModule
+// factory and add it to `createModules` below.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import path from 'node:path';
 import type { StackConfig } from '../config.ts';
