@@ -684,32 +684,6 @@ export type Database = {
         }
         Returns: Json
       }
-      claim_webhook_deliveries: {
-        Args: {
-          p_lease?: string
-          p_limit?: number
-        }
-        Returns: {
-          attempts: number
-          created_at: string
-          delivered_at: string | null
-          failed_at: string | null
-          id: string
-          last_error: string | null
-          last_status: number | null
-          next_attempt_at: string
-          payload: Json
-          skipped_at: string | null
-          submission_log_id: string
-          updated_at: string
-        }[]
-        SetofOptions: {
-          from: "*"
-          to: "webhook_deliveries"
-          isOneToOne: false
-          isSetofReturn: true
-        }
-      }
       complete_onboarding: {
         Args: never
         Returns: Json
@@ -734,36 +708,6 @@ export type Database = {
         Args: never
         Returns: Json
       }
-      record_webhook_attempt: {
-        Args: {
-          p_delivery_id: string
-          p_error?: string
-          p_give_up?: boolean
-          p_ok: boolean
-          p_retry_in?: string
-          p_status?: number
-        }
-        Returns: {
-          attempts: number
-          created_at: string
-          delivered_at: string | null
-          failed_at: string | null
-          id: string
-          last_error: string | null
-          last_status: number | null
-          next_attempt_at: string
-          payload: Json
-          skipped_at: string | null
-          submission_log_id: string
-          updated_at: string
-        }
-        SetofOptions: {
-          from: "*"
-          to: "webhook_deliveries"
-          isOneToOne: true
-          isSetofReturn: false
-        }
-      }
       resubmit_submission: {
         Args: {
           episode_data?: Json
@@ -779,15 +723,6 @@ export type Database = {
           options?: Json
         }
         Returns: Json
-      }
-      webhook_delivery_context: {
-        Args: {
-          p_delivery_ids: string[]
-        }
-        Returns: {
-          context: Json
-          delivery_id: string
-        }[]
       }
     }
     Enums: {
