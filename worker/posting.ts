@@ -25,7 +25,7 @@ export async function schedulePosts(db: pg.Pool, job: SubmissionJob, clips: Outp
      select $1, $2, c.provider, clip.name, clip.drive_file_id, now() + (clip.ord - 1) * make_interval(days => $3)
        from public.oauth_connections c
        cross join unnest($4::text[], $5::text[]) with ordinality as clip (name, drive_file_id, ord)
-      where c.user_id = $2 and c.connected and c.provider = any ($6::text[])
+      where c.user_id = $2 and c.connected and c.provider = any ($6::public.provider[])
      on conflict (episode_processing_id, provider, clip_name) do nothing`,
     [
       job.id,

@@ -129,7 +129,7 @@ export type Database = {
         Row: {
           add_intro_outro: boolean
           add_logo: boolean
-          clip_style: string
+          clip_style: Database["public"]["Enums"]["clip_style"]
           days_between_clips: number
           end_timestamp: string | null
           files: string[]
@@ -142,7 +142,7 @@ export type Database = {
         Insert: {
           add_intro_outro?: boolean
           add_logo?: boolean
-          clip_style?: string
+          clip_style?: Database["public"]["Enums"]["clip_style"]
           days_between_clips?: number
           end_timestamp?: string | null
           files: string[]
@@ -155,7 +155,7 @@ export type Database = {
         Update: {
           add_intro_outro?: boolean
           add_logo?: boolean
-          clip_style?: string
+          clip_style?: Database["public"]["Enums"]["clip_style"]
           days_between_clips?: number
           end_timestamp?: string | null
           files?: string[]
@@ -184,7 +184,7 @@ export type Database = {
           has_access_token: boolean
           has_refresh_token: boolean
           id: string
-          provider: string
+          provider: Database["public"]["Enums"]["provider"]
           scopes: string[]
           status: string | null
           updated_at: string
@@ -198,7 +198,7 @@ export type Database = {
           has_access_token?: boolean
           has_refresh_token?: boolean
           id?: string
-          provider: string
+          provider: Database["public"]["Enums"]["provider"]
           scopes?: string[]
           status?: string | null
           updated_at?: string
@@ -212,7 +212,7 @@ export type Database = {
           has_access_token?: boolean
           has_refresh_token?: boolean
           id?: string
-          provider?: string
+          provider?: Database["public"]["Enums"]["provider"]
           scopes?: string[]
           status?: string | null
           updated_at?: string
@@ -393,7 +393,7 @@ export type Database = {
           last_error: string | null
           locked_until: string | null
           posted_at: string | null
-          provider: string
+          provider: Database["public"]["Enums"]["provider"]
           scheduled_for: string
           status: string
           updated_at: string
@@ -410,7 +410,7 @@ export type Database = {
           last_error?: string | null
           locked_until?: string | null
           posted_at?: string | null
-          provider: string
+          provider: Database["public"]["Enums"]["provider"]
           scheduled_for: string
           status?: string
           updated_at?: string
@@ -427,7 +427,7 @@ export type Database = {
           last_error?: string | null
           locked_until?: string | null
           posted_at?: string | null
-          provider?: string
+          provider?: Database["public"]["Enums"]["provider"]
           scheduled_for?: string
           status?: string
           updated_at?: string
@@ -726,7 +726,8 @@ export type Database = {
       }
     }
     Enums: {
-      [_ in never]: never
+      clip_style: "DEFAULT" | "PROFESSIONAL" | "CREATIVE"
+      provider: "google" | "youtube" | "facebook" | "instagram" | "tiktok" | "x" | "linkedin" | "wordpress"
     }
     CompositeTypes: {
       [_ in never]: never
@@ -757,6 +758,9 @@ export type FunctionReturns<Name extends keyof PublicSchema["Functions"]> = Publ
 
 export const Constants = {
   public: {
-    Enums: {},
+    Enums: {
+      clip_style: ["DEFAULT", "PROFESSIONAL", "CREATIVE"],
+      provider: ["google", "youtube", "facebook", "instagram", "tiktok", "x", "linkedin", "wordpress"],
+    },
   },
 } as const

@@ -1,6 +1,7 @@
 // Episode submission rules (spec sections 3, 4, 5 and 9), shared by the SPA's dialog and the
 // `api` function; submit_episode() in SQL re-checks every one of them.
 import { z } from 'zod/mini';
+import { Constants, type Enums } from '../database.types.ts';
 import type { ProcessingState } from './processing.ts';
 
 export const MAX_EPISODE_FILES = 10;
@@ -10,8 +11,9 @@ export const EPISODE_MIME_TYPE = 'video/mp4';
 export const EPISODES_BUCKET = 'episodes';
 export const RECENT_EPISODES_SHOWN = 3;
 
-export const CLIP_STYLES = ['DEFAULT', 'PROFESSIONAL', 'CREATIVE'] as const;
-export type ClipStyle = (typeof CLIP_STYLES)[number];
+/** The SQL enum `public.clip_style`, through the generated types. */
+export const CLIP_STYLES = Constants.public.Enums.clip_style;
+export type ClipStyle = Enums<'clip_style'>;
 export const DAYS_BETWEEN_CLIPS_MIN = 1;
 export const DAYS_BETWEEN_CLIPS_MAX = 30;
 
