@@ -15,7 +15,7 @@ import { GoogleApiError } from './google/drive.ts';
 import type { OutputRecord, SubmissionJob } from './store.ts';
 
 /** Platforms the worker posts to, in order. The others are left to the subscriber for now. */
-export const POSTING_PROVIDERS = ['youtube'] as const;
+const POSTING_PROVIDERS = ['youtube'] as const;
 const MAX_POST_ATTEMPTS = 5;
 
 /** One post per clip and connected platform; clip k (from 0) is due k * daysBetweenClips days on. */

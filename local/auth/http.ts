@@ -6,7 +6,7 @@ import { readBodyUpTo, sendJson as sendServiceJson } from '../lib/service.ts';
 import { AuthError, apiVersion, apiVersionHeader, badRequest } from './errors.ts';
 
 /** Bodies above this are refused before parsing. */
-export const maxBodyBytes = 1024 * 1024;
+const maxBodyBytes = 1024 * 1024;
 
 export type JsonObject = Record<string, unknown>;
 

@@ -12,7 +12,7 @@ import { escapeHtml, readBody, sendJson } from '../http.ts';
 import { JsonFile } from '../persist.ts';
 import type { SandboxModule, SandboxRequest } from '../types.ts';
 
-export interface DriveFileRecord {
+interface DriveFileRecord {
   id: string;
   name: string;
   mimeType: string;
@@ -22,7 +22,7 @@ export interface DriveFileRecord {
   createdTime: string;
 }
 
-export interface YouTubeVideoRecord {
+interface YouTubeVideoRecord {
   id: string;
   title: string;
   privacyStatus: string;

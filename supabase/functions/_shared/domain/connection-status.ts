@@ -23,7 +23,7 @@ const PROVIDER_DISPLAY: Record<ProviderId, { label: string; purpose: string }> =
 export const PROVIDERS = PROVIDER_IDS.map((id) => ({ id, ...PROVIDER_DISPLAY[id] }));
 
 /** Open to every subscriber; the rest only to the operator-flagged internal test account. */
-export const OPEN_PROVIDERS: readonly ProviderId[] = ['google', 'youtube', 'x', 'wordpress', 'linkedin'];
+const OPEN_PROVIDERS: readonly ProviderId[] = ['google', 'youtube', 'x', 'wordpress', 'linkedin'];
 
 export function isProviderId(value: string): value is ProviderId {
   return (PROVIDER_IDS as readonly string[]).includes(value);
@@ -42,9 +42,9 @@ export function isProviderAvailable(provider: ProviderId, isInternalTestAccount:
 }
 
 /** Spec section 9 freshness rules. */
-export const FRESH_UPDATE_MS = 10 * 60 * 1000;
-export const GOOGLE_STALE_AFTER_MS = 30 * 24 * 60 * 60 * 1000;
-export const FACEBOOK_NO_EXPIRY_MAX_AGE_MS = 60 * 24 * 60 * 60 * 1000;
+const FRESH_UPDATE_MS = 10 * 60 * 1000;
+const GOOGLE_STALE_AFTER_MS = 30 * 24 * 60 * 60 * 1000;
+const FACEBOOK_NO_EXPIRY_MAX_AGE_MS = 60 * 24 * 60 * 60 * 1000;
 
 export type ConnectionDisplayState = 'connected' | 'expired' | 'failed' | 'disconnected';
 export type StoredStatus = 'connected' | 'expired' | 'failed' | null;
@@ -92,7 +92,7 @@ export function connectionDisplayState(provider: ProviderId, facts: ConnectionFa
   }
 }
 
-export interface ConnectionSummary {
+interface ConnectionSummary {
   /** Connections that are not disconnected. */
   total: number;
   working: number;

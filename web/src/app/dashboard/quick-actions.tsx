@@ -8,7 +8,7 @@ import { dashboardTexts as t } from './texts';
 const SUPPORT_COPIED_MS = 5000;
 const SUPPORT_FALLBACK_MS = 8000;
 
-export async function copySupportAddress(clipboard: Pick<Clipboard, 'writeText'> | undefined = navigator.clipboard): Promise<void> {
+async function copySupportAddress(clipboard: Pick<Clipboard, 'writeText'> | undefined = navigator.clipboard): Promise<void> {
   try {
     if (!clipboard) throw new Error('no clipboard');
     await clipboard.writeText(supportEmail);
