@@ -4,6 +4,11 @@
 
 create type public.provider as enum ('google', 'youtube', 'facebook', 'instagram', 'tiktok', 'x', 'linkedin', 'wordpress');
 create type public.clip_style as enum ('DEFAULT', 'PROFESSIONAL', 'CREATIVE');
+-- A text value stored into one of these columns converts as it did into the text column it was
+-- (submit_episode stores the validated style as text); a value outside the enum is refused with
+-- 22P02. Comparisons are untouched: `provider = <text>` still needs an explicit cast.
+create cast (text as public.provider) with inout as assignment;
+create cast (text as public.clip_style) with inout as assignment;
 
 alter table public.oauth_connections
   drop constraint oauth_connections_provider_check,
@@ -142,103 +147,6 @@ begin
     'addIntroOutro', v_flags[2],
     'clipStyle', v_style,
     'daysBetweenClips', v_days
-  );
-end
-$$;
-
--- As before; the validated clip style is cast to the column's enum (text does not convert on
--- assignment).
-create or replace function private.submit_episode(p_files text[], p_options jsonb)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
-declare
-  v_user uuid := (select auth.uid());
-  v_email text;
-  v_post_automatically boolean;
-  v_status text;
-  v_params jsonb;
-  v_title text;
-  v_stats jsonb;
-  v_episode_id uuid;
-  v_log_id uuid;
-  v_now timestamptz := now();
-begin
-  if v_user is null then
-    raise exception 'not_authenticated' using errcode = '42501', detail = 'Sign in to submit an episode.';
-  end if;
-
-  v_params := private.normalize_episode_options(p_options);
-
-  v_title := nullif(trim(coalesce(p_options ->> 'title', '')), '');
-  if p_options ? 'title' and jsonb_typeof(p_options -> 'title') not in ('string', 'null')
-     or char_length(v_title) > 500 then
-    raise exception 'invalid_title' using errcode = '22023', detail = 'The title must be text of at most 500 characters.';
-  end if;
-
-  perform private.check_episode_files(p_files, v_user);
-
-  -- One submission at a time per user, so two tabs cannot both take the last slot.
-  select p.email, p.post_automatically into v_email, v_post_automatically
-    from public.profiles p
-   where p.id = v_user
-     for update;
-  if not found then
-    raise exception 'not_authenticated' using errcode = '42501', detail = 'No profile for this account.';
-  end if;
-
-  select s.status into v_status from public.subscriptions s where s.user_id = v_user;
-  if v_status is distinct from 'active' then
-    raise exception 'subscription_inactive' using errcode = 'PT402', detail = 'An active subscription is required to submit episodes.';
-  end if;
-
-  v_stats := private.episode_stats_for(v_user, v_now);
-  if v_stats ->> 'blockReason' is not null then
-    raise exception '%', v_stats ->> 'blockReason'
-      using errcode = 'PT403',
-            detail = case v_stats ->> 'blockReason'
-              when 'google_drive_required' then 'Google Drive connection required. Please connect your Google Drive account.'
-              when 'google_drive_invalid' then 'Google Drive token has expired. Please reconnect your Google Drive account.'
-              when 'hosting_setup' then 'Your podcast hosting is being configured and will be ready within one business day. Episode submissions will be enabled once setup is complete.'
-              else 'Monthly episode submission limit reached. Please upgrade your plan to submit more episodes.'
-            end;
-  end if;
-
-  v_title := coalesce(v_title, regexp_replace(storage.filename(p_files[1]), '\.[^.]*$', ''));
-
-  insert into public.episodes (user_id, title, files, start_timestamp, end_timestamp, add_logo,
-                               add_intro_outro, clip_style, days_between_clips, submitted_at)
-  values (v_user, left(v_title, 500), p_files, v_params ->> 'startTimestamp', v_params ->> 'endTimestamp',
-          (v_params ->> 'addLogo')::boolean, (v_params ->> 'addIntroOutro')::boolean,
-          (v_params ->> 'clipStyle')::public.clip_style, (v_params ->> 'daysBetweenClips')::integer, v_now)
-  returning id into v_episode_id;
-
-  insert into public.submission_logs (episode_id, user_id, user_email, status, object_storage_files,
-                                      submission_parameters, submitted_at)
-  values (v_episode_id, v_user, coalesce(v_email, ''), 'submitted', p_files, v_params, v_now)
-  returning id into v_log_id;
-
-  insert into public.webhook_deliveries (submission_log_id, payload)
-  values (v_log_id, jsonb_build_object(
-    'event', 'episode.submitted',
-    'submissionLogId', v_log_id,
-    'episodeId', v_episode_id,
-    'originalLogId', null,
-    'userId', v_user,
-    'userEmail', v_email,
-    'postAutomatically', v_post_automatically,
-    'objectStorageFiles', to_jsonb(p_files),
-    'episodeData', v_params,
-    'submittedAt', v_now
-  ));
-
-  return jsonb_build_object(
-    'id', v_episode_id,
-    'title', left(v_title, 500),
-    'submittedAt', v_now,
-    'submissionLogId', v_log_id
   );
 end
 $$;
