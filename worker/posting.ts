@@ -15,7 +15,7 @@ import { GoogleApiError } from './google/drive.ts';
 import type { OutputRecord, SubmissionJob } from './store.ts';
 
 /** Platforms the worker posts to, in order. The others are left to the subscriber for now. */
-export const POSTING_PROVIDERS = ['youtube'] as const;
+const POSTING_PROVIDERS = ['youtube'] as const;
 const MAX_POST_ATTEMPTS = 5;
 
 /** One post per clip and connected platform; clip k (from 0) is due k * daysBetweenClips days on. */
@@ -25,7 +25,7 @@ export async function schedulePosts(db: pg.Pool, job: SubmissionJob, clips: Outp
      select $1, $2, c.provider, clip.name, clip.drive_file_id, now() + (clip.ord - 1) * make_interval(days => $3)
        from public.oauth_connections c
        cross join unnest($4::text[], $5::text[]) with ordinality as clip (name, drive_file_id, ord)
-      where c.user_id = $2 and c.connected and c.provider = any ($6::text[])
+      where c.user_id = $2 and c.connected and c.provider = any ($6::public.provider[])
      on conflict (episode_processing_id, provider, clip_name) do nothing`,
     [
       job.id,

@@ -25,14 +25,14 @@ export interface JobContext {
 }
 
 /** hh:mm:ss (validated by submit_episode) to seconds. */
-export function timestampSeconds(value: string | null): number | null {
+function timestampSeconds(value: string | null): number | null {
   if (!value) return null;
   const [h, m, s] = value.split(':').map(Number);
   return h * 3600 + m * 60 + s;
 }
 
 /** The part of the video the subscriber asked for, or a permanent error when nothing is left. */
-export function trimRange(job: SubmissionJob, durationSeconds: number): { start: number; end: number } {
+function trimRange(job: SubmissionJob, durationSeconds: number): { start: number; end: number } {
   const start = timestampSeconds(job.options.startTimestamp) ?? 0;
   const end = Math.min(durationSeconds, timestampSeconds(job.options.endTimestamp) ?? durationSeconds);
   if (start >= durationSeconds) {

@@ -6,7 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { MediaError } from './media/ffmpeg.ts';
 
-export interface StorageAccess {
+interface StorageAccess {
   supabaseUrl: string;
   serviceRoleKey: string;
 }

@@ -13,16 +13,16 @@ import { postDueClips } from './posting.ts';
 import { processSubmission, type JobContext } from './process-submission.ts';
 import { ProcessingStore } from './store.ts';
 
-export const QUEUE = 'episode-processing';
+const QUEUE = 'episode-processing';
 /** Jobs whose every attempt failed, including attempts lost with their worker. */
-export const GAVE_UP_QUEUE = 'episode-processing-gave-up';
+const GAVE_UP_QUEUE = 'episode-processing-gave-up';
 const NOTIFY_CHANNEL = 'episode_processing';
 
 interface ProcessingJobData {
   processingId: string;
 }
 
-export interface RunningWorker {
+interface RunningWorker {
   stop(): Promise<void>;
 }
 

@@ -7,7 +7,7 @@ import type { Mailer } from './mail.ts';
 import { RateLimiter } from './rate-limit.ts';
 import type { AuthSettings } from './settings.ts';
 
-export type LimitKind = 'signInSignUps' | 'tokenVerifications' | 'tokenRefresh' | 'emailSent';
+type LimitKind = 'signInSignUps' | 'tokenVerifications' | 'tokenRefresh' | 'emailSent';
 
 export interface AuthContext {
   settings: AuthSettings;

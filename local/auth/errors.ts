@@ -39,7 +39,7 @@ export function weakPassword(message: string, reasons: string[]): AuthError {
 }
 
 /** True when the request asks for the 2024-01-01 (or newer) error format. */
-export function wantsVersionedErrors(req: IncomingMessage): boolean {
+function wantsVersionedErrors(req: IncomingMessage): boolean {
   const value = req.headers[apiVersionHeader];
   const text = Array.isArray(value) ? value[0] : value;
   if (!text || !/^\d{4}-\d{2}-\d{2}$/.test(text)) return false;
@@ -47,7 +47,7 @@ export function wantsVersionedErrors(req: IncomingMessage): boolean {
   return Number.isFinite(time) && time >= Date.parse(`${apiVersion}T00:00:00Z`);
 }
 
-export function errorBody(req: IncomingMessage, error: AuthError): Record<string, unknown> {
+function errorBody(req: IncomingMessage, error: AuthError): Record<string, unknown> {
   if (error instanceof OAuthError) return { error: error.code, error_description: error.message };
   if (wantsVersionedErrors(req)) return { code: error.code, message: error.message, ...error.extra };
   return { code: error.status, error_code: error.code, msg: error.message, ...error.extra };

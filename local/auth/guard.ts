@@ -16,7 +16,7 @@ async function requireClaims(ctx: AuthContext, req: IncomingMessage): Promise<Ac
   return verifyJwt(ctx.settings, token);
 }
 
-export interface Caller {
+interface Caller {
   claims: AccessTokenClaims;
   user: UserRow;
   sessionId: string | null;

@@ -5,7 +5,7 @@ import { readBodyUpTo } from '../lib/http.ts';
 import { AuthError, badRequest } from './errors.ts';
 
 /** Bodies above this are refused before parsing. */
-export const maxBodyBytes = 1024 * 1024;
+const maxBodyBytes = 1024 * 1024;
 
 export type JsonObject = Record<string, unknown>;
 

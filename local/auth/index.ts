@@ -8,7 +8,7 @@ import { Mailer } from './mail.ts';
 import { createAuthRouter } from './router.ts';
 import { loadAuthSettings, type AuthSettings } from './settings.ts';
 
-export interface AuthServiceOptions {
+interface AuthServiceOptions {
   /** Replaces parts of the settings read from config.toml (tests: e.g. low rate limits). */
   settings?: (settings: AuthSettings) => AuthSettings;
   log?: (line: string) => void;

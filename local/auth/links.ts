@@ -17,7 +17,7 @@ export type LinkType =
   | 'email_change_current'
   | 'email_change_new';
 
-export interface PreparedLink {
+interface PreparedLink {
   user: UserRow;
   otp: string;
   hashedToken: string;

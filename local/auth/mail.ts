@@ -61,7 +61,7 @@ function lookup(variables: MailVariables, dotted: string): string | undefined {
 }
 
 /** Replaces `{{ .Name }}` / `{{ .Data.key }}` placeholders; unknown ones render empty, as Go does. */
-export function renderTemplate(template: string, variables: MailVariables, html: boolean): string {
+function renderTemplate(template: string, variables: MailVariables, html: boolean): string {
   return template.replace(
     /\{\{-?\s*\.([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z0-9_]+)*)\s*-?\}\}/g,
     (_match, name: string) => {
@@ -71,7 +71,7 @@ export function renderTemplate(template: string, variables: MailVariables, html:
   );
 }
 
-export function htmlToText(html: string): string {
+function htmlToText(html: string): string {
   return html
     .replace(/<a\s[^>]*href="([^"]*)"[^>]*>(.*?)<\/a>/gis, '$2 ($1)')
     .replace(/<br\s*\/?>/gi, '\n')

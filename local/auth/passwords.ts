@@ -5,7 +5,7 @@ import { hash as bcryptHash, hashSync, verify } from '@node-rs/bcrypt';
 import { unprocessable, weakPassword } from './errors.ts';
 import type { AuthSettings } from './settings.ts';
 
-export const maxPasswordBytes = 72;
+const maxPasswordBytes = 72;
 
 /** Throws GoTrue's 422 answers for a password that is too long or too weak. */
 export function checkPassword(settings: AuthSettings, password: string): void {

@@ -12,7 +12,7 @@ function hostnameOf(url: string): string | null {
   }
 }
 
-export function globToRegExp(pattern: string): RegExp {
+function globToRegExp(pattern: string): RegExp {
   let source = '';
   for (let i = 0; i < pattern.length; i++) {
     const char = pattern[i];
@@ -26,7 +26,7 @@ export function globToRegExp(pattern: string): RegExp {
   return new RegExp(`^${source}$`);
 }
 
-export function isRedirectAllowed(settings: AuthSettings, target: string): boolean {
+function isRedirectAllowed(settings: AuthSettings, target: string): boolean {
   const host = hostnameOf(target);
   if (!host) return false;
   if (settings.trustedSites.some((site) => hostnameOf(site) === host)) return true;

@@ -8,13 +8,13 @@ import { loadSigningKeys, type SigningKeys } from '../lib/signing-keys.ts';
 
 export type TemplateKind = 'confirmation' | 'recovery' | 'magic_link' | 'email_change' | 'invite' | 'reauthentication';
 
-export interface EmailTemplate {
+interface EmailTemplate {
   subject: string | null;
   /** Absolute path of the template file, or null for GoTrue's built-in text. */
   contentPath: string | null;
 }
 
-export interface RateLimits {
+interface RateLimits {
   enabled: boolean;
   /** Per IP per 5 minutes: /signup and /token?grant_type=password. */
   signInSignUps: number;

@@ -128,7 +128,7 @@ export async function findUserByEmail(db: Queryable, email: string, lock = false
   return result.rows[0] ?? null;
 }
 
-export async function findIdentities(db: Queryable, userId: string): Promise<IdentityRow[]> {
+async function findIdentities(db: Queryable, userId: string): Promise<IdentityRow[]> {
   const result = await db.query<IdentityRow>('select * from auth.identities where user_id = $1 order by created_at', [
     userId,
   ]);
@@ -139,7 +139,7 @@ export async function loadUserJson(db: Queryable, user: UserRow): Promise<Record
   return userJson(user, await findIdentities(db, user.id));
 }
 
-export interface NewUser {
+interface NewUser {
   id?: string;
   email: string;
   encryptedPassword: string;

@@ -1,7 +1,7 @@
 // Input checks with GoTrue's messages.
 import { badRequest } from './errors.ts';
 
-export const maxEmailLength = 255;
+const maxEmailLength = 255;
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Validates and lower-cases an e-mail address. */

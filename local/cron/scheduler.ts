@@ -15,12 +15,12 @@ interface JobRow {
   username: string;
 }
 
-export interface JobRun {
+interface JobRun {
   status: 'succeeded' | 'failed';
   returnMessage: string;
 }
 
-export interface RunningScheduler {
+interface RunningScheduler {
   stop(): Promise<void>;
 }
 
@@ -54,7 +54,7 @@ async function runJob(adminDbUrl: string, job: JobRow): Promise<JobRun> {
   return run;
 }
 
-export interface NetResponse {
+interface NetResponse {
   id: string;
   status_code: number | null;
   content: string | null;

@@ -21,7 +21,7 @@ export function denoBinary(): string {
 }
 
 /** `[functions.<name>] verify_jwt` from supabase/config.toml; Supabase's default is true. */
-export function readVerifyJwt(): Record<string, boolean> {
+function readVerifyJwt(): Record<string, boolean> {
   const configFile = path.join(repoRoot, 'supabase', 'config.toml');
   const config = parseToml(readFileSync(configFile, 'utf8')) as { functions?: Record<string, { verify_jwt?: boolean }> };
   const out: Record<string, boolean> = {};
@@ -46,7 +46,7 @@ export async function writeHostDenoConfig(target: string): Promise<void> {
   await writeFile(target, JSON.stringify({ imports, nodeModulesDir: 'none' }, null, 2));
 }
 
-export interface FunctionsOptions {
+interface FunctionsOptions {
   watch: boolean;
   /** More folders of functions to host beside supabase/functions (test fixtures). */
   extraDirs?: string[];

@@ -43,7 +43,7 @@ const proxyHeaders = ['forwarded', 'x-forwarded-for', 'x-forwarded-host', 'x-for
 /** Auth routes Kong leaves open (links clicked in e-mails, OAuth redirects, the public keys). */
 const openAuthPaths = /^\/(verify|callback|authorize|health|\.well-known\/jwks\.json)(\/|\?|$)/;
 
-export interface GatewayParts {
+interface GatewayParts {
   auth: LocalService;
   storage: LocalService;
 }

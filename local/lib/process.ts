@@ -8,7 +8,7 @@ export interface ChildService {
   stop(): Promise<void>;
 }
 
-export interface SpawnOptions {
+interface SpawnOptions {
   name: string;
   command: string;
   args: string[];
@@ -36,7 +36,7 @@ async function isUp(url: string): Promise<boolean> {
   }
 }
 
-export async function waitUntilReady(check: () => Promise<boolean>, timeoutMs: number, isDead: () => boolean = () => false): Promise<boolean> {
+async function waitUntilReady(check: () => Promise<boolean>, timeoutMs: number, isDead: () => boolean = () => false): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (isDead()) return false;

@@ -2,7 +2,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 /** Handles a request whose URL has had the gateway prefix (`/auth/v1`, `/storage/v1`) removed. */
-export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
+type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
 
 export interface LocalService {
   handler: NodeHandler;

@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { StackConfig } from '../config.ts';
 
-export interface PrivateJwk {
+interface PrivateJwk {
   kty: 'EC';
   crv: 'P-256';
   alg: 'ES256';
@@ -19,7 +19,7 @@ export interface PrivateJwk {
 }
 
 /** A public key as GoTrue's /.well-known/jwks.json lists it. */
-export interface PublicJwk {
+interface PublicJwk {
   kty: 'EC';
   crv: 'P-256';
   alg: 'ES256';
@@ -31,7 +31,7 @@ export interface PublicJwk {
   ext: true;
 }
 
-export interface Jwks<K = PublicJwk> {
+interface Jwks<K = PublicJwk> {
   keys: K[];
 }
 
@@ -42,7 +42,7 @@ export interface SigningKeys {
   jwks: Jwks;
 }
 
-export const signingKeysFile = (config: StackConfig) => path.join(config.dataDir, 'signing_keys.json');
+const signingKeysFile = (config: StackConfig) => path.join(config.dataDir, 'signing_keys.json');
 
 function isPrivateJwk(value: unknown): value is PrivateJwk {
   const key = value as Partial<PrivateJwk> | null;
@@ -65,13 +65,13 @@ function parseKeys(text: string, source: string): PrivateJwk[] {
   return keys.map((key) => ({ ...key, alg: 'ES256' }));
 }
 
-export function generateSigningKey(): PrivateJwk {
+function generateSigningKey(): PrivateJwk {
   const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const jwk = privateKey.export({ format: 'jwk' });
   return { kty: 'EC', crv: 'P-256', alg: 'ES256', kid: randomUUID(), x: jwk.x!, y: jwk.y!, d: jwk.d! };
 }
 
-export function publicJwk(key: PrivateJwk): PublicJwk {
+function publicJwk(key: PrivateJwk): PublicJwk {
   return { kty: 'EC', crv: 'P-256', alg: 'ES256', kid: key.kid, x: key.x, y: key.y, use: 'sig', key_ops: ['verify'], ext: true };
 }
 

@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { StackConfig } from '../config.ts';
 import { proxyTo } from '../lib/proxy.ts';
 
-export interface RunningMailbox {
+interface RunningMailbox {
   stop(): Promise<void>;
 }
 

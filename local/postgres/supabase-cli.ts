@@ -8,7 +8,7 @@ import { repoRoot } from '../config.ts';
 
 const cli = path.join(repoRoot, 'node_modules', '.bin', 'supabase');
 
-export interface CliRun {
+interface CliRun {
   code: number;
   stdout: string;
   stderr: string;

@@ -23,7 +23,7 @@ export interface RunningSandbox {
 }
 
 /** Where sandbox modules keep their JSON state. */
-export function sandboxDataDir(config: StackConfig): string {
+function sandboxDataDir(config: StackConfig): string {
   return path.join(config.dataDir, 'sandbox');
 }
 

@@ -124,11 +124,6 @@ export async function setCaller(db: Db, caller: Caller): Promise<void> {
   );
 }
 
-/** Drops the caller's role inside the current transaction (back to the storage admin). */
-export async function resetRole(db: Db): Promise<void> {
-  await db.query('reset role');
-}
-
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** `owner` is a uuid column: only a uuid `sub` goes there; `owner_id` keeps any sub. */

@@ -16,7 +16,7 @@ const units: Record<string, number> = {
 };
 
 /** "3GiB" -> 3221225472, "50MB" -> 50000000, 1024 -> 1024. Returns null when unparseable. */
-export function parseSize(value: unknown): number | null {
+function parseSize(value: unknown): number | null {
   if (typeof value === 'number') return Number.isFinite(value) && value >= 0 ? Math.floor(value) : null;
   if (typeof value !== 'string') return null;
   const match = /^\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*$/i.exec(value);
@@ -51,7 +51,7 @@ export function sizeLimit(globalLimit: number, bucket: Pick<BucketRow, 'file_siz
 }
 
 /** The media type without parameters, lower-cased: "Text/Plain;charset=UTF-8" -> "text/plain". */
-export function baseMimeType(contentType: string | undefined | null): string {
+function baseMimeType(contentType: string | undefined | null): string {
   return (contentType ?? '').split(';')[0].trim().toLowerCase();
 }
 

@@ -23,7 +23,7 @@ export interface UploadTarget {
   caller: Caller | null;
 }
 
-export interface ObjectDetails {
+interface ObjectDetails {
   mimetype: string;
   cacheControl: string;
   userMetadata: Record<string, unknown> | null;

@@ -40,7 +40,7 @@ describe('display state: TypeScript and SQL agree', () => {
       const { rows: result } = await db.query<{ state: string }>(
         `select private.connection_display_state(r.provider, r.connected, r.status, r.has_access, r.has_refresh,
                 r.expires_at, r.created_at, r.updated_at, $2::timestamptz) as state
-           from jsonb_to_recordset($1::jsonb) as r(n integer, provider text, connected boolean, status text, has_access boolean,
+           from jsonb_to_recordset($1::jsonb) as r(n integer, provider public.provider, connected boolean, status text, has_access boolean,
                 has_refresh boolean, expires_at timestamptz, created_at timestamptz, updated_at timestamptz)
           order by r.n`,
         [

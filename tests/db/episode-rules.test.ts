@@ -490,19 +490,19 @@ describe('admin resubmission and the outbox', () => {
         [[file]],
       );
       await db.query(`set local role service_role`);
-      const claimed = await db.query(`select * from public.claim_webhook_deliveries(10)`);
+      const claimed = await db.query(`select * from private.claim_webhook_deliveries(10)`);
       const mine = claimed.rows.find((d) => d.submission_log_id === r.submissionLogId);
       expect(mine).toMatchObject({ attempts: 1 });
-      const again = await db.query(`select * from public.claim_webhook_deliveries(10)`);
+      const again = await db.query(`select * from private.claim_webhook_deliveries(10)`);
       expect(again.rows.find((d) => d.submission_log_id === r.submissionLogId)).toBeUndefined();
-      await db.query(`select public.record_webhook_attempt($1, false, 502, 'Bad gateway', '0 seconds')`, [mine.id]);
-      const retried = await db.query(`select * from public.claim_webhook_deliveries(10)`);
+      await db.query(`select private.record_webhook_attempt($1, false, 502, 'Bad gateway', '0 seconds')`, [mine.id]);
+      const retried = await db.query(`select * from private.claim_webhook_deliveries(10)`);
       expect(retried.rows.find((d) => d.id === mine.id)).toMatchObject({ attempts: 2 });
-      await db.query(`select public.record_webhook_attempt($1, true, 200)`, [mine.id]);
+      await db.query(`select private.record_webhook_attempt($1, true, 200)`, [mine.id]);
       const log = await db.query(`select status from public.submission_logs where id = $1`, [r.submissionLogId]);
       expect(log.rows[0].status).toBe('delivered');
       await db.query('reset role');
-      expect((await runAs(db, { id: user.id }, `select * from public.claim_webhook_deliveries(10)`)).code).toBe(
+      expect((await runAs(db, { id: user.id }, `select * from private.claim_webhook_deliveries(10)`)).code).toBe(
         '42501',
       );
     });

@@ -6,8 +6,8 @@ import { withDb } from './db-support.ts';
 const exposed = `('public')`;
 const ours = `('public', 'private')`;
 
-async function rows(sql: string): Promise<Record<string, unknown>[]> {
-  return withDb(async (db) => (await db.query(sql)).rows);
+async function rows(sql: string, params: unknown[] = []): Promise<Record<string, unknown>[]> {
+  return withDb(async (db) => (await db.query(sql, params)).rows);
 }
 
 describe('database lint', () => {
@@ -185,22 +185,45 @@ describe('database lint', () => {
     ]);
   });
 
-  it('the service-only billing functions live in private and only the service role runs them', async () => {
+  it('the service-only billing and outbox functions live in private and only the service role runs them', async () => {
+    const serviceOnly = [
+      'claim_checkout_recovery',
+      'claim_webhook_deliveries',
+      'record_stripe_event',
+      'record_webhook_attempt',
+      'remember_stripe_customer',
+      'webhook_delivery_context',
+    ];
     expect(
-      await rows(`
+      await rows(
+        `
         select n.nspname as schema, p.proname as name,
                has_function_privilege('authenticated', p.oid, 'execute') as authenticated,
                has_function_privilege('service_role', p.oid, 'execute') as service_role
           from pg_catalog.pg_proc p join pg_catalog.pg_namespace n on n.oid = p.pronamespace
-         where p.proname in ('record_stripe_event', 'remember_stripe_customer', 'claim_checkout_recovery')
-         order by 2`),
+         where p.proname = any ($1)
+         order by 2`,
+        [serviceOnly],
+      ),
     ).toEqual(
-      ['claim_checkout_recovery', 'record_stripe_event', 'remember_stripe_customer'].map((name) => ({
+      serviceOnly.map((name) => ({
         schema: 'private',
         name,
         authenticated: false,
         service_role: true,
       })),
     );
+  });
+
+  it('every function in public is one a signed-in or anonymous caller may run (service-only ones belong in private)', async () => {
+    expect(
+      await rows(`
+        select p.proname as name
+          from pg_catalog.pg_proc p join pg_catalog.pg_namespace n on n.oid = p.pronamespace
+         where n.nspname = 'public'
+           and not has_function_privilege('authenticated', p.oid, 'execute')
+           and not has_function_privilege('anon', p.oid, 'execute')
+         order by 1`),
+    ).toEqual([]);
   });
 });

@@ -573,6 +573,14 @@ describe('through PostgREST', () => {
     }
   });
 
+  it('the outbox functions are not served at all, not even to the service role', async () => {
+    const headers = { apikey: config.serviceRoleKey, authorization: `Bearer ${config.serviceRoleKey}`, 'content-type': 'application/json' };
+    for (const fn of ['claim_webhook_deliveries', 'record_webhook_attempt', 'webhook_delivery_context']) {
+      const res = await fetch(`${config.urls.api}/rest/v1/rpc/${fn}`, { method: 'POST', headers, body: '{}' });
+      expect(res.status).toBe(404);
+    }
+  });
+
   it('a subscriber cannot insert an episode directly', async () => {
     const res = await rest('episodes', 'owner', {
       method: 'POST',

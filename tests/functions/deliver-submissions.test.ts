@@ -177,7 +177,7 @@ describe('deliver-submissions', () => {
   it('a runner killed after claiming leaves the row to be claimed again, and it is delivered once', async () => {
     const { logId } = await submitOne();
     // What a killed runner leaves behind: the row claimed (leased), no outcome recorded.
-    await withDb((db) => db.query("select public.claim_webhook_deliveries(100, interval '1 second')"));
+    await withDb((db) => db.query("select private.claim_webhook_deliveries(100, interval '1 second')"));
     expect(await deliveryRow(logId)).toMatchObject({ attempts: 1, delivered_at: null });
     await runDeliveries();
     expect(await receivedFor(logId)).toHaveLength(0);
@@ -219,7 +219,7 @@ describe('one automation at a time', () => {
       await setActiveAutomation('webhook');
     }
     await makeDue(logId);
-    const claimed = await withDb(async (db) => (await db.query("select id, submission_log_id from public.claim_webhook_deliveries(1000, interval '1 second')")).rows);
+    const claimed = await withDb(async (db) => (await db.query("select id, submission_log_id from private.claim_webhook_deliveries(1000, interval '1 second')")).rows);
     expect(claimed.map((row) => row.submission_log_id)).not.toContain(logId);
   });
 });

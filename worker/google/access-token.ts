@@ -6,13 +6,13 @@
 import type pg from 'pg';
 import { openToken, parseTokenKeyring, type TokenKeyring } from '../../supabase/functions/_shared/domain/token-cipher.ts';
 
-export class GoogleAccessError extends Error {
+class GoogleAccessError extends Error {
   /** Reconnecting Google Drive is the only fix: retrying cannot help. */
   readonly permanent = true;
 }
 
 /** Google grants both: Drive (`google`) and YouTube (`youtube`) are separate connections. */
-export type GoogleProvider = 'google' | 'youtube';
+type GoogleProvider = 'google' | 'youtube';
 
 export interface AccessTokenSource {
   googleAccessToken(userId: string, provider?: GoogleProvider): Promise<string>;

@@ -22,7 +22,7 @@ async function check(res: Response, what: string): Promise<Response> {
   throw new GoogleApiError(`${what}: Google answered ${res.status} ${text}`, res.status);
 }
 
-export interface DriveFile {
+interface DriveFile {
   id: string;
   name: string;
   webViewLink?: string;

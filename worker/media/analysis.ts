@@ -3,7 +3,7 @@
 import { ffmpeg } from './ffmpeg.ts';
 import type { AudioProfile, Interval } from './clip-selection.ts';
 
-export const ANALYSIS_WINDOW_SECONDS = 0.5;
+const ANALYSIS_WINDOW_SECONDS = 0.5;
 const SAMPLE_RATE = 8000;
 /** Quieter than this counts as silence (speech pauses in a normal recording sit well below). */
 const SILENCE_NOISE_DB = -35;

@@ -35,9 +35,9 @@ export interface ClipRange extends Interval {
   endsAtPause: boolean;
 }
 
-export const CLIP_SECONDS = 30;
+const CLIP_SECONDS = 30;
 export const MIN_CLIP_SECONDS = 5;
-export const SNAP_SECONDS = 3;
+const SNAP_SECONDS = 3;
 
 /** The clip length for `count` clips from an episode of `durationSeconds`. */
 export function clipLength(durationSeconds: number, count: number): number {
@@ -51,7 +51,7 @@ function overlap(a: Interval, b: Interval): number {
 }
 
 /** Per window: loudness above the quiet floor times the share of the window that is speech. */
-export function windowEnergy(profile: AudioProfile): number[] {
+function windowEnergy(profile: AudioProfile): number[] {
   const { windowSeconds, windowDb, silences } = profile;
   const voiced = windowDb.filter((db) => db > -90).sort((a, b) => a - b);
   // The 10th percentile of voiced windows: the episode's quiet talking level.

@@ -31,13 +31,13 @@ export class MediaError extends Error {
   }
 }
 
-export interface RunResult {
+interface RunResult {
   stdout: string;
   stderr: string;
 }
 
 /** Runs a binary to completion; rejects with the tail of stderr when it fails or is aborted. */
-export function run(command: string, args: string[], signal?: AbortSignal): Promise<RunResult> {
+function run(command: string, args: string[], signal?: AbortSignal): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) {
       reject(new Error('aborted'));

@@ -78,7 +78,7 @@ function trimmedInput(file: string, start: number, end: number): string[] {
   return ['-ss', start.toFixed(3), '-to', end.toFixed(3), '-i', file];
 }
 
-export interface EpisodeRender {
+interface EpisodeRender {
   main: MediaInput;
   start: number;
   end: number;
@@ -126,7 +126,7 @@ export async function renderEpisode(job: EpisodeRender): Promise<void> {
   );
 }
 
-export interface ClipRender {
+interface ClipRender {
   main: MediaInput;
   start: number;
   end: number;

@@ -16,7 +16,7 @@ export interface BrandColours {
 }
 
 /** Used where the profile has no brand colour yet. */
-export const FALLBACK_COLOURS: BrandColours = { primary: '1F2937', secondary: '6366F1', tertiary: 'F59E0B' };
+const FALLBACK_COLOURS: BrandColours = { primary: '1F2937', secondary: '6366F1', tertiary: 'F59E0B' };
 
 const hex = /^[0-9A-Fa-f]{6}$/;
 

@@ -23,7 +23,7 @@ export { automationFunctionEnv } from './settings.ts';
 
 const TOLERANCE_SECONDS = 300;
 
-export interface DownloadedFile {
+interface DownloadedFile {
   path: string;
   status: 'pending' | 'downloaded' | 'failed';
   bytes?: number;
@@ -31,7 +31,7 @@ export interface DownloadedFile {
   error?: string;
 }
 
-export interface ReceivedDelivery {
+interface ReceivedDelivery {
   receivedAt: string;
   idempotencyKey: string | null;
   submissionLogId: string | null;

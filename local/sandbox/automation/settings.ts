@@ -3,7 +3,7 @@
 // differs from `.env.example`'s, so tests always use their own receiver).
 import type { StackConfig } from '../../config.ts';
 
-export interface AutomationSettings {
+interface AutomationSettings {
   webhookUrl: string;
   secret: string;
 }

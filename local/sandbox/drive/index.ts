@@ -13,7 +13,7 @@ import { escapeHtml, readBody } from '../http.ts';
 import { JsonFile } from '../persist.ts';
 import type { SandboxModule, SandboxRequest } from '../types.ts';
 
-export interface DriveFileRecord {
+interface DriveFileRecord {
   id: string;
   name: string;
   mimeType: string;
@@ -23,7 +23,7 @@ export interface DriveFileRecord {
   createdTime: string;
 }
 
-export interface YouTubeVideoRecord {
+interface YouTubeVideoRecord {
   id: string;
   title: string;
   privacyStatus: string;

@@ -24,7 +24,7 @@ const routes: Route[] = [
   ...eventRoutes,
 ];
 
-export interface ApiRequest {
+interface ApiRequest {
   method: string;
   path: string;
   params: FormObject;

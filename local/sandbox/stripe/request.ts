@@ -74,7 +74,7 @@ export function bool(params: FormObject, key: string): boolean | null {
   fail(400, `Invalid boolean: ${typeof v === 'string' ? v : JSON.stringify(v)}`, 'parameter_invalid_boolean', key);
 }
 
-export const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export function email(params: FormObject, key: string): string | null {
   const v = str(params, key);

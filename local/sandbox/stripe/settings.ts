@@ -2,7 +2,7 @@
 // `.env.example` documents them; `stripeFunctionEnv` is what the Edge Functions should get.
 import type { StackConfig } from '../../config.ts';
 
-export type Tier = 'starter' | 'growth' | 'scale';
+type Tier = 'starter' | 'growth' | 'scale';
 
 export interface PriceSetting {
   tier: Tier;

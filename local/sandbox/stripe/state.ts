@@ -13,9 +13,9 @@ import type { Subscription } from './resources/subscriptions.ts';
 import type { StripeSettings } from './settings.ts';
 import type { Json, Metadata } from './primitives.ts';
 
-export const DEFAULT_API_VERSION = '2026-10-28.endive';
+const DEFAULT_API_VERSION = '2026-10-28.endive';
 
-export interface AccountData {
+interface AccountData {
   version: 2;
   customers: Record<string, Customer>;
   checkoutSessions: Record<string, CheckoutSession>;

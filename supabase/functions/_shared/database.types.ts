@@ -129,7 +129,7 @@ export type Database = {
         Row: {
           add_intro_outro: boolean
           add_logo: boolean
-          clip_style: string
+          clip_style: Database["public"]["Enums"]["clip_style"]
           days_between_clips: number
           end_timestamp: string | null
           files: string[]
@@ -142,7 +142,7 @@ export type Database = {
         Insert: {
           add_intro_outro?: boolean
           add_logo?: boolean
-          clip_style?: string
+          clip_style?: Database["public"]["Enums"]["clip_style"]
           days_between_clips?: number
           end_timestamp?: string | null
           files: string[]
@@ -155,7 +155,7 @@ export type Database = {
         Update: {
           add_intro_outro?: boolean
           add_logo?: boolean
-          clip_style?: string
+          clip_style?: Database["public"]["Enums"]["clip_style"]
           days_between_clips?: number
           end_timestamp?: string | null
           files?: string[]
@@ -184,7 +184,7 @@ export type Database = {
           has_access_token: boolean
           has_refresh_token: boolean
           id: string
-          provider: string
+          provider: Database["public"]["Enums"]["provider"]
           scopes: string[]
           status: string | null
           updated_at: string
@@ -198,7 +198,7 @@ export type Database = {
           has_access_token?: boolean
           has_refresh_token?: boolean
           id?: string
-          provider: string
+          provider: Database["public"]["Enums"]["provider"]
           scopes?: string[]
           status?: string | null
           updated_at?: string
@@ -212,7 +212,7 @@ export type Database = {
           has_access_token?: boolean
           has_refresh_token?: boolean
           id?: string
-          provider?: string
+          provider?: Database["public"]["Enums"]["provider"]
           scopes?: string[]
           status?: string | null
           updated_at?: string
@@ -393,7 +393,7 @@ export type Database = {
           last_error: string | null
           locked_until: string | null
           posted_at: string | null
-          provider: string
+          provider: Database["public"]["Enums"]["provider"]
           scheduled_for: string
           status: string
           updated_at: string
@@ -410,7 +410,7 @@ export type Database = {
           last_error?: string | null
           locked_until?: string | null
           posted_at?: string | null
-          provider: string
+          provider: Database["public"]["Enums"]["provider"]
           scheduled_for: string
           status?: string
           updated_at?: string
@@ -427,7 +427,7 @@ export type Database = {
           last_error?: string | null
           locked_until?: string | null
           posted_at?: string | null
-          provider?: string
+          provider?: Database["public"]["Enums"]["provider"]
           scheduled_for?: string
           status?: string
           updated_at?: string
@@ -684,32 +684,6 @@ export type Database = {
         }
         Returns: Json
       }
-      claim_webhook_deliveries: {
-        Args: {
-          p_lease?: string
-          p_limit?: number
-        }
-        Returns: {
-          attempts: number
-          created_at: string
-          delivered_at: string | null
-          failed_at: string | null
-          id: string
-          last_error: string | null
-          last_status: number | null
-          next_attempt_at: string
-          payload: Json
-          skipped_at: string | null
-          submission_log_id: string
-          updated_at: string
-        }[]
-        SetofOptions: {
-          from: "*"
-          to: "webhook_deliveries"
-          isOneToOne: false
-          isSetofReturn: true
-        }
-      }
       complete_onboarding: {
         Args: never
         Returns: Json
@@ -734,36 +708,6 @@ export type Database = {
         Args: never
         Returns: Json
       }
-      record_webhook_attempt: {
-        Args: {
-          p_delivery_id: string
-          p_error?: string
-          p_give_up?: boolean
-          p_ok: boolean
-          p_retry_in?: string
-          p_status?: number
-        }
-        Returns: {
-          attempts: number
-          created_at: string
-          delivered_at: string | null
-          failed_at: string | null
-          id: string
-          last_error: string | null
-          last_status: number | null
-          next_attempt_at: string
-          payload: Json
-          skipped_at: string | null
-          submission_log_id: string
-          updated_at: string
-        }
-        SetofOptions: {
-          from: "*"
-          to: "webhook_deliveries"
-          isOneToOne: true
-          isSetofReturn: false
-        }
-      }
       resubmit_submission: {
         Args: {
           episode_data?: Json
@@ -780,18 +724,10 @@ export type Database = {
         }
         Returns: Json
       }
-      webhook_delivery_context: {
-        Args: {
-          p_delivery_ids: string[]
-        }
-        Returns: {
-          context: Json
-          delivery_id: string
-        }[]
-      }
     }
     Enums: {
-      [_ in never]: never
+      clip_style: "DEFAULT" | "PROFESSIONAL" | "CREATIVE"
+      provider: "google" | "youtube" | "facebook" | "instagram" | "tiktok" | "x" | "linkedin" | "wordpress"
     }
     CompositeTypes: {
       [_ in never]: never
@@ -822,6 +758,9 @@ export type FunctionReturns<Name extends keyof PublicSchema["Functions"]> = Publ
 
 export const Constants = {
   public: {
-    Enums: {},
+    Enums: {
+      clip_style: ["DEFAULT", "PROFESSIONAL", "CREATIVE"],
+      provider: ["google", "youtube", "facebook", "instagram", "tiktok", "x", "linkedin", "wordpress"],
+    },
   },
 } as const

@@ -11,7 +11,7 @@ export class HttpError extends Error {
 }
 
 /** The largest JSON body any function reads. */
-export const maxJsonBodyBytes = 1_000_000;
+const maxJsonBodyBytes = 1_000_000;
 
 /**
  * A request body as text, read only up to `limit` bytes: a larger body (announced or sent) is a

@@ -6,7 +6,7 @@ import busboy from 'busboy';
 import { Readable } from 'node:stream';
 import { HttpError } from './http-error.ts';
 
-export type MultipartPart =
+type MultipartPart =
   | { kind: 'field'; name: string; value: string; truncated: boolean }
   | {
       kind: 'file';
@@ -19,7 +19,7 @@ export type MultipartPart =
       discard(): Promise<void>;
     };
 
-export interface MultipartLimits {
+interface MultipartLimits {
   maxFileBytes: number;
   maxFiles: number;
   maxFields: number;

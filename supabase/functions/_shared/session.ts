@@ -8,8 +8,8 @@ import { HttpError } from './http-error.ts';
 import { isLoopbackUrl } from './local-defaults.ts';
 import { sessionVerifier, userClient } from './supabase-clients.ts';
 
-export const ACCESS_COOKIE = 'sb-access-token';
-export const REFRESH_COOKIE = 'sb-refresh-token';
+const ACCESS_COOKIE = 'sb-access-token';
+const REFRESH_COOKIE = 'sb-refresh-token';
 
 /** The site's own origins: SITE_URL and the comma-separated ALLOWED_ORIGIN. */
 export function allowedOrigins(): Set<string> {

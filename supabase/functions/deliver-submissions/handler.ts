@@ -11,6 +11,7 @@ import {
   SIGNATURE_HEADER,
 } from '../_shared/domain/outbox.ts';
 import { EPISODES_BUCKET } from '../_shared/domain/episodes.ts';
+import { db } from '../_shared/db.ts';
 import { serviceClient } from '../_shared/supabase-clients.ts';
 import { signatureHeader } from '../_shared/webhook-signature.ts';
 import { isServiceCaller } from '../_shared/service-caller.ts';
@@ -24,6 +25,8 @@ type DeliveryContext = {
   brandAssetPaths: Record<string, string>;
 };
 type Outcome = 'delivered' | 'retrying' | 'failed';
+
+const reason = (cause: unknown) => (cause instanceof Error ? cause.message : String(cause));
 
 const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
@@ -99,17 +102,17 @@ async function deliver(delivery: Delivery, context: DeliveryContext | undefined,
     error = cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause);
   }
   const giveUp = error !== null && shouldGiveUp(delivery.attempts, config.maxAttempts);
-  const { error: recordError } = await serviceClient().rpc('record_webhook_attempt', {
-    p_delivery_id: delivery.id,
-    p_ok: error === null,
-    p_status: status ?? undefined,
-    p_error: error ?? undefined,
-    p_retry_in: `${retryDelaySeconds(delivery.attempts)} seconds`,
-    p_give_up: giveUp,
-  });
-  // Unrecorded, the lease expires and the delivery is claimed again (the idempotency key lets
-  // the receiver drop the repeat).
-  if (recordError) throw new Error(`could not record delivery ${delivery.id}: ${recordError.message}`);
+  try {
+    await db()`
+      select from private.record_webhook_attempt(
+        ${delivery.id}::uuid, ${error === null}, ${status}::integer, ${error}::text,
+        ${`${retryDelaySeconds(delivery.attempts)} seconds`}::interval, ${giveUp}
+      )`;
+  } catch (cause) {
+    // Unrecorded, the lease expires and the delivery is claimed again (the idempotency key lets
+    // the receiver drop the repeat).
+    throw new Error(`could not record delivery ${delivery.id}: ${reason(cause)}`, { cause });
+  }
   return error === null ? 'delivered' : giveUp ? 'failed' : 'retrying';
 }
 
@@ -129,15 +132,24 @@ export async function handleDeliveryRun(request: Request): Promise<Response> {
   const limit = Number.isInteger(options.limit) && (options.limit as number) > 0 ? Math.min(options.limit as number, 100) : 20;
   const lease = Number.isInteger(options.leaseSeconds) && (options.leaseSeconds as number) > 0 ? (options.leaseSeconds as number) : DELIVERY_LEASE_SECONDS;
 
-  const db = serviceClient();
-  const { data: claimed, error } = await db.rpc('claim_webhook_deliveries', { p_limit: limit, p_lease: `${lease} seconds` });
-  if (error) return json(500, { message: `could not claim deliveries: ${error.message}` });
-  const deliveries = (claimed ?? []) as unknown as Delivery[];
+  let deliveries: Delivery[];
+  try {
+    deliveries = await db()<Delivery[]>`
+      select id, submission_log_id, attempts, payload
+        from private.claim_webhook_deliveries(${limit}::integer, ${`${lease} seconds`}::interval)`;
+  } catch (cause) {
+    return json(500, { message: `could not claim deliveries: ${reason(cause)}` });
+  }
   if (deliveries.length === 0) return json(200, { claimed: 0, delivered: 0, retrying: 0, failed: 0 });
 
-  const { data: contexts, error: contextError } = await db.rpc('webhook_delivery_context', { p_delivery_ids: deliveries.map((d) => d.id) });
-  if (contextError) return json(500, { message: `could not load delivery context: ${contextError.message}` });
-  const contextById = new Map((contexts ?? []).map((row) => [row.delivery_id, row.context as unknown as DeliveryContext]));
+  let contexts: { delivery_id: string; context: DeliveryContext }[];
+  try {
+    contexts = await db()<{ delivery_id: string; context: DeliveryContext }[]>`
+      select delivery_id, context from private.webhook_delivery_context(${deliveries.map((d) => d.id)}::uuid[])`;
+  } catch (cause) {
+    return json(500, { message: `could not load delivery context: ${reason(cause)}` });
+  }
+  const contextById = new Map(contexts.map((row) => [row.delivery_id, row.context]));
 
   const outcomes = await Promise.all(deliveries.map((d) => deliver(d, contextById.get(d.id), config)));
   const count = (outcome: Outcome) => outcomes.filter((o) => o === outcome).length;

@@ -3,7 +3,7 @@
 import { homeDestination, type Account } from '@domain/account';
 import { findRoute } from './route-table';
 
-export type AccessDecision = { kind: 'render' } | { kind: 'redirect'; to: string };
+type AccessDecision = { kind: 'render' } | { kind: 'redirect'; to: string };
 
 const render: AccessDecision = { kind: 'render' };
 const redirect = (to: string): AccessDecision => ({ kind: 'redirect', to });

@@ -10,9 +10,9 @@ import { ADMIN_CONSOLE_PATH, type HomeDestination } from '@domain/account';
  *   with `signedOutNotice`, a signed-out visitor sees the page just long enough to be told
  *   'Unauthorized' and sent to / (the dashboard, spec section 2).
  */
-export type RouteAccess = { kind: 'anyone' } | { kind: 'guest' } | { kind: 'member'; home?: HomeDestination; signedOutNotice?: boolean };
+type RouteAccess = { kind: 'anyone' } | { kind: 'guest' } | { kind: 'member'; home?: HomeDestination; signedOutNotice?: boolean };
 
-export interface AppRoute {
+interface AppRoute {
   path: string;
   title: string;
   access: RouteAccess;

@@ -1,7 +1,7 @@
 // The pixel size of a chosen image or MP4, read in the browser without uploading it.
 import { blobReader, mp4Dimensions } from './mp4-dimensions';
 
-export type MediaSize = { width: number; height: number };
+type MediaSize = { width: number; height: number };
 
 /** Decodes the image's header through the browser; null when it is no readable image. */
 export async function imageSize(file: Blob): Promise<MediaSize | null> {

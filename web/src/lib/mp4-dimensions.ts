@@ -3,7 +3,7 @@
 // track's 'tkhd' width and height, swapped when its matrix turns the picture a quarter turn.
 
 /** Reads `length` bytes at `offset` (fewer at the end of the file). */
-export type ByteReader = (offset: number, length: number) => Promise<Uint8Array>;
+type ByteReader = (offset: number, length: number) => Promise<Uint8Array>;
 
 const MAX_MOOV_BYTES = 64 * 1024 * 1024;
 

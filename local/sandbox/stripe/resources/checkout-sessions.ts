@@ -260,7 +260,7 @@ function createCheckoutSession(sandbox: StripeSandbox, params: FormObject): Json
 }
 
 /** Marks sessions past `expires_at` as expired (Stripe does this lazily too, from our view). */
-export function refreshSession(session: CheckoutSession): CheckoutSession {
+function refreshSession(session: CheckoutSession): CheckoutSession {
   if (session.status === 'open' && session.expires_at <= nowSeconds()) {
     session.status = 'expired';
     session.url = null;

@@ -6,7 +6,7 @@ import { newId, nowSeconds, type Json } from '../primitives.ts';
 import type { StripeState } from '../state.ts';
 import { deliver, type Delivery } from '../webhooks.ts';
 
-export interface StripeEvent extends Json {
+interface StripeEvent extends Json {
   id: string;
   object: 'event';
   type: string;

@@ -6,7 +6,7 @@ import type { StripeSandbox } from '../sandbox.ts';
 import { newId, nowSeconds, type Json } from '../primitives.ts';
 import { periodOf, type Subscription } from './subscriptions.ts';
 
-export type InvoiceStatus = 'draft' | 'open' | 'paid' | 'void' | 'uncollectible';
+type InvoiceStatus = 'draft' | 'open' | 'paid' | 'void' | 'uncollectible';
 
 export interface Invoice extends Json {
   id: string;
@@ -24,7 +24,7 @@ export interface Invoice extends Json {
 }
 
 /** The subscription an invoice bills. */
-export function subscriptionOf(invoice: Invoice): string {
+function subscriptionOf(invoice: Invoice): string {
   return invoice.parent.subscription_details.subscription;
 }
 

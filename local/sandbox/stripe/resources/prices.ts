@@ -19,7 +19,7 @@ export interface Product extends Json {
   name: string;
 }
 
-export function productIdFor(p: PriceSetting): string {
+function productIdFor(p: PriceSetting): string {
   return `prod_castloop_${p.tier}`;
 }
 

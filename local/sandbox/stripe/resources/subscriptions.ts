@@ -19,12 +19,12 @@ import { newId, type Json, type Metadata } from '../primitives.ts';
 import type { LineItemInput } from './checkout-sessions.ts';
 import { planOf, type Price } from './prices.ts';
 
-export interface Period {
+interface Period {
   start: number;
   end: number;
 }
 
-export interface SubscriptionItem extends Json {
+interface SubscriptionItem extends Json {
   id: string;
   object: 'subscription_item';
   price: Price;
@@ -34,7 +34,7 @@ export interface SubscriptionItem extends Json {
   subscription: string;
 }
 
-export type SubscriptionStatus = 'active' | 'past_due' | 'canceled' | 'incomplete' | 'unpaid' | 'trialing';
+type SubscriptionStatus = 'active' | 'past_due' | 'canceled' | 'incomplete' | 'unpaid' | 'trialing';
 
 export interface Subscription extends Json {
   id: string;
@@ -67,7 +67,7 @@ export function setPeriod(subscription: Subscription, period: Period): void {
   }
 }
 
-export function buildSubscriptionItem(
+function buildSubscriptionItem(
   sandbox: StripeSandbox,
   subscriptionId: string,
   item: LineItemInput,

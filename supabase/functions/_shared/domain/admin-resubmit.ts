@@ -9,7 +9,7 @@ export const ADMIN_CLIP_STYLES = ['DEFAULT', 'PORTRAIT', 'LANDSCAPE'] as const;
 export type AdminClipStyle = (typeof ADMIN_CLIP_STYLES)[number];
 export const MIN_DAYS_BETWEEN_CLIPS = 1;
 /** Files one resubmission may carry, as for a subscriber's submission. */
-export const MAX_RESUBMIT_FILES = 10;
+const MAX_RESUBMIT_FILES = 10;
 
 export const adminResubmitMessages = {
   noFilesTitle: 'No Files Selected',
@@ -19,7 +19,7 @@ export const adminResubmitMessages = {
   success: 'Episode successfully resubmitted to an automation webhook',
 } as const;
 
-export interface SubmissionParameters {
+interface SubmissionParameters {
   startTimestamp?: string | null;
   endTimestamp?: string | null;
   clipStyle?: string | null;
@@ -29,10 +29,10 @@ export interface SubmissionParameters {
 }
 
 /** skipped: the built-in worker took the submission, so the webhook was not posted. */
-export type DeliveryState = 'pending' | 'delivered' | 'failed' | 'skipped';
+type DeliveryState = 'pending' | 'delivered' | 'failed' | 'skipped';
 
 /** One outbox delivery of a log to the automation webhook. */
-export interface LogDelivery {
+interface LogDelivery {
   state: DeliveryState;
   attempts: number;
   lastStatus: number | null;

@@ -8,7 +8,7 @@ z.config(z.locales.en());
 
 export const PASSWORD_MIN_LENGTH = 8;
 
-export const authMessages = {
+const authMessages = {
   invalidEmail: 'Invalid email address',
   passwordTooShort: 'Password must be at least 8 characters',
   passwordRequired: 'Password is required',

@@ -2,25 +2,28 @@
 // order, who may connect which, and the display state derived from a stored connection.
 // The SQL twin of `connectionDisplayState` is `private.connection_display_state` (it gates
 // episode submission); tests/db/connection-state-agreement.test.ts feeds both the same rows.
+import { Constants, type Enums } from '../database.types.ts';
 
-export const PROVIDERS = [
-  { id: 'google', label: 'Google Drive', purpose: 'Store and access files' },
-  { id: 'youtube', label: 'YouTube', purpose: 'Upload clips and full episodes' },
-  { id: 'facebook', label: 'Facebook', purpose: 'Share posts and updates' },
-  { id: 'instagram', label: 'Instagram', purpose: 'Share stories and posts' },
-  { id: 'tiktok', label: 'TikTok', purpose: 'Post short-form clips' },
-  { id: 'x', label: 'X (Twitter)', purpose: 'Share updates and clips' },
-  { id: 'linkedin', label: 'LinkedIn', purpose: 'Share professional updates' },
-  { id: 'wordpress', label: 'WordPress', purpose: 'Publish posts and content' },
-] as const;
-
-export type ProviderId = (typeof PROVIDERS)[number]['id'];
+/** The providers in the spec's order: the SQL enum `public.provider`, through the generated types. */
+export const PROVIDER_IDS = Constants.public.Enums.provider;
+export type ProviderId = Enums<'provider'>;
 export type OAuthProviderId = Exclude<ProviderId, 'wordpress'>;
 
-export const PROVIDER_IDS: readonly ProviderId[] = PROVIDERS.map((p) => p.id);
+const PROVIDER_DISPLAY: Record<ProviderId, { label: string; purpose: string }> = {
+  google: { label: 'Google Drive', purpose: 'Store and access files' },
+  youtube: { label: 'YouTube', purpose: 'Upload clips and full episodes' },
+  facebook: { label: 'Facebook', purpose: 'Share posts and updates' },
+  instagram: { label: 'Instagram', purpose: 'Share stories and posts' },
+  tiktok: { label: 'TikTok', purpose: 'Post short-form clips' },
+  x: { label: 'X (Twitter)', purpose: 'Share updates and clips' },
+  linkedin: { label: 'LinkedIn', purpose: 'Share professional updates' },
+  wordpress: { label: 'WordPress', purpose: 'Publish posts and content' },
+};
+
+export const PROVIDERS = PROVIDER_IDS.map((id) => ({ id, ...PROVIDER_DISPLAY[id] }));
 
 /** Open to every subscriber; the rest only to the operator-flagged internal test account. */
-export const OPEN_PROVIDERS: readonly ProviderId[] = ['google', 'youtube', 'x', 'wordpress', 'linkedin'];
+const OPEN_PROVIDERS: readonly ProviderId[] = ['google', 'youtube', 'x', 'wordpress', 'linkedin'];
 
 export function isProviderId(value: string): value is ProviderId {
   return (PROVIDER_IDS as readonly string[]).includes(value);
@@ -31,7 +34,7 @@ export function isOAuthProviderId(value: string): value is OAuthProviderId {
 }
 
 export function providerLabel(provider: ProviderId): string {
-  return PROVIDERS.find((p) => p.id === provider)?.label ?? provider;
+  return PROVIDER_DISPLAY[provider].label;
 }
 
 export function isProviderAvailable(provider: ProviderId, isInternalTestAccount: boolean): boolean {
@@ -39,9 +42,9 @@ export function isProviderAvailable(provider: ProviderId, isInternalTestAccount:
 }
 
 /** Spec section 9 freshness rules. */
-export const FRESH_UPDATE_MS = 10 * 60 * 1000;
-export const GOOGLE_STALE_AFTER_MS = 30 * 24 * 60 * 60 * 1000;
-export const FACEBOOK_NO_EXPIRY_MAX_AGE_MS = 60 * 24 * 60 * 60 * 1000;
+const FRESH_UPDATE_MS = 10 * 60 * 1000;
+const GOOGLE_STALE_AFTER_MS = 30 * 24 * 60 * 60 * 1000;
+const FACEBOOK_NO_EXPIRY_MAX_AGE_MS = 60 * 24 * 60 * 60 * 1000;
 
 export type ConnectionDisplayState = 'connected' | 'expired' | 'failed' | 'disconnected';
 export type StoredStatus = 'connected' | 'expired' | 'failed' | null;
@@ -89,7 +92,7 @@ export function connectionDisplayState(provider: ProviderId, facts: ConnectionFa
   }
 }
 
-export interface ConnectionSummary {
+interface ConnectionSummary {
   /** Connections that are not disconnected. */
   total: number;
   working: number;

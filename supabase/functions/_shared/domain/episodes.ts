@@ -1,6 +1,7 @@
 // Episode submission rules (spec sections 3, 4, 5 and 9), shared by the SPA's dialog and the
 // `api` function; submit_episode() in SQL re-checks every one of them.
 import { z } from 'zod/mini';
+import { Constants, type Enums } from '../database.types.ts';
 import type { ProcessingState } from './processing.ts';
 
 export const MAX_EPISODE_FILES = 10;
@@ -10,14 +11,15 @@ export const EPISODE_MIME_TYPE = 'video/mp4';
 export const EPISODES_BUCKET = 'episodes';
 export const RECENT_EPISODES_SHOWN = 3;
 
-export const CLIP_STYLES = ['DEFAULT', 'PROFESSIONAL', 'CREATIVE'] as const;
-export type ClipStyle = (typeof CLIP_STYLES)[number];
-export const DAYS_BETWEEN_CLIPS_MIN = 1;
-export const DAYS_BETWEEN_CLIPS_MAX = 30;
+/** The SQL enum `public.clip_style`, through the generated types. */
+export const CLIP_STYLES = Constants.public.Enums.clip_style;
+export type ClipStyle = Enums<'clip_style'>;
+const DAYS_BETWEEN_CLIPS_MIN = 1;
+const DAYS_BETWEEN_CLIPS_MAX = 30;
 
 /** hh:mm:ss, hours 0-23 with an optional leading zero. */
-export const TIMESTAMP_PATTERN = /^([01]?[0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]$/;
-export const timestampMessage = 'Must be in hh:mm:ss format';
+const TIMESTAMP_PATTERN = /^([01]?[0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]$/;
+const timestampMessage = 'Must be in hh:mm:ss format';
 
 const optionalTimestamp = z.optional(
   z.union([z.literal(''), z.string().check(z.regex(TIMESTAMP_PATTERN, timestampMessage))]),
@@ -60,8 +62,7 @@ export const submitEpisodePayloadSchema = z.object({
   episodeData: z._default(episodeOptionsSchema, () => ({ ...defaultEpisodeOptions })),
 });
 
-export const BLOCK_REASONS = ['google_drive_required', 'google_drive_invalid', 'hosting_setup', 'monthly_limit'] as const;
-export type BlockReason = (typeof BLOCK_REASONS)[number];
+export type BlockReason = 'google_drive_required' | 'google_drive_invalid' | 'hosting_setup' | 'monthly_limit';
 
 /** GET /api/episodes/stats (episode_stats() plus the dashboard's setup facts). */
 export interface EpisodeStats {

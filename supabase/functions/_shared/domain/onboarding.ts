@@ -6,9 +6,9 @@ import { googleFontFamilies, podcastCategories, podcastLanguages, podcastTimezon
 
 z.config(z.locales.en());
 
-export const HEX_COLOR_LENGTH = 6;
+const HEX_COLOR_LENGTH = 6;
 
-export const onboardingMessages = {
+const onboardingMessages = {
   hexColor: 'Must be a 6 character HEX code without #',
   brandFontRequired: 'Brand font is required',
   primaryColorRequired: 'Primary color is required',
@@ -99,7 +99,7 @@ export function isBrandAssetSlot(value: unknown): value is BrandAssetSlot {
   return typeof value === 'string' && (brandAssetSlots as readonly string[]).includes(value);
 }
 
-export type AssetShape = 'square' | 'landscape' | 'portrait';
+type AssetShape = 'square' | 'landscape' | 'portrait';
 
 interface SlotRule {
   /** The name of the file in reads (GET /api/airtable/user-data). */
@@ -116,7 +116,7 @@ interface SlotRule {
 }
 
 const MiB = 1024 * 1024;
-export const IMAGE_MAX_BYTES = 10 * MiB;
+const IMAGE_MAX_BYTES = 10 * MiB;
 export const VIDEO_MAX_BYTES = 200 * MiB;
 
 const video = (readName: string, label: string, shape: 'landscape' | 'portrait'): SlotRule => ({

@@ -3,8 +3,8 @@
 
 /** Attempts before a delivery is marked failed (the last error is kept for administrators). */
 export const MAX_DELIVERY_ATTEMPTS = 8;
-export const RETRY_BASE_SECONDS = 30;
-export const RETRY_CAP_SECONDS = 60 * 60;
+const RETRY_BASE_SECONDS = 30;
+const RETRY_CAP_SECONDS = 60 * 60;
 /** How long a claimed delivery stays with its runner before another may claim it again. */
 export const DELIVERY_LEASE_SECONDS = 5 * 60;
 /** How long the signed download URLs in a delivery stay valid. */

@@ -1,6 +1,6 @@
 // Plan tiers (spec sections 1 and 9): names, titles, and which tiers exist.
 export const PLAN_TIERS = ['starter', 'growth', 'scale'] as const;
-export type PlanTier = (typeof PLAN_TIERS)[number];
+type PlanTier = (typeof PLAN_TIERS)[number];
 
 export function isPlanTier(value: unknown): value is PlanTier {
   return typeof value === 'string' && (PLAN_TIERS as readonly string[]).includes(value);

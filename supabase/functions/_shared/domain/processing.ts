@@ -1,8 +1,7 @@
 // Built-in processing of a submission as subscribers and admins see it (public.episode_processing).
 // Shared by the `api` function and the SPA.
 
-export const PROCESSING_STATUSES = ['queued', 'processing', 'delivered', 'failed'] as const;
-export type ProcessingStatus = (typeof PROCESSING_STATUSES)[number];
+export type ProcessingStatus = 'queued' | 'processing' | 'delivered' | 'failed';
 
 /** The worker's progress and outcome for one submission. */
 export interface ProcessingState {
@@ -16,7 +15,7 @@ export interface ProcessingState {
 }
 
 /** The words for a processing state, one place for the dashboard and the admin console. */
-export const processingWords = {
+const processingWords = {
   queued: 'Queued',
   processing: 'Processing',
   delivered: 'Delivered',

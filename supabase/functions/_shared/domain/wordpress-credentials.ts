@@ -4,7 +4,7 @@
 import { z } from 'zod/mini';
 
 export const MISSING_WORDPRESS_CREDENTIALS = 'Please enter both username and application password';
-export const INVALID_WORDPRESS_SITE = 'Please enter the address of your WordPress site (https://...)';
+const INVALID_WORDPRESS_SITE = 'Please enter the address of your WordPress site (https://...)';
 
 const required = z.pipe(z.string().check(z.trim()), z.string().check(z.minLength(1, MISSING_WORDPRESS_CREDENTIALS), z.maxLength(500)));
 

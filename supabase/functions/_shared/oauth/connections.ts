@@ -217,7 +217,7 @@ async function refreshOne(row: TokenRow): Promise<RefreshOutcome> {
   return { kind: 'refreshed' };
 }
 
-export interface RefreshRunSummary {
+interface RefreshRunSummary {
   refreshed: number;
   needsReauth: number;
   failed: number;

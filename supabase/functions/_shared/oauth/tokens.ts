@@ -20,7 +20,7 @@ export class ProviderError extends Error {
   }
 }
 
-export function base64Url(bytes: Uint8Array): string {
+function base64Url(bytes: Uint8Array): string {
   let binary = '';
   for (const byte of bytes) binary += String.fromCharCode(byte);
   return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
@@ -30,7 +30,7 @@ export function randomToken(bytes = 32): string {
   return base64Url(crypto.getRandomValues(new Uint8Array(bytes)));
 }
 
-export async function sha256(text: string): Promise<Uint8Array> {
+async function sha256(text: string): Promise<Uint8Array> {
   return new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)));
 }
 

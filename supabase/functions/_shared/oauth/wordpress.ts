@@ -2,7 +2,7 @@
 // calls it) and the check of the credentials against the site's REST API.
 import { HttpError } from '../http-error.ts';
 
-export const WORDPRESS_CREDENTIALS_REFUSED = 'The WordPress site refused this username and application password';
+const WORDPRESS_CREDENTIALS_REFUSED = 'The WordPress site refused this username and application password';
 
 function insecureHostsAllowed(): string[] {
   // Local development only (the local stack sets it): plain http and loopback sites.
@@ -28,7 +28,7 @@ export function normaliseSiteUrl(raw: string): string {
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 }
 
-export interface WordpressUser {
+interface WordpressUser {
   name: string;
 }
 

@@ -42,7 +42,7 @@ function submitRefusal(error: SqlError): HttpError {
  * An entry of uploadUrls as an object path in the `episodes` bucket: a bare path, or a Storage
  * URL (TUS or signed upload) whose path names the bucket.
  */
-export function objectPathOf(uploadUrl: string): string {
+function objectPathOf(uploadUrl: string): string {
   if (!/^https?:\/\//i.test(uploadUrl) && !uploadUrl.startsWith('/')) return uploadUrl;
   const pathname = decodeURIComponent(new URL(uploadUrl, 'http://x').pathname);
   const marker = `/${EPISODES_BUCKET}/`;

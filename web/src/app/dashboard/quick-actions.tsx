@@ -1,6 +1,7 @@
 // Quick Actions: Manage Subscription goes to /subscribe; Contact Support copies the support
 // address (5 s toast) or, where the clipboard is unavailable, shows it for 8 s.
 import { useNavigate } from 'react-router-dom';
+import { Panel } from '@/components/panel';
 import { supportEmail } from '@/lib/external-links';
 import { notify } from '@/lib/toast';
 import { dashboardTexts as t } from './texts';
@@ -8,36 +9,44 @@ import { dashboardTexts as t } from './texts';
 const SUPPORT_COPIED_MS = 5000;
 const SUPPORT_FALLBACK_MS = 8000;
 
-export async function copySupportAddress(clipboard: Pick<Clipboard, 'writeText'> | undefined = navigator.clipboard): Promise<void> {
+async function copySupportAddress(
+  clipboard: Pick<Clipboard, 'writeText'> | undefined = navigator.clipboard,
+): Promise<void> {
   try {
     if (!clipboard) throw new Error('no clipboard');
     await clipboard.writeText(supportEmail);
     notify.success(t.supportCopiedTitle, { description: t.supportCopied(supportEmail), durationMs: SUPPORT_COPIED_MS });
   } catch {
-    notify.info(t.supportAddressTitle, { description: t.supportAddress(supportEmail), durationMs: SUPPORT_FALLBACK_MS });
+    notify.info(t.supportAddressTitle, {
+      description: t.supportAddress(supportEmail),
+      durationMs: SUPPORT_FALLBACK_MS,
+    });
   }
 }
 
 export function QuickActions() {
   const navigate = useNavigate();
   return (
-    <section aria-labelledby="quick-actions-title" className="card bg-base-100 shadow">
-      <div className="card-body gap-3">
-        <h2 id="quick-actions-title" className="card-title">
-          {t.quickActions}
-        </h2>
-        <div className="grid gap-3 sm:grid-cols-2">
-          <button type="button" className="btn h-auto flex-col items-start py-3 text-left" onClick={() => navigate('/subscribe')}>
-            <span className="font-semibold">{t.manageSubscription}</span>
-            <span className="text-sm font-normal">{t.manageSubscriptionHint}</span>
-          </button>
-          <button type="button" className="btn h-auto flex-col items-start py-3 text-left" onClick={() => void copySupportAddress()}>
-            <span className="font-semibold">{t.contactSupport}</span>
-            <span className="text-sm font-normal">{t.contactSupportHint}</span>
-          </button>
-        </div>
-        <p className="text-sm text-base-content/70">{t.billingDate}</p>
+    <Panel titleId="quick-actions-title" title={t.quickActions} className="bg-base-100 shadow">
+      <div className="grid gap-3 sm:grid-cols-2">
+        <button
+          type="button"
+          className="btn h-auto flex-col items-start py-3 text-left"
+          onClick={() => navigate('/subscribe')}
+        >
+          <span className="font-semibold">{t.manageSubscription}</span>
+          <span className="text-sm font-normal">{t.manageSubscriptionHint}</span>
+        </button>
+        <button
+          type="button"
+          className="btn h-auto flex-col items-start py-3 text-left"
+          onClick={() => void copySupportAddress()}
+        >
+          <span className="font-semibold">{t.contactSupport}</span>
+          <span className="text-sm font-normal">{t.contactSupportHint}</span>
+        </button>
       </div>
-    </section>
+      <p className="text-sm text-base-content/70">{t.billingDate}</p>
+    </Panel>
   );
 }

@@ -13,7 +13,7 @@ function getEpisodeLogs(cursor: string | null): Promise<Page<SubmissionLog>> {
   );
 }
 
-export const episodeLogsQuery = infiniteQueryOptions({
+const episodeLogsQuery = infiniteQueryOptions({
   queryKey: episodeLogsKey,
   queryFn: ({ pageParam }) => getEpisodeLogs(pageParam),
   initialPageParam: null as string | null,

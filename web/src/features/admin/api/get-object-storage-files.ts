@@ -3,7 +3,7 @@ import type { ObjectStorageFile, Page } from '@domain/admin-resubmit';
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
 
-export const objectStorageFilesKey = ['/api/admin/object-storage/files'] as const;
+const objectStorageFilesKey = ['/api/admin/object-storage/files'] as const;
 
 function getObjectStorageFiles(cursor: string | null): Promise<Page<ObjectStorageFile>> {
   return apiRequest(
@@ -12,7 +12,7 @@ function getObjectStorageFiles(cursor: string | null): Promise<Page<ObjectStorag
   );
 }
 
-export const objectStorageFilesQuery = infiniteQueryOptions({
+const objectStorageFilesQuery = infiniteQueryOptions({
   queryKey: objectStorageFilesKey,
   queryFn: ({ pageParam }) => getObjectStorageFiles(pageParam),
   initialPageParam: null as string | null,

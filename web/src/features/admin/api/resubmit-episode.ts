@@ -4,7 +4,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
 import { episodeLogsKey } from './get-episode-logs';
 
-export interface ResubmitResult {
+interface ResubmitResult {
   message: string;
   log: { id: string; status: string; submittedAt: string };
 }

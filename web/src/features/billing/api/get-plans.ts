@@ -38,7 +38,7 @@ async function getPlans(): Promise<Plan[]> {
   );
 }
 
-export const plansQuery = queryOptions({ queryKey: ['plans'], queryFn: getPlans, staleTime: 60 * 60 * 1000 });
+const plansQuery = queryOptions({ queryKey: ['plans'], queryFn: getPlans, staleTime: 60 * 60 * 1000 });
 
 export function usePlans() {
   return useQuery(plansQuery);

@@ -11,7 +11,7 @@ async function getPodcastWebsite(): Promise<string | null> {
   return data?.podcast_website?.trim() || null;
 }
 
-export const podcastWebsiteQuery = queryOptions({ queryKey: ['profiles', 'podcast_website'], queryFn: getPodcastWebsite, staleTime: 0 });
+const podcastWebsiteQuery = queryOptions({ queryKey: ['profiles', 'podcast_website'], queryFn: getPodcastWebsite, staleTime: 0 });
 
 export function usePodcastWebsite(enabled: boolean) {
   return useQuery({ ...podcastWebsiteQuery, enabled });

@@ -5,7 +5,7 @@ import { errorMessage } from '@/lib/api-client';
 import { notify } from '@/lib/toast';
 import { useStartOAuth } from '../api/start-oauth';
 import { texts } from '../texts';
-import { Modal } from './modal';
+import { Modal } from '@/components/modal';
 
 interface ConnectDialogProps {
   provider: { id: OAuthProviderId; label: string } | null;

@@ -12,6 +12,8 @@ import {
   type TokenCheckResult,
 } from '@domain/connection-status';
 import { useState } from 'react';
+import { ListState, listStatus } from '@/components/list-state';
+import { Panel } from '@/components/panel';
 import { errorMessage } from '@/lib/api-client';
 import { notify } from '@/lib/toast';
 import { useCheckTokens } from '../api/check-tokens';
@@ -33,7 +35,10 @@ function announceTokenCheck(result: TokenCheckResult): void {
   show(texts.tokenCheckComplete, { description: texts.tokenCheckBody(working, attention) });
   if (result.needsReauth.length > 0) {
     const providers = result.needsReauth.map((entry) => providerLabel(entry.provider)).join(', ');
-    setTimeout(() => notify.error(texts.reconnectionNeeded, { description: texts.reconnectionNeededBody(providers) }), RECONNECT_TOAST_DELAY_MS);
+    setTimeout(
+      () => notify.error(texts.reconnectionNeeded, { description: texts.reconnectionNeededBody(providers) }),
+      RECONNECT_TOAST_DELAY_MS,
+    );
   }
 }
 
@@ -71,57 +76,51 @@ export function ConnectionsPanel() {
           : notify.success(texts.disconnected, { description: texts.disconnectedBody(label) }),
       onError: (error) =>
         id === 'wordpress'
-          ? notify.error(texts.wordpressDisconnectFailed, { description: errorMessage(error, texts.wordpressDisconnectFailedFallback) })
-          : notify.error(texts.disconnectFailed, { description: texts.disconnectFailedBody(label, errorMessage(error, '')) }),
+          ? notify.error(texts.wordpressDisconnectFailed, {
+              description: errorMessage(error, texts.wordpressDisconnectFailedFallback),
+            })
+          : notify.error(texts.disconnectFailed, {
+              description: texts.disconnectFailedBody(label, errorMessage(error, '')),
+            }),
     });
 
   const runTokenCheck = () =>
     checkTokens.mutate(undefined, {
       onSuccess: announceTokenCheck,
-      onError: (error) => notify.error(texts.tokenRefreshFailed, { description: errorMessage(error, texts.tokenRefreshFailedFallback) }),
+      onError: (error) =>
+        notify.error(texts.tokenRefreshFailed, { description: errorMessage(error, texts.tokenRefreshFailedFallback) }),
     });
 
   return (
-    <section aria-labelledby="connections-title" className="card border border-base-300 bg-base-100 shadow-sm">
-      <div className="card-body gap-3">
-        <h2 id="connections-title" className="card-title">
-          {texts.title}
-        </h2>
-        <p className="text-sm text-base-content/70">{texts.intro}</p>
-        {connections.isPending ? (
-          <p className="flex items-center gap-2" role="status">
-            <span className="loading loading-spinner loading-sm" aria-hidden="true" /> {texts.loading}
-          </p>
-        ) : connections.isError ? (
-          <p role="alert">{texts.loadFailed}</p>
-        ) : (
-          <>
-            <p className="font-medium" aria-live="polite">
-              {summaryLine}
-            </p>
-            <ul aria-label={texts.title}>
-              {entries.map(({ id, label, purpose, entry, state }) => (
-                <ProviderRow
-                  key={id}
-                  label={label}
-                  purpose={purpose}
-                  state={state}
-                  available={entry?.available ?? false}
-                  accountLabel={entry?.accountLabel ?? null}
-                  busy={(disconnect.isPending && disconnect.variables === id) || checkTokens.isPending}
-                  onConnect={() => openConnect(id, label)}
-                  onDisconnect={() => removeConnection(id, label)}
-                  onRefresh={runTokenCheck}
-                />
-              ))}
-            </ul>
-            {entries.some((e) => !(e.entry?.available ?? false)) && <p className="text-sm text-base-content/70">{texts.comingSoonNote}</p>}
-          </>
+    <Panel titleId="connections-title" title={texts.title} className="border border-base-300 bg-base-100 shadow-sm">
+      <p className="text-sm text-base-content/70">{texts.intro}</p>
+      <ListState status={listStatus(connections)} texts={{ loading: texts.loading, failed: texts.loadFailed }}>
+        <p className="font-medium" aria-live="polite">
+          {summaryLine}
+        </p>
+        <ul aria-label={texts.title}>
+          {entries.map(({ id, label, purpose, entry, state }) => (
+            <ProviderRow
+              key={id}
+              label={label}
+              purpose={purpose}
+              state={state}
+              available={entry?.available ?? false}
+              accountLabel={entry?.accountLabel ?? null}
+              busy={(disconnect.isPending && disconnect.variables === id) || checkTokens.isPending}
+              onConnect={() => openConnect(id, label)}
+              onDisconnect={() => removeConnection(id, label)}
+              onRefresh={runTokenCheck}
+            />
+          ))}
+        </ul>
+        {entries.some((e) => !(e.entry?.available ?? false)) && (
+          <p className="text-sm text-base-content/70">{texts.comingSoonNote}</p>
         )}
-        <p className="text-xs text-base-content/70">{texts.tokensNote}</p>
-      </div>
+      </ListState>
+      <p className="text-xs text-base-content/70">{texts.tokensNote}</p>
       <ConnectDialog provider={connecting} onClose={() => setConnecting(null)} />
       <WordpressDialog open={wordpressOpen} onClose={() => setWordpressOpen(false)} />
-    </section>
+    </Panel>
   );
 }

@@ -9,7 +9,7 @@ import { notify } from '@/lib/toast';
 import { useConnectWordpress } from '../api/connect-wordpress';
 import { usePodcastWebsite } from '../api/get-podcast-website';
 import { texts } from '../texts';
-import { Modal } from './modal';
+import { Modal } from '@/components/modal';
 
 export function WordpressDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const [username, setUsername] = useState('');

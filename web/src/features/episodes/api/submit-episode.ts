@@ -7,7 +7,7 @@ import { episodeTexts as t } from '../texts';
 import { episodeStatsKey } from './get-episode-stats';
 import { episodesKey } from './get-episodes';
 
-export interface SubmitEpisodeInput {
+interface SubmitEpisodeInput {
   uploadUrls: string[];
   episodeData: EpisodeOptions;
 }

@@ -2,7 +2,7 @@
 // (generic message), or null when submission is open (spec section 4).
 import type { BlockReason, EpisodeStats } from '@domain/episodes';
 
-export type Gate = BlockReason | 'none' | null;
+type Gate = BlockReason | 'none' | null;
 
 export function gateOf(stats: Pick<EpisodeStats, 'canSubmit' | 'blockReason'> | null | undefined): Gate {
   if (!stats) return null;

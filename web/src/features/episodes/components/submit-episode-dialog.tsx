@@ -10,9 +10,10 @@ import {
   normalizeDaysBetweenClips,
 } from '@domain/episodes';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useEffect, useId, useRef } from 'react';
+import { useId } from 'react';
 import { useForm } from 'react-hook-form';
 import { FormField } from '@/components/form-field';
+import { Modal } from '@/components/modal';
 import { notify } from '@/lib/toast';
 import { submitFailureMessage, useSubmitEpisode } from '../api/submit-episode';
 import { episodeTexts as t, gatingTexts as g } from '../texts';
@@ -54,20 +55,12 @@ function FileRow({ item, onRemove, onRetry }: { item: UploadItem; onRemove: () =
 }
 
 export default function SubmitEpisodeDialog({ userId, stats, open, onClose }: Props) {
-  const dialog = useRef<HTMLDialogElement>(null);
   const fileInputId = useId();
   const uploads = useEpisodeUploads(userId);
   const submit = useSubmitEpisode();
   const gate = gateOf(stats);
   const form = useForm({ resolver: zodResolver(episodeOptionsSchema), defaultValues: defaultEpisodeOptions });
   const { errors } = form.formState;
-
-  useEffect(() => {
-    const element = dialog.current;
-    if (!element) return;
-    if (open && !element.open) element.showModal();
-    if (!open && element.open) element.close();
-  }, [open]);
 
   const onSubmit = form.handleSubmit((options: EpisodeOptions) => {
     if (gate) {
@@ -97,17 +90,15 @@ export default function SubmitEpisodeDialog({ userId, stats, open, onClose }: Pr
   const submitLabel = submit.isPending ? t.submitting : gate ? g.button[gate] : t.submit;
 
   return (
-    <dialog ref={dialog} className="modal" aria-labelledby="submit-dialog-title" onClose={onClose}>
-      <div className="modal-box flex max-w-2xl flex-col gap-4">
-        <div className="flex items-start justify-between gap-4">
-          <h2 id="submit-dialog-title" className="text-xl font-bold">
-            {t.dialogTitle}
-          </h2>
-          <button type="button" className="btn btn-ghost btn-sm" onClick={onClose}>
-            {t.close}
-          </button>
-        </div>
-
+    <Modal
+      open={open}
+      title={t.dialogTitle}
+      onClose={onClose}
+      closeLabel={t.close}
+      headingLevel={2}
+      boxClassName="flex max-w-2xl flex-col gap-4"
+      keepMounted
+    >
         {gate && (
           <div role="alert" className="alert alert-warning">
             <span>{g.banner[gate]}</span>
@@ -214,7 +205,6 @@ export default function SubmitEpisodeDialog({ userId, stats, open, onClose }: Pr
             </button>
           </div>
         </form>
-      </div>
-    </dialog>
+    </Modal>
   );
 }

@@ -4,7 +4,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
 import { profileRecordKey } from './get-profile-record';
 
-export function deleteAttachment(fieldName: BrandAssetSlot): Promise<ProfileRecord | null> {
+function deleteAttachment(fieldName: BrandAssetSlot): Promise<ProfileRecord | null> {
   return apiRequest<ProfileRecord | null>('POST', '/api/onboarding/delete-attachment', { fieldName });
 }
 

@@ -12,7 +12,7 @@ export type ChosenFiles = Partial<Record<BrandAssetSlot, File>>;
 /** 0-100 per slot being uploaded. */
 export type UploadProgress = Partial<Record<BrandAssetSlot, number>>;
 
-export interface SaveProfileInput {
+interface SaveProfileInput {
   fields: OnboardingFields;
   files: ChosenFiles;
   onProgress?: (progress: UploadProgress) => void;
@@ -56,7 +56,7 @@ async function submitWithFiles({ fields, files, onProgress }: SaveProfileInput):
   });
 }
 
-export function saveProfile(input: SaveProfileInput): Promise<ProfileRecord | null> {
+function saveProfile(input: SaveProfileInput): Promise<ProfileRecord | null> {
   if (Object.keys(input.files).length > 0) return submitWithFiles(input);
   return apiRequest<ProfileRecord | null>('POST', '/api/onboarding/submit', { fields: input.fields });
 }

@@ -38,7 +38,7 @@ import { fieldLabels, texts } from '../texts';
 import { ColorField, requiredLabel, SelectField, TextAreaField } from './fields';
 import { FileSlot } from './file-slot';
 
-export type ConfigurationValues = Record<ProfileTextField, string> & {
+type ConfigurationValues = Record<ProfileTextField, string> & {
   emailAddress: string;
   postAutomatically: boolean;
   files: Partial<Record<BrandAssetSlot, File | null>>;

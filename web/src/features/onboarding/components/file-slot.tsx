@@ -9,7 +9,7 @@ import { useDeleteAttachment } from '../api/delete-attachment';
 import { texts } from '../texts';
 
 /** The first problem with `file` for `slot` (type, size, then shape), or null. */
-export async function brandAssetProblem(slot: BrandAssetSlot, file: File): Promise<string | null> {
+async function brandAssetProblem(slot: BrandAssetSlot, file: File): Promise<string | null> {
   const rule = brandAssetRules[slot];
   const typeProblem = fileTypeProblem(slot, file) ?? fileSizeProblem(slot, file.size);
   if (typeProblem) return typeProblem;

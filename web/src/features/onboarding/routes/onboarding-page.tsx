@@ -5,23 +5,19 @@ import { FullPageSpinner } from '@/components/spinner';
 import { useCurrentAccount } from '@/lib/current-account';
 import { communityUrl, introVideoUrl } from '@/lib/external-links';
 import type { ReactNode } from 'react';
+import { Panel } from '@/components/panel';
 import { useProfileRecord } from '../api/get-profile-record';
 import { ConfigurationForm } from '../components/configuration-form';
 import { texts } from '../texts';
 
 const t = texts.page;
 
-function Card({ title, children, className = '' }: { title: string; children: ReactNode; className?: string }) {
-  const id = `card-${title.replace(/\W+/g, '-').toLowerCase()}`;
+/** A card of the page, its heading's id taken from its title. */
+function Card({ title, children }: { title: string; children: ReactNode }) {
   return (
-    <section className={`card bg-base-100 shadow ${className}`} aria-labelledby={id}>
-      <div className="card-body gap-3">
-        <h2 id={id} className="card-title">
-          {title}
-        </h2>
-        {children}
-      </div>
-    </section>
+    <Panel titleId={`card-${title.replace(/\W+/g, '-').toLowerCase()}`} title={title} className="bg-base-100 shadow">
+      {children}
+    </Panel>
   );
 }
 
