@@ -1,9 +1,10 @@
 // A 1 GiB episode upload through the SPA's own upload code (the Submit New Episode dialog,
-// tus-js-client in headless Chromium, through the gateway to local Storage) against a raw
-// loopback HTTP PUT of the same file to a plain Node server writing to disk. Goal: >= 0.8x the
-// raw rate, and the browser's memory flat (the file is read a chunk at a time). For reference,
-// the browser's own ceiling: the same file sent by Chromium alone as sequential 6 MiB PUTs to
-// the plain server (what any single TUS upload in 6 MiB chunks can reach in this browser).
+// tus-js-client in headless Chromium, through the gateway to local Storage) against, in the
+// same run: a raw loopback HTTP PUT of the same file from Node to a plain Node server writing
+// to disk (goal >= 0.8x its rate), and the same browser sending the file in one fetch PUT to
+// that server (the browser's own ceiling); and the tab's peak memory (flat: the file is read a
+// chunk at a time). BENCH_UPLOAD_DETAIL=1 adds where the time goes: 6 MiB pieces by fetch and
+// by XHR to the plain server, raw 6 MiB TUS PATCHes from the page and from Node to Storage.
 // Runs its own stack (with the built SPA) on CASTLOOP_TEST_PORT_BASE (default 27300).
 //   npx tsx bench/episode-upload-browser.ts
 import { randomBytes } from 'node:crypto';
@@ -61,47 +62,132 @@ async function rawPut(source: string): Promise<number> {
   }
 }
 
-/** Seconds for the page to PUT `source` to a plain Node server in sequential 6 MiB blob slices. */
-async function chromiumChunkedPut(page: Page, source: string): Promise<number> {
-  const target = path.join(work, 'chunked-target.bin');
+/** A plain Node server appending every request body to one file on disk (CORS open for the page). */
+async function plainServer(): Promise<{ url: string; close: () => Promise<void> }> {
+  const target = path.join(work, 'plain-target.bin');
+  await fs.rm(target, { force: true });
   const server = http.createServer((req, res) => {
     res.setHeader('access-control-allow-origin', '*');
-    if (req.method === 'OPTIONS') return void res.writeHead(204, { 'access-control-allow-methods': 'PUT' }).end();
-    pipeline(req, createWriteStream(target, { flags: 'a' })).then(
+    if (req.method === 'OPTIONS') return void res.writeHead(204, { 'access-control-allow-methods': 'PUT', 'access-control-allow-headers': '*' }).end();
+    // Each upload starts the file anew (so measurements do not pile gigabytes on the disk).
+    const first = new URL(req.url ?? '/', 'http://x').searchParams.has('start');
+    pipeline(req, createWriteStream(target, { flags: first ? 'w' : 'a' })).then(
       () => res.writeHead(204).end(),
       () => res.writeHead(500).end(),
     );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  try {
-    await page.evaluate(() => {
-      const input = document.createElement('input');
-      input.type = 'file';
-      input.id = 'bench-chunked-source';
-      input.hidden = true;
-      document.body.append(input);
-    });
-    await page.locator('#bench-chunked-source').setInputFiles(source);
-    const milliseconds = await page.evaluate(async ({ url, chunk }) => {
-      const file = (document.getElementById('bench-chunked-source') as HTMLInputElement).files![0];
-      const began = performance.now();
-      for (let offset = 0; offset < file.size; offset += chunk) {
-        await new Promise<void>((resolve, reject) => {
-          const request = new XMLHttpRequest();
-          request.open('PUT', url);
-          request.onload = () => (request.status === 204 ? resolve() : reject(new Error(`chunk PUT answered ${request.status}`)));
-          request.onerror = () => reject(new Error('chunk PUT failed'));
-          request.send(file.slice(offset, offset + chunk));
+  return {
+    url: `http://127.0.0.1:${port}/upload`,
+    close: async () => {
+      server.close();
+      await fs.rm(target, { force: true });
+    },
+  };
+}
+
+/** Gives the page the source file as a File (on disk, not read into memory). */
+async function fileInPage(page: Page, source: string): Promise<void> {
+  // tsx keeps function names with a `__name` helper that pages evaluated into lack.
+  await page.evaluate('globalThis.__name ??= (target) => target');
+  await page.evaluate(() => {
+    if (document.getElementById('bench-source')) return;
+    const input = document.createElement('input');
+    input.type = 'file';
+    input.id = 'bench-source';
+    input.hidden = true;
+    document.body.append(input);
+  });
+  await page.locator('#bench-source').setInputFiles(source);
+}
+
+type PieceClient = 'fetch' | 'xhr';
+
+/**
+ * Seconds for the page to send the file: whole in one fetch PUT (pieceBytes 0), or in
+ * sequential pieces by fetch or XHR; as plain PUTs, or as TUS PATCHes to `tus` (an upload URL
+ * and its headers).
+ */
+async function sendFromPage(page: Page, options: { url: string; pieceBytes: number; client: PieceClient; tusHeaders?: Record<string, string> }): Promise<number> {
+  const milliseconds = await page.evaluate(async ({ url, pieceBytes, client, tusHeaders }) => {
+    const file = (document.getElementById('bench-source') as HTMLInputElement).files![0];
+    const send = (body: Blob, offset: number) => {
+      const method = tusHeaders ? 'PATCH' : 'PUT';
+      const target = tusHeaders || offset > 0 ? url : `${url}?start`;
+      const headers: Record<string, string> = tusHeaders ? { ...tusHeaders, 'upload-offset': String(offset), 'content-type': 'application/offset+octet-stream' } : {};
+      if (client === 'fetch') {
+        return fetch(target, { method, headers, body }).then((response) => {
+          if (!response.ok) throw new Error(`${method} answered ${response.status}`);
         });
       }
-      return performance.now() - began;
-    }, { url: `http://127.0.0.1:${port}/upload`, chunk: 6 * 1024 * 1024 });
-    return milliseconds / 1000;
-  } finally {
-    server.close();
-    await fs.rm(target, { force: true });
+      return new Promise<void>((resolve, reject) => {
+        const request = new XMLHttpRequest();
+        request.open(method, target);
+        for (const [name, value] of Object.entries(headers)) request.setRequestHeader(name, value);
+        request.onload = () => (request.status < 300 ? resolve() : reject(new Error(`${method} answered ${request.status}`)));
+        request.onerror = () => reject(new Error(`${method} failed`));
+        request.send(body);
+      });
+    };
+    const began = performance.now();
+    if (pieceBytes === 0) await send(file, 0);
+    else for (let offset = 0; offset < file.size; offset += pieceBytes) await send(file.slice(offset, offset + pieceBytes), offset);
+    return performance.now() - began;
+  }, options);
+  return milliseconds / 1000;
+}
+
+/** A fresh TUS upload in the user's folder of the episodes bucket: its URL and the headers to send to it. */
+async function createTusUpload(token: string, name: string): Promise<{ url: string; headers: Record<string, string> }> {
+  const b64 = (value: string) => Buffer.from(value).toString('base64');
+  const headers = { 'tus-resumable': '1.0.0', authorization: `Bearer ${token}`, apikey: config.anonKey };
+  const response = await fetch(`${config.urls.api}/storage/v1/upload/resumable`, {
+    method: 'POST',
+    headers: {
+      ...headers,
+      'upload-length': String(size),
+      'upload-metadata': `bucketName ${b64('episodes')},objectName ${b64(name)},contentType ${b64('video/mp4')}`,
+    },
+  });
+  const location = response.headers.get('location');
+  if (response.status !== 201 || !location) throw new Error(`TUS create answered ${response.status}`);
+  return { url: location, headers };
+}
+
+/** Seconds for Node to send the file as sequential 6 MiB TUS PATCHes (Storage's own cost, no browser). */
+async function nodeTusPatches(source: string, upload: { url: string; headers: Record<string, string> }): Promise<number> {
+  // One kept-alive connection, as a browser's.
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const began = performance.now();
+  for (let offset = 0; offset < size; offset += CHUNK) {
+    const length = Math.min(CHUNK, size - offset);
+    await new Promise<void>((resolve, reject) => {
+      const req = http.request(upload.url, {
+        method: 'PATCH',
+        agent,
+        headers: { ...upload.headers, 'upload-offset': String(offset), 'content-type': 'application/offset+octet-stream', 'content-length': String(length) },
+      }, (res) => {
+        res.resume();
+        res.on('end', () => (res.statusCode === 204 ? resolve() : reject(new Error(`PATCH answered ${res.statusCode}`))));
+      });
+      req.on('error', reject);
+      createReadStream(source, { start: offset, end: offset + length - 1, highWaterMark: 1024 * 1024 }).pipe(req);
+    });
   }
+  agent.destroy();
+  return (performance.now() - began) / 1000;
+}
+
+async function accessToken(email: string, password: string): Promise<string> {
+  const response = await fetch(`${config.urls.api}/auth/v1/token?grant_type=password`, {
+    method: 'POST',
+    headers: { apikey: config.anonKey, 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
+  const body = (await response.json()) as { access_token?: string };
+  if (!body.access_token) throw new Error(`sign-in answered ${response.status}`);
+  return body.access_token;
 }
 
 /** The Chromium browser process started by this process (the root of its renderers). */
@@ -121,9 +207,18 @@ function chromiumPid(): number | null {
 }
 
 const rate = (seconds: number) => size / seconds / 1024 / 1024;
+const line = (label: string, seconds: number) => console.log(`  ${label}: ${seconds.toFixed(2)} s, ${rate(seconds).toFixed(0)} MiB/s`);
+const CHUNK = 6 * 1024 * 1024;
+// Where the time goes, each measured once more in the same run: pieces by fetch and XHR to the
+// plain server, raw TUS PATCHes from the page and from Node to Storage.
+const detail = process.env.BENCH_UPLOAD_DETAIL === '1';
 
 const stack = await startStack(config, { reset: true, web: 'preview' });
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
+// BENCH_CHROMIUM_ARGS (space-separated) replaces the flags, only to show what limits headless:
+// a user's browser runs with none of them.
+const chromiumArgs = process.env.BENCH_CHROMIUM_ARGS?.split(' ').filter(Boolean) ?? ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'];
+let plain: Awaited<ReturnType<typeof plainServer>> | undefined;
+const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: chromiumArgs });
 try {
   await fs.mkdir(work, { recursive: true });
   const source = path.join(work, 'episode.mp4');
@@ -143,6 +238,11 @@ try {
   const dialog = page.getByRole('dialog', { name: 'Submit New Episode' });
   await dialog.waitFor();
 
+  // The browser's ceiling, measured before and after the SPA's upload (the machine's load drifts).
+  plain = await plainServer();
+  await fileInPage(page, source);
+  const chromiumBefore = await sendFromPage(page, { url: plain.url, pieceBytes: 0, client: 'fetch' });
+
   const pid = chromiumPid();
   const heap = () => page.evaluate(() => (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize ?? 0);
   const idleTree = pid ? treeRssBytes(pid) : 0;
@@ -160,20 +260,33 @@ try {
   const began = performance.now();
   await dialog.getByLabel('Choose MP4 files').setInputFiles(source);
   await page.getByText('Files Uploaded Successfully!').waitFor({ timeout: 15 * 60 * 1000 });
-  const browserSeconds = (performance.now() - began) / 1000;
+  const spaSeconds = (performance.now() - began) / 1000;
   sampling = false;
   await sampler;
-  const chromiumSeconds = await chromiumChunkedPut(page, source);
+
+  const chromiumSeconds = Math.min(chromiumBefore, await sendFromPage(page, { url: plain.url, pieceBytes: 0, client: 'fetch' }));
+  const pieces: Array<[string, number]> = [];
+  if (detail) {
+    pieces.push(['Chromium, sequential 6 MiB fetch PUTs to the plain server', await sendFromPage(page, { url: plain.url, pieceBytes: CHUNK, client: 'fetch' })]);
+    pieces.push(['Chromium, sequential 6 MiB XHR PUTs to the plain server', await sendFromPage(page, { url: plain.url, pieceBytes: CHUNK, client: 'xhr' })]);
+    pieces.push(['Chromium, sequential 48 MiB fetch PUTs (per-request cost)', await sendFromPage(page, { url: plain.url, pieceBytes: 8 * CHUNK, client: 'fetch' })]);
+    const token = await accessToken(user.email, user.password);
+    const viaPage = await createTusUpload(token, `${user.id}/bench-page/episode.mp4`);
+    pieces.push(['Chromium, raw 6 MiB TUS PATCHes by fetch to Storage (no tus-js-client)', await sendFromPage(page, { url: viaPage.url, pieceBytes: CHUNK, client: 'fetch', tusHeaders: viaPage.headers })]);
+    const viaNode = await createTusUpload(token, `${user.id}/bench-node/episode.mp4`);
+    pieces.push(['Node, 6 MiB TUS PATCHes to Storage (Storage alone, no browser)', await nodeTusPatches(source, viaNode)]);
+  }
 
   console.log(`upload of ${mib(size)} on loopback`);
-  console.log(`  raw HTTP PUT (Node client -> plain Node server writing to disk), best of 2: ${rawSeconds.toFixed(2)} s, ${rate(rawSeconds).toFixed(0)} MiB/s`);
-  console.log(`  SPA dialog in headless Chromium (tus-js-client, 6 MiB chunks, via gateway to Storage): ${browserSeconds.toFixed(2)} s, ${rate(browserSeconds).toFixed(0)} MiB/s`);
-  console.log(`  throughput ratio SPA / raw: ${(rate(browserSeconds) / rate(rawSeconds)).toFixed(2)} (goal >= 0.8)`);
-  console.log(`  Chromium alone, sequential 6 MiB blob PUTs to the plain server: ${chromiumSeconds.toFixed(2)} s, ${rate(chromiumSeconds).toFixed(0)} MiB/s`);
-  console.log(`  throughput ratio SPA / Chromium alone: ${(rate(browserSeconds) / rate(chromiumSeconds)).toFixed(2)} (the part Storage and the SPA cost)`);
-  console.log(`  Chromium process tree RSS: idle ${mib(idleTree)}, peak during upload ${mib(peakTree)}`);
-  console.log(`  tab JS heap: idle ${mib(idleHeap)}, peak during upload ${mib(peakHeap)}`);
+  line('raw HTTP PUT (Node client -> plain Node server writing to disk), best of 2', rawSeconds);
+  line('Chromium alone, one fetch PUT of the whole file to the plain server, best of before and after the SPA', chromiumSeconds);
+  line('SPA dialog in headless Chromium (tus-js-client, 6 MiB chunks, via gateway to Storage)', spaSeconds);
+  for (const [label, seconds] of pieces) line(label, seconds);
+  console.log(`  ratio SPA / raw Node PUT: ${(rawSeconds / spaSeconds).toFixed(2)} (goal >= 0.8)`);
+  console.log(`  ratio SPA / Chromium raw PUT: ${(chromiumSeconds / spaSeconds).toFixed(2)} (what Storage and the SPA cost in this browser)`);
+  console.log(`  tab memory: Chromium process tree RSS idle ${mib(idleTree)}, peak during upload ${mib(peakTree)}; JS heap idle ${mib(idleHeap)}, peak ${mib(peakHeap)}`);
 } finally {
+  await plain?.close();
   await browser.close();
   await stack.stop();
   await fs.rm(config.dataDir, { recursive: true, force: true });

@@ -6,11 +6,11 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { describe, expect, it } from 'vitest';
-import { withDb } from '../support/stack.ts';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { config, withDb } from '../support/stack.ts';
 import { createUser, type TestUser, type UserOptions } from '../support/users.ts';
 import { eventually, receivedFor, runDeliveries, submitEpisode, tokenOf, uploadEpisodeFile, useAutomation } from '../support/episodes.ts';
-import { expectAccessible, expectOnPage, useBrowser, waitForToast } from './support/browser.ts';
+import { expectAccessible, expectOnPage, useBrowser, waitForToast, webUrl } from './support/browser.ts';
 
 const harness = useBrowser();
 // Submissions here go to the automation receiver; the processing states are set directly.
@@ -100,21 +100,63 @@ describe('submitting an episode', () => {
     ]);
   });
 
-  it('an upload interrupted by a reload resumes from where it stopped', async () => {
+  it('an upload interrupted by a reload goes on by itself, without choosing the file again, sending no stored chunk twice', async () => {
     const { page, user } = await signedInDashboard({ tier: 'growth', drive: 'connected', hostingReady: true });
-    const big = await mp4File('long-episode.mp4', 20 * MiB);
+    const big = await mp4File('reloaded-episode.mp4', 20 * MiB);
     let patches = 0;
-    // The connection dies during the second chunk: its request never gets an answer.
+    let stalling = true;
+    // The second chunk never reaches the server: the upload is mid-way when the page reloads,
+    // and the server holds exactly the first chunk.
     await page.route('**/storage/v1/upload/resumable/**', async (route) => {
-      if (route.request().method() === 'PATCH' && ++patches >= 2) return;
+      if (stalling && route.request().method() === 'PATCH' && ++patches >= 2) return;
       await route.continue();
     });
-    let dialog = await openDialog(page);
+    const dialog = await openDialog(page);
     await dialog.getByLabel('Choose MP4 files').setInputFiles(big.file);
     await expect.poll(() => patches, { timeout: 15_000 }).toBeGreaterThanOrEqual(2);
 
-    await page.unrouteAll({ behavior: 'ignoreErrors' });
+    stalling = false;
+    const offsets: number[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'PATCH') offsets.push(Number(request.headers()['upload-offset']));
+    });
     await page.reload();
+    // No file is chosen after the reload: the upload finishes on its own.
+    await waitForToast(page, 'Files Uploaded Successfully!', '1 file(s) uploaded to cloud storage.');
+    // The server had the first chunk; everything after it was sent once, in order.
+    expect(offsets).toEqual([6 * MiB, 12 * MiB, 18 * MiB]);
+
+    const reopened = await openDialog(page);
+    await reopened.getByText('Uploaded').waitFor();
+    expect(await reopened.getByText('Interrupted uploads').count()).toBe(0);
+    const [stored] = await withDb(async (db) =>
+      (await db.query(`select name from storage.objects where bucket_id = 'episodes' and name like $1`, [`${user.id}/%`])).rows.map((row) => row.name as string),
+    );
+    const response = await fetch(`${config.urls.api}/storage/v1/object/episodes/${stored}`, { headers: { Authorization: `Bearer ${await tokenOf(user)}` } });
+    expect(response.status).toBe(200);
+    expect(createHash('sha256').update(Buffer.from(await response.arrayBuffer())).digest('hex')).toBe(big.sha256);
+  });
+
+  it('after a closed browser (the held file is gone) the dialog asks for the same file and resumes from where it stopped', async () => {
+    const { page: first, user } = await signedInDashboard({ tier: 'growth', drive: 'connected', hostingReady: true });
+    const big = await mp4File('long-episode.mp4', 20 * MiB);
+    let patches = 0;
+    // The connection dies during the second chunk: its request never gets an answer.
+    await first.route('**/storage/v1/upload/resumable/**', async (route) => {
+      if (route.request().method() === 'PATCH' && ++patches >= 2) return;
+      await route.continue();
+    });
+    let dialog = await openDialog(first);
+    await dialog.getByLabel('Choose MP4 files').setInputFiles(big.file);
+    await expect.poll(() => patches, { timeout: 15_000 }).toBeGreaterThanOrEqual(2);
+
+    // A new browser with the same profile data (session, local storage) but no service worker.
+    const storageState = await first.context().storageState();
+    await first.context().close();
+    const context = await harness.browser().newContext({ baseURL: webUrl, storageState });
+    onTestFinished(() => context.close());
+    const page = await context.newPage();
+    await page.goto('/');
     await page.getByRole('heading', { name: 'Submit New Episode' }).waitFor();
     dialog = await openDialog(page);
     await dialog.getByText('Interrupted uploads').waitFor();

@@ -3,6 +3,7 @@
 import { lazy, Suspense, useState } from 'react';
 import { useEpisodeStats } from '../api/get-episode-stats';
 import { episodeTexts as t } from '../texts';
+import { hasInterruptedUploads } from '../upload/remembered';
 import { GatingBox } from './gating-box';
 import { RecentEpisodes } from './recent-episodes';
 
@@ -11,8 +12,9 @@ const SubmitEpisodeDialog = lazy(() => import('./submit-episode-dialog'));
 export function SubmitEpisodePanel({ userId }: { userId: string }) {
   const stats = useEpisodeStats();
   const [open, setOpen] = useState(false);
-  // Once opened the dialog stays mounted, so uploads keep their progress while it is closed.
-  const [mounted, setMounted] = useState(false);
+  // Once opened the dialog stays mounted, so uploads keep their progress while it is closed;
+  // uploads a reload interrupted mount it at once (closed), so they go on by themselves.
+  const [mounted, setMounted] = useState(() => hasInterruptedUploads(userId));
   return (
     <section aria-labelledby="submit-episode-title" className="card bg-base-100 shadow">
       <div className="card-body gap-4">

@@ -1,15 +1,19 @@
 // Resumable uploads of episode videos into the caller's folder of the `episodes` bucket, with
 // tus-js-client (fetched when the dialog opens, not with the page) against Storage's TUS endpoint:
 // 6 MiB chunks, automatic retries, per-file and overall progress, cancel and remove. Each
-// upload's address is kept in local storage under a fingerprint of the file, so choosing the
-// same file again after a reload, a closed tab or a dropped connection continues from the
-// server's offset instead of starting over. Files are read a chunk at a time, never whole.
+// upload's address is kept in local storage under a fingerprint of the file, so it continues
+// from the server's offset instead of starting over. After a reload the file comes back from
+// a service worker (held-files.ts) and its upload goes on by itself; after a closed browser or
+// where that worker is unavailable, choosing the same file again does the same. Files are read
+// a chunk at a time, never whole.
 import { EPISODE_MIME_TYPE, EPISODES_BUCKET, episodeObjectPath, MAX_EPISODE_FILE_BYTES, MAX_EPISODE_FILES } from '@domain/episodes';
 import type { Upload } from 'tus-js-client';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { currentAccessToken } from '@/lib/supabase';
 import { notify } from '@/lib/toast';
 import { episodeTexts as t } from '../texts';
+import { heldFiles, holdFile, HOLD_PING_MS, pingHeldFiles, releaseFile } from './held-files';
+import { readRemembered, type Remembered, writeRemembered } from './remembered';
 
 /** Storage's TUS uploads take exactly 6 MiB chunks. */
 const CHUNK_BYTES = 6 * 1024 * 1024;
@@ -43,22 +47,6 @@ export interface UploadItem {
   error: string | null;
 }
 
-interface Remembered {
-  uploaded: Array<{ name: string; size: number; path: string }>;
-  interrupted: Array<{ name: string; size: number }>;
-}
-
-const storageKey = (userId: string) => `castloop.episodeUploads.${userId}`;
-
-function readRemembered(userId: string): Remembered {
-  try {
-    const value = JSON.parse(localStorage.getItem(storageKey(userId)) ?? 'null') as Remembered | null;
-    return { uploaded: value?.uploaded ?? [], interrupted: value?.interrupted ?? [] };
-  } catch {
-    return { uploaded: [], interrupted: [] };
-  }
-}
-
 export function useEpisodeUploads(userId: string) {
   const [items, setItems] = useState<UploadItem[]>(() =>
     readRemembered(userId).uploaded.map((file) => ({ ...file, id: crypto.randomUUID(), status: 'uploaded', bytesUploaded: file.size, error: null })),
@@ -67,23 +55,33 @@ export function useEpisodeUploads(userId: string) {
   const [problem, setProblem] = useState<string | null>(null);
   const uploads = useRef(new Map<string, { upload: Upload; file: File }>());
   const batch = useRef({ started: 0, finished: 0 });
+  const restored = useRef(false);
+  const heldPrefix = `${userId}/`;
 
   // Fetch the library while the user picks files, so the first upload starts at once.
   useEffect(() => {
     loadTus().catch(() => undefined);
   }, []);
 
-  // Remember what survives a reload: finished files, and unfinished ones to choose again.
+  // Remember what survives a reload: finished files, and unfinished ones to continue.
   useEffect(() => {
     const remembered: Remembered = {
       uploaded: items.flatMap((item) => (item.status === 'uploaded' && item.path ? [{ name: item.name, size: item.size, path: item.path }] : [])),
       interrupted: [
         ...interrupted.filter((entry) => !items.some((item) => item.name === entry.name && item.size === entry.size)),
-        ...items.filter((item) => item.status !== 'uploaded').map(({ name, size }) => ({ name, size })),
+        ...items.filter((item) => item.status !== 'uploaded').map(({ id, name, size }) => ({ key: heldPrefix + id, name, size })),
       ],
     };
-    localStorage.setItem(storageKey(userId), JSON.stringify(remembered));
-  }, [items, interrupted, userId]);
+    writeRemembered(userId, remembered);
+  }, [items, interrupted, userId, heldPrefix]);
+
+  // While uploads run, keep the worker holding their files alive.
+  const uploading = items.some((item) => item.status === 'uploading');
+  useEffect(() => {
+    if (!uploading) return;
+    const timer = setInterval(() => void pingHeldFiles(), HOLD_PING_MS);
+    return () => clearInterval(timer);
+  }, [uploading]);
 
   const update = useCallback((id: string, change: Partial<UploadItem>) => {
     setItems((current) => current.map((item) => (item.id === id ? { ...item, ...change } : item)));
@@ -128,6 +126,7 @@ export function useEpisodeUploads(userId: string) {
         },
         onSuccess: () => {
           uploads.current.delete(id);
+          void releaseFile(heldPrefix + id);
           update(id, { status: 'uploaded', bytesUploaded: file.size, path: metadata.objectName, error: null });
           batch.current.finished += 1;
           if (batch.current.finished === batch.current.started) {
@@ -147,13 +146,45 @@ export function useEpisodeUploads(userId: string) {
       update(id, { path: previous[0] ? metadata.objectName : null });
       upload.start();
     },
-    [update, userId],
+    [update, userId, heldPrefix],
   );
+
+  /** Starts uploading accepted files, as one batch for the success toast. */
+  const begin = useCallback(
+    (accepted: Array<{ item: UploadItem; file: File }>) => {
+      if (accepted.length === 0) return;
+      for (const { item, file } of accepted) {
+        batch.current.started += 1;
+        void start(item.id, file);
+      }
+      setItems((current) => [...current, ...accepted.map(({ item }) => item)]);
+      setInterrupted((current) => current.filter((entry) => !accepted.some(({ item }) => item.name === entry.name && item.size === entry.size)));
+    },
+    [start],
+  );
+
+  // After a reload: continue the unfinished uploads whose files the worker still holds.
+  useEffect(() => {
+    if (restored.current) return;
+    restored.current = true;
+    const waiting = readRemembered(userId).interrupted;
+    if (!waiting.some((entry) => entry.key)) return;
+    void heldFiles(heldPrefix).then((files) => {
+      begin(
+        waiting.flatMap((entry) => {
+          const file = entry.key ? files.get(entry.key) : undefined;
+          if (!entry.key || !file || file.name !== entry.name || file.size !== entry.size) return [];
+          const item: UploadItem = { id: entry.key.slice(heldPrefix.length), name: file.name, size: file.size, status: 'uploading', bytesUploaded: 0, path: null, error: null };
+          return [{ item, file }];
+        }),
+      );
+    });
+  }, [begin, heldPrefix, userId]);
 
   const addFiles = useCallback(
     (files: File[]) => {
       setProblem(null);
-      const accepted: UploadItem[] = [];
+      const accepted: Array<{ item: UploadItem; file: File }> = [];
       for (const file of files) {
         if (file.type !== EPISODE_MIME_TYPE) {
           setProblem(t.notMp4(file.name));
@@ -168,15 +199,12 @@ export function useEpisodeUploads(userId: string) {
           break;
         }
         const item: UploadItem = { id: crypto.randomUUID(), name: file.name, size: file.size, status: 'uploading', bytesUploaded: 0, path: null, error: null };
-        accepted.push(item);
-        batch.current.started += 1;
-        void start(item.id, file);
+        accepted.push({ item, file });
+        void holdFile(heldPrefix + item.id, file);
       }
-      if (accepted.length === 0) return;
-      setItems((current) => [...current, ...accepted]);
-      setInterrupted((current) => current.filter((entry) => !accepted.some((item) => item.name === entry.name && item.size === entry.size)));
+      begin(accepted);
     },
-    [items.length, start],
+    [items.length, begin, heldPrefix],
   );
 
   const retry = useCallback(
@@ -195,6 +223,7 @@ export function useEpisodeUploads(userId: string) {
       const item = items.find((entry) => entry.id === id);
       const running = uploads.current.get(id);
       uploads.current.delete(id);
+      void releaseFile(heldPrefix + id);
       if (item?.status === 'uploading') batch.current.started -= 1;
       setItems((current) => current.filter((entry) => entry.id !== id));
       if (running && item?.status !== 'uploaded') await running.upload.abort(true).catch(() => undefined);
@@ -206,7 +235,7 @@ export function useEpisodeUploads(userId: string) {
         }).catch(() => undefined);
       }
     },
-    [items],
+    [items, heldPrefix],
   );
 
   /** After a submission: the files now belong to the episode. */
@@ -227,7 +256,7 @@ export function useEpisodeUploads(userId: string) {
     interrupted,
     problem,
     overall,
-    uploading: items.some((item) => item.status === 'uploading'),
+    uploading,
     uploadedPaths: items.flatMap((item) => (item.status === 'uploaded' && item.path ? [item.path] : [])),
     addFiles,
     retry,
