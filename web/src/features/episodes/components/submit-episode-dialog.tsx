@@ -38,7 +38,12 @@ function FileRow({ item, onRemove, onRetry }: { item: UploadItem; onRemove: () =
           {t.fileSize(item.size)} · {state} {item.status === 'uploading' ? `${percent}%` : ''}
         </span>
       </div>
-      <progress className="progress progress-primary w-full" value={percent} max={100} aria-label={t.fileProgress(item.name)} />
+      <progress
+        className="progress progress-primary w-full"
+        value={percent}
+        max={100}
+        aria-label={t.fileProgress(item.name)}
+      />
       {item.error && <p className="text-sm text-red-700">{item.error}</p>}
       <div className="flex gap-2">
         {item.status === 'failed' && (
@@ -65,7 +70,8 @@ export default function SubmitEpisodeDialog({ userId, stats, open, onClose }: Pr
   const onSubmit = form.handleSubmit((options: EpisodeOptions) => {
     if (gate) {
       notify.error(g.submissionBlockedTitle, {
-        description: gate === 'google_drive_invalid' || gate === 'google_drive_required' ? g.toast[gate] : g.toast.other,
+        description:
+          gate === 'google_drive_invalid' || gate === 'google_drive_required' ? g.toast[gate] : g.toast.other,
       });
       return;
     }
@@ -99,112 +105,136 @@ export default function SubmitEpisodeDialog({ userId, stats, open, onClose }: Pr
       boxClassName="flex max-w-2xl flex-col gap-4"
       keepMounted
     >
-        {gate && (
-          <div role="alert" className="alert alert-warning">
-            <span>{g.banner[gate]}</span>
-          </div>
-        )}
+      {gate && (
+        <div role="alert" className="alert alert-warning">
+          <span>{g.banner[gate]}</span>
+        </div>
+      )}
 
-        <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4">
-          <fieldset className="flex flex-col gap-2">
-            <legend className="font-semibold">{t.filesLegend}</legend>
-            <label htmlFor={fileInputId} className="text-sm font-medium">
-              {t.chooseFiles}
-            </label>
-            <input
-              id={fileInputId}
-              type="file"
-              accept={EPISODE_MIME_TYPE}
-              multiple
-              className="file-input file-input-bordered w-full"
-              aria-describedby={`${fileInputId}-hint`}
-              onChange={(event) => {
-                uploads.addFiles(Array.from(event.target.files ?? []));
-                event.target.value = '';
-              }}
-            />
-            <p id={`${fileInputId}-hint`} className="text-sm text-base-content/70">
-              {t.uploadHint}
-            </p>
-            {uploads.problem && (
-              <p role="alert" className="text-sm text-red-700">
-                {uploads.problem}
-              </p>
-            )}
-            {uploads.interrupted.length > 0 && (
-              <div className="rounded-box bg-base-200 p-3 text-sm">
-                <p className="font-semibold">{t.interruptedTitle}</p>
-                <p>{t.interruptedHint}</p>
-                <ul className="list-inside list-disc">
-                  {uploads.interrupted.map((entry) => (
-                    <li key={`${entry.name}-${entry.size}`}>
-                      {entry.name} ({t.fileSize(entry.size)})
-                    </li>
-                  ))}
-                </ul>
-              </div>
-            )}
-            {uploads.items.length > 0 && (
-              <>
-                <ul className="divide-y divide-base-300">
-                  {uploads.items.map((item) => (
-                    <FileRow key={item.id} item={item} onRemove={() => void uploads.remove(item.id)} onRetry={() => uploads.retry(item.id)} />
-                  ))}
-                </ul>
-                <label className="flex flex-col gap-1 text-sm">
-                  <span>
-                    {t.overallProgress}: {uploads.overall}%
-                  </span>
-                  <progress className="progress progress-secondary w-full" value={uploads.overall} max={100} aria-label={t.overallProgress} />
-                </label>
-              </>
-            )}
-          </fieldset>
-
-          <fieldset className="grid gap-3 sm:grid-cols-2">
-            <legend className="mb-2 font-semibold">{t.optionsLegend}</legend>
-            <FormField label={t.startTimestamp} placeholder={t.timestampPlaceholder} error={errors.startTimestamp?.message} {...form.register('startTimestamp')} />
-            <FormField label={t.endTimestamp} placeholder={t.timestampPlaceholder} error={errors.endTimestamp?.message} {...form.register('endTimestamp')} />
-            <label className="label cursor-pointer justify-start gap-2">
-              <input type="checkbox" className="checkbox" {...form.register('addLogo')} />
-              <span className="label-text">{t.addLogo}</span>
-            </label>
-            <label className="label cursor-pointer justify-start gap-2">
-              <input type="checkbox" className="checkbox" {...form.register('addIntroOutro')} />
-              <span className="label-text">{t.addIntroOutro}</span>
-            </label>
-            <label className="flex flex-col gap-1">
-              <span className="label-text font-medium">{t.clipStyle}</span>
-              <select className="select select-bordered w-full" {...form.register('clipStyle')}>
-                {CLIP_STYLES.map((style) => (
-                  <option key={style} value={style}>
-                    {t.clipStyles[style]}
-                  </option>
-                ))}
-              </select>
-            </label>
-            <FormField
-              label={t.daysBetweenClips}
-              type="number"
-              min={1}
-              max={30}
-              inputMode="numeric"
-              {...form.register('daysBetweenClips', { setValueAs: normalizeDaysBetweenClips })}
-              onBlur={(event) => form.setValue('daysBetweenClips', normalizeDaysBetweenClips(event.target.value))}
-            />
-          </fieldset>
-
-          {submit.isPending && (
-            <p role="status" className="text-sm">
-              {t.processing}
+      <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4">
+        <fieldset className="flex flex-col gap-2">
+          <legend className="font-semibold">{t.filesLegend}</legend>
+          <label htmlFor={fileInputId} className="text-sm font-medium">
+            {t.chooseFiles}
+          </label>
+          <input
+            id={fileInputId}
+            type="file"
+            accept={EPISODE_MIME_TYPE}
+            multiple
+            className="file-input file-input-bordered w-full"
+            aria-describedby={`${fileInputId}-hint`}
+            onChange={(event) => {
+              uploads.addFiles(Array.from(event.target.files ?? []));
+              event.target.value = '';
+            }}
+          />
+          <p id={`${fileInputId}-hint`} className="text-sm text-base-content/70">
+            {t.uploadHint}
+          </p>
+          {uploads.problem && (
+            <p role="alert" className="text-sm text-red-700">
+              {uploads.problem}
             </p>
           )}
-          <div className="modal-action">
-            <button type="submit" className="btn btn-primary" disabled={Boolean(gate) || submit.isPending || uploads.uploading}>
-              {submitLabel}
-            </button>
-          </div>
-        </form>
+          {uploads.interrupted.length > 0 && (
+            <div className="rounded-box bg-base-200 p-3 text-sm">
+              <p className="font-semibold">{t.interruptedTitle}</p>
+              <p>{t.interruptedHint}</p>
+              <ul className="list-inside list-disc">
+                {uploads.interrupted.map((entry) => (
+                  <li key={`${entry.name}-${entry.size}`}>
+                    {entry.name} ({t.fileSize(entry.size)})
+                  </li>
+                ))}
+              </ul>
+            </div>
+          )}
+          {uploads.items.length > 0 && (
+            <>
+              <ul className="divide-y divide-base-300">
+                {uploads.items.map((item) => (
+                  <FileRow
+                    key={item.id}
+                    item={item}
+                    onRemove={() => void uploads.remove(item.id)}
+                    onRetry={() => uploads.retry(item.id)}
+                  />
+                ))}
+              </ul>
+              <label className="flex flex-col gap-1 text-sm">
+                <span>
+                  {t.overallProgress}: {uploads.overall}%
+                </span>
+                <progress
+                  className="progress progress-secondary w-full"
+                  value={uploads.overall}
+                  max={100}
+                  aria-label={t.overallProgress}
+                />
+              </label>
+            </>
+          )}
+        </fieldset>
+
+        <fieldset className="grid gap-3 sm:grid-cols-2">
+          <legend className="mb-2 font-semibold">{t.optionsLegend}</legend>
+          <FormField
+            label={t.startTimestamp}
+            placeholder={t.timestampPlaceholder}
+            error={errors.startTimestamp?.message}
+            {...form.register('startTimestamp')}
+          />
+          <FormField
+            label={t.endTimestamp}
+            placeholder={t.timestampPlaceholder}
+            error={errors.endTimestamp?.message}
+            {...form.register('endTimestamp')}
+          />
+          <label className="label cursor-pointer justify-start gap-2">
+            <input type="checkbox" className="checkbox" {...form.register('addLogo')} />
+            <span className="label-text">{t.addLogo}</span>
+          </label>
+          <label className="label cursor-pointer justify-start gap-2">
+            <input type="checkbox" className="checkbox" {...form.register('addIntroOutro')} />
+            <span className="label-text">{t.addIntroOutro}</span>
+          </label>
+          <label className="flex flex-col gap-1">
+            <span className="label-text font-medium">{t.clipStyle}</span>
+            <select className="select select-bordered w-full" {...form.register('clipStyle')}>
+              {CLIP_STYLES.map((style) => (
+                <option key={style} value={style}>
+                  {t.clipStyles[style]}
+                </option>
+              ))}
+            </select>
+          </label>
+          <FormField
+            label={t.daysBetweenClips}
+            type="number"
+            min={1}
+            max={30}
+            inputMode="numeric"
+            {...form.register('daysBetweenClips', { setValueAs: normalizeDaysBetweenClips })}
+            onBlur={(event) => form.setValue('daysBetweenClips', normalizeDaysBetweenClips(event.target.value))}
+          />
+        </fieldset>
+
+        {submit.isPending && (
+          <p role="status" className="text-sm">
+            {t.processing}
+          </p>
+        )}
+        <div className="modal-action">
+          <button
+            type="submit"
+            className="btn btn-primary"
+            disabled={Boolean(gate) || submit.isPending || uploads.uploading}
+          >
+            {submitLabel}
+          </button>
+        </div>
+      </form>
     </Modal>
   );
 }
