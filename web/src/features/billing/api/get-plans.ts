@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { supabase } from '@/lib/supabase';
+import { database } from '@/lib/supabase';
 
 export interface Plan {
   id: string;
@@ -13,7 +13,9 @@ export interface Plan {
 }
 
 async function getPlans(): Promise<Plan[]> {
-  const { data, error } = await supabase
+  const { data, error } = await (
+    await database()
+  )
     .from('plans')
     .select('id, title, description, price_cents, original_price_cents, features, unavailable_features, is_popular')
     .eq('listed', true)

@@ -1,17 +1,27 @@
 // The profile's podcast website: the WordPress site, unless the user has not given one yet.
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { supabase } from '@/lib/supabase';
+import { database, supabase } from '@/lib/supabase';
 
 async function getPodcastWebsite(): Promise<string | null> {
   const { data: session } = await supabase.auth.getSession();
   const userId = session.session?.user.id;
   if (!userId) return null;
-  const { data, error } = await supabase.from('profiles').select('podcast_website').eq('id', userId).maybeSingle();
+  const { data, error } = await (
+    await database()
+  )
+    .from('profiles')
+    .select('podcast_website')
+    .eq('id', userId)
+    .maybeSingle();
   if (error) throw new Error(error.message);
   return data?.podcast_website?.trim() || null;
 }
 
-const podcastWebsiteQuery = queryOptions({ queryKey: ['profiles', 'podcast_website'], queryFn: getPodcastWebsite, staleTime: 0 });
+const podcastWebsiteQuery = queryOptions({
+  queryKey: ['profiles', 'podcast_website'],
+  queryFn: getPodcastWebsite,
+  staleTime: 0,
+});
 
 export function usePodcastWebsite(enabled: boolean) {
   return useQuery({ ...podcastWebsiteQuery, enabled });
