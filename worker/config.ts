@@ -1,6 +1,8 @@
 // The worker's settings, from its environment (docs/deploy.md lists them).
 import os from 'node:os';
 import path from 'node:path';
+import { PROVIDERS, isOAuthProviderId, type OAuthProviderId } from '../supabase/functions/_shared/domain/connection-status.ts';
+import { oauthProviderConfigFromEnv, type OAuthProviderConfig } from '../supabase/functions/_shared/domain/oauth-token-endpoint.ts';
 import type { EncodeSettings } from './media/render.ts';
 
 export interface WorkerConfig {
@@ -11,6 +13,8 @@ export interface WorkerConfig {
   serviceRoleKey: string;
   /** The keyring the OAuth tokens were encrypted with (TOKEN_ENCRYPTION_KEYS, as the functions have it). */
   tokenKeyring: string;
+  /** The OAuth clients (as the functions have them) the worker refreshes tokens with. */
+  oauthClients: Partial<Record<OAuthProviderId, OAuthProviderConfig>>;
   /** Google APIs (Drive, YouTube): the sandbox locally, https://www.googleapis.com when unset. */
   googleApiBase: string;
   /** Jobs processed at once by this process (ffmpeg uses every core: 1 per machine is right). */
@@ -47,12 +51,23 @@ function required(env: NodeJS.ProcessEnv, key: string): string {
   return value;
 }
 
+function oauthClients(env: NodeJS.ProcessEnv): Partial<Record<OAuthProviderId, OAuthProviderConfig>> {
+  const clients: Partial<Record<OAuthProviderId, OAuthProviderConfig>> = {};
+  for (const { id } of PROVIDERS) {
+    if (!isOAuthProviderId(id)) continue;
+    const config = oauthProviderConfigFromEnv(id, env);
+    if (config) clients[id] = config;
+  }
+  return clients;
+}
+
 export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerConfig {
   return {
     databaseUrl: required(env, 'WORKER_DATABASE_URL'),
     supabaseUrl: required(env, 'SUPABASE_URL').replace(/\/$/, ''),
     serviceRoleKey: required(env, 'SUPABASE_SERVICE_ROLE_KEY'),
     tokenKeyring: required(env, 'TOKEN_ENCRYPTION_KEYS'),
+    oauthClients: oauthClients(env),
     // One setting switches Drive and YouTube between the local sandbox and Google itself.
     googleApiBase: (env.GOOGLE_API_BASE || GOOGLE_API).replace(/\/$/, ''),
     concurrency: int(env, 'WORKER_CONCURRENCY', 1),

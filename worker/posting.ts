@@ -10,7 +10,7 @@ import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type pg from 'pg';
 import type { WorkerConfig } from './config.ts';
-import type { AccessTokenSource } from './google/access-token.ts';
+import type { AccessTokenSource } from './access-token.ts';
 import { GoogleApiError } from './google/drive.ts';
 import type { OutputRecord, SubmissionJob } from './store.ts';
 
@@ -98,10 +98,10 @@ export async function postDueClips(config: WorkerConfig, db: pg.Pool, tokens: Ac
     await mkdir(config.tempDir, { recursive: true });
     const dir = await mkdtemp(path.join(config.tempDir, `post-${post.id}-`));
     try {
-      const driveToken = await tokens.googleAccessToken(post.user_id, 'google');
+      const driveToken = await tokens.accessToken(post.user_id, 'google');
       const file = path.join(dir, 'clip.mp4');
       await downloadFromDrive(config, driveToken, post.drive_file_id, file);
-      const youtubeToken = await tokens.googleAccessToken(post.user_id, 'youtube');
+      const youtubeToken = await tokens.accessToken(post.user_id, 'youtube');
       const externalId = await uploadToYouTube(config, youtubeToken, file, post.clip_name.replace(/\.mp4$/, ''));
       await db.query(
         `update public.scheduled_posts

@@ -5,7 +5,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type pg from 'pg';
 import type { WorkerConfig } from './config.ts';
-import type { AccessTokenSource } from './google/access-token.ts';
+import type { AccessTokenSource } from './access-token.ts';
 import { DriveClient } from './google/drive.ts';
 import { analyseAudio } from './media/analysis.ts';
 import { selectClips, type ClipRange } from './media/clip-selection.ts';
@@ -105,7 +105,7 @@ export async function processSubmission(ctx: JobContext, processingId: string, s
   if (!job.userId) throw new MediaError('The subscriber no longer exists.', true);
   await store.start(job.id, config.workerName);
   // Without a usable Google connection nothing can be delivered: say so before any rendering.
-  await ctx.tokens.googleAccessToken(job.userId);
+  await ctx.tokens.accessToken(job.userId, 'google');
 
   await mkdir(config.tempDir, { recursive: true });
   const dir = await mkdtemp(path.join(config.tempDir, `${job.id}-`));
@@ -170,7 +170,7 @@ export async function processSubmission(ctx: JobContext, processingId: string, s
     }
 
     await store.progress(job.id, 'uploading to Google Drive', 80);
-    const token = await ctx.tokens.googleAccessToken(job.userId);
+    const token = await ctx.tokens.accessToken(job.userId, 'google');
     const drive = new DriveClient(config.googleApiBase, token);
     let folderId = job.driveFolderId;
     if (!folderId) {

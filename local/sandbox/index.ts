@@ -26,11 +26,13 @@ export function sandboxDataDir(config: StackConfig): string {
 }
 
 function createModules(config: StackConfig): SandboxModule[] {
+  const oauth = createOAuthSandbox(config, { dataDir: sandboxDataDir(config) });
+  const identify = (token: string) => oauth.identify(token);
   return [
     createStripeSandbox(config, { dataDir: sandboxDataDir(config) }),
-    createOAuthSandbox(config, { dataDir: sandboxDataDir(config) }),
+    oauth,
     createAutomationSandbox(config, { dataDir: sandboxDataDir(config) }),
-    createGoogleSandbox({ dataDir: sandboxDataDir(config), baseUrl: config.urls.sandbox }),
+    createGoogleSandbox({ dataDir: sandboxDataDir(config), baseUrl: config.urls.sandbox, identify }),
   ];
 }
 

@@ -1,7 +1,9 @@
 // Google Drive v3 and YouTube Data v3 upload endpoints, as far as the processing worker uses
 // them: files.create for folders, resumable and multipart uploads (files.create and
-// videos.insert), files.list by parent and name, files.get with alt=media. Any Bearer token is
-// accepted and recorded as the file's owner. Uploaded bytes are streamed to disk.
+// videos.insert), files.list by parent and name, files.get with alt=media. A Bearer token the
+// OAuth sandbox issued must still work (expired or revoked: 401) and owns files as its grant
+// (`grant:<id>`, the same after a refresh); any other Bearer token is accepted and is its own
+// owner (tests that store a made-up token). Uploaded bytes are streamed to disk.
 // `GET /_sandbox/google` answers everything held, for tests and people.
 import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream, mkdirSync, rmSync, statSync } from 'node:fs';
@@ -10,6 +12,7 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { escapeHtml, readBody, sendJson } from '../http.ts';
 import { JsonFile } from '../persist.ts';
+import type { TokenIdentity } from '../oauth/index.ts';
 import type { SandboxModule, SandboxRequest } from '../types.ts';
 
 export interface DriveFileRecord {
@@ -72,7 +75,7 @@ function matches(file: DriveFileRecord, q: string | null): boolean {
   return true;
 }
 
-export function createGoogleSandbox(options: { dataDir: string; baseUrl: string }): SandboxModule {
+export function createGoogleSandbox(options: { dataDir: string; baseUrl: string; identify: (token: string) => TokenIdentity | null }): SandboxModule {
   const dir = path.join(options.dataDir, 'google');
   const blobs = path.join(dir, 'blobs');
   mkdirSync(blobs, { recursive: true });
@@ -184,12 +187,15 @@ export function createGoogleSandbox(options: { dataDir: string; baseUrl: string 
       const isDrive = p.startsWith('/drive/v3/') || p.startsWith('/upload/drive/v3/');
       const isYouTube = p.startsWith('/upload/youtube/v3/') || p.startsWith('/youtube/v3/');
       if (!isDrive && !isYouTube) return false;
-      const owner = bearer(req);
-      if (!owner) {
+      const token = bearer(req);
+      const identity = token ? options.identify(token) : null;
+      if (!token || identity?.valid === false) {
         if (isGoogleUploadPath(p)) req.resume();
-        sendJson(res, 401, googleError(401, 'Request is missing required authentication credential.'));
+        const message = token ? 'Request had invalid authentication credentials.' : 'Request is missing required authentication credential.';
+        sendJson(res, 401, googleError(401, message));
         return true;
       }
+      const owner = identity?.owner ?? token;
       if (p === '/upload/drive/v3/files') {
         await handleUpload(request, owner, 'drive');
         return true;

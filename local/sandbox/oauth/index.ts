@@ -7,7 +7,9 @@
 // Sandbox-only controls for tests (never part of a real provider):
 //   POST /oauth/_control/lifetime {provider?, seconds|null}  access-token lifetime from now on
 //   POST /oauth/_control/revoke {state}                      revoke the grant begun with a state
+//   POST /oauth/_control/expire {state}                      the grant's access tokens expire now
 //   GET  /oauth/_control/grant?state=...                     a grant's refresh count and state
+// Other sandbox modules (Drive, YouTube, X, LinkedIn) ask `identify` who a Bearer token belongs to.
 import { createHash, randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { StackConfig } from '../../config.ts';
@@ -47,7 +49,19 @@ interface Grant {
   refreshToken: string | null;
   revoked: boolean;
   refreshCount: number;
+  /** When each access token stops working (ms since epoch). */
+  accessExpiry?: Record<string, number>;
 }
+
+/** Who an access token the sandbox issued belongs to, and whether it still works. */
+export interface TokenIdentity {
+  /** Stable across refreshes: `grant:<id>`. */
+  owner: string;
+  provider: SandboxProvider;
+  valid: boolean;
+}
+
+export type OAuthSandbox = SandboxModule & { identify(accessToken: string): TokenIdentity | null };
 
 interface State {
   version: 1;
@@ -68,7 +82,7 @@ function clientOf(request: SandboxRequest, form: URLSearchParams): { id: string 
   return { id: form.get('client_id') ?? form.get('client_key'), secret: form.get('client_secret') };
 }
 
-export function createOAuthSandbox(config: StackConfig, options: { dataDir: string }): SandboxModule {
+export function createOAuthSandbox(config: StackConfig, options: { dataDir: string }): OAuthSandbox {
   let state: State = { version: 1, grants: [], lifetimes: {} };
   const file = new JsonFile<State>(path.join(options.dataDir, 'oauth.json'), () => state);
   const loaded = file.load();
@@ -79,6 +93,7 @@ export function createOAuthSandbox(config: StackConfig, options: { dataDir: stri
   function issueAccess(grant: Grant): Record<string, unknown> {
     const access = token(`sbx_${grant.provider}_at_`);
     grant.accessTokens.push(access);
+    grant.accessExpiry = { ...grant.accessExpiry, [access]: Date.now() + lifetime(grant.provider) * 1000 };
     file.save();
     return { access_token: access, token_type: 'Bearer', expires_in: lifetime(grant.provider), scope: grant.scope };
   }
@@ -213,10 +228,20 @@ ${hidden}
       }
       return true;
     }
+    if (method === 'POST' && action === 'expire') {
+      const grant = find(body().state);
+      if (!grant) sendJson(request.res, 404, { error: 'no grant for that state' });
+      else {
+        grant.accessExpiry = Object.fromEntries(grant.accessTokens.map((t) => [t, Date.now() - 1000]));
+        file.save();
+        sendJson(request.res, 200, { expired: grant.accessTokens.length });
+      }
+      return true;
+    }
     if (method === 'GET' && action === 'grant') {
       const grant = find(url.searchParams.get('state'));
       if (!grant) sendJson(request.res, 404, { error: 'no grant for that state' });
-      else sendJson(request.res, 200, { provider: grant.provider, revoked: grant.revoked, refreshCount: grant.refreshCount, accessTokensIssued: grant.accessTokens.length });
+      else sendJson(request.res, 200, { owner: `grant:${grant.id}`, provider: grant.provider, revoked: grant.revoked, refreshCount: grant.refreshCount, accessTokensIssued: grant.accessTokens.length });
       return true;
     }
     return false;
@@ -236,6 +261,12 @@ ${hidden}
   }
 
   return {
+    identify(accessToken) {
+      const grant = state.grants.find((g) => g.accessTokens.includes(accessToken));
+      if (!grant) return null;
+      const expiry = grant.accessExpiry?.[accessToken] ?? Infinity;
+      return { owner: `grant:${grant.id}`, provider: grant.provider, valid: !grant.revoked && expiry > Date.now() };
+    },
     name: 'OAuth providers and WordPress',
     async handle(request) {
       const { method, url } = request;

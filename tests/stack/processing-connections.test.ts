@@ -1,0 +1,213 @@
+// The processing worker and the subscriber's connections, with real grants from the OAuth
+// sandbox: a Drive token about to expire is refreshed on demand (and stored), a revoked grant
+// fails the submission with the reconnect reason. Renders a 24-second episode, not 2 minutes.
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { SupabaseClient } from '@supabase/supabase-js';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sandboxClient, type SandboxProvider } from '../../local/sandbox/oauth/settings.ts';
+import { oauthFunctionEnv } from '../../local/sandbox/oauth/index.ts';
+import { databaseTokenSource } from '../../worker/access-token.ts';
+import { loadWorkerConfig } from '../../worker/config.ts';
+import { workerEnv } from '../../worker/launch.ts';
+import { openToken, parseTokenKeyring } from '../../supabase/functions/_shared/domain/token-cipher.ts';
+import { useAutomation } from '../support/episodes.ts';
+import { makeFixtures, type Fixtures } from '../support/media.ts';
+import { config, withDb } from '../support/stack.ts';
+import { signIn } from '../support/submissions.ts';
+import { createUser, storeOAuthTokens, type TestUser } from '../support/users.ts';
+
+interface ProcessingRow {
+  status: string;
+  failure_reason: string | null;
+  drive_folder_id: string | null;
+  outputs: { name: string; kind: string; driveFileId: string }[];
+}
+
+interface Grant {
+  state: string;
+  accessToken: string;
+  refreshToken: string;
+}
+
+let dir: string;
+let media: Fixtures;
+
+async function sandbox(pathname: string, body?: unknown): Promise<Record<string, unknown>> {
+  const res = await fetch(`${config.urls.sandbox}${pathname}`, body === undefined ? {} : { method: 'POST', body: JSON.stringify(body) });
+  expect(res.status).toBe(200);
+  return (await res.json()) as Record<string, unknown>;
+}
+
+/** A grant from the OAuth sandbox, as a subscriber's consent and the callback's code exchange make one. */
+async function sandboxGrant(provider: SandboxProvider): Promise<Grant> {
+  const client = sandboxClient(provider);
+  const state = randomBytes(12).toString('hex');
+  const verifier = randomBytes(32).toString('base64url');
+  const redirectUri = `${config.urls.web}/oauth/callback`;
+  const consent = await fetch(`${config.urls.sandbox}/oauth/${provider}/authorize`, {
+    method: 'POST',
+    redirect: 'manual',
+    body: new URLSearchParams({
+      client_id: client.id,
+      redirect_uri: redirectUri,
+      scope: 'upload',
+      state,
+      code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+      code_challenge_method: 'S256',
+      decision: 'authorize',
+    }),
+  });
+  const code = new URL(consent.headers.get('location') as string).searchParams.get('code') as string;
+  const res = await fetch(`${config.urls.sandbox}/oauth/${provider}/token`, {
+    method: 'POST',
+    body: new URLSearchParams({ grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: redirectUri, client_id: client.id, client_secret: client.secret }),
+  });
+  const tokens = (await res.json()) as { access_token: string; refresh_token: string };
+  return { state, accessToken: tokens.access_token, refreshToken: tokens.refresh_token };
+}
+
+/** Stores the grant as the subscriber's connection, its access token due within a minute. */
+async function connect(user: TestUser, provider: SandboxProvider, grant: Grant, expiresIn = '1 minute'): Promise<string> {
+  return withDb(async (db) => {
+    const { rows } = await db.query<{ id: string }>(
+      `insert into public.oauth_connections (user_id, provider, connected, status, account_label, expires_at)
+       values ($1, $2, true, 'connected', 'podcaster@example.com', now() + $3::interval) returning id`,
+      [user.id, provider, expiresIn],
+    );
+    await storeOAuthTokens(db, rows[0].id, user.id, grant.accessToken, grant.refreshToken);
+    return rows[0].id;
+  });
+}
+
+async function subscriber(tier = 'starter') {
+  const user = await createUser('onboarded', { tier });
+  const { client } = await signIn(user);
+  await withDb((db) => db.query(`update public.profiles set hosting_ready_at = now() - interval '1 day', post_automatically = false where id = $1`, [user.id]));
+  return { user, client };
+}
+
+async function submit(client: SupabaseClient, user: TestUser, options: Record<string, unknown> = {}) {
+  const objectPath = `${user.id}/uploads/short-${Date.now()}.mp4`;
+  const { error: uploadError } = await client.storage.from('episodes').upload(objectPath, readFileSync(media.episode), { contentType: 'video/mp4' });
+  if (uploadError) throw new Error(`upload: ${uploadError.message}`);
+  const { data, error } = await client.rpc('submit_episode', {
+    files: [objectPath],
+    options: { title: 'Short Show', addIntroOutro: false, addLogo: false, ...options },
+  });
+  if (error) throw new Error(`submit_episode: ${error.message}`);
+  return data as { id: string };
+}
+
+async function finished(client: SupabaseClient, episodeId: string, timeoutMs = 90_000): Promise<ProcessingRow> {
+  const deadline = Date.now() + timeoutMs;
+  let last: ProcessingRow | null = null;
+  while (Date.now() < deadline) {
+    const { data } = await client.from('episode_processing').select('*').eq('episode_id', episodeId).maybeSingle();
+    last = data as ProcessingRow | null;
+    if (last && (last.status === 'delivered' || last.status === 'failed')) return last;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  }
+  throw new Error(`timed out; last row: ${JSON.stringify(last)}`);
+}
+
+async function storedConnection(connectionId: string) {
+  const keyring = await parseTokenKeyring(oauthFunctionEnv(config).TOKEN_ENCRYPTION_KEYS);
+  return withDb(async (db) => {
+    const { rows } = await db.query(
+      `select c.status, c.expires_at, t.access_token_encrypted, t.refresh_token_encrypted, t.key_id
+         from public.oauth_connections c join private.oauth_tokens t on t.connection_id = c.id where c.id = $1`,
+      [connectionId],
+    );
+    const row = rows[0];
+    return {
+      status: row.status as string,
+      expiresAt: new Date(row.expires_at),
+      accessToken: await openToken(keyring, row.access_token_encrypted, row.key_id, `${connectionId}:access`),
+      hasRefreshToken: row.refresh_token_encrypted !== null,
+    };
+  });
+}
+
+const driveList = (token: string) => fetch(`${config.urls.sandbox}/drive/v3/files`, { headers: { authorization: `Bearer ${token}` } });
+
+useAutomation('builtin');
+
+beforeAll(() => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'castloop-processing-connections-'));
+  media = makeFixtures(dir, 24);
+}, 60_000);
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('the worker and the subscriber\'s connections', () => {
+  it('refreshes a Drive token that is about to expire, delivers with the new one and stores it', async () => {
+    const { user, client } = await subscriber();
+    const grant = await sandboxGrant('google');
+    const connectionId = await connect(user, 'google', grant);
+    // The provider no longer takes the stored access token: only a refresh gets Drive to answer.
+    await sandbox('/oauth/_control/expire', { state: grant.state });
+    expect((await driveList(grant.accessToken)).status).toBe(401);
+
+    const episode = await submit(client, user);
+    const row = await finished(client, episode.id);
+    expect(row).toMatchObject({ status: 'delivered', failure_reason: null });
+
+    // Refreshed once (the worker asks for the token before rendering and again before uploading).
+    const info = await sandbox(`/oauth/_control/grant?state=${grant.state}`);
+    expect(info.refreshCount).toBe(1);
+    const { files } = (await sandbox('/_sandbox/google')) as unknown as { files: { id: string; parents: string[]; owner: string; name: string }[] };
+    const inFolder = files.filter((f) => f.parents.includes(row.drive_folder_id as string));
+    expect(inFolder.map((f) => f.name).sort()).toEqual(row.outputs.map((o) => o.name).sort());
+    expect(inFolder.every((f) => f.owner === info.owner)).toBe(true);
+
+    // The renewed token is stored (encrypted) for the next user of the connection, and works.
+    const stored = await storedConnection(connectionId);
+    expect(stored.accessToken).not.toBe(grant.accessToken);
+    expect(stored.status).toBe('connected');
+    expect(stored.expiresAt.getTime()).toBeGreaterThan(Date.now() + 50 * 60_000);
+    expect((await driveList(stored.accessToken)).status).toBe(200);
+  }, 120_000);
+
+  it('fails the submission with the reconnect reason when the provider refuses the refresh', async () => {
+    const { user, client } = await subscriber();
+    const grant = await sandboxGrant('google');
+    const connectionId = await connect(user, 'google', grant);
+    await sandbox('/oauth/_control/revoke', { state: grant.state });
+
+    const episode = await submit(client, user);
+    const row = await finished(client, episode.id, 30_000);
+    expect(row.status).toBe('failed');
+    expect(row.failure_reason).toBe('Google Drive is not connected. Please reconnect your Google Drive account.');
+    const stored = await storedConnection(connectionId);
+    expect(stored).toMatchObject({ status: 'failed', hasRefreshToken: false });
+  });
+
+  it('refreshes a rotating grant once when several workers need it at the same moment', async () => {
+    const { user } = await subscriber();
+    const grant = await sandboxGrant('x');
+    const connectionId = await connect(user, 'x', grant);
+    const workerConfig = loadWorkerConfig(workerEnv(config));
+    const pool = new pg.Pool({ connectionString: config.urls.db, max: 6 });
+    try {
+      // Three workers, each with its own token source, as on three machines.
+      const sources = [0, 1, 2].map(() => databaseTokenSource(pool, workerConfig.tokenKeyring, workerConfig.oauthClients));
+      const tokens = await Promise.all(sources.map((source) => source.accessToken(user.id, 'x')));
+      expect(new Set(tokens).size).toBe(1);
+      expect(tokens[0]).not.toBe(grant.accessToken);
+      const info = await sandbox(`/oauth/_control/grant?state=${grant.state}`);
+      expect(info.refreshCount).toBe(1);
+      // X rotated the refresh token: the stored one is the new one, so the next refresh works.
+      await withDb((db) => db.query(`update public.oauth_connections set expires_at = now() where id = $1`, [connectionId]));
+      const next = await sources[0].accessToken(user.id, 'x');
+      expect(next).not.toBe(tokens[0]);
+      expect((await sandbox(`/oauth/_control/grant?state=${grant.state}`)).refreshCount).toBe(2);
+      expect((await storedConnection(connectionId)).status).toBe('connected');
+    } finally {
+      await pool.end();
+    }
+  });
+});
