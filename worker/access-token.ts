@@ -9,7 +9,7 @@
 // token check) holds a lease on the row, and the worker waits for it to end. A rotated refresh
 // token (X) is therefore never refreshed twice or overwritten by an older one.
 import type pg from 'pg';
-import { providerLabel, type OAuthProviderId } from '../supabase/functions/_shared/domain/connection-status.ts';
+import { providerLabel, type OAuthProviderId, type ProviderId } from '../supabase/functions/_shared/domain/connection-status.ts';
 import { refreshGrant, type OAuthProviderConfig } from '../supabase/functions/_shared/domain/oauth-token-endpoint.ts';
 import { openToken, parseTokenKeyring, sealToken, type TokenKeyring } from '../supabase/functions/_shared/domain/token-cipher.ts';
 
@@ -19,13 +19,21 @@ export class ReconnectRequiredError extends Error {
 }
 
 /** What the worker tells the subscriber when a connection cannot be used without reconnecting. */
-export function reconnectMessage(provider: OAuthProviderId): string {
+export function reconnectMessage(provider: ProviderId): string {
   const label = providerLabel(provider);
   return `${label} is not connected. Please reconnect your ${label} account.`;
 }
 
+export interface WordpressSite {
+  siteUrl: string;
+  username: string;
+  password: string;
+}
+
 export interface AccessTokenSource {
   accessToken(userId: string, provider: OAuthProviderId): Promise<string>;
+  /** The WordPress site and application password the subscriber connected. */
+  wordpressSite(userId: string): Promise<WordpressSite>;
 }
 
 /** Refresh when the access token expires within this long: a Drive upload must not outlive it. */
@@ -126,6 +134,19 @@ export function databaseTokenSource(
   }
 
   return {
+    async wordpressSite(userId) {
+      const { rows } = await db.query<{ connection_id: string; site_url: string | null; sealed: string | null; key_id: string | null; connected: boolean }>(
+        `select c.id as connection_id, t.site_url, t.access_token_encrypted as sealed, t.key_id, c.connected
+           from public.oauth_connections c join private.oauth_tokens t on t.connection_id = c.id
+          where c.user_id = $1 and c.provider = 'wordpress'`,
+        [userId],
+      );
+      const row = rows[0];
+      if (!row?.connected || !row.site_url || !row.sealed || !row.key_id) throw new ReconnectRequiredError(reconnectMessage('wordpress'));
+      // Stored by the functions as JSON {username, password}, encrypted like a token.
+      const credentials = JSON.parse(await openToken(await ring(), row.sealed, row.key_id, `${row.connection_id}:access`)) as { username: string; password: string };
+      return { siteUrl: row.site_url.replace(/\/+$/, ''), ...credentials };
+    },
     async accessToken(userId, provider) {
       const deadline = Date.now() + LEASE_WAIT_MS;
       for (;;) {

@@ -17,6 +17,13 @@ export interface WorkerConfig {
   oauthClients: Partial<Record<OAuthProviderId, OAuthProviderConfig>>;
   /** Google APIs (Drive, YouTube): the sandbox locally, https://www.googleapis.com when unset. */
   googleApiBase: string;
+  /** X API v2 and LinkedIn's API: the sandbox locally, the platforms themselves when unset. */
+  xApiBase: string;
+  linkedinApiBase: string;
+  /** LinkedIn's versioned API (`LinkedIn-Version`, YYYYMM). */
+  linkedinVersion: string;
+  /** A failed post is tried again after this many seconds times its attempts. */
+  postRetrySeconds: number;
   /** Jobs processed at once by this process (ffmpeg uses every core: 1 per machine is right). */
   concurrency: number;
   /** Where inputs and renders are written while a job runs. */
@@ -70,6 +77,10 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerCo
     oauthClients: oauthClients(env),
     // One setting switches Drive and YouTube between the local sandbox and Google itself.
     googleApiBase: (env.GOOGLE_API_BASE || GOOGLE_API).replace(/\/$/, ''),
+    xApiBase: (env.X_API_BASE || 'https://api.x.com').replace(/\/$/, ''),
+    linkedinApiBase: (env.LINKEDIN_API_BASE || 'https://api.linkedin.com').replace(/\/$/, ''),
+    linkedinVersion: env.LINKEDIN_API_VERSION || '202505',
+    postRetrySeconds: int(env, 'WORKER_POST_RETRY_SECONDS', 300),
     concurrency: int(env, 'WORKER_CONCURRENCY', 1),
     tempDir: env.WORKER_TEMP_DIR || path.join(os.tmpdir(), 'castloop-worker'),
     heartbeatSeconds: int(env, 'WORKER_HEARTBEAT_SECONDS', 30, 10),

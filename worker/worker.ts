@@ -136,7 +136,7 @@ export async function startWorker(
   const postTimer = setInterval(() => {
     if (posting) return;
     posting = true;
-    postDueClips(config, db, ctx.tokens)
+    postDueClips(config, db, ctx.tokens, log)
       .then((n) => n && log(`posted ${n} clip(s)`))
       .catch((error: Error) => log(`posting failed: ${error.message}`))
       .finally(() => (posting = false));

@@ -11,6 +11,7 @@ import { createAutomationSandbox } from './automation/index.ts';
 import { createStripeSandbox } from './stripe/index.ts';
 import { createGoogleSandbox, isGoogleUploadPath } from './drive/index.ts';
 import { createOAuthSandbox } from './oauth/index.ts';
+import { createSocialSandbox, isSocialUploadPath } from './social/index.ts';
 import type { SandboxModule } from './types.ts';
 
 export type { SandboxModule, SandboxRequest } from './types.ts';
@@ -33,6 +34,7 @@ function createModules(config: StackConfig): SandboxModule[] {
     oauth,
     createAutomationSandbox(config, { dataDir: sandboxDataDir(config) }),
     createGoogleSandbox({ dataDir: sandboxDataDir(config), baseUrl: config.urls.sandbox, identify }),
+    createSocialSandbox({ dataDir: sandboxDataDir(config), baseUrl: config.urls.sandbox, identify }),
   ];
 }
 
@@ -54,7 +56,7 @@ export async function startSandbox(config: StackConfig): Promise<RunningSandbox>
         const method = (req.method ?? 'GET').toUpperCase();
         const url = new URL(req.url ?? '/', config.urls.sandbox);
         // Uploads (video files) are streamed by their module, not read into memory here.
-        const streamed = method === 'GET' || method === 'HEAD' || isGoogleUploadPath(url.pathname);
+        const streamed = method === 'GET' || method === 'HEAD' || isGoogleUploadPath(url.pathname) || isSocialUploadPath(url.pathname);
         const body = streamed ? Buffer.alloc(0) : await readBody(req);
         for (const module of modules) {
           if (await module.handle({ req, res, method, url, body })) return;

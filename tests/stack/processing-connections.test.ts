@@ -1,6 +1,7 @@
 // The processing worker and the subscriber's connections, with real grants from the OAuth
 // sandbox: a Drive token about to expire is refreshed on demand (and stored), a revoked grant
-// fails the submission with the reconnect reason. Renders a 24-second episode, not 2 minutes.
+// fails the submission with the reconnect reason, and clips are posted to every connected
+// platform, once each. Renders a 24-second episode, not 2 minutes.
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -9,7 +10,7 @@ import type { SupabaseClient } from '@supabase/supabase-js';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxClient, type SandboxProvider } from '../../local/sandbox/oauth/settings.ts';
-import { oauthFunctionEnv } from '../../local/sandbox/oauth/index.ts';
+import { oauthFunctionEnv, SANDBOX_WORDPRESS_USER } from '../../local/sandbox/oauth/index.ts';
 import { databaseTokenSource } from '../../worker/access-token.ts';
 import { loadWorkerConfig } from '../../worker/config.ts';
 import { workerEnv } from '../../worker/launch.ts';
@@ -83,11 +84,35 @@ async function connect(user: TestUser, provider: SandboxProvider, grant: Grant, 
   });
 }
 
-async function subscriber(tier = 'starter') {
-  const user = await createUser('onboarded', { tier });
+async function subscriber(postAutomatically = false) {
+  const user = await createUser('onboarded', { tier: 'starter' });
   const { client } = await signIn(user);
-  await withDb((db) => db.query(`update public.profiles set hosting_ready_at = now() - interval '1 day', post_automatically = false where id = $1`, [user.id]));
+  await withDb((db) =>
+    db.query(`update public.profiles set hosting_ready_at = now() - interval '1 day', post_automatically = $2 where id = $1`, [user.id, postAutomatically]),
+  );
   return { user, client };
+}
+
+/** A WordPress site in the sandbox, connected with its application password as the functions store it. */
+async function connectWordpress(user: TestUser, site: string): Promise<void> {
+  await withDb(async (db) => {
+    const { rows } = await db.query<{ id: string }>(
+      `insert into public.oauth_connections (user_id, provider, connected, status, account_label) values ($1, 'wordpress', true, 'connected', $2) returning id`,
+      [user.id, site],
+    );
+    await storeOAuthTokens(db, rows[0].id, user.id, JSON.stringify({ username: SANDBOX_WORDPRESS_USER.username, password: SANDBOX_WORDPRESS_USER.password }), 'unused');
+    await db.query(`update private.oauth_tokens set refresh_token_encrypted = null, site_url = $2 where connection_id = $1`, [rows[0].id, `${config.urls.sandbox}/wordpress/${site}`]);
+  });
+}
+
+async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  }
 }
 
 async function submit(client: SupabaseClient, user: TestUser, options: Record<string, unknown> = {}) {
@@ -210,4 +235,49 @@ describe('the worker and the subscriber\'s connections', () => {
       await pool.end();
     }
   });
+
+  it('posts the first clip to every connected platform at once, retrying a platform that fails, once each', async () => {
+    const { user, client } = await subscriber(true);
+    const grants = Object.fromEntries(
+      await Promise.all((['google', 'youtube', 'x', 'linkedin'] as const).map(async (p) => [p, await sandboxGrant(p)] as const)),
+    ) as Record<'google' | 'youtube' | 'x' | 'linkedin', Grant>;
+    for (const provider of ['google', 'youtube', 'x', 'linkedin'] as const) await connect(user, provider, grants[provider], '1 hour');
+    const site = `show-${user.id.slice(0, 8)}`;
+    await connectWordpress(user, site);
+    // X's next post fails: X is retried on its own, the other platforms are not posted again.
+    await sandbox('/_sandbox/social/fail-next', { platform: 'x', count: 1 });
+
+    const episode = await submit(client, user, { daysBetweenClips: 2 });
+    const row = await finished(client, episode.id);
+    expect(row.status).toBe('delivered');
+    const clips = row.outputs.filter((o) => o.kind === 'clip');
+    expect(clips).toHaveLength(3);
+
+    type Post = { provider: string; clip_name: string; status: string; attempts: number; scheduled_for: string };
+    const posts = await eventually(async () => {
+      const { data } = await client.from('scheduled_posts').select('provider, clip_name, status, attempts, scheduled_for, last_error');
+      const rows = (data ?? []) as Post[];
+      const due = rows.filter((p) => p.clip_name === clips[0].name);
+      return due.length === 4 && due.every((p) => p.status === 'posted') ? rows : undefined;
+    });
+    // One row per clip and platform; clips 2 and 3 wait their turn (2 and 4 days on).
+    expect(posts).toHaveLength(12);
+    for (const clip of clips.slice(1)) expect(posts.filter((p) => p.clip_name === clip.name).every((p) => p.status === 'scheduled')).toBe(true);
+    const first = Object.fromEntries(posts.filter((p) => p.clip_name === clips[0].name).map((p) => [p.provider, p.attempts]));
+    expect(first).toEqual({ youtube: 1, x: 2, linkedin: 1, wordpress: 1 });
+
+    // What each platform received: one post each, the clip itself, under the subscriber's accounts.
+    const title = clips[0].name.replace(/\.mp4$/, '');
+    const owners = Object.fromEntries(
+      await Promise.all((['youtube', 'x', 'linkedin'] as const).map(async (p) => [p, (await sandbox(`/oauth/_control/grant?state=${grants[p].state}`)).owner] as const)),
+    );
+    const { posts: social } = (await sandbox('/_sandbox/social')) as unknown as { posts: { platform: string; owner: string; text: string; mediaBytes: number; mediaSha256: string }[] };
+    const mine = social.filter((p) => p.owner === owners.x || p.owner === owners.linkedin || p.owner === `wordpress:${site}`);
+    expect(mine.map((p) => [p.platform, p.text]).sort()).toEqual([['linkedin', title], ['wordpress', title], ['x', title]]);
+    const clipBytes = Buffer.from(await (await fetch(`${config.urls.sandbox}/drive/v3/files/${clips[0].driveFileId}?alt=media`, { headers: { authorization: `Bearer ${grants.google.accessToken}` } })).arrayBuffer());
+    const clipHash = createHash('sha256').update(clipBytes).digest('hex');
+    expect(mine.every((p) => p.mediaBytes === clipBytes.length && p.mediaSha256 === clipHash)).toBe(true);
+    const { videos } = (await sandbox('/_sandbox/google')) as unknown as { videos: { owner: string; title: string }[] };
+    expect(videos.filter((v) => v.owner === owners.youtube).map((v) => v.title)).toEqual([title]);
+  }, 120_000);
 });
