@@ -172,10 +172,14 @@ export async function processSubmission(ctx: JobContext, processingId: string, s
     await store.progress(job.id, 'uploading to Google Drive', 80);
     const token = await ctx.tokens.accessToken(job.userId, 'google');
     const drive = new DriveClient(config.googleApiBase, token);
+    // Every folder and file is tagged with the processing row (and the output's name): a worker
+    // killed after Drive made one but before the row recorded it finds it on the next attempt.
+    const tag = { castloopProcessingId: job.id };
     let folderId = job.driveFolderId;
     if (!folderId) {
       const day = job.submittedAt.toISOString().slice(0, 10);
-      const folder = await drive.createFolder(`${base} (${day})`, signal);
+      const folderTag = { ...tag, castloopOutput: 'folder' };
+      const folder = (await drive.find(folderTag, null, signal)) ?? (await drive.createFolder(`${base} (${day})`, folderTag, signal));
       folderId = folder.id;
       await store.setDriveFolder(job.id, folder.id, folder.webViewLink ?? null);
     }
@@ -184,7 +188,8 @@ export async function processSubmission(ctx: JobContext, processingId: string, s
     const outputs: OutputRecord[] = rendered.map((r) => ({ ...r.record, driveFileId: delivered.get(r.record.name) }));
     for (const [i, r] of rendered.entries()) {
       if (outputs[i].driveFileId) continue;
-      const uploaded = await drive.upload(r.file, r.record.name, folderId, 'video/mp4', signal);
+      const fileTag = { ...tag, castloopOutput: r.record.name };
+      const uploaded = (await drive.find(fileTag, folderId, signal)) ?? (await drive.upload(r.file, r.record.name, folderId, 'video/mp4', fileTag, signal));
       outputs[i] = { ...outputs[i], driveFileId: uploaded.id };
       await store.setOutputs(job.id, outputs);
       await store.progress(job.id, 'uploading to Google Drive', 80 + (15 * (i + 1)) / rendered.length);

@@ -23,6 +23,8 @@ export interface DriveFileRecord {
   size: number;
   owner: string;
   createdTime: string;
+  /** Private key-value pairs the app that made the file set (Drive's `appProperties`). */
+  appProperties?: Record<string, string>;
 }
 
 export interface YouTubeVideoRecord {
@@ -63,14 +65,27 @@ function googleError(code: number, message: string) {
   return { error: { code, message, errors: [{ message, domain: 'global', reason: code === 401 ? 'authError' : 'badRequest' }] } };
 }
 
-/** The subset of Drive's query language the worker and tests use: `'<id>' in parents`, `name = '<n>'`, `trashed = false`. */
+const unquote = (value: string) => value.replace(/\\(.)/g, '$1');
+
+/**
+ * The subset of Drive's query language the worker and tests use, clauses joined by `and`:
+ * `'<id>' in parents`, `name = '<n>'`, `mimeType = '<t>'`, `trashed = false`, and
+ * `appProperties has { key='<k>' and value='<v>' }`.
+ */
 function matches(file: DriveFileRecord, q: string | null): boolean {
   if (!q) return true;
-  for (const clause of q.split(/\s+and\s+/i)) {
+  const quoted = `'((?:[^'\\\\]|\\\\.)*)'`;
+  const property = new RegExp(`appProperties\\s+has\\s+\\{\\s*key\\s*=\\s*${quoted}\\s+and\\s+value\\s*=\\s*${quoted}\\s*\\}`, 'gi');
+  for (const [, key, value] of q.matchAll(property)) {
+    if (file.appProperties?.[unquote(key)] !== unquote(value)) return false;
+  }
+  for (const clause of q.replace(property, '').split(/\s+and\s+/i)) {
     const parent = /^'([^']+)'\s+in\s+parents$/i.exec(clause.trim());
-    const name = /^name\s*=\s*'((?:[^'\\]|\\.)*)'$/i.exec(clause.trim());
+    const name = new RegExp(`^name\\s*=\\s*${quoted}$`, 'i').exec(clause.trim());
+    const mimeType = new RegExp(`^mimeType\\s*=\\s*${quoted}$`, 'i').exec(clause.trim());
     if (parent && !file.parents.includes(parent[1])) return false;
-    if (name && file.name !== name[1].replace(/\\(.)/g, '$1')) return false;
+    if (name && file.name !== unquote(name[1])) return false;
+    if (mimeType && file.mimeType !== unquote(mimeType[1])) return false;
   }
   return true;
 }
@@ -106,7 +121,7 @@ export function createGoogleSandbox(options: { dataDir: string; baseUrl: string;
       persisted.save();
       return { kind: 'youtube#video', id, snippet: { title: video.title, publishedAt: now }, status: { privacyStatus: video.privacyStatus } };
     }
-    const meta = session.metadata as { name?: string; parents?: string[]; mimeType?: string };
+    const meta = session.metadata as { name?: string; parents?: string[]; mimeType?: string; appProperties?: Record<string, string> };
     const record: DriveFileRecord = {
       id,
       name: meta.name ?? 'Untitled',
@@ -115,6 +130,7 @@ export function createGoogleSandbox(options: { dataDir: string; baseUrl: string;
       size,
       owner: session.owner,
       createdTime: now,
+      ...(meta.appProperties ? { appProperties: meta.appProperties } : {}),
     };
     state.files.push(record);
     persisted.save();
@@ -205,7 +221,7 @@ export function createGoogleSandbox(options: { dataDir: string; baseUrl: string;
         return true;
       }
       if (p === '/drive/v3/files' && method === 'POST') {
-        const meta = JSON.parse(request.body.toString('utf8') || '{}') as { name?: string; mimeType?: string; parents?: string[] };
+        const meta = JSON.parse(request.body.toString('utf8') || '{}') as { name?: string; mimeType?: string; parents?: string[]; appProperties?: Record<string, string> };
         const record: DriveFileRecord = {
           id: newId(),
           name: meta.name ?? 'Untitled',
@@ -214,6 +230,7 @@ export function createGoogleSandbox(options: { dataDir: string; baseUrl: string;
           size: 0,
           owner,
           createdTime: new Date().toISOString(),
+          ...(meta.appProperties ? { appProperties: meta.appProperties } : {}),
         };
         state.files.push(record);
         persisted.save();

@@ -56,6 +56,8 @@ export function isSocialUploadPath(pathname: string): boolean {
 }
 
 const newId = () => BigInt(`0x${randomBytes(7).toString('hex')}`).toString();
+/** WordPress ids are small integers (JSON numbers, exact). */
+const wordpressId = () => String(randomBytes(4).readUInt32BE() >>> 1);
 
 function bearer(req: IncomingMessage): string | null {
   return /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1] ?? null;
@@ -98,7 +100,7 @@ export function createSocialSandbox(options: { dataDir: string; baseUrl: string;
     const bytes = Buffer.concat([...item.parts.entries()].sort(([a], [b]) => a - b).map(([, part]) => part));
     const post: SocialPostRecord = {
       platform,
-      id: newId(),
+      id: platform === 'wordpress' ? wordpressId() : newId(),
       owner,
       text,
       mediaBytes: bytes.length,
@@ -278,7 +280,7 @@ export function createSocialSandbox(options: { dataDir: string; baseUrl: string;
       const filename = /filename="?([^";]+)"?/.exec(req.headers['content-disposition'] ?? '')?.[1];
       const body = await readBody(req, 512 * 1024 * 1024);
       if (!filename) return sendJson(res, 400, { code: 'rest_upload_no_content_disposition', message: 'No Content-Disposition supplied.', data: { status: 400 } });
-      const id = newId();
+      const id = wordpressId();
       media.set(id, { platform: 'wordpress', owner, declaredBytes: body.length, parts: new Map([[0, body]]), finalized: true });
       return sendJson(res, 201, {
         id: Number(id),
