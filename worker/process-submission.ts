@@ -1,7 +1,7 @@
 // One submission, start to finish: download, analyse, render the episode and the clips, deliver
 // them to the subscriber's Drive, schedule the posts, record the outcome. Safe to run again after
 // a crash: a delivered submission is left alone, and files already in Drive are not sent twice.
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type pg from 'pg';
 import type { WorkerConfig } from './config.ts';
@@ -149,6 +149,9 @@ export async function processSubmission(ctx: JobContext, processingId: string, s
     rendered.push({ record: await outputRecord(episodeFile, `${base}.mp4`, 'episode', signal), file: episodeFile });
 
     const colours = brandColours(job.brand);
+    const captionText = job.title.replace(/\s+/g, ' ').trim();
+    const caption = { textFile: path.join(dir, 'caption.txt'), length: [...captionText].length };
+    await writeFile(caption.textFile, captionText, 'utf8');
     for (const [i, clip] of clips.entries()) {
       await store.progress(job.id, `rendering clip ${i + 1} of ${clips.length}`, 40 + (40 * i) / Math.max(1, clips.length));
       const file = path.join(dir, `clip-${i + 1}.mp4`);
@@ -160,6 +163,7 @@ export async function processSubmission(ctx: JobContext, processingId: string, s
         outro: clipOutro,
         style: job.options.clipStyle as ClipStyle,
         colours,
+        caption,
         output: file,
         settings: config.encode,
         signal,

@@ -2,8 +2,9 @@
 // sandbox: a Drive token about to expire is refreshed on demand (and stored), a revoked grant
 // fails the submission with the reconnect reason, and clips are posted to every connected
 // platform, once each. Renders a 24-second episode, not 2 minutes.
+import { spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { SupabaseClient } from '@supabase/supabase-js';
@@ -13,6 +14,7 @@ import { sandboxClient, type SandboxProvider } from '../../local/sandbox/oauth/s
 import { oauthFunctionEnv, SANDBOX_WORDPRESS_USER } from '../../local/sandbox/oauth/index.ts';
 import { databaseTokenSource } from '../../worker/access-token.ts';
 import { loadWorkerConfig } from '../../worker/config.ts';
+import { ffmpegPath } from '../../worker/media/ffmpeg.ts';
 import { workerEnv } from '../../worker/launch.ts';
 import { openToken, parseTokenKeyring } from '../../supabase/functions/_shared/domain/token-cipher.ts';
 import { useAutomation } from '../support/episodes.ts';
@@ -157,6 +159,12 @@ async function storedConnection(connectionId: string) {
   });
 }
 
+/** The pixels of one frame's region, as [r, g, b] triples. */
+function pixels(file: string, seconds: number, crop: string): [number, number, number][] {
+  const out = spawnSync(ffmpegPath, ['-nostdin', '-loglevel', 'error', '-ss', String(seconds), '-i', file, '-frames:v', '1', '-vf', `crop=${crop}`, '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-'], { maxBuffer: 16 * 1024 * 1024 }).stdout;
+  return Array.from({ length: out.length / 3 }, (_, i) => [out[3 * i], out[3 * i + 1], out[3 * i + 2]]);
+}
+
 const driveList = (token: string) => fetch(`${config.urls.sandbox}/drive/v3/files`, { headers: { authorization: `Bearer ${token}` } });
 
 useAutomation('builtin');
@@ -188,6 +196,17 @@ describe('the worker and the subscriber\'s connections', () => {
     const inFolder = files.filter((f) => f.parents.includes(row.drive_folder_id as string));
     expect(inFolder.map((f) => f.name).sort()).toEqual(row.outputs.map((o) => o.name).sort());
     expect(inFolder.every((f) => f.owner === info.owner)).toBe(true);
+
+    // The DEFAULT style burns the title in above the picture, in the brand colour that reads on
+    // the primary (no brand colours set: amber #F59E0B on grey #1F2937).
+    const clip = row.outputs.find((o) => o.kind === 'clip') as { driveFileId: string };
+    const clipFile = path.join(dir, 'clip.mp4');
+    writeFileSync(clipFile, Buffer.from(await (await fetch(`${config.urls.sandbox}/drive/v3/files/${clip.driveFileId}?alt=media`, { headers: { authorization: `Bearer ${(await storedConnection(connectionId)).accessToken}` } })).arrayBuffer()));
+    const above = pixels(clipFile, 2, '180:100:0:0');
+    const amber = above.filter(([r, g, b]) => r > 180 && g > 110 && g < 200 && b < 90).length;
+    expect(amber).toBeGreaterThan(40);
+    // Below the picture there is no caption: only the primary.
+    expect(pixels(clipFile, 2, '180:90:0:225').filter(([r, g, b]) => r > 180 && g > 110 && g < 200 && b < 90).length).toBe(0);
 
     // The renewed token is stored (encrypted) for the next user of the connection, and works.
     const stored = await storedConnection(connectionId);
