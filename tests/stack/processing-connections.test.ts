@@ -299,4 +299,47 @@ describe('the worker and the subscriber\'s connections', () => {
     const { videos } = (await sandbox('/_sandbox/google')) as unknown as { videos: { owner: string; title: string }[] };
     expect(videos.filter((v) => v.owner === owners.youtube).map((v) => v.title)).toEqual([title]);
   }, 120_000);
+
+  it('adopts the folder and a file an interrupted attempt left in Drive instead of making them again', async () => {
+    const { user, client } = await subscriber();
+    const grant = await sandboxGrant('google');
+    await connect(user, 'google', grant, '1 hour');
+    const episode = await submit(client, user);
+    const { data } = await client.from('episode_processing').select('id').eq('episode_id', episode.id).single();
+    const processingId = (data as { id: string }).id;
+
+    // What a worker killed right after Drive accepted them (before the row recorded them) leaves
+    // behind: the episode folder and the full episode, tagged with the processing row. The short
+    // render has not reached its upload yet.
+    const auth = { authorization: `Bearer ${grant.accessToken}`, 'content-type': 'application/json' };
+    const folder = (await (
+      await fetch(`${config.urls.sandbox}/drive/v3/files`, {
+        method: 'POST',
+        headers: auth,
+        body: JSON.stringify({ name: 'Short Show (earlier attempt)', mimeType: 'application/vnd.google-apps.folder', appProperties: { castloopProcessingId: processingId, castloopOutput: 'folder' } }),
+      })
+    ).json()) as { id: string };
+    const boundary = 'castloop-test';
+    const multipart = [
+      `--${boundary}\r\ncontent-type: application/json\r\n\r\n${JSON.stringify({ name: 'Short Show.mp4', parents: [folder.id], mimeType: 'video/mp4', appProperties: { castloopProcessingId: processingId, castloopOutput: 'Short Show.mp4' } })}\r\n`,
+      `--${boundary}\r\ncontent-type: video/mp4\r\n\r\nearlier bytes\r\n--${boundary}--\r\n`,
+    ].join('');
+    const earlier = (await (
+      await fetch(`${config.urls.sandbox}/upload/drive/v3/files?uploadType=multipart`, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': `multipart/related; boundary=${boundary}` },
+        body: multipart,
+      })
+    ).json()) as { id: string };
+
+    const row = await finished(client, episode.id);
+    expect(row.status).toBe('delivered');
+    expect(row.drive_folder_id).toBe(folder.id);
+    expect(row.outputs.find((o) => o.kind === 'episode')?.driveFileId).toBe(earlier.id);
+    const { files } = (await sandbox('/_sandbox/google')) as unknown as { files: { name: string; parents: string[]; mimeType: string; owner: string }[] };
+    const owner = (await sandbox(`/oauth/_control/grant?state=${grant.state}`)).owner;
+    expect(files.filter((f) => f.owner === owner && f.mimeType === 'application/vnd.google-apps.folder')).toHaveLength(1);
+    const inFolder = files.filter((f) => f.parents.includes(folder.id)).map((f) => f.name).sort();
+    expect(inFolder).toEqual(['Short Show - clip 01.mp4', 'Short Show - clip 02.mp4', 'Short Show - clip 03.mp4', 'Short Show.mp4']);
+  }, 120_000);
 });
