@@ -61,7 +61,7 @@ const settings: Record<OAuthProviderId, ProviderSettings> = {
     authorizeUrl: 'https://www.linkedin.com/oauth/v2/authorization',
     tokenUrl: 'https://www.linkedin.com/oauth/v2/accessToken',
     revokeUrl: 'https://www.linkedin.com/oauth/v2/revoke',
-    scopes: ['w_member_social'],
+    scopes: ['openid', 'profile', 'w_member_social'],
     scopeSeparator: ' ',
     extraAuthorizeParams: {},
     clientIdParam: 'client_id',
