@@ -13,18 +13,18 @@ import { providerLabel, type OAuthProviderId, type ProviderId } from '../supabas
 import { refreshGrant, type OAuthProviderConfig } from '../supabase/functions/_shared/domain/oauth-token-endpoint.ts';
 import { openToken, parseTokenKeyring, sealToken, type TokenKeyring } from '../supabase/functions/_shared/domain/token-cipher.ts';
 
-export class ReconnectRequiredError extends Error {
+class ReconnectRequiredError extends Error {
   /** Reconnecting is the only fix: retrying cannot help. */
   readonly permanent = true;
 }
 
 /** What the worker tells the subscriber when a connection cannot be used without reconnecting. */
-export function reconnectMessage(provider: ProviderId): string {
+function reconnectMessage(provider: ProviderId): string {
   const label = providerLabel(provider);
   return `${label} is not connected. Please reconnect your ${label} account.`;
 }
 
-export interface WordpressSite {
+interface WordpressSite {
   siteUrl: string;
   username: string;
   password: string;

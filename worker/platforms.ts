@@ -7,7 +7,7 @@ import { open } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import type { WorkerConfig } from './config.ts';
 
-export class PlatformError extends Error {
+class PlatformError extends Error {
   constructor(
     message: string,
     readonly status: number,

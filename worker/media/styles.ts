@@ -37,7 +37,7 @@ export function brandColours(profile: { primary?: string | null; secondary?: str
 
 const even = (n: number) => Math.max(2, Math.round(n / 2) * 2);
 
-export const CAPTION_FONT = path.join(path.dirname(createRequire(import.meta.url).resolve('dejavu-fonts-ttf/package.json')), 'ttf', 'DejaVuSans-Bold.ttf');
+const CAPTION_FONT = path.join(path.dirname(createRequire(import.meta.url).resolve('dejavu-fonts-ttf/package.json')), 'ttf', 'DejaVuSans-Bold.ttf');
 
 /** WCAG relative luminance of an RRGGBB colour. */
 function luminance(colour: string): number {
@@ -54,7 +54,7 @@ function contrast(a: string, b: string): number {
 }
 
 /** The caption colour on the primary: the secondary or tertiary brand colour when it reads (contrast >= 3), else white or black. */
-export function captionColour(colours: BrandColours): string {
+function captionColour(colours: BrandColours): string {
   const [best] = [colours.secondary, colours.tertiary].sort((a, b) => contrast(b, colours.primary) - contrast(a, colours.primary));
   if (contrast(best, colours.primary) >= 3) return best;
   return contrast('FFFFFF', colours.primary) >= contrast('000000', colours.primary) ? 'FFFFFF' : '000000';

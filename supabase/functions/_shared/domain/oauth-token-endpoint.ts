@@ -122,7 +122,7 @@ export function oauthProviderConfigFromEnv(id: OAuthProviderId, env: Record<stri
   return { ...settings[id], ...endpoints, id, clientId, clientSecret };
 }
 
-export interface TokenSet {
+interface TokenSet {
   accessToken: string;
   refreshToken: string | null;
   expiresAt: Date | null;
@@ -131,7 +131,7 @@ export interface TokenSet {
 }
 
 /** A refusal by the provider; `invalid_grant` means the grant is gone (reconnect). */
-export class ProviderError extends Error {
+class ProviderError extends Error {
   constructor(
     readonly code: string,
     readonly httpStatus: number,
@@ -197,7 +197,7 @@ export function exchangeCode(config: OAuthProviderConfig, code: string, verifier
 }
 
 /** A refreshed token set always carries the refresh token to store next. */
-export type RefreshedTokens = TokenSet & { refreshToken: string };
+type RefreshedTokens = TokenSet & { refreshToken: string };
 
 export type RefreshResult =
   | { kind: 'refreshed'; tokens: RefreshedTokens }

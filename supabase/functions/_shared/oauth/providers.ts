@@ -5,8 +5,6 @@ import { providerLabel, type OAuthProviderId } from '../domain/connection-status
 import { oauthProviderConfigFromEnv, type OAuthProviderConfig } from '../domain/oauth-token-endpoint.ts';
 import { HttpError } from '../http-error.ts';
 
-export type { OAuthProviderConfig };
-
 export function oauthProviderConfig(id: OAuthProviderId): OAuthProviderConfig {
   const config = oauthProviderConfigFromEnv(id, Deno.env.toObject());
   if (!config) throw new HttpError(503, `${providerLabel(id)} connections are not configured`);
