@@ -5,20 +5,8 @@
 import { createReadStream, statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { Readable } from 'node:stream';
+import { ApiError } from './api-error.ts';
 import type { WorkerConfig } from './config.ts';
-
-class PlatformError extends Error {
-  constructor(
-    message: string,
-    readonly status: number,
-  ) {
-    super(message);
-  }
-  /** 401/403: the platform no longer accepts the credentials; only reconnecting helps. */
-  get permanent(): boolean {
-    return this.status === 401 || this.status === 403;
-  }
-}
 
 export interface Clip {
   file: string;
@@ -27,7 +15,7 @@ export interface Clip {
 
 async function check(res: Response, what: string): Promise<Response> {
   if (res.ok) return res;
-  throw new PlatformError(`${what}: ${res.status} ${(await res.text()).slice(0, 300)}`, res.status);
+  throw new ApiError(`${what}: ${res.status} ${(await res.text()).slice(0, 300)}`, res.status);
 }
 
 const streamFile = (file: string) => Readable.toWeb(createReadStream(file)) as ReadableStream<Uint8Array>;
@@ -59,7 +47,7 @@ export async function postToYouTube(config: WorkerConfig, token: string, clip: C
   await check(start, 'Starting the YouTube upload');
   const session = start.headers.get('location');
   await start.body?.cancel();
-  if (!session) throw new PlatformError('Starting the YouTube upload: no upload session', 502);
+  if (!session) throw new ApiError('Starting the YouTube upload: no upload session', 502);
   const res = await fetch(session, {
     method: 'PUT',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'video/mp4', 'content-length': String(size) },
@@ -90,7 +78,7 @@ export async function postToX(config: WorkerConfig, token: string, clip: Clip): 
   const finalized = await fetch(`${config.xApiBase}/2/media/upload/${mediaId}/finalize`, { method: 'POST', headers: auth });
   let processing = ((await (await check(finalized, 'Finishing the X media upload')).json()) as { data: { processing_info?: { state: string; check_after_secs?: number } } }).data.processing_info;
   for (let polls = 0; processing && processing.state !== 'succeeded'; polls += 1) {
-    if (processing.state === 'failed' || polls > 60) throw new PlatformError(`X could not process the video (${processing.state})`, 502);
+    if (processing.state === 'failed' || polls > 60) throw new ApiError(`X could not process the video (${processing.state})`, 502);
     await new Promise((resolve) => setTimeout(resolve, (processing?.check_after_secs ?? 1) * 1000));
     const status = await fetch(`${config.xApiBase}/2/media/upload?command=STATUS&media_id=${mediaId}`, { headers: auth });
     processing = ((await (await check(status, 'Checking the X media upload')).json()) as { data: { processing_info?: { state: string; check_after_secs?: number } } }).data.processing_info;

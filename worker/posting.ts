@@ -12,7 +12,7 @@ import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type pg from 'pg';
 import type { WorkerConfig } from './config.ts';
 import type { AccessTokenSource } from './access-token.ts';
-import { GoogleApiError } from './google/drive.ts';
+import { ApiError } from './api-error.ts';
 import { postToLinkedIn, postToWordpress, postToX, postToYouTube, type Clip } from './platforms.ts';
 import type { OutputRecord, SubmissionJob } from './store.ts';
 
@@ -71,7 +71,7 @@ async function downloadFromDrive(config: WorkerConfig, token: string, fileId: st
   const res = await fetch(`${config.googleApiBase}/drive/v3/files/${encodeURIComponent(fileId)}?alt=media`, {
     headers: { authorization: `Bearer ${token}` },
   });
-  if (!res.ok || !res.body) throw new GoogleApiError(`Reading ${fileId} from Drive: ${res.status}`, res.status);
+  if (!res.ok || !res.body) throw new ApiError(`Reading ${fileId} from Drive: ${res.status}`, res.status);
   await pipeline(Readable.fromWeb(res.body as WebReadableStream<Uint8Array>), createWriteStream(file));
 }
 

@@ -4,24 +4,12 @@
 // sandbox locally.
 import { createReadStream, statSync } from 'node:fs';
 import { Readable } from 'node:stream';
-
-export class GoogleApiError extends Error {
-  constructor(
-    message: string,
-    readonly status: number,
-  ) {
-    super(message);
-  }
-  /** 401/403: the token is not (or no longer) accepted; only a reconnect helps. */
-  get permanent(): boolean {
-    return this.status === 401 || this.status === 403;
-  }
-}
+import { ApiError } from '../api-error.ts';
 
 async function check(res: Response, what: string): Promise<Response> {
   if (res.ok) return res;
   const text = (await res.text()).slice(0, 300);
-  throw new GoogleApiError(`${what}: Google answered ${res.status} ${text}`, res.status);
+  throw new ApiError(`${what}: Google answered ${res.status} ${text}`, res.status);
 }
 
 interface DriveFile {
@@ -81,7 +69,7 @@ export class DriveClient {
     await check(start, `Starting the upload of ${name}`);
     await start.body?.cancel();
     const session = start.headers.get('location');
-    if (!session) throw new GoogleApiError(`Starting the upload of ${name}: no upload session`, 502);
+    if (!session) throw new ApiError(`Starting the upload of ${name}: no upload session`, 502);
     const res = await fetch(session, {
       method: 'PUT',
       headers: this.headers({ 'content-type': mimeType, 'content-length': String(size) }),
