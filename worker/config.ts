@@ -1,6 +1,8 @@
 // The worker's settings, from its environment (docs/deploy.md lists them).
 import os from 'node:os';
 import path from 'node:path';
+import { PROVIDERS, isOAuthProviderId, type OAuthProviderId } from '../supabase/functions/_shared/domain/connection-status.ts';
+import { oauthProviderConfigFromEnv, type OAuthProviderConfig } from '../supabase/functions/_shared/domain/oauth-token-endpoint.ts';
 import type { EncodeSettings } from './media/render.ts';
 
 export interface WorkerConfig {
@@ -11,8 +13,17 @@ export interface WorkerConfig {
   serviceRoleKey: string;
   /** The keyring the OAuth tokens were encrypted with (TOKEN_ENCRYPTION_KEYS, as the functions have it). */
   tokenKeyring: string;
+  /** The OAuth clients (as the functions have them) the worker refreshes tokens with. */
+  oauthClients: Partial<Record<OAuthProviderId, OAuthProviderConfig>>;
   /** Google APIs (Drive, YouTube): the sandbox locally, https://www.googleapis.com when unset. */
   googleApiBase: string;
+  /** X API v2 and LinkedIn's API: the sandbox locally, the platforms themselves when unset. */
+  xApiBase: string;
+  linkedinApiBase: string;
+  /** LinkedIn's versioned API (`LinkedIn-Version`, YYYYMM). */
+  linkedinVersion: string;
+  /** A failed post is tried again after this many seconds times its attempts. */
+  postRetrySeconds: number;
   /** Jobs processed at once by this process (ffmpeg uses every core: 1 per machine is right). */
   concurrency: number;
   /** Where inputs and renders are written while a job runs. */
@@ -47,14 +58,29 @@ function required(env: NodeJS.ProcessEnv, key: string): string {
   return value;
 }
 
+function oauthClients(env: NodeJS.ProcessEnv): Partial<Record<OAuthProviderId, OAuthProviderConfig>> {
+  const clients: Partial<Record<OAuthProviderId, OAuthProviderConfig>> = {};
+  for (const { id } of PROVIDERS) {
+    if (!isOAuthProviderId(id)) continue;
+    const config = oauthProviderConfigFromEnv(id, env);
+    if (config) clients[id] = config;
+  }
+  return clients;
+}
+
 export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerConfig {
   return {
     databaseUrl: required(env, 'WORKER_DATABASE_URL'),
     supabaseUrl: required(env, 'SUPABASE_URL').replace(/\/$/, ''),
     serviceRoleKey: required(env, 'SUPABASE_SERVICE_ROLE_KEY'),
     tokenKeyring: required(env, 'TOKEN_ENCRYPTION_KEYS'),
+    oauthClients: oauthClients(env),
     // One setting switches Drive and YouTube between the local sandbox and Google itself.
     googleApiBase: (env.GOOGLE_API_BASE || GOOGLE_API).replace(/\/$/, ''),
+    xApiBase: (env.X_API_BASE || 'https://api.x.com').replace(/\/$/, ''),
+    linkedinApiBase: (env.LINKEDIN_API_BASE || 'https://api.linkedin.com').replace(/\/$/, ''),
+    linkedinVersion: env.LINKEDIN_API_VERSION || '202505',
+    postRetrySeconds: int(env, 'WORKER_POST_RETRY_SECONDS', 300),
     concurrency: int(env, 'WORKER_CONCURRENCY', 1),
     tempDir: env.WORKER_TEMP_DIR || path.join(os.tmpdir(), 'castloop-worker'),
     heartbeatSeconds: int(env, 'WORKER_HEARTBEAT_SECONDS', 30, 10),

@@ -11,10 +11,12 @@ export function workerEnv(config: StackConfig): Record<string, string> {
     WORKER_DATABASE_URL: config.urls.db,
     SUPABASE_URL: config.urls.api,
     SUPABASE_SERVICE_ROLE_KEY: config.serviceRoleKey,
-    // The same keyring the functions encrypt tokens with.
-    TOKEN_ENCRYPTION_KEYS: oauthFunctionEnv(config).TOKEN_ENCRYPTION_KEYS,
+    // The same keyring and OAuth clients (for refreshing tokens) as the functions.
+    ...Object.fromEntries(Object.entries(oauthFunctionEnv(config)).filter(([key]) => key === 'TOKEN_ENCRYPTION_KEYS' || key.startsWith('OAUTH_'))),
     // .env may point GOOGLE_API_BASE at Google itself; otherwise this stack's sandbox.
     GOOGLE_API_BASE: env.GOOGLE_API_BASE || config.urls.sandbox,
+    X_API_BASE: env.X_API_BASE || config.urls.sandbox,
+    LINKEDIN_API_BASE: env.LINKEDIN_API_BASE || config.urls.sandbox,
     WORKER_TEMP_DIR: path.join(config.dataDir, 'worker'),
     ...(config.profile === 'test'
       ? {
@@ -26,6 +28,7 @@ export function workerEnv(config: StackConfig): Record<string, string> {
           WORKER_SUPERVISE_SECONDS: '2',
           WORKER_FEED_INTERVAL_MS: '500',
           WORKER_RETRY_DELAY_SECONDS: '1',
+          WORKER_POST_RETRY_SECONDS: '1',
         }
       : {}),
   };

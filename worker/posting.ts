@@ -1,8 +1,9 @@
 // Scheduled posting: with postAutomatically, each clip is posted one every daysBetweenClips days
-// to the platforms the worker can post to (YouTube first), starting the day of delivery. The
-// poster takes due posts (skip locked, so several workers share them) and uploads each clip
-// from Drive to YouTube (videos.insert, resumable). Without postAutomatically clips wait in Drive.
-import { createWriteStream, createReadStream, statSync } from 'node:fs';
+// to every connected platform the worker posts to (YouTube first), starting the day of delivery.
+// One row per clip and platform: the poster takes due rows (skip locked, so several workers share
+// them), fetches the clip from Drive and posts it (platforms.ts); a platform that fails is retried
+// on its own row, and a posted row is never posted again. Without postAutomatically clips wait in Drive.
+import { createWriteStream } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -10,12 +11,31 @@ import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type pg from 'pg';
 import type { WorkerConfig } from './config.ts';
-import type { AccessTokenSource } from './google/access-token.ts';
-import { GoogleApiError } from './google/drive.ts';
+import type { AccessTokenSource } from './access-token.ts';
+import { ApiError } from './api-error.ts';
+import { postToLinkedIn, postToWordpress, postToX, postToYouTube, type Clip } from './platforms.ts';
 import type { OutputRecord, SubmissionJob } from './store.ts';
 
-/** Platforms the worker posts to, in order. The others are left to the subscriber for now. */
-const POSTING_PROVIDERS = ['youtube'] as const;
+/**
+ * Platforms the worker posts to, in order: those every subscriber may connect. Facebook,
+ * Instagram and TikTok (open only to the internal test account) are not posted to yet.
+ */
+const POSTING_PROVIDERS = ['youtube', 'x', 'linkedin', 'wordpress'] as const;
+type PostingProvider = (typeof POSTING_PROVIDERS)[number];
+
+async function postClip(config: WorkerConfig, tokens: AccessTokenSource, userId: string, provider: PostingProvider, clip: Clip): Promise<string> {
+  switch (provider) {
+    case 'youtube':
+      return postToYouTube(config, await tokens.accessToken(userId, 'youtube'), clip);
+    case 'x':
+      return postToX(config, await tokens.accessToken(userId, 'x'), clip);
+    case 'linkedin':
+      return postToLinkedIn(config, await tokens.accessToken(userId, 'linkedin'), clip);
+    case 'wordpress':
+      return postToWordpress(await tokens.wordpressSite(userId), clip);
+  }
+}
+
 const MAX_POST_ATTEMPTS = 5;
 
 /** One post per clip and connected platform; clip k (from 0) is due k * daysBetweenClips days on. */
@@ -41,7 +61,7 @@ export async function schedulePosts(db: pg.Pool, job: SubmissionJob, clips: Outp
 interface DuePost {
   id: string;
   user_id: string;
-  provider: string;
+  provider: PostingProvider;
   clip_name: string;
   drive_file_id: string;
   attempts: number;
@@ -51,37 +71,12 @@ async function downloadFromDrive(config: WorkerConfig, token: string, fileId: st
   const res = await fetch(`${config.googleApiBase}/drive/v3/files/${encodeURIComponent(fileId)}?alt=media`, {
     headers: { authorization: `Bearer ${token}` },
   });
-  if (!res.ok || !res.body) throw new GoogleApiError(`Reading ${fileId} from Drive: ${res.status}`, res.status);
+  if (!res.ok || !res.body) throw new ApiError(`Reading ${fileId} from Drive: ${res.status}`, res.status);
   await pipeline(Readable.fromWeb(res.body as WebReadableStream<Uint8Array>), createWriteStream(file));
 }
 
-async function uploadToYouTube(config: WorkerConfig, token: string, file: string, title: string): Promise<string> {
-  const size = statSync(file).size;
-  const start = await fetch(`${config.googleApiBase}/upload/youtube/v3/videos?uploadType=resumable&part=snippet,status`, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${token}`,
-      'content-type': 'application/json; charset=UTF-8',
-      'x-upload-content-type': 'video/mp4',
-      'x-upload-content-length': String(size),
-    },
-    body: JSON.stringify({ snippet: { title: title.slice(0, 100) }, status: { privacyStatus: 'public' } }),
-  });
-  const session = start.headers.get('location');
-  await start.body?.cancel();
-  if (!start.ok || !session) throw new GoogleApiError(`Starting the YouTube upload: ${start.status}`, start.status);
-  const res = await fetch(session, {
-    method: 'PUT',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'video/mp4', 'content-length': String(size) },
-    body: Readable.toWeb(createReadStream(file)) as ReadableStream<Uint8Array>,
-    duplex: 'half',
-  } as RequestInit);
-  if (!res.ok) throw new GoogleApiError(`Uploading to YouTube: ${res.status} ${(await res.text()).slice(0, 200)}`, res.status);
-  return ((await res.json()) as { id: string }).id;
-}
-
 /** Posts every due clip once; answers how many were posted. */
-export async function postDueClips(config: WorkerConfig, db: pg.Pool, tokens: AccessTokenSource, limit = 5): Promise<number> {
+export async function postDueClips(config: WorkerConfig, db: pg.Pool, tokens: AccessTokenSource, log: (line: string) => void, limit = 5): Promise<number> {
   // Claim for ten minutes: a worker that dies mid-post leaves the post due again after that.
   const { rows } = await db.query<DuePost>(
     `update public.scheduled_posts p
@@ -98,11 +93,10 @@ export async function postDueClips(config: WorkerConfig, db: pg.Pool, tokens: Ac
     await mkdir(config.tempDir, { recursive: true });
     const dir = await mkdtemp(path.join(config.tempDir, `post-${post.id}-`));
     try {
-      const driveToken = await tokens.googleAccessToken(post.user_id, 'google');
+      const driveToken = await tokens.accessToken(post.user_id, 'google');
       const file = path.join(dir, 'clip.mp4');
       await downloadFromDrive(config, driveToken, post.drive_file_id, file);
-      const youtubeToken = await tokens.googleAccessToken(post.user_id, 'youtube');
-      const externalId = await uploadToYouTube(config, youtubeToken, file, post.clip_name.replace(/\.mp4$/, ''));
+      const externalId = await postClip(config, tokens, post.user_id, post.provider, { file, title: post.clip_name.replace(/\.mp4$/, '') });
       await db.query(
         `update public.scheduled_posts
             set status = 'posted', posted_at = now(), external_id = $2, last_error = null, locked_until = null
@@ -113,12 +107,13 @@ export async function postDueClips(config: WorkerConfig, db: pg.Pool, tokens: Ac
     } catch (error) {
       const message = (error as Error).message;
       const giveUp = post.attempts >= MAX_POST_ATTEMPTS || (error as { permanent?: boolean }).permanent === true;
+      log(`posting ${post.clip_name} to ${post.provider} (attempt ${post.attempts}) failed${giveUp ? ', giving up' : ''}: ${message}`);
       await db.query(
         `update public.scheduled_posts
             set status = case when $3 then 'failed' else status end, last_error = left($2, 2000),
-                locked_until = case when $3 then null else now() + interval '5 minutes' * attempts end
+                locked_until = case when $3 then null else now() + make_interval(secs => $4::double precision * attempts) end
           where id = $1`,
-        [post.id, message, giveUp],
+        [post.id, message, giveUp, config.postRetrySeconds],
       );
     } finally {
       await rm(dir, { recursive: true, force: true });

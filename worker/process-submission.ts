@@ -1,11 +1,11 @@
 // One submission, start to finish: download, analyse, render the episode and the clips, deliver
 // them to the subscriber's Drive, schedule the posts, record the outcome. Safe to run again after
 // a crash: a delivered submission is left alone, and files already in Drive are not sent twice.
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type pg from 'pg';
 import type { WorkerConfig } from './config.ts';
-import type { AccessTokenSource } from './google/access-token.ts';
+import type { AccessTokenSource } from './access-token.ts';
 import { DriveClient } from './google/drive.ts';
 import { analyseAudio } from './media/analysis.ts';
 import { selectClips, type ClipRange } from './media/clip-selection.ts';
@@ -105,7 +105,7 @@ export async function processSubmission(ctx: JobContext, processingId: string, s
   if (!job.userId) throw new MediaError('The subscriber no longer exists.', true);
   await store.start(job.id, config.workerName);
   // Without a usable Google connection nothing can be delivered: say so before any rendering.
-  await ctx.tokens.googleAccessToken(job.userId);
+  await ctx.tokens.accessToken(job.userId, 'google');
 
   await mkdir(config.tempDir, { recursive: true });
   const dir = await mkdtemp(path.join(config.tempDir, `${job.id}-`));
@@ -149,6 +149,9 @@ export async function processSubmission(ctx: JobContext, processingId: string, s
     rendered.push({ record: await outputRecord(episodeFile, `${base}.mp4`, 'episode', signal), file: episodeFile });
 
     const colours = brandColours(job.brand);
+    const captionText = job.title.replace(/\s+/g, ' ').trim();
+    const caption = { textFile: path.join(dir, 'caption.txt'), length: [...captionText].length };
+    await writeFile(caption.textFile, captionText, 'utf8');
     for (const [i, clip] of clips.entries()) {
       await store.progress(job.id, `rendering clip ${i + 1} of ${clips.length}`, 40 + (40 * i) / Math.max(1, clips.length));
       const file = path.join(dir, `clip-${i + 1}.mp4`);
@@ -160,6 +163,7 @@ export async function processSubmission(ctx: JobContext, processingId: string, s
         outro: clipOutro,
         style: job.options.clipStyle as ClipStyle,
         colours,
+        caption,
         output: file,
         settings: config.encode,
         signal,
@@ -170,12 +174,16 @@ export async function processSubmission(ctx: JobContext, processingId: string, s
     }
 
     await store.progress(job.id, 'uploading to Google Drive', 80);
-    const token = await ctx.tokens.googleAccessToken(job.userId);
+    const token = await ctx.tokens.accessToken(job.userId, 'google');
     const drive = new DriveClient(config.googleApiBase, token);
+    // Every folder and file is tagged with the processing row (and the output's name): a worker
+    // killed after Drive made one but before the row recorded it finds it on the next attempt.
+    const tag = { castloopProcessingId: job.id };
     let folderId = job.driveFolderId;
     if (!folderId) {
       const day = job.submittedAt.toISOString().slice(0, 10);
-      const folder = await drive.createFolder(`${base} (${day})`, signal);
+      const folderTag = { ...tag, castloopOutput: 'folder' };
+      const folder = (await drive.find(folderTag, null, signal)) ?? (await drive.createFolder(`${base} (${day})`, folderTag, signal));
       folderId = folder.id;
       await store.setDriveFolder(job.id, folder.id, folder.webViewLink ?? null);
     }
@@ -184,7 +192,8 @@ export async function processSubmission(ctx: JobContext, processingId: string, s
     const outputs: OutputRecord[] = rendered.map((r) => ({ ...r.record, driveFileId: delivered.get(r.record.name) }));
     for (const [i, r] of rendered.entries()) {
       if (outputs[i].driveFileId) continue;
-      const uploaded = await drive.upload(r.file, r.record.name, folderId, 'video/mp4', signal);
+      const fileTag = { ...tag, castloopOutput: r.record.name };
+      const uploaded = (await drive.find(fileTag, folderId, signal)) ?? (await drive.upload(r.file, r.record.name, folderId, 'video/mp4', fileTag, signal));
       outputs[i] = { ...outputs[i], driveFileId: uploaded.id };
       await store.setOutputs(job.id, outputs);
       await store.progress(job.id, 'uploading to Google Drive', 80 + (15 * (i + 1)) / rendered.length);

@@ -8,7 +8,7 @@
 import pg from 'pg';
 import { PgBoss, type Job } from 'pg-boss';
 import type { WorkerConfig } from './config.ts';
-import { databaseTokenSource, type AccessTokenSource } from './google/access-token.ts';
+import { databaseTokenSource, type AccessTokenSource } from './access-token.ts';
 import { postDueClips } from './posting.ts';
 import { processSubmission, type JobContext } from './process-submission.ts';
 import { ProcessingStore } from './store.ts';
@@ -39,7 +39,7 @@ export async function startWorker(
   // A dropped connection (database restart) is replaced on the next query; it must not end the process.
   db.on('error', (error) => log(`database: ${error.message}`));
   const store = new ProcessingStore(db);
-  const ctx: JobContext = { config, db, store, tokens: tokens ?? databaseTokenSource(db, config.tokenKeyring), log };
+  const ctx: JobContext = { config, db, store, tokens: tokens ?? databaseTokenSource(db, config.tokenKeyring, config.oauthClients), log };
 
   const boss = new PgBoss({
     connectionString: config.databaseUrl,
@@ -136,7 +136,7 @@ export async function startWorker(
   const postTimer = setInterval(() => {
     if (posting) return;
     posting = true;
-    postDueClips(config, db, ctx.tokens)
+    postDueClips(config, db, ctx.tokens, log)
       .then((n) => n && log(`posted ${n} clip(s)`))
       .catch((error: Error) => log(`posting failed: ${error.message}`))
       .finally(() => (posting = false));

@@ -13,6 +13,7 @@ import { createAutomationSandbox } from './automation/index.ts';
 import { createStripeSandbox } from './stripe/index.ts';
 import { createGoogleSandbox } from './drive/index.ts';
 import { createOAuthSandbox } from './oauth/index.ts';
+import { createSocialSandbox } from './social/index.ts';
 import type { SandboxHandler, SandboxModule, SandboxRoutes } from './types.ts';
 
 export type { SandboxModule, SandboxRequest } from './types.ts';
@@ -28,11 +29,14 @@ function sandboxDataDir(config: StackConfig): string {
 }
 
 function createModules(config: StackConfig): SandboxModule[] {
+  const oauth = createOAuthSandbox(config, { dataDir: sandboxDataDir(config) });
+  const identify = (token: string) => oauth.identify(token);
   return [
     createStripeSandbox(config, { dataDir: sandboxDataDir(config) }),
-    createOAuthSandbox(config, { dataDir: sandboxDataDir(config) }),
+    oauth,
     createAutomationSandbox(config, { dataDir: sandboxDataDir(config) }),
-    createGoogleSandbox({ dataDir: sandboxDataDir(config), baseUrl: config.urls.sandbox }),
+    createGoogleSandbox({ dataDir: sandboxDataDir(config), baseUrl: config.urls.sandbox, identify }),
+    createSocialSandbox({ dataDir: sandboxDataDir(config), baseUrl: config.urls.sandbox, identify }),
   ];
 }
 
@@ -58,7 +62,8 @@ function sandboxRoutes(router: Router): SandboxRoutes {
   const routes: SandboxRoutes = {
     on: (method, path, handler) => (router.on(method, path, adapt(handler, false)), routes),
     all: (path, handler) => (router.all(path, adapt(handler, false)), routes),
-    streamed: (path, handler) => (router.all(path, adapt(handler, true)), routes),
+    streamed: (path, handler, methods) =>
+      (methods ? router.on(methods, path, adapt(handler, true)) : router.all(path, adapt(handler, true)), routes),
   };
   return routes;
 }

@@ -18,8 +18,8 @@ export type SandboxHandler = (request: SandboxRequest) => unknown;
 export interface SandboxRoutes {
   on(method: Method | readonly Method[], path: string, handler: SandboxHandler): SandboxRoutes;
   all(path: string, handler: SandboxHandler): SandboxRoutes;
-  /** Every method; the handler reads the body itself, as a stream (uploads). */
-  streamed(path: string, handler: SandboxHandler): SandboxRoutes;
+  /** Every method unless `methods` are given; the handler reads the body itself, as a stream (uploads). */
+  streamed(path: string, handler: SandboxHandler, methods?: Method | readonly Method[]): SandboxRoutes;
 }
 
 export interface SandboxModule {

@@ -1,25 +1,15 @@
 // Google Drive API v3: one folder per episode (files.create) and resumable uploads streamed from
-// disk (files.create with uploadType=resumable). The base URL is the sandbox locally.
+// disk (files.create with uploadType=resumable), each tagged with appProperties so a retried job
+// finds what an earlier attempt made (files.list) instead of making it again. The base URL is the
+// sandbox locally.
 import { createReadStream, statSync } from 'node:fs';
 import { Readable } from 'node:stream';
-
-export class GoogleApiError extends Error {
-  constructor(
-    message: string,
-    readonly status: number,
-  ) {
-    super(message);
-  }
-  /** 401/403: the token is not (or no longer) accepted; only a reconnect helps. */
-  get permanent(): boolean {
-    return this.status === 401 || this.status === 403;
-  }
-}
+import { ApiError } from '../api-error.ts';
 
 async function check(res: Response, what: string): Promise<Response> {
   if (res.ok) return res;
   const text = (await res.text()).slice(0, 300);
-  throw new GoogleApiError(`${what}: Google answered ${res.status} ${text}`, res.status);
+  throw new ApiError(`${what}: Google answered ${res.status} ${text}`, res.status);
 }
 
 interface DriveFile {
@@ -38,18 +28,33 @@ export class DriveClient {
     return { authorization: `Bearer ${this.token}`, ...extra };
   }
 
-  async createFolder(name: string, signal?: AbortSignal): Promise<DriveFile> {
+  /** The first file (not in the trash) carrying all these appProperties, within `folderId` when given. */
+  async find(appProperties: Record<string, string>, folderId: string | null, signal?: AbortSignal): Promise<DriveFile | null> {
+    const quote = (value: string) => `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+    const clauses = Object.entries(appProperties).map(([key, value]) => `appProperties has { key=${quote(key)} and value=${quote(value)} }`);
+    if (folderId) clauses.push(`${quote(folderId)} in parents`);
+    clauses.push('trashed = false');
+    const url = new URL(`${this.apiBase}/drive/v3/files`);
+    url.searchParams.set('q', clauses.join(' and '));
+    url.searchParams.set('fields', 'files(id,name,webViewLink)');
+    url.searchParams.set('spaces', 'drive');
+    const res = await fetch(url, { headers: this.headers(), signal });
+    const { files } = (await (await check(res, 'Looking for files in Drive')).json()) as { files: DriveFile[] };
+    return files[0] ?? null;
+  }
+
+  async createFolder(name: string, appProperties: Record<string, string>, signal?: AbortSignal): Promise<DriveFile> {
     const res = await fetch(`${this.apiBase}/drive/v3/files?fields=id,name,webViewLink`, {
       method: 'POST',
       headers: this.headers({ 'content-type': 'application/json' }),
-      body: JSON.stringify({ name, mimeType: 'application/vnd.google-apps.folder' }),
+      body: JSON.stringify({ name, mimeType: 'application/vnd.google-apps.folder', appProperties }),
       signal,
     });
     return (await (await check(res, 'Creating the Drive folder')).json()) as DriveFile;
   }
 
   /** Uploads `file` into `folderId` in one resumable session, streamed from disk. */
-  async upload(file: string, name: string, folderId: string, mimeType: string, signal?: AbortSignal): Promise<DriveFile> {
+  async upload(file: string, name: string, folderId: string, mimeType: string, appProperties: Record<string, string>, signal?: AbortSignal): Promise<DriveFile> {
     const size = statSync(file).size;
     const start = await fetch(`${this.apiBase}/upload/drive/v3/files?uploadType=resumable&fields=id,name,webViewLink`, {
       method: 'POST',
@@ -58,13 +63,13 @@ export class DriveClient {
         'x-upload-content-type': mimeType,
         'x-upload-content-length': String(size),
       }),
-      body: JSON.stringify({ name, parents: [folderId], mimeType }),
+      body: JSON.stringify({ name, parents: [folderId], mimeType, appProperties }),
       signal,
     });
     await check(start, `Starting the upload of ${name}`);
     await start.body?.cancel();
     const session = start.headers.get('location');
-    if (!session) throw new GoogleApiError(`Starting the upload of ${name}: no upload session`, 502);
+    if (!session) throw new ApiError(`Starting the upload of ${name}: no upload session`, 502);
     const res = await fetch(session, {
       method: 'PUT',
       headers: this.headers({ 'content-type': mimeType, 'content-length': String(size) }),

@@ -1,6 +1,6 @@
 // The ffmpeg filter graphs for the finished episode and the 9:16 clips.
 import { ffmpeg, type MediaInfo } from './ffmpeg.ts';
-import { clipStyleFilter, type BrandColours, type ClipStyle } from './styles.ts';
+import { clipStyleFilter, type BrandColours, type Caption, type ClipStyle } from './styles.ts';
 
 /** EBU R128 targets for podcast/streaming delivery: -16 LUFS integrated, -1.5 dBTP peak. */
 const LOUDNORM = 'loudnorm=I=-16:TP=-1.5:LRA=11';
@@ -134,6 +134,8 @@ interface ClipRender {
   outro?: MediaInput;
   style: ClipStyle;
   colours: BrandColours;
+  /** Burned into the styled moment (not the clip intro/outro). */
+  caption?: Caption;
   output: string;
   settings: EncodeSettings;
   signal?: AbortSignal;
@@ -154,7 +156,7 @@ export async function renderClip(job: ClipRender): Promise<void> {
     segments,
     (label, index) =>
       index === mainIndex
-        ? `${label}${clipStyleFilter(job.style, job.colours, width, height)}`
+        ? `${label}${clipStyleFilter(job.style, job.colours, width, height, job.caption)}`
         : `${label}scale=${width}:${height}:force_original_aspect_ratio=increase,crop=${width}:${height}`,
     [],
     () => null,

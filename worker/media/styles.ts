@@ -5,6 +5,12 @@
 //                 across the bottom for captions and the name.
 //   CREATIVE      the picture, slightly inset, framed in the secondary colour on the tertiary
 //                 colour, with a primary band at the top.
+// Each style burns the caption (the episode title) into its primary-coloured area: the bottom
+// band (PROFESSIONAL), the top band (CREATIVE), the space above the picture (DEFAULT), in the
+// brand colour that reads best on the primary (white or black when none contrasts enough), set
+// in DejaVu Sans Bold (npm dejavu-fonts-ttf: the static ffmpeg has drawtext but no fonts).
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import type { ClipStyle } from '../../supabase/functions/_shared/domain/episodes.ts';
 
 export type { ClipStyle };
@@ -31,9 +37,50 @@ export function brandColours(profile: { primary?: string | null; secondary?: str
 
 const even = (n: number) => Math.max(2, Math.round(n / 2) * 2);
 
+const CAPTION_FONT = path.join(path.dirname(createRequire(import.meta.url).resolve('dejavu-fonts-ttf/package.json')), 'ttf', 'DejaVuSans-Bold.ttf');
+
+/** WCAG relative luminance of an RRGGBB colour. */
+function luminance(colour: string): number {
+  const [r, g, b] = [0, 2, 4].map((i) => {
+    const v = parseInt(colour.slice(i, i + 2), 16) / 255;
+    return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+  });
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+
+function contrast(a: string, b: string): number {
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+  return (hi + 0.05) / (lo + 0.05);
+}
+
+/** The caption colour on the primary: the secondary or tertiary brand colour when it reads (contrast >= 3), else white or black. */
+function captionColour(colours: BrandColours): string {
+  const [best] = [colours.secondary, colours.tertiary].sort((a, b) => contrast(b, colours.primary) - contrast(a, colours.primary));
+  if (contrast(best, colours.primary) >= 3) return best;
+  return contrast('FFFFFF', colours.primary) >= contrast('000000', colours.primary) ? 'FFFFFF' : '000000';
+}
+
+/** Quoted for a filtergraph option value (a path or text with ':' or ',' in it). */
+const quoted = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`;
+
+export interface Caption {
+  /** A UTF-8 file holding the text (drawtext reads it as is: no escaping of the text itself). */
+  textFile: string;
+  /** Characters in the text, to size it so it fits the width on one line. */
+  length: number;
+}
+
+/** drawtext centred horizontally with its vertical centre at `centreY`, in an area `areaHeight` tall. */
+function captionFilter(caption: Caption, colours: BrandColours, width: number, centreY: number, areaHeight: number): string {
+  // DejaVu Sans Bold averages about 0.62 em per character.
+  const size = Math.max(8, Math.floor(Math.min(areaHeight * 0.45, (width * 0.9) / (Math.max(1, caption.length) * 0.62))));
+  return `drawtext=fontfile=${quoted(CAPTION_FONT)}:textfile=${quoted(caption.textFile)}:fontsize=${size}:fontcolor=0x${captionColour(colours)}:x=(w-text_w)/2:y=${Math.round(centreY)}-text_h/2`;
+}
+
 /** The video filter chain (after an input label) that produces a `width`x`height` styled frame. */
-export function clipStyleFilter(style: ClipStyle | string, colours: BrandColours, width: number, height: number): string {
+export function clipStyleFilter(style: ClipStyle | string, colours: BrandColours, width: number, height: number, caption?: Caption): string {
   const c = (value: string) => `0x${value}`;
+  const text = (centreY: number, areaHeight: number) => (caption ? [captionFilter(caption, colours, width, centreY, areaHeight)] : []);
   switch (style) {
     case 'PROFESSIONAL': {
       const band = even(height / 8);
@@ -43,6 +90,7 @@ export function clipStyleFilter(style: ClipStyle | string, colours: BrandColours
         `crop=${width}:${height}`,
         `drawbox=x=0:y=${height - band}:w=${width}:h=${band}:color=${c(colours.primary)}:t=fill`,
         `drawbox=x=0:y=${height - band}:w=${width}:h=${rule}:color=${c(colours.secondary)}:t=fill`,
+        ...text(height - (band - rule) / 2, band - rule),
       ].join(',');
     }
     case 'CREATIVE': {
@@ -54,12 +102,17 @@ export function clipStyleFilter(style: ClipStyle | string, colours: BrandColours
         `pad=${inner + 2 * frame}:ih+${2 * frame}:${frame}:${frame}:color=${c(colours.secondary)}`,
         `pad=${width}:${height}:(ow-iw)/2:(oh-ih)/2:color=${c(colours.tertiary)}`,
         `drawbox=x=0:y=0:w=${width}:h=${band}:color=${c(colours.primary)}:t=fill`,
+        ...text(band / 2, band),
       ].join(',');
     }
-    default:
+    default: {
+      // A landscape picture fitted to the width leaves this much primary above it.
+      const above = (height - (width * 9) / 16) / 2;
       return [
         `scale=${width}:${height}:force_original_aspect_ratio=decrease`,
         `pad=${width}:${height}:(ow-iw)/2:(oh-ih)/2:color=${c(colours.primary)}`,
+        ...text(above / 2, Math.min(above, height / 8)),
       ].join(',');
+    }
   }
 }

@@ -1,7 +1,9 @@
 // Google Drive v3 and YouTube Data v3 upload endpoints, as far as the processing worker uses
 // them: files.create for folders, resumable and multipart uploads (files.create and
-// videos.insert), files.list by parent and name, files.get with alt=media. Any Bearer token is
-// accepted and recorded as the file's owner. Uploaded bytes are streamed to disk.
+// videos.insert), files.list by parent and name, files.get with alt=media. A Bearer token the
+// OAuth sandbox issued must still work (expired or revoked: 401) and owns files as its grant
+// (`grant:<id>`, the same after a refresh); any other Bearer token is accepted and is its own
+// owner (tests that store a made-up token). Uploaded bytes are streamed to disk.
 // `GET /_sandbox/google` answers everything held, for tests and people.
 import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream, mkdirSync, rmSync, statSync } from 'node:fs';
@@ -11,6 +13,7 @@ import { pipeline } from 'node:stream/promises';
 import { sendJson } from '../../lib/http.ts';
 import { escapeHtml, readBody } from '../http.ts';
 import { JsonFile } from '../persist.ts';
+import type { TokenIdentity } from '../oauth/index.ts';
 import type { SandboxModule, SandboxRequest } from '../types.ts';
 
 interface DriveFileRecord {
@@ -21,6 +24,8 @@ interface DriveFileRecord {
   size: number;
   owner: string;
   createdTime: string;
+  /** Private key-value pairs the app that made the file set (Drive's `appProperties`). */
+  appProperties?: Record<string, string>;
 }
 
 interface YouTubeVideoRecord {
@@ -56,19 +61,32 @@ function googleError(code: number, message: string) {
   return { error: { code, message, errors: [{ message, domain: 'global', reason: code === 401 ? 'authError' : 'badRequest' }] } };
 }
 
-/** The subset of Drive's query language the worker and tests use: `'<id>' in parents`, `name = '<n>'`, `trashed = false`. */
+const unquote = (value: string) => value.replace(/\\(.)/g, '$1');
+
+/**
+ * The subset of Drive's query language the worker and tests use, clauses joined by `and`:
+ * `'<id>' in parents`, `name = '<n>'`, `mimeType = '<t>'`, `trashed = false`, and
+ * `appProperties has { key='<k>' and value='<v>' }`.
+ */
 function matches(file: DriveFileRecord, q: string | null): boolean {
   if (!q) return true;
-  for (const clause of q.split(/\s+and\s+/i)) {
+  const quoted = `'((?:[^'\\\\]|\\\\.)*)'`;
+  const property = new RegExp(`appProperties\\s+has\\s+\\{\\s*key\\s*=\\s*${quoted}\\s+and\\s+value\\s*=\\s*${quoted}\\s*\\}`, 'gi');
+  for (const [, key, value] of q.matchAll(property)) {
+    if (file.appProperties?.[unquote(key)] !== unquote(value)) return false;
+  }
+  for (const clause of q.replace(property, '').split(/\s+and\s+/i)) {
     const parent = /^'([^']+)'\s+in\s+parents$/i.exec(clause.trim());
-    const name = /^name\s*=\s*'((?:[^'\\]|\\.)*)'$/i.exec(clause.trim());
+    const name = new RegExp(`^name\\s*=\\s*${quoted}$`, 'i').exec(clause.trim());
+    const mimeType = new RegExp(`^mimeType\\s*=\\s*${quoted}$`, 'i').exec(clause.trim());
     if (parent && !file.parents.includes(parent[1])) return false;
-    if (name && file.name !== name[1].replace(/\\(.)/g, '$1')) return false;
+    if (name && file.name !== unquote(name[1])) return false;
+    if (mimeType && file.mimeType !== unquote(mimeType[1])) return false;
   }
   return true;
 }
 
-export function createGoogleSandbox(options: { dataDir: string; baseUrl: string }): SandboxModule {
+export function createGoogleSandbox(options: { dataDir: string; baseUrl: string; identify: (token: string) => TokenIdentity | null }): SandboxModule {
   const dir = path.join(options.dataDir, 'google');
   const blobs = path.join(dir, 'blobs');
   mkdirSync(blobs, { recursive: true });
@@ -99,7 +117,7 @@ export function createGoogleSandbox(options: { dataDir: string; baseUrl: string 
       persisted.save();
       return { kind: 'youtube#video', id, snippet: { title: video.title, publishedAt: now }, status: { privacyStatus: video.privacyStatus } };
     }
-    const meta = session.metadata as { name?: string; parents?: string[]; mimeType?: string };
+    const meta = session.metadata as { name?: string; parents?: string[]; mimeType?: string; appProperties?: Record<string, string> };
     const record: DriveFileRecord = {
       id,
       name: meta.name ?? 'Untitled',
@@ -108,6 +126,7 @@ export function createGoogleSandbox(options: { dataDir: string; baseUrl: string 
       size,
       owner: session.owner,
       createdTime: now,
+      ...(meta.appProperties ? { appProperties: meta.appProperties } : {}),
     };
     state.files.push(record);
     persisted.save();
@@ -175,12 +194,17 @@ export function createGoogleSandbox(options: { dataDir: string; baseUrl: string 
           sendJson(res, 200, { ok: true });
         });
 
-      /** Google's APIs: the bearer token names the owner; the rest of a body is discarded on a refusal. */
+      /**
+       * Google's APIs: the bearer token's grant (or the token itself) names the owner; an expired
+       * or revoked token is refused; the rest of a body is discarded on a refusal.
+       */
       const google = (handler: (request: SandboxRequest, owner: string) => unknown) => (request: SandboxRequest) => {
-        const owner = bearer(request.req);
-        if (owner) return handler(request, owner);
+        const token = bearer(request.req);
+        const identity = token ? options.identify(token) : null;
+        if (token && identity?.valid !== false) return handler(request, identity?.owner ?? token);
         request.req.resume();
-        sendJson(request.res, 401, googleError(401, 'Request is missing required authentication credential.'));
+        const message = token ? 'Request had invalid authentication credentials.' : 'Request is missing required authentication credential.';
+        sendJson(request.res, 401, googleError(401, message));
       };
       const noRoute = google(({ req, res, method, url }) => {
         req.resume();
@@ -196,7 +220,7 @@ export function createGoogleSandbox(options: { dataDir: string; baseUrl: string 
         .all('/youtube/v3/*', noRoute);
 
       routes.on('POST', '/drive/v3/files', google(({ res, body }, owner) => {
-        const meta = JSON.parse(body.toString('utf8') || '{}') as { name?: string; mimeType?: string; parents?: string[] };
+        const meta = JSON.parse(body.toString('utf8') || '{}') as { name?: string; mimeType?: string; parents?: string[]; appProperties?: Record<string, string> };
         const record: DriveFileRecord = {
           id: newId(),
           name: meta.name ?? 'Untitled',
@@ -205,6 +229,7 @@ export function createGoogleSandbox(options: { dataDir: string; baseUrl: string 
           size: 0,
           owner,
           createdTime: new Date().toISOString(),
+          ...(meta.appProperties ? { appProperties: meta.appProperties } : {}),
         };
         state.files.push(record);
         persisted.save();

@@ -7,7 +7,9 @@
 // Sandbox-only controls for tests (never part of a real provider):
 //   POST /oauth/_control/lifetime {provider?, seconds|null}  access-token lifetime from now on
 //   POST /oauth/_control/revoke {state}                      revoke the grant begun with a state
+//   POST /oauth/_control/expire {state}                      the grant's access tokens expire now
 //   GET  /oauth/_control/grant?state=...                     a grant's refresh count and state
+// Other sandbox modules (Drive, YouTube, X, LinkedIn) ask `identify` who a Bearer token belongs to.
 import { createHash, randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { StackConfig } from '../../config.ts';
@@ -48,7 +50,19 @@ interface Grant {
   refreshToken: string | null;
   revoked: boolean;
   refreshCount: number;
+  /** When each access token stops working (ms since epoch). */
+  accessExpiry?: Record<string, number>;
 }
+
+/** Who an access token the sandbox issued belongs to, and whether it still works. */
+export interface TokenIdentity {
+  /** Stable across refreshes: `grant:<id>`. */
+  owner: string;
+  provider: SandboxProvider;
+  valid: boolean;
+}
+
+type OAuthSandbox = SandboxModule & { identify(accessToken: string): TokenIdentity | null };
 
 interface State {
   version: 1;
@@ -69,7 +83,7 @@ function clientOf(request: SandboxRequest, form: URLSearchParams): { id: string 
   return { id: form.get('client_id') ?? form.get('client_key'), secret: form.get('client_secret') };
 }
 
-export function createOAuthSandbox(config: StackConfig, options: { dataDir: string }): SandboxModule {
+export function createOAuthSandbox(config: StackConfig, options: { dataDir: string }): OAuthSandbox {
   let state: State = { version: 1, grants: [], lifetimes: {} };
   const file = new JsonFile<State>(path.join(options.dataDir, 'oauth.json'), () => state);
   const loaded = file.load();
@@ -80,6 +94,7 @@ export function createOAuthSandbox(config: StackConfig, options: { dataDir: stri
   function issueAccess(grant: Grant): Record<string, unknown> {
     const access = token(`sbx_${grant.provider}_at_`);
     grant.accessTokens.push(access);
+    grant.accessExpiry = { ...grant.accessExpiry, [access]: Date.now() + lifetime(grant.provider) * 1000 };
     file.save();
     return { access_token: access, token_type: 'Bearer', expires_in: lifetime(grant.provider), scope: grant.scope };
   }
@@ -211,10 +226,18 @@ ${hidden}
     sendJson(request.res, 200, { revoked: true });
   }
 
+  function expireGrant(request: SandboxRequest): void {
+    const grant = grantOfState(jsonBody(request).state);
+    if (!grant) return sendJson(request.res, 404, { error: 'no grant for that state' });
+    grant.accessExpiry = Object.fromEntries(grant.accessTokens.map((t) => [t, Date.now() - 1000]));
+    file.save();
+    sendJson(request.res, 200, { expired: grant.accessTokens.length });
+  }
+
   function showGrant(request: SandboxRequest): void {
     const grant = grantOfState(request.url.searchParams.get('state'));
     if (!grant) sendJson(request.res, 404, { error: 'no grant for that state' });
-    else sendJson(request.res, 200, { provider: grant.provider, revoked: grant.revoked, refreshCount: grant.refreshCount, accessTokensIssued: grant.accessTokens.length });
+    else sendJson(request.res, 200, { owner: `grant:${grant.id}`, provider: grant.provider, revoked: grant.revoked, refreshCount: grant.refreshCount, accessTokensIssued: grant.accessTokens.length });
   }
 
   function wordpressMe(request: SandboxRequest, site: string): void {
@@ -231,11 +254,18 @@ ${hidden}
   }
 
   return {
+    identify(accessToken) {
+      const grant = state.grants.find((g) => g.accessTokens.includes(accessToken));
+      if (!grant) return null;
+      const expiry = grant.accessExpiry?.[accessToken] ?? Infinity;
+      return { owner: `grant:${grant.id}`, provider: grant.provider, valid: !grant.revoked && expiry > Date.now() };
+    },
     name: 'OAuth providers and WordPress',
     routes(routes) {
       routes
         .on('POST', '/oauth/_control/lifetime', setLifetime)
         .on('POST', '/oauth/_control/revoke', revokeGrant)
+        .on('POST', '/oauth/_control/expire', expireGrant)
         .on('GET', '/oauth/_control/grant', showGrant);
       for (const provider of OAUTH_SANDBOX_PROVIDERS) {
         routes

@@ -5,7 +5,8 @@ import { isOAuthProviderId, type OAuthProviderId } from '../_shared/domain/conne
 import { db } from '../_shared/db.ts';
 import { storeConnection } from '../_shared/oauth/connections.ts';
 import { OAUTH_BINDING_COOKIE, oauthProviderConfig, oauthRedirectUri } from '../_shared/oauth/providers.ts';
-import { exchangeCode, sha256Hex } from '../_shared/oauth/tokens.ts';
+import { exchangeCode } from '../_shared/domain/oauth-token-endpoint.ts';
+import { sha256Hex } from '../_shared/oauth/tokens.ts';
 
 function backToDashboard(provider: string | null, outcome: 'connected' | 'failed'): Response {
   const site = (Deno.env.get('SITE_URL') ?? 'http://127.0.0.1:3000').replace(/\/+$/, '');

@@ -15,7 +15,7 @@ import { db } from '../db.ts';
 import { HttpError } from '../http-error.ts';
 import { currentKeyId, decryptSecret, encryptSecret } from '../token-crypto.ts';
 import { oauthProviderConfig } from './providers.ts';
-import { ProviderError, refreshTokens, revokeToken, type TokenSet } from './tokens.ts';
+import { refreshGrant, revokeToken, type RefreshResult } from '../domain/oauth-token-endpoint.ts';
 import { verifyWordpressCredentials } from './wordpress.ts';
 
 type Sql = postgres.Sql | postgres.TransactionSql;
@@ -176,32 +176,33 @@ async function claimDueTokens(sql: Sql, due: { horizon: string; notRefreshedWith
 
 async function refreshOne(row: TokenRow): Promise<RefreshOutcome> {
   if (!isOAuthProviderId(row.provider)) return { kind: 'failed', message: 'not an OAuth connection' };
-  let tokens: TokenSet;
+  let result: RefreshResult;
   try {
     const refresh = await decrypted(row, 'refresh');
     if (!refresh) return { kind: 'needsReauth' };
-    tokens = await refreshTokens(oauthProviderConfig(row.provider), refresh);
-    // Providers that do not rotate refresh tokens answer without one: keep the stored one.
-    tokens.refreshToken ??= refresh;
+    result = await refreshGrant(oauthProviderConfig(row.provider), refresh);
   } catch (error) {
-    if (error instanceof ProviderError && (error.code === 'invalid_grant' || error.httpStatus === 401)) {
-      // The grant is gone (revoked, expired): only reconnecting helps.
-      await db()`
-        update private.oauth_tokens
-           set refresh_token_encrypted = null, refresh_lease_until = null, last_refresh_at = now(), last_refresh_error = ${error.code}
-         where connection_id = ${row.connection_id}`;
-      await db()`update public.oauth_connections set status = 'failed' where id = ${row.connection_id}`;
-      return { kind: 'needsReauth' };
-    }
-    const message = (error as Error).message;
-    await db()`
-      update private.oauth_tokens set refresh_lease_until = null, last_refresh_at = now(), last_refresh_error = ${message.slice(0, 1000)}
-       where connection_id = ${row.connection_id}`;
-    return { kind: 'failed', message };
+    result = { kind: 'failed', message: (error as Error).message };
   }
+  if (result.kind === 'grantGone') {
+    // The grant is gone (revoked, expired): only reconnecting helps.
+    await db()`
+      update private.oauth_tokens
+         set refresh_token_encrypted = null, refresh_lease_until = null, last_refresh_at = now(), last_refresh_error = ${result.code}
+       where connection_id = ${row.connection_id}`;
+    await db()`update public.oauth_connections set status = 'failed' where id = ${row.connection_id}`;
+    return { kind: 'needsReauth' };
+  }
+  if (result.kind === 'failed') {
+    await db()`
+      update private.oauth_tokens set refresh_lease_until = null, last_refresh_at = now(), last_refresh_error = ${result.message.slice(0, 1000)}
+       where connection_id = ${row.connection_id}`;
+    return { kind: 'failed', message: result.message };
+  }
+  const { tokens } = result;
   const keyId = await currentKeyId();
   const access = await encryptSecret(tokens.accessToken, `${row.connection_id}:access`);
-  const refresh = await encryptSecret(tokens.refreshToken!, `${row.connection_id}:refresh`);
+  const refresh = await encryptSecret(tokens.refreshToken, `${row.connection_id}:refresh`);
   await db().begin(async (sql) => {
     await sql`
       update private.oauth_tokens
