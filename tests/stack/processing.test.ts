@@ -1,7 +1,7 @@
 // The built-in processing worker end to end: a subscriber submits a generated 2-minute episode,
 // the stack's worker renders the episode and the tier's clips and delivers them to the sandbox's
 // Google Drive; a worker killed mid-job leaves the job to finish once on another worker.
-import { mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { SupabaseClient } from '@supabase/supabase-js';
@@ -244,14 +244,19 @@ describe('built-in processing', () => {
 
   describe('with a second worker', () => {
     let second: ChildService;
+    // A short episode: the kill needs a job mid-render, not a long one (the suite's time).
+    let shortEpisode: string;
     beforeAll(async () => {
+      const shortDir = path.join(dir, 'short');
+      mkdirSync(shortDir);
+      shortEpisode = makeFixtures(shortDir, 24).episode;
       second = await startWorkerProcess(config);
     }, 90_000);
     afterAll(async () => second?.stop());
 
     it('a worker killed mid-job leaves the job to finish once, on another worker, and posts once', async () => {
       const { user, client, driveToken, youtubeToken } = await readySubscriber('starter', { youtube: true, postAutomatically: true });
-      const episode = await submit(client, user, { addLogo: false, daysBetweenClips: 3 });
+      const episode = await submit(client, user, { addLogo: false, daysBetweenClips: 3 }, shortEpisode);
       const rendering = await waitFor(client, episode.id, (r) => r.status === 'processing' && (r.stage ?? '').startsWith('rendering'));
       const [, pid] = (rendering.worker as string).split('/');
       // The whole process group: the worker and its ffmpeg, as when a machine or container dies.
