@@ -10,14 +10,28 @@ step() { printf '\n== %s\n' "$1"; }
 step "browser for e2e tests"
 bash scripts/ensure-chromium.sh
 
-step "typecheck (tsc)"
-npx tsc --noEmit -p .
-
-step "typecheck Edge Functions (deno check)"
-npx tsx scripts/deno-check.ts
-
-step "lint (eslint)"
-npx eslint . --max-warnings=0
+# The three static checks are single-threaded: run side by side, then report each in turn.
+checks=$(mktemp -d)
+trap 'rm -rf "$checks"' EXIT
+npx tsc --noEmit -p . >"$checks/tsc" 2>&1 & tsc_pid=$!
+npx tsx scripts/deno-check.ts >"$checks/deno" 2>&1 & deno_pid=$!
+npx eslint . --max-warnings=0 >"$checks/eslint" 2>&1 & eslint_pid=$!
+checks_failed=0
+report() { # title, pid, output file
+  step "$1"
+  local rc=0
+  wait "$2" || rc=$?
+  cat "$3"
+  if [ "$rc" -ne 0 ]; then echo "$1: failed (exit $rc)"; checks_failed=1; fi
+}
+report "typecheck (tsc)" "$tsc_pid" "$checks/tsc"
+report "typecheck Edge Functions (deno check)" "$deno_pid" "$checks/deno"
+report "lint (eslint)" "$eslint_pid" "$checks/eslint"
+if [ "$checks_failed" -ne 0 ]; then
+  echo "npm test finished in $(( $(date +%s) - started )) s"
+  echo "0 passed, 1 failed"
+  exit 1
+fi
 
 step "tests (vitest: unit, then the stack: db, contract, functions, e2e)"
 mkdir -p test-results
