@@ -15,15 +15,9 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { chromium, type Page } from 'playwright-core';
 import { mib, treeRssBytes } from './lib/process-tree.ts';
-
-process.env.CASTLOOP_TEST_PORT_BASE ??= '27300';
-process.env.CASTLOOP_DATA_DIR ??= '.local-data/bench-episode-upload';
-const { loadConfig } = await import('../local/config.ts');
-const { startStack } = await import('../local/stack.ts');
-const config = loadConfig('test');
+import { runAlone, type Row } from './lib/rows.ts';
 
 const size = Number(process.env.BENCH_UPLOAD_BYTES ?? 1024 ** 3);
-const work = path.join(config.dataDir, 'bench');
 
 async function makeSource(file: string): Promise<void> {
   const block = randomBytes(16 * 1024 * 1024);
@@ -34,7 +28,7 @@ async function makeSource(file: string): Promise<void> {
   await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));
 }
 
-async function rawPut(source: string): Promise<number> {
+async function rawPut(work: string, source: string): Promise<number> {
   const target = path.join(work, 'raw-target.bin');
   const server = http.createServer((req, res) => {
     pipeline(req, createWriteStream(target)).then(
@@ -62,7 +56,7 @@ async function rawPut(source: string): Promise<number> {
 }
 
 /** Seconds for the page to PUT `source` to a plain Node server in sequential 6 MiB blob slices. */
-async function chromiumChunkedPut(page: Page, source: string): Promise<number> {
+async function chromiumChunkedPut(work: string, page: Page, source: string): Promise<number> {
   const target = path.join(work, 'chunked-target.bin');
   const server = http.createServer((req, res) => {
     res.setHeader('access-control-allow-origin', '*');
@@ -122,59 +116,80 @@ function chromiumPid(): number | null {
 
 const rate = (seconds: number) => size / seconds / 1024 / 1024;
 
-const stack = await startStack(config, { reset: true, web: 'preview' });
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
-try {
-  await fs.mkdir(work, { recursive: true });
-  const source = path.join(work, 'episode.mp4');
-  await makeSource(source);
-  const { createUser } = await import('../tests/support/users.ts');
-  const user = await createUser('onboarded', { tier: 'growth', drive: 'connected', hostingReady: true });
+export async function bench(): Promise<Row[]> {
+  process.env.CASTLOOP_TEST_PORT_BASE ??= '27300';
+  process.env.CASTLOOP_DATA_DIR ??= '.local-data/bench-episode-upload';
+  const { loadConfig } = await import('../local/config.ts');
+  const { startStack } = await import('../local/stack.ts');
+  const config = loadConfig('test');
+  const work = path.join(config.dataDir, 'bench');
 
-  await rawPut(source);
-  const rawSeconds = Math.min(await rawPut(source), await rawPut(source));
+  const stack = await startStack(config, { reset: true, web: 'preview' });
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
+  try {
+    await fs.mkdir(work, { recursive: true });
+    const source = path.join(work, 'episode.mp4');
+    await makeSource(source);
+    const { createUser } = await import('../tests/support/users.ts');
+    const user = await createUser('onboarded', { tier: 'growth', drive: 'connected', hostingReady: true });
 
-  const page = await (await browser.newContext({ baseURL: config.urls.web })).newPage();
-  await page.goto('/login');
-  await page.getByLabel('Email').fill(user.email);
-  await page.getByLabel('Password').fill(user.password);
-  await page.getByRole('button', { name: 'Sign In' }).click();
-  await page.getByRole('button', { name: 'Submit New Episode' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Submit New Episode' });
-  await dialog.waitFor();
+    await rawPut(work, source);
+    const rawSeconds = Math.min(await rawPut(work, source), await rawPut(work, source));
 
-  const pid = chromiumPid();
-  const heap = () => page.evaluate(() => (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize ?? 0);
-  const idleTree = pid ? treeRssBytes(pid) : 0;
-  const idleHeap = await heap();
-  let peakTree = idleTree;
-  let peakHeap = idleHeap;
-  let sampling = true;
-  const sampler = (async () => {
-    while (sampling) {
-      if (pid) peakTree = Math.max(peakTree, treeRssBytes(pid));
-      peakHeap = Math.max(peakHeap, await heap().catch(() => 0));
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-  })();
-  const began = performance.now();
-  await dialog.getByLabel('Choose MP4 files').setInputFiles(source);
-  await page.getByText('Files Uploaded Successfully!').waitFor({ timeout: 15 * 60 * 1000 });
-  const browserSeconds = (performance.now() - began) / 1000;
-  sampling = false;
-  await sampler;
-  const chromiumSeconds = await chromiumChunkedPut(page, source);
+    const page = await (await browser.newContext({ baseURL: config.urls.web })).newPage();
+    await page.goto('/login');
+    await page.getByLabel('Email').fill(user.email);
+    await page.getByLabel('Password').fill(user.password);
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await page.getByRole('button', { name: 'Submit New Episode' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Submit New Episode' });
+    await dialog.waitFor();
 
-  console.log(`upload of ${mib(size)} on loopback`);
-  console.log(`  raw HTTP PUT (Node client -> plain Node server writing to disk), best of 2: ${rawSeconds.toFixed(2)} s, ${rate(rawSeconds).toFixed(0)} MiB/s`);
-  console.log(`  SPA dialog in headless Chromium (tus-js-client, 6 MiB chunks, via gateway to Storage): ${browserSeconds.toFixed(2)} s, ${rate(browserSeconds).toFixed(0)} MiB/s`);
-  console.log(`  throughput ratio SPA / raw: ${(rate(browserSeconds) / rate(rawSeconds)).toFixed(2)} (goal >= 0.8)`);
-  console.log(`  Chromium alone, sequential 6 MiB blob PUTs to the plain server: ${chromiumSeconds.toFixed(2)} s, ${rate(chromiumSeconds).toFixed(0)} MiB/s`);
-  console.log(`  throughput ratio SPA / Chromium alone: ${(rate(browserSeconds) / rate(chromiumSeconds)).toFixed(2)} (the part Storage and the SPA cost)`);
-  console.log(`  Chromium process tree RSS: idle ${mib(idleTree)}, peak during upload ${mib(peakTree)}`);
-  console.log(`  tab JS heap: idle ${mib(idleHeap)}, peak during upload ${mib(peakHeap)}`);
-} finally {
-  await browser.close();
-  await stack.stop();
-  await fs.rm(config.dataDir, { recursive: true, force: true });
+    const pid = chromiumPid();
+    const heap = () => page.evaluate(() => (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize ?? 0);
+    const idleTree = pid ? treeRssBytes(pid) : 0;
+    const idleHeap = await heap();
+    let peakTree = idleTree;
+    let peakHeap = idleHeap;
+    let sampling = true;
+    const sampler = (async () => {
+      while (sampling) {
+        if (pid) peakTree = Math.max(peakTree, treeRssBytes(pid));
+        peakHeap = Math.max(peakHeap, await heap().catch(() => 0));
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    })();
+    const began = performance.now();
+    await dialog.getByLabel('Choose MP4 files').setInputFiles(source);
+    await page.getByText('Files Uploaded Successfully!').waitFor({ timeout: 15 * 60 * 1000 });
+    const browserSeconds = (performance.now() - began) / 1000;
+    sampling = false;
+    await sampler;
+    const chromiumSeconds = await chromiumChunkedPut(work, page, source);
+
+    console.log(`upload of ${mib(size)} on loopback`);
+    console.log(`  raw HTTP PUT (Node client -> plain Node server writing to disk), best of 2: ${rawSeconds.toFixed(2)} s, ${rate(rawSeconds).toFixed(0)} MiB/s`);
+    console.log(`  SPA dialog in headless Chromium (tus-js-client, 6 MiB chunks, via gateway to Storage): ${browserSeconds.toFixed(2)} s, ${rate(browserSeconds).toFixed(0)} MiB/s`);
+    console.log(`  throughput ratio SPA / raw: ${(rate(browserSeconds) / rate(rawSeconds)).toFixed(2)} (goal >= 0.8)`);
+    console.log(`  Chromium alone, sequential 6 MiB blob PUTs to the plain server: ${chromiumSeconds.toFixed(2)} s, ${rate(chromiumSeconds).toFixed(0)} MiB/s`);
+    console.log(`  throughput ratio SPA / Chromium alone: ${(rate(browserSeconds) / rate(chromiumSeconds)).toFixed(2)} (the part Storage and the SPA cost)`);
+    console.log(`  Chromium process tree RSS: idle ${mib(idleTree)}, peak during upload ${mib(peakTree)}`);
+    console.log(`  tab JS heap: idle ${mib(idleHeap)}, peak during upload ${mib(peakHeap)}`);
+    return [
+      {
+        bench: 'browser upload',
+        figure: `${mib(size)} via the SPA dialog (Chromium, TUS) / raw loopback PUT`,
+        value: rate(browserSeconds) / rate(rawSeconds),
+        unit: 'x',
+        budget: { limit: 0.8, kind: 'min' },
+        detail: `${rate(browserSeconds).toFixed(0)} vs ${rate(rawSeconds).toFixed(0)} MiB/s; Chromium alone ${rate(chromiumSeconds).toFixed(0)} MiB/s; tab heap peak ${mib(peakHeap)}`,
+      },
+    ];
+  } finally {
+    await browser.close();
+    await stack.stop();
+    await fs.rm(config.dataDir, { recursive: true, force: true });
+  }
 }
+
+await runAlone(import.meta.url, bench);
