@@ -76,6 +76,15 @@ function roleOf(token: string): unknown {
 }
 
 /**
+ * Tokens already verified, until they expire but no longer than supabase-js keeps the JWKS they
+ * were checked against: a session's every request would otherwise import Auth's key and check
+ * the same signature again. Bounded: the oldest entry goes first.
+ */
+const verified = new Map<string, { caller: Omit<Caller, 'accessToken'>; until: number }>();
+const VERIFIED_FOR_MS = 10 * 60 * 1000;
+const VERIFIED_MAX = 10_000;
+
+/**
  * The signed-in caller, from an access token verified as supabase-js `getClaims()` does: ES256
  * against Auth's cached JWKS without a request to Auth, HS256 (legacy secret) by asking Auth.
  * 401 when there is none, it is forged or expired. A signed-out session's token stays valid until
@@ -85,10 +94,21 @@ export async function requireCaller(c: Context): Promise<Caller> {
   const token = accessTokenOf(c);
   // A signed-in user's session has the authenticated role; any other token is not a user session.
   if (!token || roleOf(token) !== 'authenticated') throw new HttpError(401, 'Unauthorized');
+  const now = Date.now();
+  const known = verified.get(token);
+  if (known && known.until > now) return { ...known.caller, accessToken: token };
+  verified.delete(token);
   const { data, error } = await sessionVerifier().auth.getClaims(token);
   const claims = data?.claims;
   if (error || !claims || claims.role !== 'authenticated' || typeof claims.sub !== 'string') throw new HttpError(401, 'Unauthorized');
-  return { userId: claims.sub, email: typeof claims.email === 'string' ? claims.email : '', accessToken: token };
+  const caller = { userId: claims.sub, email: typeof claims.email === 'string' ? claims.email : '' };
+  // Only tokens checked against a public key are kept: an HS256 one was checked by asking Auth,
+  // which also refuses a session that has signed out.
+  if (data.header.alg !== 'HS256' && typeof claims.exp === 'number') {
+    if (verified.size >= VERIFIED_MAX) verified.delete(verified.keys().next().value!);
+    verified.set(token, { caller, until: Math.min(claims.exp * 1000, now + VERIFIED_FOR_MS) });
+  }
+  return { ...caller, accessToken: token };
 }
 
 export async function loadAccount(accessToken: string): Promise<Account> {
