@@ -25,7 +25,7 @@ export function verdictOf(row: Row): Verdict {
   return (kind === 'min' ? row.value >= limit : row.value <= limit) ? 'pass' : 'FAIL';
 }
 
-const round = (value: number) => (Math.abs(value) >= 1000 ? value.toFixed(0) : Math.abs(value) >= 10 ? value.toFixed(1) : value.toFixed(2));
+const round = (value: number) => (Number.isInteger(value) ? String(value) : Math.abs(value) >= 1000 ? value.toFixed(0) : Math.abs(value) >= 10 ? value.toFixed(1) : value.toFixed(2));
 
 export function formatTable(rows: Row[]): string {
   const cells = rows.map((row) => [
