@@ -43,14 +43,14 @@ export function formatTable(rows: Row[]): string {
 }
 
 /**
- * Runs `bench` when its file is the script node started (`npx tsx bench/x.ts`): prints its table
- * and, under `npm run bench`, hands the rows to bench/run.ts through BENCH_ROWS_FILE.
+ * Runs `bench` when its file is the script node started (`npx tsx bench/x.ts`): prints its table,
+ * or, under `npm run bench`, hands the rows to bench/run.ts through BENCH_ROWS_FILE.
  */
 export async function runAlone(moduleUrl: string, bench: () => Promise<Row[]>): Promise<void> {
   if (!process.argv[1] || path.resolve(process.argv[1]) !== fileURLToPath(moduleUrl)) return;
   const rows = await bench();
   if (process.env.BENCH_ROWS_FILE) writeFileSync(process.env.BENCH_ROWS_FILE, JSON.stringify(rows));
-  console.log(`\n${formatTable(rows)}`);
+  else console.log(`\n${formatTable(rows)}`);
 }
 
 export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
