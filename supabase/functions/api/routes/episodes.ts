@@ -10,7 +10,7 @@ import {
 } from '../../_shared/domain/episodes.ts';
 import type { ProcessingStatus } from '../../_shared/domain/processing.ts';
 import { HttpError, parseJsonBody } from '../../_shared/http-error.ts';
-import { requireCaller } from '../../_shared/session.ts';
+import { callAsCaller, requireCaller } from '../../_shared/session.ts';
 import { userClient } from '../../_shared/supabase-clients.ts';
 
 interface SqlError {
@@ -65,9 +65,7 @@ episodeRoutes.post('/episodes/submit-direct-storage', async (c) => {
 
 episodeRoutes.get('/episodes/stats', async (c) => {
   const caller = await requireCaller(c);
-  const { data, error } = await userClient(caller.accessToken).rpc('dashboard_stats');
-  if (error) throw new HttpError(500, `Could not load episode statistics: ${error.message}`);
-  return c.json(data);
+  return c.json(await callAsCaller(caller, 'dashboard_stats'));
 });
 
 episodeRoutes.get('/episodes', async (c) => {
