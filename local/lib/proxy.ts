@@ -2,15 +2,15 @@
 import http, { type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
 import { sendJson } from './service.ts';
 
-/** Hop-by-hop headers (RFC 9110 7.6.1): they describe one connection, not the message. */
-const hopByHop = new Set(['connection', 'keep-alive', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'proxy-connection']);
 
 /**
- * Sends `answer`'s body to `res` with backpressure. A chunk is held back until the end of the
- * event-loop turn, so an answer that arrives whole (most API answers) leaves in one write with
- * its end; a streamed one is not delayed past the turn its chunk arrived in.
+ * Sends `answer`'s body to `res` with backpressure. A chunked answer (PostgREST's) has each chunk
+ * held back until the end of the event-loop turn, so one that arrives whole leaves in one write
+ * with its end instead of a second write for the last chunk; a streamed one is not delayed past
+ * the turn its chunk arrived in. An answer of known length goes out as it comes.
  */
 function relayBody(answer: IncomingMessage, res: ServerResponse): void {
+  if (answer.headers['content-length'] !== undefined) return void answer.pipe(res);
   let held: Buffer | null = null;
   let flushing: NodeJS.Immediate | null = null;
   const send = (chunk: Buffer) => {
@@ -46,10 +46,11 @@ export function proxyTo(target: { host: string; port: number }, path: string, re
   const upstream = http.request(
     { host: target.host, port: target.port, method: req.method, path, headers },
     (answer) => {
-      // Keep headers the caller set (the gateway's CORS); copy everything else end to end.
+      // Keep headers the caller set (the gateway's CORS); copy everything else but the framing,
+      // which is this connection's own (an answer that arrives whole goes out with its length).
       const out: OutgoingHttpHeaders = {};
       for (const [name, value] of Object.entries(answer.headers)) {
-        if (value === undefined || hopByHop.has(name) || res.hasHeader(name)) continue;
+        if (value === undefined || name === 'transfer-encoding' || res.hasHeader(name)) continue;
         out[name] = value;
       }
       res.writeHead(answer.statusCode ?? 502, out);
