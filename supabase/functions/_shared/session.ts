@@ -120,24 +120,24 @@ function sqlLiteral(text: string): string {
 }
 
 /**
- * Calls one of the public functions the dashboard reads (no arguments) as the caller, the way
- * PostgREST runs an RPC: role `authenticated` and the verified claims, local to one transaction,
- * so RLS and auth.uid() apply as through the API. One round trip to Postgres (the statements go
- * as one simple query, which Postgres runs as one transaction), instead of a request to the
- * gateway and PostgREST.
+ * Runs one read-only `select ... as result` as the caller, the way PostgREST runs a request: role
+ * `authenticated` and the verified claims, local to one transaction, so RLS and auth.uid() apply
+ * as through the API. One round trip to Postgres (the statements go as one simple query, which
+ * Postgres runs as one transaction), instead of a request to the gateway and PostgREST. `select`
+ * is the route's own fixed text: nothing from the request goes into it.
  */
-export async function callAsCaller(caller: Caller, fn: 'current_account' | 'dashboard_stats'): Promise<unknown> {
+export async function readAsCaller(caller: Caller, select: string): Promise<unknown> {
   try {
     const results = await db()
       .unsafe(
         `set local role authenticated;
          select set_config('request.jwt.claims', ${sqlLiteral(JSON.stringify(caller.claims))}, true);
-         select public.${fn}() as result`,
+         ${select}`,
       )
       .simple();
     return (results as unknown as { result: unknown }[][])[2][0]?.result ?? null;
   } catch (error) {
-    throw new HttpError(500, `Could not read ${fn}(): ${(error as Error).message}`);
+    throw new HttpError(500, `Could not read the caller's data: ${(error as Error).message}`);
   }
 }
 
@@ -157,7 +157,7 @@ export async function loadAccount(accessToken: string): Promise<Account> {
 
 /** The signed-in caller's account (current_account, which also refuses a signed-out session). */
 export async function loadCallerAccount(caller: Caller): Promise<Account> {
-  return parseAccount(await callAsCaller(caller, 'current_account'));
+  return parseAccount(await readAsCaller(caller, 'select public.current_account() as result'));
 }
 
 /** HttpOnly, SameSite=Lax, and Secure unless the site itself is served from this machine. */
