@@ -2,9 +2,11 @@
 // tus-js-client in headless Chromium, through the gateway to local Storage) against, in the
 // same run: a raw loopback HTTP PUT of the same file from Node to a plain Node server writing
 // to disk (goal >= 0.8x its rate), and the same browser sending the file in one fetch PUT to
-// that server (the browser's own ceiling); and the tab's peak memory (flat: the file is read a
-// chunk at a time). BENCH_UPLOAD_DETAIL=1 adds where the time goes: 6 MiB pieces by fetch and
-// by XHR to the plain server, raw 6 MiB TUS PATCHes from the page and from Node to Storage.
+// that server (the browser's own ceiling, measured before and after the SPA's upload); and the
+// tab's memory growth during the upload (flat: the file is read a chunk at a time).
+// BENCH_UPLOAD_DETAIL=1 adds where the time goes: 6 MiB pieces by fetch and by XHR to the plain
+// server, raw 6 MiB TUS PATCHes from the page and from Node to Storage. BENCH_CHROMIUM_ARGS
+// (space-separated) replaces Chromium's flags, only to show what limits headless.
 // Runs its own stack (with the built SPA) on CASTLOOP_TEST_PORT_BASE (default 27300).
 //   npx tsx bench/episode-upload-browser.ts
 import { randomBytes } from 'node:crypto';
@@ -16,15 +18,11 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { chromium, type Page } from 'playwright-core';
 import { mib, treeRssBytes } from './lib/process-tree.ts';
-
-process.env.CASTLOOP_TEST_PORT_BASE ??= '27300';
-process.env.CASTLOOP_DATA_DIR ??= '.local-data/bench-episode-upload';
-const { loadConfig } = await import('../local/config.ts');
-const { startStack } = await import('../local/stack.ts');
-const config = loadConfig('test');
+import { runAlone, type Row } from './lib/rows.ts';
+import type { StackConfig } from '../local/config.ts';
 
 const size = Number(process.env.BENCH_UPLOAD_BYTES ?? 1024 ** 3);
-const work = path.join(config.dataDir, 'bench');
+const CHUNK = 6 * 1024 * 1024;
 
 async function makeSource(file: string): Promise<void> {
   const block = randomBytes(16 * 1024 * 1024);
@@ -35,7 +33,7 @@ async function makeSource(file: string): Promise<void> {
   await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));
 }
 
-async function rawPut(source: string): Promise<number> {
+async function rawPut(work: string, source: string): Promise<number> {
   const target = path.join(work, 'raw-target.bin');
   const server = http.createServer((req, res) => {
     pipeline(req, createWriteStream(target)).then(
@@ -63,7 +61,7 @@ async function rawPut(source: string): Promise<number> {
 }
 
 /** A plain Node server appending every request body to one file on disk (CORS open for the page). */
-async function plainServer(): Promise<{ url: string; close: () => Promise<void> }> {
+async function plainServer(work: string): Promise<{ url: string; close: () => Promise<void> }> {
   const target = path.join(work, 'plain-target.bin');
   await fs.rm(target, { force: true });
   const server = http.createServer((req, res) => {
@@ -139,7 +137,7 @@ async function sendFromPage(page: Page, options: { url: string; pieceBytes: numb
 }
 
 /** A fresh TUS upload in the user's folder of the episodes bucket: its URL and the headers to send to it. */
-async function createTusUpload(token: string, name: string): Promise<{ url: string; headers: Record<string, string> }> {
+async function createTusUpload(config: StackConfig, token: string, name: string): Promise<{ url: string; headers: Record<string, string> }> {
   const b64 = (value: string) => Buffer.from(value).toString('base64');
   const headers = { 'tus-resumable': '1.0.0', authorization: `Bearer ${token}`, apikey: config.anonKey };
   const response = await fetch(`${config.urls.api}/storage/v1/upload/resumable`, {
@@ -179,7 +177,7 @@ async function nodeTusPatches(source: string, upload: { url: string; headers: Re
   return (performance.now() - began) / 1000;
 }
 
-async function accessToken(email: string, password: string): Promise<string> {
+async function accessToken(config: StackConfig, email: string, password: string): Promise<string> {
   const response = await fetch(`${config.urls.api}/auth/v1/token?grant_type=password`, {
     method: 'POST',
     headers: { apikey: config.anonKey, 'content-type': 'application/json' },
@@ -207,87 +205,137 @@ function chromiumPid(): number | null {
 }
 
 const rate = (seconds: number) => size / seconds / 1024 / 1024;
-const line = (label: string, seconds: number) => console.log(`  ${label}: ${seconds.toFixed(2)} s, ${rate(seconds).toFixed(0)} MiB/s`);
-const CHUNK = 6 * 1024 * 1024;
-// Where the time goes, each measured once more in the same run: pieces by fetch and XHR to the
-// plain server, raw TUS PATCHes from the page and from Node to Storage.
-const detail = process.env.BENCH_UPLOAD_DETAIL === '1';
+const mibps = (seconds: number) => `${rate(seconds).toFixed(0)} MiB/s`;
+const line = (label: string, seconds: number) => console.log(`  ${label}: ${seconds.toFixed(2)} s, ${mibps(seconds)}`);
 
-const stack = await startStack(config, { reset: true, web: 'preview' });
-// BENCH_CHROMIUM_ARGS (space-separated) replaces the flags, only to show what limits headless:
-// a user's browser runs with none of them.
-const chromiumArgs = process.env.BENCH_CHROMIUM_ARGS?.split(' ').filter(Boolean) ?? ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'];
-let plain: Awaited<ReturnType<typeof plainServer>> | undefined;
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: chromiumArgs });
-try {
-  await fs.mkdir(work, { recursive: true });
-  const source = path.join(work, 'episode.mp4');
-  await makeSource(source);
-  const { createUser } = await import('../tests/support/users.ts');
-  const user = await createUser('onboarded', { tier: 'growth', drive: 'connected', hostingReady: true });
+export async function bench(): Promise<Row[]> {
+  process.env.CASTLOOP_TEST_PORT_BASE ??= '27300';
+  process.env.CASTLOOP_DATA_DIR ??= '.local-data/bench-episode-upload';
+  const { loadConfig } = await import('../local/config.ts');
+  const { startStack } = await import('../local/stack.ts');
+  const config = loadConfig('test');
+  const work = path.join(config.dataDir, 'bench');
+  // Where the time goes, each measured once more in the same run.
+  const detail = process.env.BENCH_UPLOAD_DETAIL === '1';
+  // Replaces the flags only to show what limits headless: a user's browser runs with none of them.
+  const chromiumArgs = process.env.BENCH_CHROMIUM_ARGS?.split(' ').filter(Boolean) ?? ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'];
 
-  await rawPut(source);
-  const rawSeconds = Math.min(await rawPut(source), await rawPut(source));
+  const stack = await startStack(config, { reset: true, web: 'preview' });
+  let plain: Awaited<ReturnType<typeof plainServer>> | undefined;
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: chromiumArgs });
+  try {
+    await fs.mkdir(work, { recursive: true });
+    const source = path.join(work, 'episode.mp4');
+    await makeSource(source);
+    const { createUser } = await import('../tests/support/users.ts');
+    const user = await createUser('onboarded', { tier: 'growth', drive: 'connected', hostingReady: true });
 
-  const page = await (await browser.newContext({ baseURL: config.urls.web })).newPage();
-  await page.goto('/login');
-  await page.getByLabel('Email').fill(user.email);
-  await page.getByLabel('Password').fill(user.password);
-  await page.getByRole('button', { name: 'Sign In' }).click();
-  await page.getByRole('button', { name: 'Submit New Episode' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Submit New Episode' });
-  await dialog.waitFor();
+    await rawPut(work, source);
+    const rawSeconds = Math.min(await rawPut(work, source), await rawPut(work, source));
 
-  // The browser's ceiling, measured before and after the SPA's upload (the machine's load drifts).
-  plain = await plainServer();
-  await fileInPage(page, source);
-  const chromiumBefore = await sendFromPage(page, { url: plain.url, pieceBytes: 0, client: 'fetch' });
+    const page = await (await browser.newContext({ baseURL: config.urls.web })).newPage();
+    await page.goto('/login');
+    await page.getByLabel('Email').fill(user.email);
+    await page.getByLabel('Password').fill(user.password);
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await page.getByRole('button', { name: 'Submit New Episode' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Submit New Episode' });
+    await dialog.waitFor();
 
-  const pid = chromiumPid();
-  const heap = () => page.evaluate(() => (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize ?? 0);
-  const idleTree = pid ? treeRssBytes(pid) : 0;
-  const idleHeap = await heap();
-  let peakTree = idleTree;
-  let peakHeap = idleHeap;
-  let sampling = true;
-  const sampler = (async () => {
-    while (sampling) {
-      if (pid) peakTree = Math.max(peakTree, treeRssBytes(pid));
-      peakHeap = Math.max(peakHeap, await heap().catch(() => 0));
-      await new Promise((resolve) => setTimeout(resolve, 200));
+    // The browser's ceiling, measured before and after the SPA's upload (the machine's load drifts).
+    plain = await plainServer(work);
+    await fileInPage(page, source);
+    const ceilingBefore = await sendFromPage(page, { url: plain.url, pieceBytes: 0, client: 'fetch' });
+
+    const pid = chromiumPid();
+    const heap = () => page.evaluate(() => (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize ?? 0);
+    const idleTree = pid ? treeRssBytes(pid) : 0;
+    const idleHeap = await heap();
+    let peakTree = idleTree;
+    let peakHeap = idleHeap;
+    let sampling = true;
+    const sampler = (async () => {
+      while (sampling) {
+        if (pid) peakTree = Math.max(peakTree, treeRssBytes(pid));
+        peakHeap = Math.max(peakHeap, await heap().catch(() => 0));
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    })();
+    const began = performance.now();
+    await dialog.getByLabel('Choose MP4 files').setInputFiles(source);
+    await page.getByText('Files Uploaded Successfully!').waitFor({ timeout: 15 * 60 * 1000 });
+    const spaSeconds = (performance.now() - began) / 1000;
+    sampling = false;
+    await sampler;
+
+    const ceilingAfter = await sendFromPage(page, { url: plain.url, pieceBytes: 0, client: 'fetch' });
+    const ceilingSeconds = Math.min(ceilingBefore, ceilingAfter);
+    const pieces: Array<[string, number]> = [];
+    if (detail) {
+      pieces.push(['Chromium, sequential 6 MiB fetch PUTs to the plain server', await sendFromPage(page, { url: plain.url, pieceBytes: CHUNK, client: 'fetch' })]);
+      pieces.push(['Chromium, sequential 6 MiB XHR PUTs to the plain server', await sendFromPage(page, { url: plain.url, pieceBytes: CHUNK, client: 'xhr' })]);
+      pieces.push(['Chromium, sequential 48 MiB fetch PUTs (per-request cost)', await sendFromPage(page, { url: plain.url, pieceBytes: 8 * CHUNK, client: 'fetch' })]);
+      const token = await accessToken(config, user.email, user.password);
+      const viaPage = await createTusUpload(config, token, `${user.id}/bench-page/episode.mp4`);
+      pieces.push(['Chromium, raw 6 MiB TUS PATCHes by fetch to Storage (no tus-js-client)', await sendFromPage(page, { url: viaPage.url, pieceBytes: CHUNK, client: 'fetch', tusHeaders: viaPage.headers })]);
+      const viaNode = await createTusUpload(config, token, `${user.id}/bench-node/episode.mp4`);
+      pieces.push(['Node, 6 MiB TUS PATCHes to Storage (Storage alone, no browser)', await nodeTusPatches(source, viaNode)]);
     }
-  })();
-  const began = performance.now();
-  await dialog.getByLabel('Choose MP4 files').setInputFiles(source);
-  await page.getByText('Files Uploaded Successfully!').waitFor({ timeout: 15 * 60 * 1000 });
-  const spaSeconds = (performance.now() - began) / 1000;
-  sampling = false;
-  await sampler;
 
-  const chromiumSeconds = Math.min(chromiumBefore, await sendFromPage(page, { url: plain.url, pieceBytes: 0, client: 'fetch' }));
-  const pieces: Array<[string, number]> = [];
-  if (detail) {
-    pieces.push(['Chromium, sequential 6 MiB fetch PUTs to the plain server', await sendFromPage(page, { url: plain.url, pieceBytes: CHUNK, client: 'fetch' })]);
-    pieces.push(['Chromium, sequential 6 MiB XHR PUTs to the plain server', await sendFromPage(page, { url: plain.url, pieceBytes: CHUNK, client: 'xhr' })]);
-    pieces.push(['Chromium, sequential 48 MiB fetch PUTs (per-request cost)', await sendFromPage(page, { url: plain.url, pieceBytes: 8 * CHUNK, client: 'fetch' })]);
-    const token = await accessToken(user.email, user.password);
-    const viaPage = await createTusUpload(token, `${user.id}/bench-page/episode.mp4`);
-    pieces.push(['Chromium, raw 6 MiB TUS PATCHes by fetch to Storage (no tus-js-client)', await sendFromPage(page, { url: viaPage.url, pieceBytes: CHUNK, client: 'fetch', tusHeaders: viaPage.headers })]);
-    const viaNode = await createTusUpload(token, `${user.id}/bench-node/episode.mp4`);
-    pieces.push(['Node, 6 MiB TUS PATCHes to Storage (Storage alone, no browser)', await nodeTusPatches(source, viaNode)]);
+    console.log(`upload of ${mib(size)} on loopback`);
+    line('raw HTTP PUT (Node client -> plain Node server writing to disk), best of 2', rawSeconds);
+    line('Chromium alone, one fetch PUT of the whole file to the plain server, before the SPA', ceilingBefore);
+    line('Chromium alone, one fetch PUT of the whole file to the plain server, after the SPA', ceilingAfter);
+    line('SPA dialog in headless Chromium (tus-js-client, 6 MiB chunks, via gateway to Storage)', spaSeconds);
+    for (const [label, seconds] of pieces) line(label, seconds);
+    console.log(`  tab memory: Chromium process tree RSS idle ${mib(idleTree)}, peak during upload ${mib(peakTree)}; JS heap idle ${mib(idleHeap)}, peak ${mib(peakHeap)}`);
+
+    const flags = process.env.BENCH_CHROMIUM_ARGS ? `; Chromium flags: ${chromiumArgs.join(' ')}` : '';
+    const MiB = 1024 * 1024;
+    return [
+      {
+        bench: 'browser upload',
+        figure: `${mib(size)} via the SPA dialog (Chromium, TUS) / raw Node loopback PUT`,
+        value: rawSeconds / spaSeconds,
+        unit: 'x',
+        budget: { limit: 0.8, kind: 'min' },
+        detail: `${mibps(spaSeconds)} vs ${mibps(rawSeconds)} (raw: best of 2)${flags}`,
+      },
+      {
+        bench: 'browser upload',
+        figure: 'SPA dialog / the same Chromium\'s one fetch PUT of the whole file (its ceiling)',
+        value: ceilingSeconds / spaSeconds,
+        unit: 'x',
+        detail: `what Storage and the SPA cost in this browser; ceiling ${mibps(ceilingBefore)} before, ${mibps(ceilingAfter)} after the SPA upload (best taken)`,
+      },
+      {
+        bench: 'browser upload',
+        figure: 'tab JS heap growth during the upload',
+        value: (peakHeap - idleHeap) / MiB,
+        unit: 'MiB',
+        detail: `idle ${mib(idleHeap)}, peak ${mib(peakHeap)}`,
+      },
+      {
+        bench: 'browser upload',
+        figure: 'Chromium process tree RSS growth during the upload',
+        value: (peakTree - idleTree) / MiB,
+        unit: 'MiB',
+        detail: pid ? `idle ${mib(idleTree)}, peak ${mib(peakTree)}` : 'Chromium process not found',
+      },
+      ...pieces.map(([label, seconds]): Row => ({
+        bench: 'browser upload (detail)',
+        figure: label,
+        value: rate(seconds),
+        unit: 'MiB/s',
+        detail: `${seconds.toFixed(2)} s; the SPA dialog ${mibps(spaSeconds)}`,
+      })),
+    ];
+  } finally {
+    await plain?.close();
+    await browser.close();
+    await stack.stop();
+    await fs.rm(config.dataDir, { recursive: true, force: true });
   }
-
-  console.log(`upload of ${mib(size)} on loopback`);
-  line('raw HTTP PUT (Node client -> plain Node server writing to disk), best of 2', rawSeconds);
-  line('Chromium alone, one fetch PUT of the whole file to the plain server, best of before and after the SPA', chromiumSeconds);
-  line('SPA dialog in headless Chromium (tus-js-client, 6 MiB chunks, via gateway to Storage)', spaSeconds);
-  for (const [label, seconds] of pieces) line(label, seconds);
-  console.log(`  ratio SPA / raw Node PUT: ${(rawSeconds / spaSeconds).toFixed(2)} (goal >= 0.8)`);
-  console.log(`  ratio SPA / Chromium raw PUT: ${(chromiumSeconds / spaSeconds).toFixed(2)} (what Storage and the SPA cost in this browser)`);
-  console.log(`  tab memory: Chromium process tree RSS idle ${mib(idleTree)}, peak during upload ${mib(peakTree)}; JS heap idle ${mib(idleHeap)}, peak ${mib(peakHeap)}`);
-} finally {
-  await plain?.close();
-  await browser.close();
-  await stack.stop();
-  await fs.rm(config.dataDir, { recursive: true, force: true });
 }
+
+await runAlone(import.meta.url, bench);

@@ -6,15 +6,7 @@
 //   npx tsx bench/processing.ts
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-
-process.env.CASTLOOP_TEST_PORT_BASE ??= '28000';
-process.env.CASTLOOP_DATA_DIR ??= '.local-data/bench-processing';
-const { loadConfig } = await import('../local/config.ts');
-const { startStack } = await import('../local/stack.ts');
-const { startWorkerProcess } = await import('../worker/launch.ts');
-const { makeFixtures } = await import('../tests/support/media.ts');
-const { createUser, storeOAuthTokens } = await import('../tests/support/users.ts');
-const { serviceClient, withDb } = await import('../tests/support/stack.ts');
+import { runAlone, type Row } from './lib/rows.ts';
 
 const inputSeconds = Number(process.env.BENCH_INPUT_SECONDS ?? 120);
 const inputVideo = { size: process.env.BENCH_INPUT_SIZE ?? '640x360', fps: Number(process.env.BENCH_INPUT_FPS ?? 25) };
@@ -24,66 +16,83 @@ const encodeEnv = {
   WORKER_CLIP_HEIGHT: process.env.BENCH_CLIP_HEIGHT ?? '640',
 };
 
-const config = loadConfig('test');
-const stack = await startStack(config, { reset: true, web: 'none', worker: false });
-const work = path.join(config.dataDir, 'bench');
-mkdirSync(work, { recursive: true });
+export async function bench(): Promise<Row[]> {
+  process.env.CASTLOOP_TEST_PORT_BASE ??= '28000';
+  process.env.CASTLOOP_DATA_DIR ??= '.local-data/bench-processing';
+  const { loadConfig } = await import('../local/config.ts');
+  const { startStack } = await import('../local/stack.ts');
+  const { startWorkerProcess } = await import('../worker/launch.ts');
+  const { makeFixtures } = await import('../tests/support/media.ts');
+  const { createUser, storeOAuthTokens } = await import('../tests/support/users.ts');
+  const { serviceClient, withDb } = await import('../tests/support/stack.ts');
+  const config = loadConfig('test');
 
-try {
-  const media = makeFixtures(work, inputSeconds, inputVideo);
-  const user = await createUser('onboarded', { tier: 'starter' });
-  await withDb(async (db) => {
-    const { rows } = await db.query(
-      `insert into public.oauth_connections (user_id, provider, connected, status, expires_at)
-       values ($1, 'google', true, 'connected', now() + interval '1 day') returning id`,
-      [user.id],
-    );
-    await storeOAuthTokens(db, rows[0].id, user.id, 'bench-token', 'r');
-  });
-  const objectPath = `${user.id}/uploads/bench.mp4`;
-  const { error } = await serviceClient().storage.from('episodes').upload(objectPath, readFileSync(media.episode), { contentType: 'video/mp4' });
-  if (error) throw new Error(error.message);
+  const stack = await startStack(config, { reset: true, web: 'none', worker: false });
+  const work = path.join(config.dataDir, 'bench');
+  mkdirSync(work, { recursive: true });
 
-  /** Submits `count` episodes at once and answers the seconds until all are delivered. */
-  const run = async (count: number): Promise<number> => {
-    const began = Date.now();
-    const ids = await withDb(async (db) => {
-      const out: string[] = [];
-      for (let i = 0; i < count; i++) {
-        const { rows } = await db.query(
-          `with e as (insert into public.episodes (user_id, title, files) values ($1, $2, array[$3]) returning id)
-           insert into public.submission_logs (episode_id, user_id, user_email, object_storage_files, submission_parameters)
-           select e.id, $1, 'bench@example.com', array[$3], '{"addIntroOutro": false, "addLogo": false}' from e returning id`,
-          [user.id, `Bench ${Date.now()}-${i}`, objectPath],
-        );
-        out.push(rows[0].id as string);
-      }
-      return out;
-    });
-    for (;;) {
-      const { rows } = await withDb((db) =>
-        db.query(`select status, failure_reason from public.episode_processing where submission_log_id = any ($1)`, [ids]),
+  try {
+    const media = makeFixtures(work, inputSeconds, inputVideo);
+    const user = await createUser('onboarded', { tier: 'starter' });
+    await withDb(async (db) => {
+      const { rows } = await db.query(
+        `insert into public.oauth_connections (user_id, provider, connected, status, expires_at)
+         values ($1, 'google', true, 'connected', now() + interval '1 day') returning id`,
+        [user.id],
       );
-      const failed = rows.find((r) => r.status === 'failed');
-      if (failed) throw new Error(`a bench job failed: ${failed.failure_reason}`);
-      if (rows.length === count && rows.every((r) => r.status === 'delivered')) return (Date.now() - began) / 1000;
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
-  };
+      await storeOAuthTokens(db, rows[0].id, user.id, 'bench-token', 'r');
+    });
+    const objectPath = `${user.id}/uploads/bench.mp4`;
+    const { error } = await serviceClient().storage.from('episodes').upload(objectPath, readFileSync(media.episode), { contentType: 'video/mp4' });
+    if (error) throw new Error(error.message);
 
-  const first = await startWorkerProcess(config, undefined, encodeEnv);
-  await run(1); // warm-up: pg-boss schema, caches
-  const oneJob = await run(1);
-  const oneWorker = await run(2);
-  const second = await startWorkerProcess(config, undefined, encodeEnv);
-  const twoWorkers = await run(4);
-  await Promise.all([first.stop(), second.stop()]);
+    /** Submits `count` episodes at once and answers the seconds until all are delivered. */
+    const run = async (count: number): Promise<number> => {
+      const began = Date.now();
+      const ids = await withDb(async (db) => {
+        const out: string[] = [];
+        for (let i = 0; i < count; i++) {
+          const { rows } = await db.query(
+            `with e as (insert into public.episodes (user_id, title, files) values ($1, $2, array[$3]) returning id)
+             insert into public.submission_logs (episode_id, user_id, user_email, object_storage_files, submission_parameters)
+             select e.id, $1, 'bench@example.com', array[$3], '{"addIntroOutro": false, "addLogo": false}' from e returning id`,
+            [user.id, `Bench ${Date.now()}-${i}`, objectPath],
+          );
+          out.push(rows[0].id as string);
+        }
+        return out;
+      });
+      for (;;) {
+        const { rows } = await withDb((db) =>
+          db.query(`select status, failure_reason from public.episode_processing where submission_log_id = any ($1)`, [ids]),
+        );
+        const failed = rows.find((r) => r.status === 'failed');
+        if (failed) throw new Error(`a bench job failed: ${failed.failure_reason}`);
+        if (rows.length === count && rows.every((r) => r.status === 'delivered')) return (Date.now() - began) / 1000;
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+    };
 
-  const minutes = inputSeconds / 60;
-  console.log(`input: ${inputSeconds} s, ${inputVideo.size} ${inputVideo.fps} fps; preset ${encodeEnv.WORKER_X264_PRESET}, clips ${encodeEnv.WORKER_CLIP_HEIGHT} px high; 1 episode + 3 clips per job`);
-  console.log(`one job alone: ${oneJob.toFixed(1)} s = ${(oneJob / minutes).toFixed(1)} s of processing per minute of input`);
-  console.log(`one worker, 2 jobs: ${oneWorker.toFixed(1)} s, ${((2 * 3600) / oneWorker).toFixed(0)} jobs/hour`);
-  console.log(`two workers, 4 jobs: ${twoWorkers.toFixed(1)} s, ${((4 * 3600) / twoWorkers).toFixed(0)} jobs/hour (${((4 / twoWorkers) / (2 / oneWorker)).toFixed(2)}x one worker)`);
-} finally {
-  await stack.stop();
+    const first = await startWorkerProcess(config, undefined, encodeEnv);
+    await run(1); // warm-up: pg-boss schema, caches
+    const oneJob = await run(1);
+    const oneWorker = await run(2);
+    const second = await startWorkerProcess(config, undefined, encodeEnv);
+    const twoWorkers = await run(4);
+    await Promise.all([first.stop(), second.stop()]);
+
+    const minutes = inputSeconds / 60;
+    console.log(`input: ${inputSeconds} s, ${inputVideo.size} ${inputVideo.fps} fps; preset ${encodeEnv.WORKER_X264_PRESET}, clips ${encodeEnv.WORKER_CLIP_HEIGHT} px high; 1 episode + 3 clips per job`);
+    console.log(`one job alone: ${oneJob.toFixed(1)} s = ${(oneJob / minutes).toFixed(1)} s of processing per minute of input`);
+    console.log(`one worker, 2 jobs: ${oneWorker.toFixed(1)} s, ${((2 * 3600) / oneWorker).toFixed(0)} jobs/hour`);
+    console.log(`two workers, 4 jobs: ${twoWorkers.toFixed(1)} s, ${((4 * 3600) / twoWorkers).toFixed(0)} jobs/hour (${((4 / twoWorkers) / (2 / oneWorker)).toFixed(2)}x one worker)`);
+    return [
+      { bench: 'processing', figure: 'processing time per minute of input (one job)', value: oneJob / minutes, unit: 's/min', detail: `${inputSeconds} s input, ${inputVideo.size}, preset ${encodeEnv.WORKER_X264_PRESET}` },
+      { bench: 'processing', figure: 'two workers / one worker, jobs per hour', value: 4 / twoWorkers / (2 / oneWorker), unit: 'x', detail: `${((2 * 3600) / oneWorker).toFixed(0)} -> ${((4 * 3600) / twoWorkers).toFixed(0)} jobs/hour` },
+    ];
+  } finally {
+    await stack.stop();
+  }
 }
+
+await runAlone(import.meta.url, bench);

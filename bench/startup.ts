@@ -1,13 +1,14 @@
-// How long `npm start` takes to bring every part up on a warm install, and the stack's peak memory.
-// Budget (issue: Foundation): under 20 s and under 1.5 GB. Runs on its own ports and data.
+// How long `npm start` takes to bring every part up on a warm install (budget 5 s), and the
+// whole stack's peak memory (budget 1 GiB). Runs on the ports of CASTLOOP_TEST_PORT_BASE
+// (default 27400) with its own data directory.
+//   npx tsx bench/startup.ts
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { repoRoot } from '../local/config.ts';
-import { mib, samplePeak, treeRssBytes } from './lib/process-tree.ts';
+import { samplePeak, treeRssBytes } from './lib/process-tree.ts';
+import { runAlone, type Row } from './lib/rows.ts';
 
-const env = { ...process.env, SUPABASE_API_PORT: '28321', SUPABASE_DB_PORT: '28322', MAILBOX_PORT: '28324', SMTP_PORT: '28325', POSTGREST_PORT: '28327', FUNCTIONS_PORT: '28328', SANDBOX_PORT: '28330', WEB_PORT: '28000', CASTLOOP_DATA_DIR: '.local-data/bench-startup' };
-
-async function run(label: string, args: string[]): Promise<{ seconds: number; peak: number; settled: number }> {
+async function run(label: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ seconds: number; peak: number; settled: number }> {
   const began = Date.now();
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'local', 'start.ts'), ...args], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const sampler = samplePeak(child.pid!);
@@ -31,7 +32,24 @@ async function run(label: string, args: string[]): Promise<{ seconds: number; pe
   return { seconds, peak, settled };
 }
 
-await run('first (fresh data, warms caches)', ['--reset']);
-const warm = await run('warm', []);
-console.log(`npm start to all health checks green (warm): ${warm.seconds.toFixed(1)} s (budget 20 s)`);
-console.log(`peak memory of the whole stack: ${mib(warm.peak)} (settled ${mib(warm.settled)}; budget 1536 MiB)`);
+export async function bench(): Promise<Row[]> {
+  process.env.CASTLOOP_TEST_PORT_BASE ??= '27400';
+  const { loadConfig } = await import('../local/config.ts');
+  // npm start runs the dev profile: give it this bench's test-profile ports.
+  const { ports } = loadConfig('test');
+  const env = {
+    ...process.env,
+    SUPABASE_API_PORT: String(ports.gateway), SUPABASE_DB_PORT: String(ports.db), MAILBOX_PORT: String(ports.mailboxWeb), SMTP_PORT: String(ports.smtp),
+    POSTGREST_PORT: String(ports.rest), FUNCTIONS_PORT: String(ports.functions), SANDBOX_PORT: String(ports.sandbox), WEB_PORT: String(ports.web),
+    CASTLOOP_DATA_DIR: '.local-data/bench-startup',
+  };
+  await run('first (fresh data, warms caches)', ['--reset'], env);
+  const warm = await run('warm', [], env);
+  const mib = (bytes: number) => bytes / 1024 / 1024;
+  return [
+    { bench: 'startup', figure: 'npm start to all health checks green (warm)', value: warm.seconds, unit: 's', budget: { limit: 5, kind: 'max' } },
+    { bench: 'startup', figure: 'peak memory of the whole stack', value: mib(warm.peak), unit: 'MiB', budget: { limit: 1024, kind: 'max' }, detail: `settled ${mib(warm.settled).toFixed(0)} MiB` },
+  ];
+}
+
+await runAlone(import.meta.url, bench);

@@ -1,7 +1,7 @@
 // Passwords: bcrypt with cost 10 (GoTrue's), at most 72 bytes, at least the configured length.
 // Hashing runs on libuv's thread pool (@node-rs/bcrypt), never on the event loop that also
 // serves the gateway and Storage: a sign-in must not stall every other request.
-import { hash as bcryptHash, hashSync, verify } from '@node-rs/bcrypt';
+import { hash as bcryptHash, verify } from '@node-rs/bcrypt';
 import { unprocessable, weakPassword } from './errors.ts';
 import type { AuthSettings } from './settings.ts';
 
@@ -17,10 +17,10 @@ export function checkPassword(settings: AuthSettings, password: string): void {
   }
 }
 
-let dummy: string | null = null;
+let dummy: Promise<string> | null = null;
 /** Compared against when the e-mail is unknown, so both cases take as long. */
-export function dummyHash(): string {
-  dummy ??= hashSync('not-a-password-of-anyone', 10);
+export function dummyHash(): Promise<string> {
+  dummy ??= bcryptHash('not-a-password-of-anyone', 10);
   return dummy;
 }
 

@@ -110,7 +110,7 @@ async function passwordGrant(...[ctx, req, res]: Parameters<RouteHandler>): Prom
   }
   if (rawEmail.length > 255) throw invalid();
   const user = await findUserByEmail(ctx.db, rawEmail);
-  const matches = await passwordMatches(password, user?.encrypted_password || dummyHash());
+  const matches = await passwordMatches(password, user?.encrypted_password || (await dummyHash()));
   if (!user || !matches || !user.encrypted_password) throw invalid();
   if (isBanned(user)) throw badRequest('user_banned', 'User is banned');
   if (!isConfirmed(user) && !ctx.settings.autoconfirm) throw badRequest('email_not_confirmed', 'Email not confirmed');

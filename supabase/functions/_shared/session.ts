@@ -4,6 +4,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { accountSchema, type Account } from './domain/account.ts';
+import { db } from './db.ts';
 import { HttpError } from './http-error.ts';
 import { isLoopbackUrl } from './local-defaults.ts';
 import { sessionVerifier, userClient } from './supabase-clients.ts';
@@ -63,6 +64,8 @@ export interface Caller {
   userId: string;
   email: string;
   accessToken: string;
+  /** The verified token's claims, as PostgREST hands them to the database. */
+  claims: Record<string, unknown>;
 }
 
 /** The `role` claim of a JWT (unverified: only used to refuse). */
@@ -76,6 +79,15 @@ function roleOf(token: string): unknown {
 }
 
 /**
+ * Tokens already verified, until they expire but no longer than supabase-js keeps the JWKS they
+ * were checked against: a session's every request would otherwise import Auth's key and check
+ * the same signature again. Bounded: the oldest entry goes first.
+ */
+const verified = new Map<string, { caller: Omit<Caller, 'accessToken'>; until: number }>();
+const VERIFIED_FOR_MS = 10 * 60 * 1000;
+const VERIFIED_MAX = 10_000;
+
+/**
  * The signed-in caller, from an access token verified as supabase-js `getClaims()` does: ES256
  * against Auth's cached JWKS without a request to Auth, HS256 (legacy secret) by asking Auth.
  * 401 when there is none, it is forged or expired. A signed-out session's token stays valid until
@@ -85,19 +97,67 @@ export async function requireCaller(c: Context): Promise<Caller> {
   const token = accessTokenOf(c);
   // A signed-in user's session has the authenticated role; any other token is not a user session.
   if (!token || roleOf(token) !== 'authenticated') throw new HttpError(401, 'Unauthorized');
+  const now = Date.now();
+  const known = verified.get(token);
+  if (known && known.until > now) return { ...known.caller, accessToken: token };
+  verified.delete(token);
   const { data, error } = await sessionVerifier().auth.getClaims(token);
   const claims = data?.claims;
   if (error || !claims || claims.role !== 'authenticated' || typeof claims.sub !== 'string') throw new HttpError(401, 'Unauthorized');
-  return { userId: claims.sub, email: typeof claims.email === 'string' ? claims.email : '', accessToken: token };
+  const caller = { userId: claims.sub, email: typeof claims.email === 'string' ? claims.email : '', claims: claims as Record<string, unknown> };
+  // Only tokens checked against a public key are kept: an HS256 one was checked by asking Auth,
+  // which also refuses a session that has signed out.
+  if (data.header.alg !== 'HS256' && typeof claims.exp === 'number') {
+    if (verified.size >= VERIFIED_MAX) verified.delete(verified.keys().next().value!);
+    verified.set(token, { caller, until: Math.min(claims.exp * 1000, now + VERIFIED_FOR_MS) });
+  }
+  return { ...caller, accessToken: token };
 }
 
-export async function loadAccount(accessToken: string): Promise<Account> {
-  const { data, error } = await userClient(accessToken).rpc('current_account');
-  if (error) throw new HttpError(500, `Could not load the account: ${error.message}`);
+/** A string literal Postgres reads back as `text`, whatever standard_conforming_strings says. */
+function sqlLiteral(text: string): string {
+  return `E'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+}
+
+/**
+ * Runs one read-only `select ... as result` as the caller, the way PostgREST runs a request: role
+ * `authenticated` and the verified claims, local to one transaction, so RLS and auth.uid() apply
+ * as through the API. One round trip to Postgres (the statements go as one simple query, which
+ * Postgres runs as one transaction), instead of a request to the gateway and PostgREST. `select`
+ * is the route's own fixed text: nothing from the request goes into it.
+ */
+export async function readAsCaller(caller: Caller, select: string): Promise<unknown> {
+  try {
+    const results = await db()
+      .unsafe(
+        `set local role authenticated;
+         select set_config('request.jwt.claims', ${sqlLiteral(JSON.stringify(caller.claims))}, true);
+         ${select}`,
+      )
+      .simple();
+    return (results as unknown as { result: unknown }[][])[2][0]?.result ?? null;
+  } catch (error) {
+    throw new HttpError(500, `Could not read the caller's data: ${(error as Error).message}`);
+  }
+}
+
+function parseAccount(data: unknown): Account {
   if (!data) throw new HttpError(401, 'Unauthorized');
   const account = accountSchema.safeParse(data);
   if (!account.success) throw new HttpError(500, `current_account() returned an unexpected shape: ${account.error.message}`);
   return account.data;
+}
+
+/** The account of a token Auth has just issued (sign-in, sign-up, recovery). */
+export async function loadAccount(accessToken: string): Promise<Account> {
+  const { data, error } = await userClient(accessToken).rpc('current_account');
+  if (error) throw new HttpError(500, `Could not load the account: ${error.message}`);
+  return parseAccount(data);
+}
+
+/** The signed-in caller's account (current_account, which also refuses a signed-out session). */
+export async function loadCallerAccount(caller: Caller): Promise<Account> {
+  return parseAccount(await readAsCaller(caller, 'select public.current_account() as result'));
 }
 
 /** HttpOnly, SameSite=Lax, and Secure unless the site itself is served from this machine. */

@@ -29,12 +29,23 @@ export function sessionVerifier(): SupabaseClient<Database> {
   return verifier;
 }
 
+/** Clients by access token: building one (Auth, Realtime and Storage clients inside) costs more than the request it sends. */
+const userClients = new Map<string, SupabaseClient<Database>>();
+const USER_CLIENTS_MAX = 1000;
+
 /** A client that acts as the user whose access token this is: RLS applies. */
 export function userClient(accessToken: string): SupabaseClient<Database> {
-  return createClient<Database>(url, anonKey, {
-    auth: noSession,
-    global: { headers: { Authorization: `Bearer ${accessToken}` } },
-  });
+  let client = userClients.get(accessToken);
+  if (!client) {
+    client = createClient<Database>(url, anonKey, {
+      auth: noSession,
+      global: { headers: { Authorization: `Bearer ${accessToken}` } },
+    });
+    // The oldest goes first; a token past its expiry is refused before its client is used.
+    if (userClients.size >= USER_CLIENTS_MAX) userClients.delete(userClients.keys().next().value!);
+    userClients.set(accessToken, client);
+  }
+  return client;
 }
 
 export function serviceClient(): SupabaseClient<Database> {

@@ -13,6 +13,7 @@ import {
   callerAddress,
   clearSessionCookies,
   loadAccount,
+  loadCallerAccount,
   requireCaller,
   setSessionCookies,
 } from '../../_shared/session.ts';
@@ -25,7 +26,7 @@ export const authRoutes = new Hono();
 
 authRoutes.get('/user', async (c) => {
   const caller = await requireCaller(c);
-  return c.json(await loadAccount(caller.accessToken));
+  return c.json(await loadCallerAccount(caller));
 });
 
 authRoutes.post('/register', async (c) => {

@@ -8,9 +8,8 @@ import {
   episodeObjectPath,
   submitEpisodePayloadSchema,
 } from '../../_shared/domain/episodes.ts';
-import type { ProcessingStatus } from '../../_shared/domain/processing.ts';
 import { HttpError, parseJsonBody } from '../../_shared/http-error.ts';
-import { requireCaller } from '../../_shared/session.ts';
+import { readAsCaller, requireCaller } from '../../_shared/session.ts';
 import { userClient } from '../../_shared/supabase-clients.ts';
 
 interface SqlError {
@@ -65,9 +64,7 @@ episodeRoutes.post('/episodes/submit-direct-storage', async (c) => {
 
 episodeRoutes.get('/episodes/stats', async (c) => {
   const caller = await requireCaller(c);
-  const { data, error } = await userClient(caller.accessToken).rpc('dashboard_stats');
-  if (error) throw new HttpError(500, `Could not load episode statistics: ${error.message}`);
-  return c.json(data);
+  return c.json(await readAsCaller(caller, 'select public.dashboard_stats() as result'));
 });
 
 episodeRoutes.get('/episodes', async (c) => {
@@ -77,32 +74,17 @@ episodeRoutes.get('/episodes', async (c) => {
   // Filtered by owner explicitly (RLS alone would also admit an admin's view of everyone), so
   // the (user_id, submitted_at) index serves it however many episodes others have. Each
   // episode's latest processing (a resubmission is processed again) comes in the same query.
-  const { data, error } = await userClient(caller.accessToken)
-    .from('episodes')
-    .select('id, title, submitted_at, episode_processing(status, stage, progress, failure_reason, updated_at)')
-    .eq('user_id', caller.userId)
-    .order('submitted_at', { ascending: false })
-    .order('created_at', { referencedTable: 'episode_processing', ascending: false })
-    .limit(limit)
-    .limit(1, { referencedTable: 'episode_processing' });
-  if (error) throw new HttpError(500, `Could not load episodes: ${error.message}`);
-  const episodes: Episode[] = data.map((row) => {
-    const processing = row.episode_processing[0];
-    return {
-      id: row.id,
-      title: row.title,
-      submittedAt: row.submitted_at,
-      processing: processing
-        ? {
-            status: processing.status as ProcessingStatus,
-            stage: processing.stage,
-            progress: processing.progress,
-            failureReason: processing.failure_reason,
-            updatedAt: processing.updated_at,
-          }
-        : null,
-    };
-  });
+  const episodes = (await readAsCaller(
+    caller,
+    `select coalesce(jsonb_agg(jsonb_build_object(
+         'id', e.id, 'title', e.title, 'submittedAt', e.submitted_at,
+         'processing', (select jsonb_build_object('status', p.status, 'stage', p.stage, 'progress', p.progress,
+                                                  'failureReason', p.failure_reason, 'updatedAt', p.updated_at)
+                          from public.episode_processing p where p.episode_id = e.id order by p.created_at desc limit 1)
+       ) order by e.submitted_at desc), '[]'::jsonb) as result
+       from (select id, title, submitted_at from public.episodes
+              where user_id = (select auth.uid()) order by submitted_at desc limit ${limit}) e`,
+  )) as Episode[];
   return c.json(episodes);
 });
 

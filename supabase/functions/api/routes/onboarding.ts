@@ -23,7 +23,7 @@ import {
 import type { Database } from '../../_shared/database.types.ts';
 import { HttpError, parseJsonBody } from '../../_shared/http-error.ts';
 import { multipartParts } from '../../_shared/multipart.ts';
-import { loadAccount, requireCaller, type Caller } from '../../_shared/session.ts';
+import { loadCallerAccount, requireCaller, type Caller } from '../../_shared/session.ts';
 import { userClient } from '../../_shared/supabase-clients.ts';
 
 type ProfileRow = Database['public']['Tables']['profiles']['Row'];
@@ -303,5 +303,5 @@ onboardingRoutes.post('/onboarding/complete', async (c) => {
     }
     throw new HttpError(500, `Could not complete onboarding: ${error.message}`);
   }
-  return c.json(await loadAccount(caller.accessToken));
+  return c.json(await loadCallerAccount(caller));
 });

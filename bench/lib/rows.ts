@@ -1,0 +1,56 @@
+// The figures a benchmark answers, each against its budget, and the table `npm run bench` prints.
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export interface Row {
+  bench: string;
+  figure: string;
+  value: number;
+  unit: string;
+  /** The budget, and whether the value must stay at or above it (`min`) or at or below it (`max`). */
+  budget?: { limit: number; kind: 'min' | 'max' };
+  /** Context for a reader: the raw figures behind a ratio, ranges of rounds. */
+  detail?: string;
+  /** Set when the bench could not measure the figure at all. */
+  error?: string;
+}
+
+export type Verdict = 'pass' | 'FAIL' | 'info';
+
+export function verdictOf(row: Row): Verdict {
+  if (row.error) return 'FAIL';
+  if (!row.budget) return 'info';
+  const { limit, kind } = row.budget;
+  return (kind === 'min' ? row.value >= limit : row.value <= limit) ? 'pass' : 'FAIL';
+}
+
+const round = (value: number) => (Number.isInteger(value) ? String(value) : Math.abs(value) >= 1000 ? value.toFixed(0) : Math.abs(value) >= 10 ? value.toFixed(1) : value.toFixed(2));
+
+export function formatTable(rows: Row[]): string {
+  const cells = rows.map((row) => [
+    row.bench,
+    row.figure,
+    row.error ? 'error' : `${round(row.value)} ${row.unit}`.trim(),
+    row.budget ? `${row.budget.kind === 'min' ? '>=' : '<='} ${row.budget.limit} ${row.unit}`.trim() : '',
+    verdictOf(row),
+    row.error ?? row.detail ?? '',
+  ]);
+  const header = ['bench', 'figure', 'value', 'budget', 'verdict', 'detail'];
+  const widths = header.map((title, i) => Math.max(title.length, ...cells.map((cell) => (i === 5 ? 0 : cell[i].length))));
+  const line = (cell: string[]) => cell.map((text, i) => (i === 5 ? text : text.padEnd(widths[i]))).join('  ').trimEnd();
+  return [line(header), line(widths.map((width) => '-'.repeat(width))), ...cells.map(line)].join('\n');
+}
+
+/**
+ * Runs `bench` when its file is the script node started (`npx tsx bench/x.ts`): prints its table,
+ * or, under `npm run bench`, hands the rows to bench/run.ts through BENCH_ROWS_FILE.
+ */
+export async function runAlone(moduleUrl: string, bench: () => Promise<Row[]>): Promise<void> {
+  if (!process.argv[1] || path.resolve(process.argv[1]) !== fileURLToPath(moduleUrl)) return;
+  const rows = await bench();
+  if (process.env.BENCH_ROWS_FILE) writeFileSync(process.env.BENCH_ROWS_FILE, JSON.stringify(rows));
+  else console.log(`\n${formatTable(rows)}`);
+}
+
+export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
