@@ -8,7 +8,8 @@ import {
   type ResubmitForm,
 } from '@domain/admin-resubmit';
 import { useId, type FormEvent } from 'react';
-import { FormField } from '@/components/form-field';
+import { CheckboxField } from '@/components/checkbox-field';
+import { FormField, LabelledField } from '@/components/form-field';
 import { texts } from '../texts';
 
 interface Props {
@@ -89,10 +90,7 @@ export function ResubmitFormCard({ form, onChange, onSubmit, onClear, submitting
         </div>
 
         <div className="grid gap-3 sm:grid-cols-2">
-          <div className="form-control">
-            <label htmlFor={ids.clipStyle} className="label pb-1">
-              <span className="label-text font-medium">{texts.clipStyle}</span>
-            </label>
+          <LabelledField id={ids.clipStyle} label={texts.clipStyle}>
             <select
               id={ids.clipStyle}
               className="select select-bordered w-full"
@@ -105,7 +103,7 @@ export function ResubmitFormCard({ form, onChange, onSubmit, onClear, submitting
                 </option>
               ))}
             </select>
-          </div>
+          </LabelledField>
           <FormField
             id={ids.days}
             label={texts.daysBetweenClips}
@@ -124,24 +122,8 @@ export function ResubmitFormCard({ form, onChange, onSubmit, onClear, submitting
         </div>
 
         <div className="flex flex-wrap gap-6">
-          <label className="label cursor-pointer gap-2">
-            <input
-              type="checkbox"
-              className="checkbox"
-              checked={form.addLogo}
-              onChange={(e) => set('addLogo', e.target.checked)}
-            />
-            <span className="label-text">{texts.addLogo}</span>
-          </label>
-          <label className="label cursor-pointer gap-2">
-            <input
-              type="checkbox"
-              className="checkbox"
-              checked={form.addIntroOutro}
-              onChange={(e) => set('addIntroOutro', e.target.checked)}
-            />
-            <span className="label-text">{texts.addIntroOutro}</span>
-          </label>
+          <CheckboxField label={texts.addLogo} checked={form.addLogo} onChange={(e) => set('addLogo', e.target.checked)} />
+          <CheckboxField label={texts.addIntroOutro} checked={form.addIntroOutro} onChange={(e) => set('addIntroOutro', e.target.checked)} />
         </div>
 
         {missing.length > 0 && (

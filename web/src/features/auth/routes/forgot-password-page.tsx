@@ -2,11 +2,12 @@ import { forgotPasswordSchema, type ForgotPasswordPayload } from '@domain/auth-s
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { Link, useNavigate } from 'react-router-dom';
+import { useNavigate } from 'react-router-dom';
 import { AuthCard } from '@/components/auth-card';
 import { Form, SubmitButton } from '@/components/form';
 import { FormField } from '@/components/form-field';
 import { requestPasswordReset } from '../api/auth-actions';
+import { AuthSwitchLink } from '../components/auth-switch-link';
 import { supportEmail } from '@/lib/external-links';
 import { texts } from '../texts';
 
@@ -41,12 +42,7 @@ export default function ForgotPasswordPage() {
         <FormField label={t.email} type="email" autoComplete="email" error={errors.email?.message} {...form.register('email')} />
         <SubmitButton label={t.submit} pendingLabel={t.pending} />
       </Form>
-      <p className="text-center text-sm">
-        {t.rememberPassword}{' '}
-        <Link className="link link-primary" to="/login">
-          {t.backToLogin}
-        </Link>
-      </p>
+      <AuthSwitchLink prompt={t.rememberPassword} to="/login" label={t.backToLogin} />
     </AuthCard>
   );
 }

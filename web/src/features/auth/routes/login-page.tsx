@@ -9,6 +9,7 @@ import { FormField } from '@/components/form-field';
 import { currentAccountKey } from '@/lib/current-account';
 import { delays, wait } from '@/lib/delays';
 import { login } from '../api/auth-actions';
+import { AuthSwitchLink } from '../components/auth-switch-link';
 import { texts } from '../texts';
 
 const t = texts.login;
@@ -38,12 +39,7 @@ export default function LoginPage() {
         </div>
         <SubmitButton label={t.submit} pendingLabel={t.pending} />
       </Form>
-      <p className="text-center text-sm">
-        {t.noAccount}{' '}
-        <Link className="link link-primary" to="/register">
-          {t.register}
-        </Link>
-      </p>
+      <AuthSwitchLink prompt={t.noAccount} to="/register" label={t.register} />
     </AuthCard>
   );
 }

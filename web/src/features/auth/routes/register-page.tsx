@@ -2,7 +2,7 @@ import { registerFormSchema, type RegisterForm } from '@domain/auth-schemas';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
-import { Link, useNavigate } from 'react-router-dom';
+import { useNavigate } from 'react-router-dom';
 import { AuthCard } from '@/components/auth-card';
 import { Form, SubmitButton } from '@/components/form';
 import { FormField } from '@/components/form-field';
@@ -11,6 +11,8 @@ import { delays, wait } from '@/lib/delays';
 import { PENDING_USER_EMAIL } from '@/lib/local-storage-keys';
 import { notify } from '@/lib/toast';
 import { register as registerAccount } from '../api/auth-actions';
+import { AuthSwitchLink } from '../components/auth-switch-link';
+import { NewPasswordFields } from '../components/new-password-fields';
 import { legalLinks, texts } from '../texts';
 
 const t = texts.register;
@@ -45,14 +47,7 @@ export default function RegisterPage() {
           <FormField label={t.lastName} autoComplete="family-name" error={errors.lastName?.message} {...form.register('lastName')} />
         </div>
         <FormField label={t.email} type="email" autoComplete="email" error={errors.email?.message} {...form.register('email')} />
-        <FormField label={t.password} type="password" autoComplete="new-password" error={errors.password?.message} {...form.register('password')} />
-        <FormField
-          label={t.confirmPassword}
-          type="password"
-          autoComplete="new-password"
-          error={errors.confirmPassword?.message}
-          {...form.register('confirmPassword')}
-        />
+        <NewPasswordFields labels={t} />
         <p className="text-sm text-base-content/70">
           {t.agreementPrefix}{' '}
           <a className="link" href={legalLinks.privacy} target="_blank" rel="noreferrer">
@@ -66,12 +61,7 @@ export default function RegisterPage() {
         </p>
         <SubmitButton label={t.submit} pendingLabel={t.pending} />
       </Form>
-      <p className="text-center text-sm">
-        {t.haveAccount}{' '}
-        <Link className="link link-primary" to="/login">
-          {t.signIn}
-        </Link>
-      </p>
+      <AuthSwitchLink prompt={t.haveAccount} to="/login" label={t.signIn} />
     </AuthCard>
   );
 }

@@ -5,9 +5,9 @@ import { useForm } from 'react-hook-form';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { AuthCard } from '@/components/auth-card';
 import { Form, SubmitButton } from '@/components/form';
-import { FormField } from '@/components/form-field';
 import { notify } from '@/lib/toast';
 import { resetPassword } from '../api/auth-actions';
+import { NewPasswordFields } from '../components/new-password-fields';
 import { texts } from '../texts';
 
 const t = texts.reset;
@@ -21,7 +21,6 @@ export default function ResetPasswordPage() {
     resolver: zodResolver(resetPasswordFormSchema),
     defaultValues: { password: '', confirmPassword: '' },
   });
-  const { errors } = form.formState;
 
   useEffect(() => {
     if (!token) {
@@ -51,14 +50,7 @@ export default function ResetPasswordPage() {
   return (
     <AuthCard title={t.title}>
       <Form form={form} onSubmit={onSubmit} failureTitle={t.failed}>
-        <FormField label={t.password} type="password" autoComplete="new-password" error={errors.password?.message} {...form.register('password')} />
-        <FormField
-          label={t.confirmPassword}
-          type="password"
-          autoComplete="new-password"
-          error={errors.confirmPassword?.message}
-          {...form.register('confirmPassword')}
-        />
+        <NewPasswordFields labels={t} />
         <SubmitButton label={t.submit} pendingLabel={t.pending} />
       </Form>
     </AuthCard>

@@ -12,6 +12,7 @@ import {
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useId } from 'react';
 import { useForm } from 'react-hook-form';
+import { CheckboxField } from '@/components/checkbox-field';
 import { FormField } from '@/components/form-field';
 import { Modal } from '@/components/modal';
 import { notify } from '@/lib/toast';
@@ -191,14 +192,8 @@ export default function SubmitEpisodeDialog({ userId, stats, open, onClose }: Pr
             error={errors.endTimestamp?.message}
             {...form.register('endTimestamp')}
           />
-          <label className="label cursor-pointer justify-start gap-2">
-            <input type="checkbox" className="checkbox" {...form.register('addLogo')} />
-            <span className="label-text">{t.addLogo}</span>
-          </label>
-          <label className="label cursor-pointer justify-start gap-2">
-            <input type="checkbox" className="checkbox" {...form.register('addIntroOutro')} />
-            <span className="label-text">{t.addIntroOutro}</span>
-          </label>
+          <CheckboxField label={t.addLogo} {...form.register('addLogo')} />
+          <CheckboxField label={t.addIntroOutro} {...form.register('addIntroOutro')} />
           <label className="flex flex-col gap-1">
             <span className="label-text font-medium">{t.clipStyle}</span>
             <select className="select select-bordered w-full" {...form.register('clipStyle')}>

@@ -25,6 +25,7 @@ import { Controller, useForm, useWatch, type Resolver } from 'react-hook-form';
 import { useNavigate } from 'react-router-dom';
 import { z } from 'zod/mini';
 import { Form, SubmitButton } from '@/components/form';
+import { CheckboxField } from '@/components/checkbox-field';
 import { FormField } from '@/components/form-field';
 import { errorMessage } from '@/lib/api-client';
 import { currentAccountKey } from '@/lib/current-account';
@@ -99,6 +100,18 @@ function defaultsFrom(record: ProfileRecord | null | undefined, account: Account
     postAutomatically: record?.postAutomatically ?? account.postAutomatically,
     files: {},
   };
+}
+
+/** One <option> per entry; a plain string is both the value and the label. */
+function optionsOf(list: readonly (string | { value: string; label: string })[]) {
+  return list.map((entry) => {
+    const { value, label } = typeof entry === 'string' ? { value: entry, label: entry } : entry;
+    return (
+      <option key={value} value={value}>
+        {label}
+      </option>
+    );
+  });
 }
 
 function Section({ number, title, children }: { number: number; title: string; children: ReactNode }) {
@@ -290,35 +303,14 @@ export function ConfigurationForm({ mode, account, record, onSaved }: Configurat
           </div>
           {text('podcastKeywords')}
           <div className="grid gap-3 sm:grid-cols-2">
-            {select(
-              'podcastLanguage',
-              podcastLanguages.map((language) => (
-                <option key={language.value} value={language.value}>
-                  {language.label}
-                </option>
-              )),
-            )}
-            {select(
-              'podcastTimezone',
-              podcastTimezones.map((zone) => (
-                <option key={zone} value={zone}>
-                  {zone}
-                </option>
-              )),
-            )}
+            {select('podcastLanguage', optionsOf(podcastLanguages))}
+            {select('podcastTimezone', optionsOf(podcastTimezones))}
           </div>
         </Section>
       )}
 
       <Section number={next()} title={t.sections.brand}>
-        {select(
-          'brandFont',
-          googleFontFamilies.map((font) => (
-            <option key={font} value={font}>
-              {font}
-            </option>
-          )),
-        )}
+        {select('brandFont', optionsOf(googleFontFamilies))}
         <div className="grid gap-3 sm:grid-cols-3">
           {color('brandColorPrimary')}
           {color('brandColorSecondary')}
@@ -328,10 +320,7 @@ export function ConfigurationForm({ mode, account, record, onSaved }: Configurat
       </Section>
 
       <Section number={next()} title={t.sections.post}>
-        <label className="flex cursor-pointer items-center gap-3">
-          <input type="checkbox" className="toggle toggle-primary" {...form.register('postAutomatically')} />
-          <span>{t.postAutomatically}</span>
-        </label>
+        <CheckboxField label={t.postAutomatically} toggle {...form.register('postAutomatically')} />
         <p className="text-sm text-base-content/70">{t.postAutomaticallyHint}</p>
       </Section>
 

@@ -1,30 +1,11 @@
 // The configuration form's inputs: each with a visible label tied to it and its message below.
 import { useId, useState, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes } from 'react';
 import { normalizeHexColor } from '@domain/onboarding';
+import { LabelledField, validityProps } from '@/components/form-field';
 import { texts } from '../texts';
 
 export function requiredLabel(label: string, required: boolean): string {
   return required ? `${label} *` : label;
-}
-
-function FieldMessage({ id, error }: { id: string; error?: string }) {
-  return error ? (
-    <p id={id} className="mt-1 text-sm text-red-700">
-      {error}
-    </p>
-  ) : null;
-}
-
-function Labelled({ id, label, error, children }: { id: string; label: string; error?: string; children: ReactNode }) {
-  return (
-    <div className="form-control w-full">
-      <label htmlFor={id} className="label pb-1">
-        <span className="label-text font-medium">{label}</span>
-      </label>
-      {children}
-      <FieldMessage id={`${id}-error`} error={error} />
-    </div>
-  );
 }
 
 interface TextAreaProps extends TextareaHTMLAttributes<HTMLTextAreaElement> {
@@ -35,15 +16,9 @@ interface TextAreaProps extends TextareaHTMLAttributes<HTMLTextAreaElement> {
 export function TextAreaField({ label, error, ...textarea }: TextAreaProps) {
   const id = useId();
   return (
-    <Labelled id={id} label={label} error={error}>
-      <textarea
-        id={id}
-        className={`textarea textarea-bordered w-full ${error ? 'textarea-error' : ''}`}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${id}-error` : undefined}
-        {...textarea}
-      />
-    </Labelled>
+    <LabelledField id={id} label={label} error={error}>
+      <textarea id={id} className={`textarea textarea-bordered w-full ${error ? 'textarea-error' : ''}`} {...validityProps(id, error)} {...textarea} />
+    </LabelledField>
   );
 }
 
@@ -56,18 +31,12 @@ interface SelectProps extends SelectHTMLAttributes<HTMLSelectElement> {
 export function SelectField({ label, error, children, ...select }: SelectProps) {
   const id = useId();
   return (
-    <Labelled id={id} label={label} error={error}>
-      <select
-        id={id}
-        className={`select select-bordered w-full ${error ? 'select-error' : ''}`}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${id}-error` : undefined}
-        {...select}
-      >
+    <LabelledField id={id} label={label} error={error}>
+      <select id={id} className={`select select-bordered w-full ${error ? 'select-error' : ''}`} {...validityProps(id, error)} {...select}>
         <option value="">{texts.form.selectPlaceholder}</option>
         {children}
       </select>
-    </Labelled>
+    </LabelledField>
   );
 }
 
@@ -85,7 +54,7 @@ export function ColorField({ label, value, error, onChange, onBlur }: ColorField
   const [open, setOpen] = useState(false);
   const valid = /^[0-9A-F]{6}$/.test(value);
   return (
-    <Labelled id={id} label={label} error={error}>
+    <LabelledField id={id} label={label} error={error}>
       <div className="relative flex items-center gap-2">
         <button
           type="button"
@@ -103,8 +72,7 @@ export function ColorField({ label, value, error, onChange, onBlur }: ColorField
           placeholder="1A2B3C"
           autoComplete="off"
           spellCheck={false}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={error ? `${id}-error` : undefined}
+          {...validityProps(id, error)}
           onChange={(event) => onChange(normalizeHexColor(event.target.value))}
           onBlur={onBlur}
         />
@@ -123,6 +91,6 @@ export function ColorField({ label, value, error, onChange, onBlur }: ColorField
           </div>
         )}
       </div>
-    </Labelled>
+    </LabelledField>
   );
 }

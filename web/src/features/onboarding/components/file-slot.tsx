@@ -2,6 +2,7 @@
 // 'Replace existing file' (which deletes it first), and the upload's progress while saving.
 import { brandAssetRules, fileShapeProblem, fileSizeProblem, fileTypeProblem, type AttachmentState, type BrandAssetSlot } from '@domain/onboarding';
 import { useId, useState } from 'react';
+import { LabelledField, validityProps } from '@/components/form-field';
 import { errorMessage } from '@/lib/api-client';
 import { imageSize, videoSize } from '@/lib/media-size';
 import { notify } from '@/lib/toast';
@@ -74,17 +75,13 @@ export function FileSlot({ slot, label, stored, chosen, error, progress, onChoos
   }
 
   return (
-    <div className="form-control w-full">
-      <label htmlFor={id} className="label pb-1">
-        <span className="label-text font-medium">{label}</span>
-      </label>
+    <LabelledField id={id} label={label} error={error}>
       <input
         id={id}
         type="file"
         accept={brandAssetRules[slot].accept}
         className={`file-input file-input-bordered w-full ${error ? 'file-input-error' : ''}`}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${id}-hint ${id}-error` : `${id}-hint`}
+        {...validityProps(id, error, `${id}-hint`)}
         onChange={(event) => void choose(event.target.files?.[0], event.target)}
       />
       <p id={`${id}-hint`} className="mt-1 text-xs text-base-content/70">
@@ -93,11 +90,6 @@ export function FileSlot({ slot, label, stored, chosen, error, progress, onChoos
       {progress !== undefined && (
         <progress className="progress progress-primary mt-2 w-full" value={progress} max={100} aria-label={t.uploadProgress(label.replace(/\s*\*$/, ''))} />
       )}
-      {error && (
-        <p id={`${id}-error`} className="mt-1 text-sm text-red-700">
-          {error}
-        </p>
-      )}
-    </div>
+    </LabelledField>
   );
 }

@@ -37,76 +37,50 @@ function ColorValue({ value }: { value: string | null }) {
   );
 }
 
-function Row({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div className="grid grid-cols-[10rem_1fr] gap-2 py-1">
-      <dt className="font-medium">{label}</dt>
-      <dd>{children}</dd>
-    </div>
-  );
-}
-
-function Group({ title, children }: { title: string; children: ReactNode }) {
-  return (
-    <section className="flex flex-col gap-1">
-      <h3 className="text-lg font-semibold">{title}</h3>
-      <dl>{children}</dl>
-    </section>
-  );
-}
-
 const languageLabel = (code: string | null) => podcastLanguages.find((language) => language.value === code)?.label ?? code;
 
+type Row = readonly [label: string, value: ReactNode];
+
 function ProfileView({ record }: { record: ProfileRecord }) {
-  const text = (field: ProfileTextField, required = false) => (
-    <Row label={`${fieldLabels[field]}${required ? '*' : ''}`}>
-      <Value value={record[field]} />
-    </Row>
-  );
-  const file = (slot: BrandAssetSlot, required = false) => (
-    <Row label={`${fieldLabels[slot]}${required ? '*' : ''}`}>
-      <FileValue file={attachmentOf(record, slot)} />
-    </Row>
-  );
+  const text = (field: ProfileTextField, required = false): Row => [`${fieldLabels[field]}${required ? '*' : ''}`, <Value value={record[field]} />];
+  const file = (slot: BrandAssetSlot, required = false): Row => [`${fieldLabels[slot]}${required ? '*' : ''}`, <FileValue file={attachmentOf(record, slot)} />];
+  const color = (field: 'brandColorPrimary' | 'brandColorSecondary' | 'brandColorTertiary'): Row => [fieldLabels[field], <ColorValue value={record[field]} />];
+  const groups: readonly { title: string; rows: readonly Row[] }[] = [
+    { title: t.accountInfo, rows: [[fieldLabels.emailAddress, <Value value={record.emailAddress} />], text('firstName'), text('lastName')] },
+    { title: t.brandAssets, rows: [text('brandFont'), color('brandColorPrimary'), color('brandColorSecondary'), color('brandColorTertiary'), file('logo')] },
+    { title: t.clips, rows: [file('videoIntro'), file('videoOutro'), file('clipIntro'), file('clipOutro')] },
+    {
+      title: t.podcastDetails,
+      rows: [
+        text('podcastTitle', true),
+        text('podcastDescription', true),
+        text('podcastAuthor', true),
+        file('podcastCover', true),
+        text('podcastPrimaryCategory'),
+        text('podcastSecondaryCategory'),
+        text('podcastCopyright'),
+        text('podcastKeywords'),
+        text('podcastWebsite'),
+        [fieldLabels.podcastLanguage, <Value value={languageLabel(record.podcastLanguage)} />],
+        text('podcastTimezone'),
+      ],
+    },
+  ];
   return (
     <div className="flex flex-col gap-5">
-      <Group title={t.accountInfo}>
-        <Row label={fieldLabels.emailAddress}>
-          <Value value={record.emailAddress} />
-        </Row>
-        {text('firstName')}
-        {text('lastName')}
-      </Group>
-      <Group title={t.brandAssets}>
-        {text('brandFont')}
-        {(['brandColorPrimary', 'brandColorSecondary', 'brandColorTertiary'] as const).map((field) => (
-          <Row key={field} label={fieldLabels[field]}>
-            <ColorValue value={record[field]} />
-          </Row>
-        ))}
-        {file('logo')}
-      </Group>
-      <Group title={t.clips}>
-        {file('videoIntro')}
-        {file('videoOutro')}
-        {file('clipIntro')}
-        {file('clipOutro')}
-      </Group>
-      <Group title={t.podcastDetails}>
-        {text('podcastTitle', true)}
-        {text('podcastDescription', true)}
-        {text('podcastAuthor', true)}
-        {file('podcastCover', true)}
-        {text('podcastPrimaryCategory')}
-        {text('podcastSecondaryCategory')}
-        {text('podcastCopyright')}
-        {text('podcastKeywords')}
-        {text('podcastWebsite')}
-        <Row label={fieldLabels.podcastLanguage}>
-          <Value value={languageLabel(record.podcastLanguage)} />
-        </Row>
-        {text('podcastTimezone')}
-      </Group>
+      {groups.map(({ title, rows }) => (
+        <section key={title} className="flex flex-col gap-1">
+          <h3 className="text-lg font-semibold">{title}</h3>
+          <dl>
+            {rows.map(([label, value]) => (
+              <div key={label} className="grid grid-cols-[10rem_1fr] gap-2 py-1">
+                <dt className="font-medium">{label}</dt>
+                <dd>{value}</dd>
+              </div>
+            ))}
+          </dl>
+        </section>
+      ))}
       {record.lastUpdated && <p className="text-sm text-base-content/70">{t.lastUpdated(new Date(record.lastUpdated).toLocaleString())}</p>}
     </div>
   );

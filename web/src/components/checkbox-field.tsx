@@ -1,0 +1,17 @@
+// A checkbox (or toggle switch) with its label text beside it, the whole label clickable.
+import { forwardRef, type InputHTMLAttributes } from 'react';
+
+interface CheckboxFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'type' | 'className'> {
+  label: string;
+  /** Drawn as a switch instead of a box; still a checkbox to assistive technology. */
+  toggle?: boolean;
+}
+
+export const CheckboxField = forwardRef<HTMLInputElement, CheckboxFieldProps>(function CheckboxField({ label, toggle = false, ...input }, ref) {
+  return (
+    <label className="label cursor-pointer justify-start gap-2">
+      <input ref={ref} type="checkbox" className={toggle ? 'toggle toggle-primary' : 'checkbox'} {...input} />
+      <span className="label-text">{label}</span>
+    </label>
+  );
+});
