@@ -1,13 +1,25 @@
 // The dashboard's profile card: 'View Profile' lists every profile field, 'Update Profile' hosts
 // the configuration form in update mode.
 import type { Account } from '@domain/account';
-import { attachmentOf, isBlank, type AttachmentState, type BrandAssetSlot, type ProfileRecord, type ProfileTextField } from '@domain/onboarding';
+import {
+  attachmentOf,
+  isBlank,
+  type AttachmentState,
+  type BrandAssetSlot,
+  type ProfileRecord,
+  type ProfileTextField,
+} from '@domain/onboarding';
 import { podcastLanguages } from '@domain/onboarding-lists';
-import { useState, type ReactNode } from 'react';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { useCurrentAccount } from '@/lib/current-account';
 import { useProfileRecord } from '../api/get-profile-record';
 import { fieldLabels, texts } from '../texts';
-import { ConfigurationForm } from './configuration-form';
+
+// The form (and react-hook-form with it) loads when the Update tab opens: the dashboard's first
+// load shows the View tab only.
+const ConfigurationForm = lazy(() =>
+  import('./configuration-form').then((module) => ({ default: module.ConfigurationForm })),
+);
 
 const t = texts.card;
 type Tab = 'view' | 'update';
@@ -31,23 +43,49 @@ function ColorValue({ value }: { value: string | null }) {
   if (isBlank(value)) return <Value value={null} />;
   return (
     <span className="inline-flex items-center gap-2">
-      <span className="inline-block h-5 w-5 rounded border border-base-300" style={{ backgroundColor: `#${value}` }} aria-hidden="true" />
+      <span
+        className="inline-block h-5 w-5 rounded border border-base-300"
+        style={{ backgroundColor: `#${value}` }}
+        aria-hidden="true"
+      />
       <span className="font-mono">#{value!.toUpperCase()}</span>
     </span>
   );
 }
 
-const languageLabel = (code: string | null) => podcastLanguages.find((language) => language.value === code)?.label ?? code;
+const languageLabel = (code: string | null) =>
+  podcastLanguages.find((language) => language.value === code)?.label ?? code;
 
 type Row = readonly [label: string, value: ReactNode];
 
 function ProfileView({ record }: { record: ProfileRecord }) {
-  const text = (field: ProfileTextField, required = false): Row => [`${fieldLabels[field]}${required ? '*' : ''}`, <Value value={record[field]} />];
-  const file = (slot: BrandAssetSlot, required = false): Row => [`${fieldLabels[slot]}${required ? '*' : ''}`, <FileValue file={attachmentOf(record, slot)} />];
-  const color = (field: 'brandColorPrimary' | 'brandColorSecondary' | 'brandColorTertiary'): Row => [fieldLabels[field], <ColorValue value={record[field]} />];
+  const text = (field: ProfileTextField, required = false): Row => [
+    `${fieldLabels[field]}${required ? '*' : ''}`,
+    <Value value={record[field]} />,
+  ];
+  const file = (slot: BrandAssetSlot, required = false): Row => [
+    `${fieldLabels[slot]}${required ? '*' : ''}`,
+    <FileValue file={attachmentOf(record, slot)} />,
+  ];
+  const color = (field: 'brandColorPrimary' | 'brandColorSecondary' | 'brandColorTertiary'): Row => [
+    fieldLabels[field],
+    <ColorValue value={record[field]} />,
+  ];
   const groups: readonly { title: string; rows: readonly Row[] }[] = [
-    { title: t.accountInfo, rows: [[fieldLabels.emailAddress, <Value value={record.emailAddress} />], text('firstName'), text('lastName')] },
-    { title: t.brandAssets, rows: [text('brandFont'), color('brandColorPrimary'), color('brandColorSecondary'), color('brandColorTertiary'), file('logo')] },
+    {
+      title: t.accountInfo,
+      rows: [[fieldLabels.emailAddress, <Value value={record.emailAddress} />], text('firstName'), text('lastName')],
+    },
+    {
+      title: t.brandAssets,
+      rows: [
+        text('brandFont'),
+        color('brandColorPrimary'),
+        color('brandColorSecondary'),
+        color('brandColorTertiary'),
+        file('logo'),
+      ],
+    },
     { title: t.clips, rows: [file('videoIntro'), file('videoOutro'), file('clipIntro'), file('clipOutro')] },
     {
       title: t.podcastDetails,
@@ -81,7 +119,9 @@ function ProfileView({ record }: { record: ProfileRecord }) {
           </dl>
         </section>
       ))}
-      {record.lastUpdated && <p className="text-sm text-base-content/70">{t.lastUpdated(new Date(record.lastUpdated).toLocaleString())}</p>}
+      {record.lastUpdated && (
+        <p className="text-sm text-base-content/70">{t.lastUpdated(new Date(record.lastUpdated).toLocaleString())}</p>
+      )}
     </div>
   );
 }
@@ -90,7 +130,13 @@ function CardBody({ account, tab, setTab }: { account: Account; tab: Tab; setTab
   const { data: record, isPending, isError } = useProfileRecord();
   if (isPending) return <p role="status">{t.loading}</p>;
   if (isError) return <p role="alert">{t.loadFailed}</p>;
-  if (tab === 'update') return <ConfigurationForm mode="update" account={account} record={record} onSaved={() => setTab('view')} />;
+  if (tab === 'update') {
+    return (
+      <Suspense fallback={<p role="status">{t.loading}</p>}>
+        <ConfigurationForm mode="update" account={account} record={record} onSaved={() => setTab('view')} />
+      </Suspense>
+    );
+  }
   if (!record) {
     return (
       <div className="flex flex-col items-start gap-3">
