@@ -7,22 +7,15 @@
 //   npx tsx bench/api-auth.ts
 import { cannon, type CannonRequest } from './lib/cannon.ts';
 import { median, runAlone, type Row } from './lib/rows.ts';
+import { benchStack, signedInSubscriber } from './lib/stack.ts';
 
 export async function bench(): Promise<Row[]> {
-  process.env.CASTLOOP_TEST_PORT_BASE ??= '27200';
-  process.env.CASTLOOP_DATA_DIR ??= '.local-data/bench-api-auth';
-  const { loadConfig } = await import('../local/config.ts');
-  const { startStack } = await import('../local/stack.ts');
-  const config = loadConfig('test');
+  const { config, startStack } = await benchStack(27200, 'api-auth');
   const seconds = Number(process.env.BENCH_SECONDS ?? 9);
 
   const stack = await startStack(config, { reset: true, web: 'none', worker: false });
   try {
-    const { createUser } = await import('../tests/support/users.ts');
-    const { tokenOf } = await import('../tests/support/episodes.ts');
-    const user = await createUser('onboarded', { tier: 'growth', drive: 'connected', hostingReady: true });
-    const token = await tokenOf(user);
-    const bearer = { authorization: `Bearer ${token}` };
+    const { bearer } = await signedInSubscriber();
     const viaGateway = { ...bearer, apikey: config.anonKey };
     const rpc = (name: string): CannonRequest => ({ method: 'POST', path: `/rest/v1/rpc/${name}`, headers: { ...viaGateway, 'content-type': 'application/json' }, body: '{}' });
 

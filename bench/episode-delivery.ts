@@ -7,17 +7,14 @@
 import fs from 'node:fs/promises';
 import pg from 'pg';
 import { median, runAlone, type Row } from './lib/rows.ts';
+import { benchStack } from './lib/stack.ts';
 
 const LATENCY_ROUNDS = 10;
 const BACKLOG = Number(process.env.BENCH_DELIVERY_BACKLOG ?? 400);
 
 
 export async function bench(): Promise<Row[]> {
-  process.env.CASTLOOP_TEST_PORT_BASE ??= '27200';
-  process.env.CASTLOOP_DATA_DIR ??= '.local-data/bench-episode-delivery';
-  const { loadConfig } = await import('../local/config.ts');
-  const { startStack } = await import('../local/stack.ts');
-  const config = loadConfig('test');
+  const { config, startStack } = await benchStack(27200, 'episode-delivery');
 
   const stack = await startStack(config, { reset: true, web: 'none' });
   try {

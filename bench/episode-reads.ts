@@ -9,6 +9,7 @@ import fs from 'node:fs/promises';
 import pg from 'pg';
 import { cannon, type CannonRequest, type CannonResult } from './lib/cannon.ts';
 import { runAlone, type Row } from './lib/rows.ts';
+import { benchStack } from './lib/stack.ts';
 
 const OTHER_USERS = Number(process.env.BENCH_OTHER_USERS ?? 20_000);
 const OTHER_EPISODES = Number(process.env.BENCH_OTHER_EPISODES ?? 200_000);
@@ -24,11 +25,7 @@ async function sql(url: string, text: string, values: unknown[] = []): Promise<p
 }
 
 export async function bench(): Promise<Row[]> {
-  process.env.CASTLOOP_TEST_PORT_BASE ??= '27100';
-  process.env.CASTLOOP_DATA_DIR ??= '.local-data/bench-episode-reads';
-  const { loadConfig } = await import('../local/config.ts');
-  const { startStack } = await import('../local/stack.ts');
-  const config = loadConfig('test');
+  const { config, startStack } = await benchStack(27100, 'episode-reads');
 
   const stack = await startStack(config, { reset: true, web: 'none' });
   try {

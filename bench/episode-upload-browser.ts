@@ -19,6 +19,7 @@ import { pipeline } from 'node:stream/promises';
 import { chromium, type Page } from 'playwright-core';
 import { mib, treeRssBytes } from './lib/process-tree.ts';
 import { runAlone, type Row } from './lib/rows.ts';
+import { benchStack } from './lib/stack.ts';
 import type { StackConfig } from '../local/config.ts';
 
 const size = Number(process.env.BENCH_UPLOAD_BYTES ?? 1024 ** 3);
@@ -209,11 +210,7 @@ const mibps = (seconds: number) => `${rate(seconds).toFixed(0)} MiB/s`;
 const line = (label: string, seconds: number) => console.log(`  ${label}: ${seconds.toFixed(2)} s, ${mibps(seconds)}`);
 
 export async function bench(): Promise<Row[]> {
-  process.env.CASTLOOP_TEST_PORT_BASE ??= '27300';
-  process.env.CASTLOOP_DATA_DIR ??= '.local-data/bench-episode-upload';
-  const { loadConfig } = await import('../local/config.ts');
-  const { startStack } = await import('../local/stack.ts');
-  const config = loadConfig('test');
+  const { config, startStack } = await benchStack(27300, 'episode-upload');
   const work = path.join(config.dataDir, 'bench');
   // Where the time goes, each measured once more in the same run.
   const detail = process.env.BENCH_UPLOAD_DETAIL === '1';

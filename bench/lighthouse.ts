@@ -15,6 +15,7 @@ import { promisify } from 'node:util';
 import { chromium } from 'playwright-core';
 import { repoRoot } from '../local/config.ts';
 import { runAlone, type Row } from './lib/rows.ts';
+import { benchStack } from './lib/stack.ts';
 
 const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const chromeFlags = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'];
@@ -41,11 +42,7 @@ async function lighthouse(url: string, profileDir: string): Promise<Report> {
 }
 
 export async function bench(): Promise<Row[]> {
-  process.env.CASTLOOP_TEST_PORT_BASE ??= '27500';
-  process.env.CASTLOOP_DATA_DIR ??= '.local-data/bench-lighthouse';
-  const { loadConfig } = await import('../local/config.ts');
-  const { startStack } = await import('../local/stack.ts');
-  const config = loadConfig('test');
+  const { config, startStack } = await benchStack(27500, 'lighthouse');
   const stack = await startStack(config, { reset: true, web: 'preview', worker: false });
   const guestProfile = mkdtempSync(path.join(os.tmpdir(), 'castloop-lh-guest-'));
   const memberProfile = mkdtempSync(path.join(os.tmpdir(), 'castloop-lh-member-'));

@@ -19,6 +19,7 @@ import type { StackConfig } from '../local/config.ts';
 import { cannonMix, type CannonGroup, type CannonRequest, type CannonResult } from './lib/cannon.ts';
 import { mib, samplePeak } from './lib/process-tree.ts';
 import { runAlone, type Row } from './lib/rows.ts';
+import { benchStack, signedInSubscriber } from './lib/stack.ts';
 
 const seconds = Number(process.env.LOAD_SECONDS ?? 60);
 const clients = Number(process.env.LOAD_CLIENTS ?? 100);
@@ -68,19 +69,11 @@ async function downloadDigest(config: StackConfig, objectName: string): Promise<
 }
 
 export async function bench(): Promise<Row[]> {
-  process.env.CASTLOOP_TEST_PORT_BASE ??= '27600';
-  process.env.CASTLOOP_DATA_DIR ??= '.local-data/bench-load';
   process.env.CASTLOOP_AUTH_RATE_LIMIT = 'off';
-  const { loadConfig } = await import('../local/config.ts');
-  const { startStack } = await import('../local/stack.ts');
-  const config = loadConfig('test');
+  const { config, startStack } = await benchStack(27600, 'load');
   const stack = await startStack(config, { reset: true, web: 'none', worker: false });
   try {
-    const { createUser } = await import('../tests/support/users.ts');
-    const { tokenOf } = await import('../tests/support/episodes.ts');
-    const user = await createUser('onboarded', { tier: 'growth', drive: 'connected', hostingReady: true });
-    const token = await tokenOf(user);
-    const bearer = { authorization: `Bearer ${token}` };
+    const { user, bearer } = await signedInSubscriber();
     const reads: CannonRequest[] = ['episodes', 'episodes/stats', 'oauth-connections'].map((path) => ({ path: `/functions/v1/api/${path}`, headers: bearer }));
     const authUser: CannonRequest = { path: '/functions/v1/api/auth/user', headers: bearer };
     const signIn: CannonRequest = {

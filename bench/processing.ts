@@ -7,6 +7,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { runAlone, type Row } from './lib/rows.ts';
+import { benchStack } from './lib/stack.ts';
 
 const inputSeconds = Number(process.env.BENCH_INPUT_SECONDS ?? 120);
 const inputVideo = { size: process.env.BENCH_INPUT_SIZE ?? '640x360', fps: Number(process.env.BENCH_INPUT_FPS ?? 25) };
@@ -17,15 +18,11 @@ const encodeEnv = {
 };
 
 export async function bench(): Promise<Row[]> {
-  process.env.CASTLOOP_TEST_PORT_BASE ??= '28000';
-  process.env.CASTLOOP_DATA_DIR ??= '.local-data/bench-processing';
-  const { loadConfig } = await import('../local/config.ts');
-  const { startStack } = await import('../local/stack.ts');
+  const { config, startStack } = await benchStack(28000, 'processing');
   const { startWorkerProcess } = await import('../worker/launch.ts');
   const { makeFixtures } = await import('../tests/support/media.ts');
   const { createUser, storeOAuthTokens } = await import('../tests/support/users.ts');
   const { serviceClient, withDb } = await import('../tests/support/stack.ts');
-  const config = loadConfig('test');
 
   const stack = await startStack(config, { reset: true, web: 'none', worker: false });
   const work = path.join(config.dataDir, 'bench');

@@ -13,6 +13,7 @@ import { pipeline } from 'node:stream/promises';
 import * as tus from 'tus-js-client';
 import { mib, treeRssBytes } from './lib/process-tree.ts';
 import { median, runAlone, type Row } from './lib/rows.ts';
+import { benchStack } from './lib/stack.ts';
 import type { StackConfig } from '../local/config.ts';
 
 const GiB = 1024 ** 3;
@@ -99,11 +100,7 @@ const rate = (seconds: number) => size / seconds / 1024 / 1024;
 const rates = (runs: Measured[]) => runs.map((run) => rate(run.seconds).toFixed(0)).join(', ');
 
 export async function bench(): Promise<Row[]> {
-  process.env.CASTLOOP_TEST_PORT_BASE ??= '27000';
-  process.env.CASTLOOP_DATA_DIR ??= '.local-data/bench-storage';
-  const { loadConfig } = await import('../local/config.ts');
-  const { startStack } = await import('../local/stack.ts');
-  const config = loadConfig('test');
+  const { config, startStack } = await benchStack(27000, 'storage');
   const work = path.join(config.dataDir, 'bench');
 
   const stack = await startStack(config, { reset: true, web: 'none' });
