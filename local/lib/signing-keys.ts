@@ -19,17 +19,7 @@ interface PrivateJwk {
 }
 
 /** A public key as GoTrue's /.well-known/jwks.json lists it. */
-interface PublicJwk {
-  kty: 'EC';
-  crv: 'P-256';
-  alg: 'ES256';
-  kid: string;
-  x: string;
-  y: string;
-  use: 'sig';
-  key_ops: ['verify'];
-  ext: true;
-}
+type PublicJwk = Pick<PrivateJwk, 'kty' | 'crv' | 'alg' | 'kid' | 'x' | 'y'> & { use: 'sig'; key_ops: ['verify']; ext: true };
 
 interface Jwks<K = PublicJwk> {
   keys: K[];

@@ -121,7 +121,32 @@ create table net._http_response (
 create index on net._http_response (id);
 grant select on net.http_request_queue, net._http_response to postgres, service_role;
 
--- Queues the request (sent after the calling transaction commits, as pg_net does).
+-- Queues a request (sent after the calling transaction commits, as pg_net does); the one body
+-- behind http_post and http_get.
+create function net._enqueue_request(
+  method text,
+  url text,
+  params jsonb,
+  headers jsonb,
+  body bytea,
+  timeout_milliseconds integer
+) returns bigint
+language plpgsql security definer set search_path = '' as $$
+declare
+  v_id bigint;
+  v_url text := url;
+begin
+  if params <> '{}'::jsonb then
+    v_url := v_url || case when position('?' in v_url) > 0 then '&' else '?' end
+      || (select string_agg(key || '=' || value, '&') from jsonb_each_text(params));
+  end if;
+  insert into net.http_request_queue (method, url, headers, body, timeout_milliseconds)
+  values (method, v_url, headers, body, timeout_milliseconds)
+  returning id into v_id;
+  perform pg_notify('castloop_net', v_id::text);
+  return v_id;
+end
+$$;
 create function net.http_post(
   url text,
   body jsonb default '{}'::jsonb,
@@ -129,21 +154,8 @@ create function net.http_post(
   headers jsonb default '{"Content-Type": "application/json"}'::jsonb,
   timeout_milliseconds integer default 5000
 ) returns bigint
-language plpgsql security definer set search_path = '' as $$
-declare
-  v_id bigint;
-  v_url text := url;
-begin
-  if params <> '{}'::jsonb then
-    v_url := v_url || case when position('?' in v_url) > 0 then '&' else '?' end
-      || (select string_agg(key || '=' || value, '&') from jsonb_each_text(params));
-  end if;
-  insert into net.http_request_queue (method, url, headers, body, timeout_milliseconds)
-  values ('POST', v_url, headers, convert_to(body::text, 'UTF8'), timeout_milliseconds)
-  returning id into v_id;
-  perform pg_notify('castloop_net', v_id::text);
-  return v_id;
-end
+language sql security definer set search_path = '' as $$
+  select net._enqueue_request('POST', url, params, headers, convert_to(body::text, 'UTF8'), timeout_milliseconds);
 $$;
 create function net.http_get(
   url text,
@@ -151,24 +163,13 @@ create function net.http_get(
   headers jsonb default '{}'::jsonb,
   timeout_milliseconds integer default 5000
 ) returns bigint
-language plpgsql security definer set search_path = '' as $$
-declare
-  v_id bigint;
-  v_url text := url;
-begin
-  if params <> '{}'::jsonb then
-    v_url := v_url || case when position('?' in v_url) > 0 then '&' else '?' end
-      || (select string_agg(key || '=' || value, '&') from jsonb_each_text(params));
-  end if;
-  insert into net.http_request_queue (method, url, headers, body, timeout_milliseconds)
-  values ('GET', v_url, headers, null, timeout_milliseconds)
-  returning id into v_id;
-  perform pg_notify('castloop_net', v_id::text);
-  return v_id;
-end
+language sql security definer set search_path = '' as $$
+  select net._enqueue_request('GET', url, params, headers, null, timeout_milliseconds);
 $$;
 revoke execute on all functions in schema net from public;
 grant execute on all functions in schema net to postgres, service_role;
+-- Not part of pg_net: reached only through http_post and http_get.
+revoke execute on function net._enqueue_request(text, text, jsonb, jsonb, bytea, integer) from postgres, service_role;
 
 create schema vault;
 grant usage on schema vault to postgres, service_role;

@@ -22,17 +22,10 @@ import { config, withDb } from '../support/stack.ts';
 import { useAutomation } from '../support/episodes.ts';
 import { signIn } from '../support/submissions.ts';
 import { createUser, storeOAuthTokens, type TestUser } from '../support/users.ts';
+import type { OutputRecord } from '../../worker/store.ts';
 
-interface Output {
-  name: string;
-  kind: 'episode' | 'clip';
-  durationSeconds: number;
-  width: number;
-  height: number;
-  startSeconds?: number;
-  cutAtPauses?: boolean;
-  driveFileId: string;
-}
+/** What the worker records of each delivered file (worker/store.ts), the Drive id included. */
+type Output = OutputRecord & { driveFileId: string };
 
 interface ProcessingRow {
   id: string;

@@ -15,8 +15,11 @@ export class BillingSimulation {
     return this.sandbox.state.data;
   }
 
-  private emit(type: string, object: Json, previous?: Json) {
-    return this.sandbox.events.emit(type, object, previous);
+  /** Emits the events in order, waits until each is delivered, and returns their ids. */
+  private async send(events: Array<[type: string, object: Json, previous?: Json]>): Promise<string[]> {
+    const sent = events.map(([type, object, previous]) => this.sandbox.events.emit(type, object, previous));
+    await Promise.all(sent.map((s) => s.delivered));
+    return sent.map((s) => s.event.id);
   }
 
   /**
@@ -80,12 +83,7 @@ export class BillingSimulation {
     session.url = null;
     this.sandbox.state.save();
 
-    const sent = [
-      this.emit('customer.subscription.created', subscription),
-      ...events.map(([type, object]) => this.emit(type, object)),
-      this.emit('checkout.session.completed', session),
-    ];
-    await Promise.all(sent.map((s) => s.delivered));
+    await this.send([['customer.subscription.created', subscription], ...events, ['checkout.session.completed', session]]);
     return session;
   }
 
@@ -107,7 +105,7 @@ export class BillingSimulation {
     sub.canceled_at = value ? nowSeconds() : null;
     sub.cancellation_details = { comment: null, feedback: null, feedback_option: null, reason: value ? reason : null };
     this.sandbox.state.save();
-    await this.emit('customer.subscription.updated', sub, previous).delivered;
+    await this.send([['customer.subscription.updated', sub, previous]]);
     return sub;
   }
 
@@ -122,9 +120,7 @@ export class BillingSimulation {
     sub.ended_at = now;
     sub.cancellation_details = { comment: null, feedback: null, feedback_option: null, reason };
     this.sandbox.state.save();
-    const updated = this.emit('customer.subscription.updated', sub, previous);
-    const deleted = this.emit('customer.subscription.deleted', sub);
-    await Promise.all([updated.delivered, deleted.delivered]);
+    await this.send([['customer.subscription.updated', sub, previous], ['customer.subscription.deleted', sub]]);
     return sub;
   }
 
@@ -139,12 +135,8 @@ export class BillingSimulation {
     sub.status = 'past_due';
     sub.latest_invoice = invoice.id;
     this.sandbox.state.save();
-    const sent = [
-      ...events.map(([type, object]) => this.emit(type, object)),
-      this.emit('customer.subscription.updated', sub, previous),
-    ];
-    await Promise.all(sent.map((s) => s.delivered));
-    return { subscription: sub, invoice, events: sent.map((s) => s.event.id) };
+    const sent = await this.send([...events, ['customer.subscription.updated', sub, previous]]);
+    return { subscription: sub, invoice, events: sent };
   }
 
   /**
@@ -158,9 +150,7 @@ export class BillingSimulation {
       sub.status = 'canceled';
       sub.ended_at = nowSeconds();
       this.sandbox.state.save();
-      const deleted = this.emit('customer.subscription.deleted', sub);
-      await deleted.delivered;
-      return { subscription: sub, events: [deleted.event.id] };
+      return { subscription: sub, events: await this.send([['customer.subscription.deleted', sub]]) };
     }
     const previous = {
       status: sub.status,
@@ -173,12 +163,8 @@ export class BillingSimulation {
     const { invoice, events } = this.invoicePeriod(sub, 'subscription_cycle', true);
     sub.latest_invoice = invoice.id;
     this.sandbox.state.save();
-    const sent = [
-      ...events.map(([type, object]) => this.emit(type, object)),
-      this.emit('customer.subscription.updated', sub, previous),
-    ];
-    await Promise.all(sent.map((s) => s.delivered));
-    return { subscription: sub, events: sent.map((s) => s.event.id) };
+    const sent = await this.send([...events, ['customer.subscription.updated', sub, previous]]);
+    return { subscription: sub, events: sent };
   }
 
   requireSubscription(id: string): Subscription {

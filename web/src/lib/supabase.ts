@@ -10,7 +10,9 @@ import type { PostgrestClient } from '@supabase/postgrest-js';
 
 // With a trailing slash, so the service paths resolve below it as supabase-js resolves them.
 const url = new URL(`${(import.meta.env.VITE_SUPABASE_URL as string).replace(/\/+$/, '')}/`);
-const anonKey = import.meta.env.VITE_SUPABASE_ANON_KEY as string;
+export const anonKey = import.meta.env.VITE_SUPABASE_ANON_KEY as string;
+/** Supabase Storage's base URL (resumable uploads and object calls go straight to it). */
+export const storageUrl = new URL('storage/v1', url).href;
 
 const auth = new AuthClient({
   url: new URL('auth/v1', url).href,

@@ -9,7 +9,7 @@
 import { EPISODE_MIME_TYPE, EPISODES_BUCKET, episodeObjectPath, MAX_EPISODE_FILE_BYTES, MAX_EPISODE_FILES } from '@domain/episodes';
 import type { Upload } from 'tus-js-client';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { currentAccessToken } from '@/lib/supabase';
+import { anonKey, currentAccessToken, storageUrl } from '@/lib/supabase';
 import { notify } from '@/lib/toast';
 import { episodeTexts as t } from '../texts';
 import { heldFiles, holdFile, HOLD_PING_MS, pingHeldFiles, releaseFile } from './held-files';
@@ -21,8 +21,6 @@ const CHUNK_BYTES = 6 * 1024 * 1024;
 const RETRY_DELAYS_MS = [0, 1000, 3000, 5000];
 const PROGRESS_THROTTLE_MS = 500;
 
-const storageUrl = `${(import.meta.env.VITE_SUPABASE_URL as string).replace(/\/+$/, '')}/storage/v1`;
-const anonKey = import.meta.env.VITE_SUPABASE_ANON_KEY as string;
 
 /** The upload library, fetched once; a failed fetch is tried again on the next call. */
 let tusLibrary: Promise<typeof import('tus-js-client')> | null = null;
