@@ -1,4 +1,4 @@
-// The closing line of `npm test`: 'N passed, N failed' from vitest's JSON report. A test file
+// The closing line of `npm test`: 'N passed, N failed' from vitest's JSON reports. A test file
 // that failed to load or crashed has no test results of its own; it counts as one failure, so
 // the line and the exit code never hide it.
 import { existsSync, readFileSync } from 'node:fs';
@@ -21,13 +21,21 @@ export function summarize(report: VitestReport): { passed: number; failed: numbe
 }
 
 if (import.meta.filename === process.argv[1]) {
-  const file = process.argv[2] ?? 'test-results/vitest.json';
-  if (!existsSync(file)) {
-    console.log('0 passed, 1 failed (no test report: vitest did not finish)');
-    process.exit(1);
+  // One report per vitest run (npm test runs two side by side); a missing one is a run that died.
+  const files = process.argv.length > 2 ? process.argv.slice(2) : ['test-results/vitest.json'];
+  let passed = 0;
+  let failed = 0;
+  for (const file of files) {
+    if (!existsSync(file)) {
+      console.log(`no test report at ${file}: that vitest run did not finish`);
+      failed += 1;
+      continue;
+    }
+    const summary = summarize(JSON.parse(readFileSync(file, 'utf8')) as VitestReport);
+    for (const name of summary.brokenFiles) console.log(`failed to run: ${name}`);
+    passed += summary.passed;
+    failed += summary.failed;
   }
-  const { passed, failed, brokenFiles } = summarize(JSON.parse(readFileSync(file, 'utf8')) as VitestReport);
-  for (const name of brokenFiles) console.log(`failed to run: ${name}`);
   console.log(`${passed} passed, ${failed} failed`);
   process.exit(failed > 0 ? 1 : 0);
 }

@@ -33,13 +33,30 @@ if [ "$checks_failed" -ne 0 ]; then
   exit 1
 fi
 
-step "tests (vitest: unit, then the stack: db, contract, functions, e2e)"
+step "tests (vitest): unit, db, contract, functions and stack beside the browser tests"
+# The browser tests (tests/e2e) run on a second stack of their own, side by side with the rest:
+# most of their time is spent waiting on a browser, so the two runs share the 2 cores well.
+# Each stack has its own ports and data; the browser stack's ports start 6000 higher, past the
+# extra stacks tests/stack/stack.test.ts starts at +1000, +2000 and +5000 (and the Stripe
+# sandbox test's 26000), and below 32768 while CASTLOOP_TEST_PORT_BASE stays at or below 26000.
 mkdir -p test-results
-rm -f test-results/vitest.json
+rm -f test-results/vitest-*.json
+port_base=${CASTLOOP_TEST_PORT_BASE:-23000}
+prefix() { sed -u "s/^/[$1] /"; }
 status=0
-npx vitest run --reporter=default --reporter=json --outputFile.json=test-results/vitest.json || status=$?
+(
+  CASTLOOP_TEST_WEB=0 npx vitest run --project unit --project stack --exclude 'tests/e2e/**' \
+    --reporter=default --reporter=json --outputFile.json=test-results/vitest-api.json 2>&1 | prefix api
+) & api_pid=$!
+(
+  CASTLOOP_TEST_PORT_BASE=$((port_base + 6000)) CASTLOOP_DATA_DIR=.local-data/browser-tests \
+    npx vitest run --project stack tests/e2e \
+    --reporter=default --reporter=json --outputFile.json=test-results/vitest-browser.json 2>&1 | prefix browser
+) & browser_pid=$!
+wait "$api_pid" || status=$?
+wait "$browser_pid" || status=$?
 
 echo "npm test finished in $(( $(date +%s) - started )) s"
 # The plain closing line CI reads: 'N passed, N failed' (files that failed to load count too).
-npx tsx scripts/test-summary.ts test-results/vitest.json || status=1
+npx tsx scripts/test-summary.ts test-results/vitest-api.json test-results/vitest-browser.json || status=1
 exit "$status"
