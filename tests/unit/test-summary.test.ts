@@ -1,3 +1,7 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { summarize } from '../../scripts/test-summary.ts';
 
@@ -32,5 +36,23 @@ describe('the closing line of npm test', () => {
   it('passes a clean run', () => {
     const summary = summarize({ success: true, numPassedTests: 2, numFailedTests: 0, testResults: [{ name: 'a.test.ts', status: 'passed', assertionResults: [{ status: 'passed' }, { status: 'passed' }] }] });
     expect(summary).toEqual({ passed: 2, failed: 0, brokenFiles: [] });
+  });
+
+  it('sums the reports of both runs, and counts a run without a report as a failure', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'summary-'));
+    try {
+      const report = path.join(dir, 'api.json');
+      writeFileSync(report, JSON.stringify({ success: true, numPassedTests: 2, numFailedTests: 0, testResults: [] }));
+      const run = (...files: string[]) => spawnSync(process.execPath, ['--import', 'tsx', 'scripts/test-summary.ts', ...files], { encoding: 'utf8' });
+      const both = run(report, report);
+      expect(both.stdout.trim()).toBe('4 passed, 0 failed');
+      expect(both.status).toBe(0);
+      const oneMissing = run(report, path.join(dir, 'browser.json'));
+      expect(oneMissing.stdout).toContain('browser.json: that vitest run did not finish');
+      expect(oneMissing.stdout.trim().split('\n').at(-1)).toBe('2 passed, 1 failed');
+      expect(oneMissing.status).toBe(1);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
