@@ -1,7 +1,10 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app';
+import { preloadPage } from './app/route-table';
 import './index.css';
+
+preloadPage(window.location.pathname);
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

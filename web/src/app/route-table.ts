@@ -16,7 +16,23 @@ interface AppRoute {
   path: string;
   title: string;
   access: RouteAccess;
-  page: LazyExoticComponent<ComponentType>;
+  page: LazyPage;
+}
+
+type LazyPage = LazyExoticComponent<ComponentType> & { load: () => Promise<unknown> };
+
+/**
+ * A screen in its own chunk. `load` fetches the chunk ahead of rendering (the same request the
+ * lazy component makes); a failed load is forgotten, so the next attempt fetches again.
+ */
+function lazyPage(importPage: () => Promise<{ default: ComponentType }>): LazyPage {
+  let loading: Promise<{ default: ComponentType }> | undefined;
+  const load = () =>
+    (loading ??= importPage().catch((error: unknown) => {
+      loading = undefined;
+      throw error;
+    }));
+  return Object.assign(lazy(load), { load });
 }
 
 const anyone: RouteAccess = { kind: 'anyone' };
@@ -24,27 +40,37 @@ const guest: RouteAccess = { kind: 'guest' };
 const member = (home?: HomeDestination, signedOutNotice = false): RouteAccess => ({ kind: 'member', home, signedOutNotice });
 
 // Each screen is a lazy chunk, so the first load stays small.
-const dashboardPage = lazy(() => import('./routes/dashboard-page'));
+const dashboardPage = lazyPage(() => import('./routes/dashboard-page'));
 
-export const notFoundRoute = { title: '404 Page Not Found', page: lazy(() => import('./routes/not-found-page')) };
+export const notFoundRoute = { title: '404 Page Not Found', page: lazyPage(() => import('./routes/not-found-page')) };
 
 export const routeTable: readonly AppRoute[] = [
-  { path: '/register', title: 'Create Account', access: guest, page: lazy(() => import('@/features/auth/routes/register-page')) },
-  { path: '/login', title: 'Sign In', access: guest, page: lazy(() => import('@/features/auth/routes/login-page')) },
-  { path: '/forgot-password', title: 'Forgot Password', access: guest, page: lazy(() => import('@/features/auth/routes/forgot-password-page')) },
-  { path: '/reset-password', title: 'Reset Password', access: anyone, page: lazy(() => import('@/features/auth/routes/reset-password-page')) },
+  { path: '/register', title: 'Create Account', access: guest, page: lazyPage(() => import('@/features/auth/routes/register-page')) },
+  { path: '/login', title: 'Sign In', access: guest, page: lazyPage(() => import('@/features/auth/routes/login-page')) },
+  { path: '/forgot-password', title: 'Forgot Password', access: guest, page: lazyPage(() => import('@/features/auth/routes/forgot-password-page')) },
+  { path: '/reset-password', title: 'Reset Password', access: anyone, page: lazyPage(() => import('@/features/auth/routes/reset-password-page')) },
   { path: '/', title: 'Dashboard', access: member('/dashboard'), page: dashboardPage },
   { path: '/dashboard', title: 'Dashboard', access: member('/dashboard', true), page: dashboardPage },
-  { path: '/subscribe', title: 'Choose Your Plan', access: member(), page: lazy(() => import('@/features/billing/routes/subscribe-page')) },
-  { path: '/onboarding', title: 'Onboarding', access: member('/onboarding'), page: lazy(() => import('@/features/onboarding/routes/onboarding-page')) },
-  { path: '/done', title: 'Thanks for Submitting!', access: member(), page: lazy(() => import('@/features/episodes/routes/done-page')) },
-  { path: ADMIN_CONSOLE_PATH, title: 'Episode Resubmission Admin', access: anyone, page: lazy(() => import('@/features/admin/routes/resubmit-page')) },
+  { path: '/subscribe', title: 'Choose Your Plan', access: member(), page: lazyPage(() => import('@/features/billing/routes/subscribe-page')) },
+  { path: '/onboarding', title: 'Onboarding', access: member('/onboarding'), page: lazyPage(() => import('@/features/onboarding/routes/onboarding-page')) },
+  { path: '/done', title: 'Thanks for Submitting!', access: member(), page: lazyPage(() => import('@/features/episodes/routes/done-page')) },
+  { path: ADMIN_CONSOLE_PATH, title: 'Episode Resubmission Admin', access: anyone, page: lazyPage(() => import('@/features/admin/routes/resubmit-page')) },
 ];
 
 /** The route for an address, ignoring a trailing slash; undefined for an unknown address. */
 export function findRoute(pathname: string): AppRoute | undefined {
   const normalized = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
   return routeTable.find((route) => route.path === normalized);
+}
+
+/**
+ * Starts fetching the chunk of the screen at `pathname` at once, while the access rules still
+ * wait for the signed-in user: the chunk no longer waits for that request to finish.
+ */
+export function preloadPage(pathname: string): void {
+  (findRoute(pathname)?.page ?? notFoundRoute.page).load().catch(() => {
+    // Rendering the screen loads it again and shows the failure.
+  });
 }
 
 /** The browser tab's title for an address. */
