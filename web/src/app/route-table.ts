@@ -1,7 +1,7 @@
 // Every route of the SPA in one table: its address, its title and who may see it. The router
 // and the access rules (access.ts) both read it.
-import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import { ADMIN_CONSOLE_PATH, type HomeDestination } from '@domain/account';
+import { lazyPage, type LazyPage } from './lazy-page';
 
 /**
  * - `anyone`: rendered for every visitor (the admin console enforces access on the server).
@@ -17,22 +17,6 @@ interface AppRoute {
   title: string;
   access: RouteAccess;
   page: LazyPage;
-}
-
-type LazyPage = LazyExoticComponent<ComponentType> & { load: () => Promise<unknown> };
-
-/**
- * A screen in its own chunk. `load` fetches the chunk ahead of rendering (the same request the
- * lazy component makes); a failed load is forgotten, so the next attempt fetches again.
- */
-function lazyPage(importPage: () => Promise<{ default: ComponentType }>): LazyPage {
-  let loading: Promise<{ default: ComponentType }> | undefined;
-  const load = () =>
-    (loading ??= importPage().catch((error: unknown) => {
-      loading = undefined;
-      throw error;
-    }));
-  return Object.assign(lazy(load), { load });
 }
 
 const anyone: RouteAccess = { kind: 'anyone' };
