@@ -41,6 +41,14 @@ export function authClient(): Promise<GoTrueClient> {
   return auth;
 }
 
+/** Starts loading the Auth client when a session is stored: the first request needs its token. */
+export function preloadAuthClient(): void {
+  if (hasStoredSession())
+    authClient().catch(() => {
+      // The first request loads it again and reports the failure.
+    });
+}
+
 export async function currentAccessToken(): Promise<string | null> {
   // No session stored and no client holding one: there is nothing to read or refresh.
   if (!auth && !hasStoredSession()) return null;
