@@ -2,7 +2,8 @@
 // loading spinner, exactly as React first renders them (app-shell.test.tsx keeps them equal). It
 // paints as soon as the page and its stylesheet arrive, before any script has loaded; React then
 // replaces it with the same markup.
-import { appTexts } from './texts';
+// With its extension: vite.config.ts loads this file, and Node resolves only full paths.
+import { appTexts } from './texts.ts';
 
 export const appShellHtml =
   '<header class="navbar border-b border-base-300 bg-base-100 px-4">' +
