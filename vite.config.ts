@@ -2,6 +2,7 @@ import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import path from 'node:path';
 import { defineConfig, type Plugin } from 'vite';
+import { brotliAssets } from './local/brotli-assets.ts';
 import { loadEnv as loadStackEnv } from './local/config.ts';
 import { appShellHtml } from './web/src/app/app-shell.ts';
 
@@ -38,7 +39,7 @@ const spaSources = [
 export default defineConfig({
   root: path.resolve(import.meta.dirname, 'web'),
   envDir: path.resolve(import.meta.dirname),
-  plugins: [react(), tailwindcss(), appShell],
+  plugins: [react(), tailwindcss(), appShell, brotliAssets()],
   resolve: {
     alias: {
       '@': path.resolve(import.meta.dirname, 'web/src'),
