@@ -1,8 +1,10 @@
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import path from 'node:path';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
+import { brotliAssets } from './local/brotli-assets.ts';
 import { loadEnv as loadStackEnv } from './local/config.ts';
+import { appShellHtml } from './web/src/app/app-shell.ts';
 
 // Local defaults (.env.example, .env) fill in whatever the environment does not set.
 const stackEnv = loadStackEnv();
@@ -18,6 +20,16 @@ const apiProxy = {
   '/oauth/callback': { target: apiUrl, changeOrigin: true, rewrite: (p: string) => `/functions/v1/oauth-callback${p.slice('/oauth/callback'.length)}` },
 };
 
+// The first screen is in the HTML (web/src/app/app-shell.ts), so it paints before the scripts load.
+const appShell: Plugin = {
+  name: 'castloop-app-shell',
+  transformIndexHtml(html) {
+    const root = '<div id="root"></div>';
+    if (!html.includes(root)) throw new Error(`index.html lacks ${root}`);
+    return html.replace(root, `<div id="root">${appShellHtml}</div>`);
+  },
+};
+
 const spaSources = [
   path.resolve(import.meta.dirname, 'web'),
   path.resolve(import.meta.dirname, 'supabase/functions/_shared/domain'),
@@ -27,7 +39,7 @@ const spaSources = [
 export default defineConfig({
   root: path.resolve(import.meta.dirname, 'web'),
   envDir: path.resolve(import.meta.dirname),
-  plugins: [react(), tailwindcss()],
+  plugins: [react(), tailwindcss(), appShell, brotliAssets()],
   resolve: {
     alias: {
       '@': path.resolve(import.meta.dirname, 'web/src'),

@@ -1,7 +1,7 @@
 // Every route of the SPA in one table: its address, its title and who may see it. The router
 // and the access rules (access.ts) both read it.
-import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import { ADMIN_CONSOLE_PATH, type HomeDestination } from '@domain/account';
+import { lazyPage, type LazyPage } from './lazy-page';
 
 /**
  * - `anyone`: rendered for every visitor (the admin console enforces access on the server).
@@ -16,7 +16,7 @@ interface AppRoute {
   path: string;
   title: string;
   access: RouteAccess;
-  page: LazyExoticComponent<ComponentType>;
+  page: LazyPage;
 }
 
 const anyone: RouteAccess = { kind: 'anyone' };
@@ -24,27 +24,37 @@ const guest: RouteAccess = { kind: 'guest' };
 const member = (home?: HomeDestination, signedOutNotice = false): RouteAccess => ({ kind: 'member', home, signedOutNotice });
 
 // Each screen is a lazy chunk, so the first load stays small.
-const dashboardPage = lazy(() => import('./routes/dashboard-page'));
+const dashboardPage = lazyPage(() => import('./routes/dashboard-page'));
 
-export const notFoundRoute = { title: '404 Page Not Found', page: lazy(() => import('./routes/not-found-page')) };
+export const notFoundRoute = { title: '404 Page Not Found', page: lazyPage(() => import('./routes/not-found-page')) };
 
 export const routeTable: readonly AppRoute[] = [
-  { path: '/register', title: 'Create Account', access: guest, page: lazy(() => import('@/features/auth/routes/register-page')) },
-  { path: '/login', title: 'Sign In', access: guest, page: lazy(() => import('@/features/auth/routes/login-page')) },
-  { path: '/forgot-password', title: 'Forgot Password', access: guest, page: lazy(() => import('@/features/auth/routes/forgot-password-page')) },
-  { path: '/reset-password', title: 'Reset Password', access: anyone, page: lazy(() => import('@/features/auth/routes/reset-password-page')) },
+  { path: '/register', title: 'Create Account', access: guest, page: lazyPage(() => import('@/features/auth/routes/register-page')) },
+  { path: '/login', title: 'Sign In', access: guest, page: lazyPage(() => import('@/features/auth/routes/login-page')) },
+  { path: '/forgot-password', title: 'Forgot Password', access: guest, page: lazyPage(() => import('@/features/auth/routes/forgot-password-page')) },
+  { path: '/reset-password', title: 'Reset Password', access: anyone, page: lazyPage(() => import('@/features/auth/routes/reset-password-page')) },
   { path: '/', title: 'Dashboard', access: member('/dashboard'), page: dashboardPage },
   { path: '/dashboard', title: 'Dashboard', access: member('/dashboard', true), page: dashboardPage },
-  { path: '/subscribe', title: 'Choose Your Plan', access: member(), page: lazy(() => import('@/features/billing/routes/subscribe-page')) },
-  { path: '/onboarding', title: 'Onboarding', access: member('/onboarding'), page: lazy(() => import('@/features/onboarding/routes/onboarding-page')) },
-  { path: '/done', title: 'Thanks for Submitting!', access: member(), page: lazy(() => import('@/features/episodes/routes/done-page')) },
-  { path: ADMIN_CONSOLE_PATH, title: 'Episode Resubmission Admin', access: anyone, page: lazy(() => import('@/features/admin/routes/resubmit-page')) },
+  { path: '/subscribe', title: 'Choose Your Plan', access: member(), page: lazyPage(() => import('@/features/billing/routes/subscribe-page')) },
+  { path: '/onboarding', title: 'Onboarding', access: member('/onboarding'), page: lazyPage(() => import('@/features/onboarding/routes/onboarding-page')) },
+  { path: '/done', title: 'Thanks for Submitting!', access: member(), page: lazyPage(() => import('@/features/episodes/routes/done-page')) },
+  { path: ADMIN_CONSOLE_PATH, title: 'Episode Resubmission Admin', access: anyone, page: lazyPage(() => import('@/features/admin/routes/resubmit-page')) },
 ];
 
 /** The route for an address, ignoring a trailing slash; undefined for an unknown address. */
 export function findRoute(pathname: string): AppRoute | undefined {
   const normalized = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
   return routeTable.find((route) => route.path === normalized);
+}
+
+/**
+ * Starts fetching the chunk of the screen at `pathname` at once, while the access rules still
+ * wait for the signed-in user: the chunk no longer waits for that request to finish.
+ */
+export function preloadPage(pathname: string): void {
+  (findRoute(pathname)?.page ?? notFoundRoute.page).load().catch(() => {
+    // Rendering the screen loads it again and shows the failure.
+  });
 }
 
 /** The browser tab's title for an address. */

@@ -1,11 +1,12 @@
 // The browser's Supabase client (anon key only: no secret ever reaches the browser).
 // Only Auth and PostgREST, built from their own packages: the full supabase-js would also ship
-// Realtime, Storage and Functions on the first load (the /login JS budget). PostgREST is loaded
-// on first use: no screen of the first load reads a table.
+// Realtime, Storage and Functions on the first load (the /login JS budget). Both load on first
+// use: no screen of the first load reads a table, and a visitor without a stored session needs
+// no Auth client to be shown a page.
 // This client holds the SPA's session (local storage); `/api` calls carry it as a Bearer token
 // (api-client.ts). Browser code never writes a session cookie: only the server sets one, HttpOnly.
 import type { Database } from '@db-types';
-import { AuthClient } from '@supabase/auth-js';
+import type { GoTrueClient } from '@supabase/auth-js';
 import type { PostgrestClient } from '@supabase/postgrest-js';
 
 // With a trailing slash, so the service paths resolve below it as supabase-js resolves them.
@@ -14,19 +15,54 @@ export const anonKey = import.meta.env.VITE_SUPABASE_ANON_KEY as string;
 /** Supabase Storage's base URL (resumable uploads and object calls go straight to it). */
 export const storageUrl = new URL('storage/v1', url).href;
 
-const auth = new AuthClient({
-  url: new URL('auth/v1', url).href,
-  headers: { apikey: anonKey, Authorization: `Bearer ${anonKey}` },
-  // supabase-js's default key, so sessions stored before this client keep working.
-  storageKey: `sb-${url.hostname.split('.')[0]}-auth-token`,
-  persistSession: true,
-  autoRefreshToken: true,
-  detectSessionInUrl: false,
-});
+// supabase-js's default key, so sessions stored before this client keep working.
+const sessionStorageKey = `sb-${url.hostname.split('.')[0]}-auth-token`;
+
+let auth: Promise<GoTrueClient> | undefined;
+
+/** The Auth client (sign-in, sign-out, the session), loaded on first use. */
+export function authClient(): Promise<GoTrueClient> {
+  auth ??= import('@supabase/auth-js').then(
+    ({ AuthClient }) =>
+      new AuthClient({
+        url: new URL('auth/v1', url).href,
+        headers: { apikey: anonKey, Authorization: `Bearer ${anonKey}` },
+        storageKey: sessionStorageKey,
+        persistSession: true,
+        autoRefreshToken: true,
+        detectSessionInUrl: false,
+      }),
+    (error: unknown) => {
+      // A failed download is tried again on the next call.
+      auth = undefined;
+      throw error;
+    },
+  );
+  return auth;
+}
+
+/** Starts loading the Auth client when a session is stored: the first request needs its token. */
+export function preloadAuthClient(): void {
+  if (hasStoredSession())
+    authClient().catch(() => {
+      // The first request loads it again and reports the failure.
+    });
+}
 
 export async function currentAccessToken(): Promise<string | null> {
-  const { data } = await auth.getSession();
+  // No session stored and no client holding one: there is nothing to read or refresh.
+  if (!auth && !hasStoredSession()) return null;
+  const { data } = await (await authClient()).getSession();
   return data.session?.access_token ?? null;
+}
+
+function hasStoredSession(): boolean {
+  try {
+    return window.localStorage.getItem(sessionStorageKey) !== null;
+  } catch {
+    // Storage the browser refuses to open: let the Auth client decide, as it would have.
+    return true;
+  }
 }
 
 let rest: Promise<PostgrestClient<Database>> | undefined;
@@ -47,5 +83,3 @@ export function database(): Promise<PostgrestClient<Database>> {
   );
   return rest;
 }
-
-export const supabase = { auth };

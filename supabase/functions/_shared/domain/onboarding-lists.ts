@@ -3,23 +3,9 @@
 // (scripts/gen-onboarding-lists.ts); languages and timezones are the spec's own.
 import { googleFontFamilies } from './google-fonts.ts';
 import { podcastCategoryGroups } from './podcast-categories.ts';
+import { podcastLanguages } from './podcast-languages.ts';
 
-export { googleFontFamilies, podcastCategoryGroups };
-
-export const podcastLanguages = [
-  { value: 'en', label: 'English' },
-  { value: 'es', label: 'Spanish' },
-  { value: 'fr', label: 'French' },
-  { value: 'de', label: 'German' },
-  { value: 'it', label: 'Italian' },
-  { value: 'pt', label: 'Portuguese' },
-  { value: 'ru', label: 'Russian' },
-  { value: 'ja', label: 'Japanese' },
-  { value: 'ko', label: 'Korean' },
-  { value: 'zh', label: 'Chinese' },
-  { value: 'ar', label: 'Arabic' },
-  { value: 'hi', label: 'Hindi' },
-] as const;
+export { googleFontFamilies, podcastCategoryGroups, podcastLanguages };
 
 const pad = (n: number) => String(n).padStart(2, '0');
 

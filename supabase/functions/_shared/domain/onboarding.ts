@@ -3,6 +3,17 @@
 // configuration form and the `api` function both validate with.
 import { z } from 'zod/mini';
 import { googleFontFamilies, podcastCategories, podcastLanguages, podcastTimezones } from './onboarding-lists.ts';
+import { isBlank, isBrandAssetSlot, type BrandAssetSlot } from './profile-record.ts';
+
+export {
+  attachmentOf,
+  brandAssetSlots,
+  isBlank,
+  isBrandAssetSlot,
+  type AttachmentState,
+  type BrandAssetSlot,
+  type ProfileRecord,
+} from './profile-record.ts';
 
 z.config(z.locales.en());
 
@@ -29,12 +40,6 @@ const onboardingMessages = {
 /** The colour input's rule: '#' stripped, upper-cased, at most 6 characters. */
 export function normalizeHexColor(input: string): string {
   return input.replace(/#/g, '').toUpperCase().slice(0, HEX_COLOR_LENGTH);
-}
-
-/** 'not provided' (any case) and blanks are empty (spec section 3). */
-export function isBlank(value: string | null | undefined): boolean {
-  const trimmed = (value ?? '').trim();
-  return trimmed === '' || trimmed.toLowerCase() === 'not provided';
 }
 
 // ------------------------------------------------------------------ text fields
@@ -92,18 +97,9 @@ export type OnboardingFields = Partial<Record<ProfileTextField, string>> & {
 
 // ------------------------------------------------------------------ brand-asset slots
 
-export const brandAssetSlots = ['logo', 'podcastCover', 'videoIntro', 'videoOutro', 'clipIntro', 'clipOutro'] as const;
-export type BrandAssetSlot = (typeof brandAssetSlots)[number];
-
-export function isBrandAssetSlot(value: unknown): value is BrandAssetSlot {
-  return typeof value === 'string' && (brandAssetSlots as readonly string[]).includes(value);
-}
-
 type AssetShape = 'square' | 'landscape' | 'portrait';
 
 interface SlotRule {
-  /** The name of the file in reads (GET /api/airtable/user-data). */
-  readName: string;
   mimeType: 'image/png' | 'image/jpeg' | 'video/mp4';
   extensions: readonly string[];
   /** The `accept` attribute of the file chooser. */
@@ -119,8 +115,7 @@ const MiB = 1024 * 1024;
 const IMAGE_MAX_BYTES = 10 * MiB;
 export const VIDEO_MAX_BYTES = 200 * MiB;
 
-const video = (readName: string, label: string, shape: 'landscape' | 'portrait'): SlotRule => ({
-  readName,
+const video = (label: string, shape: 'landscape' | 'portrait'): SlotRule => ({
   mimeType: 'video/mp4',
   extensions: ['mp4'],
   accept: 'video/mp4,.mp4',
@@ -134,7 +129,6 @@ const video = (readName: string, label: string, shape: 'landscape' | 'portrait')
 /** Spec section 5's file rules, one entry per upload slot. */
 export const brandAssetRules: Record<BrandAssetSlot, SlotRule> = {
   logo: {
-    readName: 'logo',
     mimeType: 'image/png',
     extensions: ['png'],
     accept: 'image/png,.png',
@@ -145,7 +139,6 @@ export const brandAssetRules: Record<BrandAssetSlot, SlotRule> = {
     sizeMessage: 'Logo must be at most 10 MB',
   },
   podcastCover: {
-    readName: 'podcastCover',
     mimeType: 'image/jpeg',
     extensions: ['jpg', 'jpeg'],
     accept: 'image/jpeg,.jpg,.jpeg',
@@ -155,10 +148,10 @@ export const brandAssetRules: Record<BrandAssetSlot, SlotRule> = {
     shapeMessage: 'Podcast artwork must be a square JPG/JPEG file',
     sizeMessage: 'Podcast artwork must be at most 10 MB',
   },
-  videoIntro: video('introVideoClip', 'Video intro', 'landscape'),
-  videoOutro: video('outroVideoClip', 'Video outro', 'landscape'),
-  clipIntro: video('introAudioClip', 'Clip intro', 'portrait'),
-  clipOutro: video('outroAudioClip', 'Clip outro', 'portrait'),
+  videoIntro: video('Video intro', 'landscape'),
+  videoOutro: video('Video outro', 'landscape'),
+  clipIntro: video('Clip intro', 'portrait'),
+  clipOutro: video('Clip outro', 'portrait'),
 };
 
 const extensionOf = (name: string) => (/\.([A-Za-z0-9]+)$/.exec(name)?.[1] ?? '').toLowerCase();
@@ -270,28 +263,4 @@ export function missingRequiredFields(
 
 export function requiredFieldCount(mode: OnboardingMode): number {
   return mode === 'update' ? 0 : requiredOnboardingFields.length;
-}
-
-// ------------------------------------------------------------------ reads
-
-export interface AttachmentState {
-  exists: boolean;
-  filename: string | null;
-}
-
-/** GET /api/airtable/user-data: the profile, or null when no profile data was ever saved. */
-export type ProfileRecord = Record<ProfileTextField, string | null> & {
-  emailAddress: string | null;
-  postAutomatically: boolean;
-  lastUpdated: string | null;
-  logo: AttachmentState;
-  podcastCover: AttachmentState;
-  introVideoClip: AttachmentState;
-  outroVideoClip: AttachmentState;
-  introAudioClip: AttachmentState;
-  outroAudioClip: AttachmentState;
-};
-
-export function attachmentOf(record: ProfileRecord, slot: BrandAssetSlot): AttachmentState {
-  return record[brandAssetRules[slot].readName as keyof ProfileRecord] as AttachmentState;
 }

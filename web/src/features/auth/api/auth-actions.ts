@@ -3,10 +3,10 @@
 // answer never tells whether the account exists.
 import type { ForgotPasswordPayload, LoginPayload, RegisterPayload } from '@domain/auth-schemas';
 import { apiRequest } from '@/lib/api-client';
-import { supabase } from '@/lib/supabase';
+import { authClient } from '@/lib/supabase';
 
 export async function register(payload: RegisterPayload): Promise<{ email: string }> {
-  const { data, error } = await supabase.auth.signUp({
+  const { data, error } = await (await authClient()).signUp({
     email: payload.email,
     password: payload.password,
     options: { data: { first_name: payload.firstName, last_name: payload.lastName } },
@@ -16,7 +16,7 @@ export async function register(payload: RegisterPayload): Promise<{ email: strin
 }
 
 export async function login(payload: LoginPayload): Promise<void> {
-  const { error } = await supabase.auth.signInWithPassword(payload);
+  const { error } = await (await authClient()).signInWithPassword(payload);
   if (error) throw error;
 }
 
@@ -27,9 +27,10 @@ export async function requestPasswordReset(payload: ForgotPasswordPayload): Prom
 
 /** Redeems the e-mailed recovery token, sets the new password, and ends that recovery session. */
 export async function resetPassword(token: string, password: string): Promise<void> {
-  const verified = await supabase.auth.verifyOtp({ token_hash: token, type: 'recovery' });
+  const auth = await authClient();
+  const verified = await auth.verifyOtp({ token_hash: token, type: 'recovery' });
   if (verified.error || !verified.data.session) throw verified.error ?? new Error('This password reset link is invalid or has expired.');
-  const updated = await supabase.auth.updateUser({ password });
-  await supabase.auth.signOut({ scope: 'local' });
+  const updated = await auth.updateUser({ password });
+  await auth.signOut({ scope: 'local' });
   if (updated.error) throw updated.error;
 }

@@ -2,7 +2,7 @@
 // A failed logout request is only logged; the local session is ended regardless.
 import type { QueryClient } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
-import { supabase } from '@/lib/supabase';
+import { authClient } from '@/lib/supabase';
 
 export async function logout(queryClient: QueryClient): Promise<void> {
   try {
@@ -10,7 +10,7 @@ export async function logout(queryClient: QueryClient): Promise<void> {
   } catch (error) {
     console.error('Logout request failed', error);
   }
-  await supabase.auth.signOut({ scope: 'local' });
+  await (await authClient()).signOut({ scope: 'local' });
   queryClient.clear();
   window.location.assign('/');
 }

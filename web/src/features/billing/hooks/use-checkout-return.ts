@@ -12,7 +12,7 @@ import { apiRequest } from '@/lib/api-client';
 import { currentAccountKey, currentAccountQuery } from '@/lib/current-account';
 import { wait } from '@/lib/delays';
 import { PENDING_USER_EMAIL } from '@/lib/local-storage-keys';
-import { supabase } from '@/lib/supabase';
+import { authClient } from '@/lib/supabase';
 
 interface RecoveredSession {
   user: Account;
@@ -26,7 +26,7 @@ async function recoverSession(email: string, sessionId: string): Promise<boolean
   try {
     const query = new URLSearchParams({ email, session_id: sessionId });
     const recovered = await apiRequest<RecoveredSession>('GET', `/api/auth/recover-session?${query}`);
-    const { error } = await supabase.auth.setSession(recovered.session);
+    const { error } = await (await authClient()).setSession(recovered.session);
     if (error) throw error;
     return true;
   } catch (error) {

@@ -1,9 +1,9 @@
 // The profile's podcast website: the WordPress site, unless the user has not given one yet.
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { database, supabase } from '@/lib/supabase';
+import { authClient, database } from '@/lib/supabase';
 
 async function getPodcastWebsite(): Promise<string | null> {
-  const { data: session } = await supabase.auth.getSession();
+  const { data: session } = await (await authClient()).getSession();
   const userId = session.session?.user.id;
   if (!userId) return null;
   const { data, error } = await (

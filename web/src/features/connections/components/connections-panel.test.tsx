@@ -16,7 +16,7 @@ vi.mock('@/lib/api-client', async () => {
   const { ApiError, errorMessage } = await vi.importActual<typeof import('@/lib/api-client')>('@/lib/api-client');
   return { ApiError, errorMessage, apiRequest: network.request, apiLoad: network.load };
 });
-vi.mock('@/lib/supabase', () => ({ supabase: {} }));
+vi.mock('@/lib/supabase', () => ({ authClient: vi.fn(), database: vi.fn() }));
 
 const hour = 3600_000;
 function entry(provider: ProviderId, overrides: Partial<ConnectionEntry> = {}): ConnectionEntry {

@@ -1,15 +1,9 @@
 // The dashboard's profile card: 'View Profile' lists every profile field, 'Update Profile' hosts
 // the configuration form in update mode.
 import type { Account } from '@domain/account';
-import {
-  attachmentOf,
-  isBlank,
-  type AttachmentState,
-  type BrandAssetSlot,
-  type ProfileRecord,
-  type ProfileTextField,
-} from '@domain/onboarding';
-import { podcastLanguages } from '@domain/onboarding-lists';
+import type { ProfileTextField } from '@domain/onboarding';
+import { podcastLanguages } from '@domain/podcast-languages';
+import { attachmentOf, isBlank, type AttachmentState, type BrandAssetSlot, type ProfileRecord } from '@domain/profile-record';
 import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { useCurrentAccount } from '@/lib/current-account';
 import { useProfileRecord } from '../api/get-profile-record';

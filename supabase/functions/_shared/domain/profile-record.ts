@@ -1,0 +1,43 @@
+// The profile as reads return it (GET /api/airtable/user-data) and the rules that read it: the
+// brand-asset slots, what counts as empty. Apart from onboarding.ts's schema and choice lists, so
+// the dashboard's profile view loads without them.
+import type { ProfileTextField } from './onboarding.ts';
+
+/** 'not provided' (any case) and blanks are empty (spec section 3). */
+export function isBlank(value: string | null | undefined): boolean {
+  const trimmed = (value ?? '').trim();
+  return trimmed === '' || trimmed.toLowerCase() === 'not provided';
+}
+
+export const brandAssetSlots = ['logo', 'podcastCover', 'videoIntro', 'videoOutro', 'clipIntro', 'clipOutro'] as const;
+export type BrandAssetSlot = (typeof brandAssetSlots)[number];
+
+export function isBrandAssetSlot(value: unknown): value is BrandAssetSlot {
+  return typeof value === 'string' && (brandAssetSlots as readonly string[]).includes(value);
+}
+
+export interface AttachmentState {
+  exists: boolean;
+  filename: string | null;
+}
+
+/** The name of each slot's file in reads. */
+const attachmentNames = {
+  logo: 'logo',
+  podcastCover: 'podcastCover',
+  videoIntro: 'introVideoClip',
+  videoOutro: 'outroVideoClip',
+  clipIntro: 'introAudioClip',
+  clipOutro: 'outroAudioClip',
+} as const satisfies Record<BrandAssetSlot, string>;
+
+/** GET /api/airtable/user-data: the profile, or null when no profile data was ever saved. */
+export type ProfileRecord = Record<ProfileTextField, string | null> & {
+  emailAddress: string | null;
+  postAutomatically: boolean;
+  lastUpdated: string | null;
+} & Record<(typeof attachmentNames)[BrandAssetSlot], AttachmentState>;
+
+export function attachmentOf(record: ProfileRecord, slot: BrandAssetSlot): AttachmentState {
+  return record[attachmentNames[slot]];
+}
