@@ -103,7 +103,7 @@ export async function startStack(config: StackConfig, options: StackOptions = {}
     ]);
     stoppers.push(() => rest.stop());
 
-    const gateway = await step('API gateway', () => superviseService(() => startGateway(config), supervision));
+    const gateway = await step('API gateway', () => superviseService(() => startGateway(config, (line) => log(`[gateway] ${line}`)), supervision));
     stoppers.push(() => gateway.stop());
 
     const sandbox = await step('Sandboxes', () => startSandbox(config));

@@ -223,8 +223,8 @@ ${corsHeaders.map((name) => `      proxy_hide_header ${name};`).join('\n')}
 `;
 }
 
-/** Writes this stack's nginx configuration and runs nginx on the API port. */
-export async function startGateway(config: StackConfig): Promise<ChildService> {
+/** Writes this stack's nginx configuration and runs nginx on the API port; `onLine` gets its errors. */
+export async function startGateway(config: StackConfig, onLine?: (line: string) => void): Promise<ChildService> {
   const dir = gatewayDir(config);
   await mkdir(dir, { recursive: true });
   const file = path.join(dir, 'nginx.conf');
@@ -234,6 +234,7 @@ export async function startGateway(config: StackConfig): Promise<ChildService> {
     command: await nginxBinary(),
     // -e: the log nginx opens before it reads its configuration (else a system path).
     args: ['-p', dir, '-e', 'stderr', '-c', file],
+    onLine,
     ready: async () => {
       try {
         const res = await fetch(`${config.urls.api}/`, { signal: AbortSignal.timeout(1000) });
