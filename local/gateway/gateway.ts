@@ -158,6 +158,10 @@ ${origins}
     "~^(?:|auth|rest|storage):1$" 1;
     default 0;
   }
+  map "$gw_service:$request_method" $gw_upload {
+    "~^storage:(?:POST|PUT|PATCH)$" 1;
+    default 0;
+  }
   map $gw_service $gw_vary {
     functions "";
     default Origin;
@@ -200,6 +204,7 @@ ${upstream('functions', ports.functions)}
     if ($gw_service = "") { return 404 ${message('no Route matched with those values')}; }
     if ($gw_key_refusal) { return 401 $gw_key_refusal; }
     if ($gw_service = functions) { rewrite ^ /_functions last; }
+    if ($gw_upload) { rewrite ^ /_uploads last; }
     rewrite ^ /_services last;
 
     proxy_set_header Host $http_host;
@@ -213,6 +218,14 @@ ${proxyHeaders.map((name) => `    proxy_set_header ${name} "";`).join('\n')}
       internal;
 ${corsHeaders.map((name) => `      proxy_hide_header ${name};`).join('\n')}
       proxy_pass http://$gw_service$gw_path;
+    }
+    # Storage may refuse an upload before its body has all arrived (too large, wrong type); nginx
+    # then closes the client's connection, so one that carried an upload is never offered for reuse.
+    location /_uploads {
+      internal;
+      keepalive_timeout 0;
+${corsHeaders.map((name) => `      proxy_hide_header ${name};`).join('\n')}
+      proxy_pass http://storage$gw_path;
     }
     location /_functions {
       internal;
