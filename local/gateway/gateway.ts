@@ -248,13 +248,17 @@ export async function startGateway(config: StackConfig, onLine?: (line: string) 
     // -e: the log nginx opens before it reads its configuration (else a system path).
     args: ['-p', dir, '-e', 'stderr', '-c', file],
     onLine,
+    // nginx listens within milliseconds: polled more often than spawnService's 100 ms.
     ready: async () => {
-      try {
-        const res = await fetch(`${config.urls.api}/`, { signal: AbortSignal.timeout(1000) });
-        return (await res.text()).includes('no Route matched');
-      } catch {
-        return false;
+      for (let attempt = 0; attempt < 10; attempt++) {
+        try {
+          const res = await fetch(`${config.urls.api}/`, { signal: AbortSignal.timeout(1000) });
+          return (await res.text()).includes('no Route matched');
+        } catch {
+          await new Promise((resolve) => setTimeout(resolve, 10));
+        }
       }
+      return false;
     },
   });
 }
