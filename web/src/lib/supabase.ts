@@ -56,7 +56,8 @@ export async function currentAccessToken(): Promise<string | null> {
   return data.session?.access_token ?? null;
 }
 
-function hasStoredSession(): boolean {
+/** Whether a session is stored (the visitor may be signed in), read without loading the Auth client. */
+export function hasStoredSession(): boolean {
   try {
     return window.localStorage.getItem(sessionStorageKey) !== null;
   } catch {
