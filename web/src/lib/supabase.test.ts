@@ -13,9 +13,13 @@ vi.mock('@supabase/auth-js', () => ({
 }));
 
 const storageKey = 'sb-127-auth-token';
+const pageLoaded = new EventTarget();
 function storeSession(session: object | null) {
   const items = new Map(session ? [[storageKey, JSON.stringify(session)]] : []);
-  vi.stubGlobal('window', { localStorage: { getItem: (key: string) => items.get(key) ?? null } });
+  vi.stubGlobal('window', {
+    localStorage: { getItem: (key: string) => items.get(key) ?? null },
+    addEventListener: pageLoaded.addEventListener.bind(pageLoaded),
+  });
 }
 const inSeconds = (seconds: number) => Math.floor(Date.now() / 1000) + seconds;
 
@@ -50,5 +54,29 @@ describe('the access token before the Auth client has loaded', () => {
     const { currentAccessToken } = await import('./supabase');
     expect(await currentAccessToken()).toBeNull();
     expect(constructed).not.toHaveBeenCalled();
+  });
+});
+
+describe('loading the Auth client at startup', () => {
+  beforeEach(() => {
+    vi.resetModules();
+    constructed.mockClear();
+  });
+
+  it('waits for the page to load while the stored token serves the first requests', async () => {
+    storeSession({ access_token: 'stored', refresh_token: 'r', expires_at: inSeconds(3600) });
+    const { preloadAuthClient } = await import('./supabase');
+    preloadAuthClient();
+    await vi.dynamicImportSettled();
+    expect(constructed).not.toHaveBeenCalled();
+    pageLoaded.dispatchEvent(new Event('load'));
+    await vi.waitFor(() => expect(constructed).toHaveBeenCalledOnce());
+  });
+
+  it('starts at once when the stored token is due for a refresh', async () => {
+    storeSession({ access_token: 'stored', refresh_token: 'r', expires_at: inSeconds(30) });
+    const { preloadAuthClient } = await import('./supabase');
+    preloadAuthClient();
+    await vi.waitFor(() => expect(constructed).toHaveBeenCalledOnce());
   });
 });

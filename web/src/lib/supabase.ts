@@ -45,12 +45,19 @@ export function authClient(): Promise<GoTrueClient> {
   return auth;
 }
 
-/** Starts loading the Auth client when a session is stored: the first request needs its token. */
+/**
+ * Starts loading the Auth client (which keeps the session refreshed) when a session is stored:
+ * at once if the first requests need it to refresh the token, else once the page has loaded,
+ * so it does not compete with the first screen's downloads.
+ */
 export function preloadAuthClient(): void {
-  if (hasStoredSession())
+  if (!hasStoredSession()) return;
+  const load = () =>
     authClient().catch(() => {
-      // The first request loads it again and reports the failure.
+      // The first request that needs it loads it again and reports the failure.
     });
+  if (storedUnexpiredToken()) window.addEventListener('load', () => void load(), { once: true });
+  else void load();
 }
 
 export async function currentAccessToken(): Promise<string | null> {
