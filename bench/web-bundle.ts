@@ -1,7 +1,8 @@
 // The JS a first visit to a page downloads, gzip level 9: the entry chunk and its static imports,
 // plus the page's lazy route chunk and its static imports, and for a signed-in visitor the Auth
-// client (loaded at startup when a session is stored). Budget for /login: 150 KB (1024 bytes);
-// /dashboard is shown beside it. Builds into a temp dir so the real dist/ is left alone.
+// client (loaded on the first visit when a session is stored, once the page has loaded).
+// Budget for /login: 150 KB (1024 bytes); /dashboard is shown beside it. Builds into a temp dir
+// so the real dist/ is left alone.
 //   npx tsx bench/web-bundle.ts
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';

@@ -1,15 +1,24 @@
-import { StrictMode } from 'react';
+import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app';
+import { preloadDashboardData } from './app/dashboard/preload-data';
 import { preloadPage } from './app/route-table';
+import { createQueryClient } from './lib/query-client';
 import { preloadAuthClient } from './lib/supabase';
 import './index.css';
 
 preloadAuthClient();
 preloadPage(window.location.pathname);
+const queryClient = createQueryClient();
+preloadDashboardData(queryClient, window.location.pathname);
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
+// The static app shell is already on screen: the first render may yield to the browser between
+// components (a transition) instead of blocking the main thread in one long task.
+const root = createRoot(document.getElementById('root')!);
+startTransition(() =>
+  root.render(
+    <StrictMode>
+      <App queryClient={queryClient} />
+    </StrictMode>,
+  ),
 );

@@ -1,12 +1,10 @@
-import { QueryClientProvider } from '@tanstack/react-query';
-import { useState } from 'react';
+import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { BrowserRouter } from 'react-router-dom';
-import { createQueryClient } from '@/lib/query-client';
 import { Notifications } from './notifications';
 import { AppRoutes } from './router';
 
-export function App() {
-  const [queryClient] = useState(createQueryClient);
+/** The app around `queryClient`, made at startup so requests can start before the first render. */
+export function App({ queryClient }: { queryClient: QueryClient }) {
   return (
     <QueryClientProvider client={queryClient}>
       <BrowserRouter>

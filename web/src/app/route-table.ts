@@ -24,7 +24,7 @@ const guest: RouteAccess = { kind: 'guest' };
 const member = (home?: HomeDestination, signedOutNotice = false): RouteAccess => ({ kind: 'member', home, signedOutNotice });
 
 // Each screen is a lazy chunk, so the first load stays small.
-const dashboardPage = lazyPage(() => import('./routes/dashboard-page'));
+export const dashboardPage = lazyPage(() => import('./routes/dashboard-page'));
 
 export const notFoundRoute = { title: '404 Page Not Found', page: lazyPage(() => import('./routes/not-found-page')) };
 

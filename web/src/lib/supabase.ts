@@ -19,19 +19,23 @@ export const storageUrl = new URL('storage/v1', url).href;
 const sessionStorageKey = `sb-${url.hostname.split('.')[0]}-auth-token`;
 
 let auth: Promise<GoTrueClient> | undefined;
+// Set once the client exists: from then on it alone says which session is current.
+let authReady = false;
 
 /** The Auth client (sign-in, sign-out, the session), loaded on first use. */
 export function authClient(): Promise<GoTrueClient> {
   auth ??= import('@supabase/auth-js').then(
-    ({ AuthClient }) =>
-      new AuthClient({
+    ({ AuthClient }) => {
+      authReady = true;
+      return new AuthClient({
         url: new URL('auth/v1', url).href,
         headers: { apikey: anonKey, Authorization: `Bearer ${anonKey}` },
         storageKey: sessionStorageKey,
         persistSession: true,
         autoRefreshToken: true,
         detectSessionInUrl: false,
-      }),
+      });
+    },
     (error: unknown) => {
       // A failed download is tried again on the next call.
       auth = undefined;
@@ -41,22 +45,50 @@ export function authClient(): Promise<GoTrueClient> {
   return auth;
 }
 
-/** Starts loading the Auth client when a session is stored: the first request needs its token. */
+/**
+ * Starts loading the Auth client (which keeps the session refreshed) when a session is stored:
+ * at once if the first requests need it to refresh the token, else once the page has loaded,
+ * so it does not compete with the first screen's downloads.
+ */
 export function preloadAuthClient(): void {
-  if (hasStoredSession())
+  if (!hasStoredSession()) return;
+  const load = () =>
     authClient().catch(() => {
-      // The first request loads it again and reports the failure.
+      // The first request that needs it loads it again and reports the failure.
     });
+  if (storedUnexpiredToken()) window.addEventListener('load', () => void load(), { once: true });
+  else void load();
 }
 
 export async function currentAccessToken(): Promise<string | null> {
-  // No session stored and no client holding one: there is nothing to read or refresh.
-  if (!auth && !hasStoredSession()) return null;
+  if (!authReady) {
+    // No session stored and no client holding one: there is nothing to read or refresh.
+    if (!auth && !hasStoredSession()) return null;
+    // The first requests need not wait for the client's download: a stored token the client
+    // would hand out as it is (not due for a refresh) is read directly.
+    const token = storedUnexpiredToken();
+    if (token) return token;
+  }
   const { data } = await (await authClient()).getSession();
   return data.session?.access_token ?? null;
 }
 
-function hasStoredSession(): boolean {
+// The Auth client refreshes a token with less than this left (auth-js EXPIRY_MARGIN_MS).
+const REFRESH_MARGIN_MS = 90 * 1000;
+
+function storedUnexpiredToken(): string | null {
+  try {
+    const stored = JSON.parse(window.localStorage.getItem(sessionStorageKey) ?? 'null') as { access_token?: unknown; expires_at?: unknown } | null;
+    const { access_token: token, expires_at: expiresAt } = stored ?? {};
+    return typeof token === 'string' && typeof expiresAt === 'number' && expiresAt * 1000 - Date.now() > REFRESH_MARGIN_MS ? token : null;
+  } catch {
+    // Unreadable storage or an unparsable entry: the client decides, as it would have.
+    return null;
+  }
+}
+
+/** Whether a session is stored (the visitor may be signed in), read without loading the Auth client. */
+export function hasStoredSession(): boolean {
   try {
     return window.localStorage.getItem(sessionStorageKey) !== null;
   } catch {

@@ -5,7 +5,7 @@ import { apiLoad } from '@/lib/api-client';
 
 export const connectionsKey = ['/api/oauth-connections'] as const;
 
-const connectionsQuery = queryOptions({
+export const connectionsQuery = queryOptions({
   queryKey: connectionsKey,
   queryFn: () => apiLoad<ConnectionEntry[]>('/api/oauth-connections'),
 });

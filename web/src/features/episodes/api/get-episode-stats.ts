@@ -5,7 +5,7 @@ import { apiLoad } from '@/lib/api-client';
 
 export const episodeStatsKey = ['/api/episodes/stats'] as const;
 
-const episodeStatsQuery = queryOptions({
+export const episodeStatsQuery = queryOptions({
   queryKey: episodeStatsKey,
   queryFn: () => apiLoad<EpisodeStats>('/api/episodes/stats'),
 });

@@ -5,7 +5,7 @@ import { apiLoad } from '@/lib/api-client';
 
 export const episodesKey = ['/api/episodes'] as const;
 
-const episodesQuery = queryOptions({
+export const episodesQuery = queryOptions({
   queryKey: episodesKey,
   queryFn: async () => (await apiLoad<Episode[]>('/api/episodes')) ?? [],
 });
