@@ -97,41 +97,6 @@ async function isValidJwt(token: string): Promise<boolean> {
   }
 }
 
-/**
- * A function may answer before the request's body has all arrived (a refusal: too large). Closing
- * the connection on the unread rest would reset it, and the gateway (nginx), still sending the
- * body, could lose the answer. So the function reads the body through a stream of ours, and what
- * it leaves unread (it cancelled, or it answered without reading) is read and dropped.
- */
-function withDrainableBody(request: Request): { request: Request; dropUnread(): void } {
-  const source = request.body;
-  if (!source) return { request, dropUnread() {} };
-  const reader = source.getReader();
-  let dropping = false;
-  const dropUnread = () => {
-    if (dropping) return;
-    dropping = true;
-    void (async () => {
-      try {
-        while (!(await reader.read()).done) {
-          // dropped
-        }
-      } catch {
-        // the client went away
-      }
-    })();
-  };
-  const body = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      const { done, value } = await reader.read();
-      if (done) controller.close();
-      else controller.enqueue(value);
-    },
-    cancel: dropUnread,
-  });
-  return { request: new Request(request, { body, duplex: 'half' } as RequestInit), dropUnread };
-}
-
 realServe({ port, hostname, onListen: () => console.log(`functions host listening on ${hostname}:${port}`) }, async (request, info) => {
   const url = new URL(request.url);
   if (url.pathname === '/_internal/health') {
@@ -149,14 +114,10 @@ realServe({ port, hostname, onListen: () => console.log(`functions host listenin
     const token = auth.replace(/^Bearer\s+/i, '');
     if (!(await isValidJwt(token))) return json(401, { code: 401, message: 'Invalid JWT' });
   }
-  const drainable = withDrainableBody(request);
   try {
-    return await handler(drainable.request, info);
+    return await handler(request, info);
   } catch (error) {
     console.error(`function ${name} threw:`, error);
     return json(500, { message: 'Internal Server Error' });
-  } finally {
-    // The functions here read what they need before they answer.
-    drainable.dropUnread();
   }
 });
