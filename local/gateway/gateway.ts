@@ -221,11 +221,9 @@ ${corsHeaders.map((name) => `      proxy_hide_header ${name};`).join('\n')}
     }
     # Storage may refuse an upload before its body has all arrived (too large, wrong type); nginx
     # then closes the client's connection, so one that carried an upload is never offered for reuse.
-    # Upload bodies move in 1 MiB reads and writes instead of 64 KiB ones (16 times fewer calls).
     location /_uploads {
       internal;
       keepalive_timeout 0;
-      client_body_buffer_size 1m;
 ${corsHeaders.map((name) => `      proxy_hide_header ${name};`).join('\n')}
       proxy_pass http://storage$gw_path;
     }
