@@ -44,12 +44,7 @@ async function fetchDebianPackage(): Promise<void> {
   const work = await mkdtemp(`${nginxCacheDir}.fetch-`);
   try {
     try {
-      await run('apt-get', ['download', 'nginx', 'nginx-common'], { cwd: work }).catch(async (error: unknown) => {
-        // A fresh machine may have no package lists yet; root can fetch them, as for Chromium.
-        if (process.getuid?.() !== 0) throw error;
-        await run('apt-get', ['update', '-qq']);
-        await run('apt-get', ['download', 'nginx', 'nginx-common'], { cwd: work });
-      });
+      await run('apt-get', ['download', 'nginx', 'nginx-common'], { cwd: work });
     } catch (error) {
       throw new Error(`nginx is missing and could not be fetched with apt-get download (${(error as Error).message.split('\n')[0]}): ${installHint}`, { cause: error });
     }
