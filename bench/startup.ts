@@ -41,7 +41,6 @@ export async function bench(): Promise<Row[]> {
     ...process.env,
     SUPABASE_API_PORT: String(ports.gateway), SUPABASE_DB_PORT: String(ports.db), MAILBOX_PORT: String(ports.mailboxWeb), SMTP_PORT: String(ports.smtp),
     POSTGREST_PORT: String(ports.rest), FUNCTIONS_PORT: String(ports.functions), SANDBOX_PORT: String(ports.sandbox), WEB_PORT: String(ports.web),
-    AUTH_PORT: String(ports.auth), STORAGE_PORT: String(ports.storage),
     CASTLOOP_DATA_DIR: '.local-data/bench-startup',
   };
   await run('first (fresh data, warms caches)', ['--reset'], env);

@@ -135,7 +135,7 @@ export async function bench(): Promise<Row[]> {
     console.log(`  raw HTTP PUT to a plain Node server: ${rawSeconds.toFixed(2)} s, ${rate(rawSeconds).toFixed(0)} MiB/s (rounds: ${rates(raws)} MiB/s)`);
     console.log(`  TUS, tus-js-client ${chunkSize / 1024 / 1024} MB chunks, via gateway: ${tusSeconds.toFixed(2)} s, ${rate(tusSeconds).toFixed(0)} MiB/s (rounds: ${rates(tuses)} MiB/s)`);
     console.log(`  throughput ratio TUS / raw: ${ratio.toFixed(2)} (budget >= 0.9)`);
-    console.log('memory (RSS; this process hosts the client and storage; the tree includes the gateway, nginx)');
+    console.log('memory (RSS; this process hosts the client, the gateway and storage)');
     console.log(`  before uploads: process ${mib(idleSelf)}, process tree ${mib(idleTree)}`);
     console.log(`  peak during raw PUTs: process ${mib(Math.max(...raws.map((run) => run.peakSelf)))}, tree ${mib(Math.max(...raws.map((run) => run.peakTree)))}`);
     console.log(`  peak during TUS uploads: process ${mib(Math.max(...tuses.map((run) => run.peakSelf)))}, tree ${mib(Math.max(...tuses.map((run) => run.peakTree)))}`);

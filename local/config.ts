@@ -65,9 +65,6 @@ export interface StackConfig {
     web: number;
     rest: number;
     functions: number;
-    /** Auth and Storage (in the stack's Node process); reached only through the gateway. */
-    auth: number;
-    storage: number;
   };
   jwtSecret: string;
   anonKey: string;
@@ -115,8 +112,6 @@ export function loadConfig(profile: StackProfile = 'dev', envOverride?: Record<s
     web: port('WEB_PORT'),
     rest: port('POSTGREST_PORT'),
     functions: port('FUNCTIONS_PORT'),
-    auth: port('AUTH_PORT'),
-    storage: port('STORAGE_PORT'),
   };
   const baseDataDir = path.resolve(repoRoot, env.CASTLOOP_DATA_DIR ?? '.local-data');
   const dataDir = profile === 'test' ? path.join(baseDataDir, 'test') : path.join(baseDataDir, 'dev');

@@ -15,7 +15,6 @@ import { oauthFunctionEnv } from './sandbox/oauth/settings.ts';
 import { stripeFunctionEnv } from './sandbox/stripe/settings.ts';
 import { createStorageService } from './storage/index.ts';
 import { superviseService, type SupervisedService, type SuperviseOptions } from './lib/process.ts';
-import { listenLocal, type LocalService } from './lib/service.ts';
 import { startWeb } from './web.ts';
 import { startWorkerProcess } from '../worker/launch.ts';
 
@@ -37,13 +36,7 @@ export interface StackOptions {
 export interface RunningStack {
   config: StackConfig;
   /** The parts that run as their own processes; each restarts by itself if it dies. */
-  services: {
-    postgres: SupervisedService;
-    postgrest: SupervisedService;
-    gateway: SupervisedService;
-    functions: SupervisedService;
-    worker?: SupervisedService;
-  };
+  services: { postgres: SupervisedService; postgrest: SupervisedService; functions: SupervisedService; worker?: SupervisedService };
   stop(): Promise<void>;
 }
 
@@ -90,21 +83,15 @@ export async function startStack(config: StackConfig, options: StackOptions = {}
     const mailbox = await step('Mailbox', () => startMailbox(config));
     stoppers.push(() => mailbox.stop());
 
-    // Auth and Storage run in this process, each on its own loopback port behind the gateway.
-    const inProcess = async (name: string, create: () => Promise<LocalService>, port: number) => {
-      const service = await create();
-      stoppers.push(() => service.close());
-      stoppers.push(closeServer(await listenLocal(name, service, config.host, port)));
-    };
-    const [rest] = await Promise.all([
+    const [rest, auth, storage] = await Promise.all([
       step('PostgREST', () => superviseService(() => startPostgrest(config), supervision)),
-      step('Auth', () => inProcess('Auth', () => createAuthService(config), config.ports.auth)),
-      step('Storage', () => inProcess('Storage', () => createStorageService(config), config.ports.storage)),
+      step('Auth', () => createAuthService(config)),
+      step('Storage', () => createStorageService(config)),
     ]);
-    stoppers.push(() => rest.stop());
+    stoppers.push(() => rest.stop(), () => auth.close(), () => storage.close());
 
-    const gateway = await step('API gateway', () => superviseService(() => startGateway(config, (line) => log(`[gateway] ${line}`)), supervision));
-    stoppers.push(() => gateway.stop());
+    const gateway = await step('API gateway', () => startGateway(config, { auth, storage }));
+    stoppers.push(closeServer(gateway));
 
     const sandbox = await step('Sandboxes', () => startSandbox(config));
     stoppers.push(() => sandbox.stop());
@@ -124,7 +111,7 @@ export async function startStack(config: StackConfig, options: StackOptions = {}
       ),
     );
     stoppers.push(() => functions.stop());
-    services = { postgres: db, postgrest: rest, gateway, functions };
+    services = { postgres: db, postgrest: rest, functions };
 
     const scheduler = await step('Scheduler (cron, net)', () => startScheduler(config, log));
     stoppers.push(() => scheduler.stop());

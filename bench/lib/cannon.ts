@@ -1,5 +1,5 @@
-// HTTP load with autocannon, fired from a worker thread: the benches host Auth and Storage in
-// their own process, and a load generator on that same thread would slow them down.
+// HTTP load with autocannon, fired from a worker thread: the benches host the gateway, Auth and
+// Storage in their own process, and a load generator on that same thread would slow them down.
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import autocannon from 'autocannon';

@@ -1,6 +1,6 @@
 // Passwords: bcrypt with cost 10 (GoTrue's), at most 72 bytes, at least the configured length.
 // Hashing runs on libuv's thread pool (@node-rs/bcrypt), never on the event loop that also
-// serves Storage: a sign-in must not stall every other request.
+// serves the gateway and Storage: a sign-in must not stall every other request.
 import { hash as bcryptHash, verify } from '@node-rs/bcrypt';
 import { unprocessable, weakPassword } from './errors.ts';
 import type { AuthSettings } from './settings.ts';

@@ -1,5 +1,5 @@
 // Reading request bodies and writing answers, for every local service (Auth, Storage, the
-// mailbox, the sandbox). Each service's own headers (GoTrue's API version, the sandbox's
+// gateway, the sandbox). Each service's own headers (GoTrue's API version, the sandbox's
 // no-store) come from its router (router.ts); each service's error body shape stays its own.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 

@@ -1,25 +1,67 @@
-// Streams a request to another local server and its answer back (the mailbox's front to MailDev).
+// Streams a request to another local server and its answer back, never buffering bodies.
 import http, { type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
 import { sendJsonError } from './http.ts';
 
-/** Forwards `req` to `target` at `path`, streaming both bodies. */
+/**
+ * Sends `answer`'s body to `res` with backpressure. A chunked answer (PostgREST's) has each chunk
+ * held back until the end of the event-loop turn, so one that arrives whole leaves in one write
+ * with its end instead of a second write for the last chunk; a streamed one is not delayed past
+ * the turn its chunk arrived in. An answer of known length goes out as it comes.
+ */
+function relayBody(answer: IncomingMessage, res: ServerResponse): void {
+  if (answer.headers['content-length'] !== undefined) return void answer.pipe(res);
+  let held: Buffer | null = null;
+  let flushing: NodeJS.Immediate | null = null;
+  const send = (chunk: Buffer) => {
+    if (res.write(chunk)) return;
+    answer.pause();
+    res.once('drain', () => answer.resume());
+  };
+  const flush = () => {
+    flushing = null;
+    const chunk = held;
+    held = null;
+    if (chunk) send(chunk);
+  };
+  answer.on('data', (chunk: Buffer) => {
+    if (held) send(held);
+    held = chunk;
+    flushing ??= setImmediate(flush);
+  });
+  answer.on('end', () => {
+    if (flushing) clearImmediate(flushing);
+    flushing = null;
+    const last = held;
+    held = null;
+    res.end(last ?? undefined);
+  });
+  answer.on('error', () => res.destroy());
+  res.on('close', () => answer.destroy());
+}
+
+/** Forwards `req` to `target` at `path`. Headers the caller already set on `res` (CORS) win. */
 export function proxyTo(target: { host: string; port: number }, path: string, req: IncomingMessage, res: ServerResponse): void {
   const headers = { ...req.headers, host: `${target.host}:${target.port}` };
   const upstream = http.request(
     { host: target.host, port: target.port, method: req.method, path, headers },
     (answer) => {
-      // The framing is this connection's own.
+      // Keep headers the caller set (the gateway's CORS); copy everything else but the framing,
+      // which is this connection's own (an answer that arrives whole goes out with its length).
       const out: OutgoingHttpHeaders = {};
       for (const [name, value] of Object.entries(answer.headers)) {
-        if (value !== undefined && name !== 'transfer-encoding') out[name] = value;
+        if (value === undefined || name === 'transfer-encoding' || res.hasHeader(name)) continue;
+        out[name] = value;
       }
       res.writeHead(answer.statusCode ?? 502, out);
-      answer.pipe(res);
-      res.on('close', () => answer.destroy());
+      relayBody(answer, res);
     },
   );
   upstream.on('error', () => {
     sendJsonError(res, 502, { message: 'An invalid response was received from the upstream server' });
   });
-  req.pipe(upstream);
+  // A request without a body is sent at once; one with a body is streamed as it arrives.
+  if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) {
+    req.resume();
+    upstream.end();
+  } else req.pipe(upstream);
 }

@@ -1,4 +1,4 @@
-// The one router of every local service (Auth, Storage, the sandbox), over
+// The one router of every local service (Auth, Storage, the gateway, the sandbox), over
 // find-my-way (Fastify's router, which Supabase Storage itself runs on). It matches method and
 // path only: bodies are never read here, so uploads stream on to their handler.
 import type { IncomingMessage, ServerResponse } from 'node:http';

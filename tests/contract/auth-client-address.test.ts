@@ -3,19 +3,16 @@
 // low-limit Auth instance (sharing the test stack's database) on its own port.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAuthService } from '../../local/auth/index.ts';
 import { startGateway } from '../../local/gateway/gateway.ts';
 import { relayHeader, relayToken } from '../../local/lib/client-address.ts';
-import type { ChildService } from '../../local/lib/process.ts';
-import { listenLocal, type LocalService } from '../../local/lib/service.ts';
+import type { LocalService } from '../../local/lib/service.ts';
 import { config } from '../support/stack.ts';
 import { createUser, type TestUser } from '../support/users.ts';
 
 let auth: LocalService;
-let authServer: http.Server;
-let gateway: ChildService;
+let gateway: http.Server;
 let base = '';
 let user: TestUser;
 
@@ -24,24 +21,18 @@ beforeAll(async () => {
     settings: (settings) => ({ ...settings, rateLimit: { ...settings.rateLimit, enabled: true, signInSignUps: 3 } }),
     log: () => {},
   });
-  authServer = await listenLocal('Auth', auth, config.host, 0);
+  const unused: LocalService = { handler: (_req, res) => void res.writeHead(404).end(), close: async () => {} };
   const probe = http.createServer();
   await new Promise<void>((resolve) => probe.listen(0, config.host, resolve));
   const port = (probe.address() as AddressInfo).port;
   await new Promise((resolve) => probe.close(resolve));
+  gateway = await startGateway({ ...config, ports: { ...config.ports, gateway: port } }, { auth, storage: unused });
   base = `http://${config.host}:${port}`;
-  gateway = await startGateway({
-    ...config,
-    dataDir: path.join(config.dataDir, 'client-address-gateway'),
-    ports: { ...config.ports, gateway: port, auth: (authServer.address() as AddressInfo).port },
-    urls: { ...config.urls, api: base },
-  });
   user = await createUser('new');
 });
 afterAll(async () => {
-  await gateway?.stop();
-  authServer?.closeAllConnections();
-  await new Promise((resolve) => authServer?.close(resolve));
+  gateway?.closeAllConnections();
+  await new Promise((resolve) => gateway?.close(resolve));
   await auth?.close();
 });
 

@@ -160,7 +160,7 @@ describe('stack lifecycle', () => {
   it('stops cleanly, leaving no process or port behind', async () => {
     const probe = probeConfig('shutdown-probe', 2000);
     const stack = await startStack(probe, { reset: true, web: 'none' });
-    const ports = [probe.ports.gateway, probe.ports.db, probe.ports.rest, probe.ports.functions, probe.ports.mailboxWeb, probe.ports.mailboxWeb + 200, probe.ports.smtp, probe.ports.sandbox, probe.ports.auth, probe.ports.storage];
+    const ports = [probe.ports.gateway, probe.ports.db, probe.ports.rest, probe.ports.functions, probe.ports.mailboxWeb, probe.ports.mailboxWeb + 200, probe.ports.smtp, probe.ports.sandbox];
     expect(await portIsClosed(probe.ports.gateway)).toBe(false);
     await stack.stop();
     for (const port of ports) expect(await portIsClosed(port), `port ${port}`).toBe(true);
@@ -170,7 +170,7 @@ describe('stack lifecycle', () => {
     expect(leftovers).toEqual([]);
   });
 
-  it('restarts a part that dies (Postgres, PostgREST, the gateway, the functions host) and serves again', async () => {
+  it('restarts a part that dies (Postgres, PostgREST, the functions host) and serves again', async () => {
     const probe = probeConfig('restart-probe', 5000);
     const events: string[] = [];
     const stack = await startStack(probe, { reset: true, web: 'none', log: (line) => events.push(line), onFatal: (message) => events.push(`FATAL ${message}`) });
@@ -191,7 +191,6 @@ describe('stack lifecycle', () => {
     try {
       for (const [name, service, check] of [
         ['PostgREST', stack.services.postgrest, plans],
-        ['API gateway', stack.services.gateway, plans],
         ['Edge Functions', stack.services.functions, health],
         ['Postgres', stack.services.postgres, plans],
       ] as const) {
