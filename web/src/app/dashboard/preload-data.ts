@@ -10,7 +10,6 @@ import { hasStoredSession } from '@/lib/supabase';
 import { decideAccess } from '../access';
 import { dashboardPage, findRoute } from '../route-table';
 
-
 /**
  * On the dashboard's addresses with a stored session, fetches the signed-in user and the
  * dashboard's data at once. What was fetched is kept only if the dashboard is then shown: a
