@@ -21,7 +21,12 @@ export function brotliAssets(): Plugin {
       const pending = new Set<string>();
 
       server.middlewares.use((req, res, next) => {
-        const pathname = decodeURIComponent((req.url ?? '').split('?')[0]);
+        let pathname: string;
+        try {
+          pathname = decodeURIComponent((req.url ?? '').split('?')[0]);
+        } catch {
+          return next(); // broken percent-encoding: the static server answers it as before
+        }
         const file = path.join(assetsDir, path.relative(`/${server.config.build.assetsDir}`, pathname));
         const contentType = contentTypes[path.extname(file)];
         const wantsBrotli = /\bbr\b/.test(String(req.headers['accept-encoding'] ?? ''));

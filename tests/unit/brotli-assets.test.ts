@@ -52,4 +52,9 @@ describe('brotli assets on the preview server', () => {
   it('leaves the page itself to the static server', async () => {
     expect((await get('/', 'br, gzip')).encoding).not.toBe('br');
   });
+
+  it('leaves an address with broken percent-encoding to the static server, never a 500', async () => {
+    const res = await fetch(`${base}/assets/%E0%A4%A.js`, { headers: { 'accept-encoding': 'br, gzip' } });
+    expect(res.status).toBeLessThan(500);
+  });
 });
