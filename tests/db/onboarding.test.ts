@@ -1,5 +1,6 @@
 // complete_onboarding(): every first-time required field of spec section 5, uploaded files
 // counted only when the object exists.
+import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type pg from 'pg';
 import { accountSchema } from '@domain/account';
@@ -153,6 +154,25 @@ describe('current_account()', () => {
         stripeCustomerId: 'cus_1',
       });
       expect(accountSchema.safeParse(after).success).toBe(true);
+    });
+  });
+
+  it('answers nothing for a token whose session has ended or whose session id is not one', async () => {
+    await inRolledBackTx(async (db) => {
+      const user = await createUser(db);
+      const sessionId = randomUUID();
+      await db.query('insert into auth.sessions (id, user_id) values ($1, $2)', [sessionId, user.id]);
+      const accountWith = async (session_id: string) => {
+        await db.query('savepoint read');
+        await db.query('set local role authenticated');
+        await db.query(`select set_config('request.jwt.claims', $1, true)`, [JSON.stringify({ sub: user.id, role: 'authenticated', session_id })]);
+        const { rows } = await db.query<{ account: { id: string } | null }>('select public.current_account() as account');
+        await db.query('rollback to savepoint read');
+        return rows[0].account;
+      };
+      expect((await accountWith(sessionId))?.id).toBe(user.id);
+      expect(await accountWith(randomUUID())).toBeNull();
+      expect(await accountWith('not-a-session-id')).toBeNull();
     });
   });
 });
