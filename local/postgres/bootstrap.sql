@@ -28,9 +28,15 @@ grant create on database postgres to supabase_auth_admin, supabase_storage_admin
 -- ---------------------------------------------------------------- schemas
 alter schema public owner to postgres;
 grant usage on schema public to anon, authenticated, service_role;
-alter default privileges for role postgres in schema public grant all on tables to anon, authenticated, service_role;
-alter default privileges for role postgres in schema public grant all on functions to anon, authenticated, service_role;
-alter default privileges for role postgres in schema public grant all on sequences to anon, authenticated, service_role;
+-- A project created since 30 May 2026 (and every project since 30 Oct 2026) no longer exposes
+-- what `postgres` creates in public to the Data API roles: its default privileges keep only
+-- TRUNCATE, REFERENCES, TRIGGER and MAINTAIN on tables, nothing on sequences and functions
+-- (Supabase changelog 45329). Every migration grants SELECT/INSERT/UPDATE/DELETE, sequence
+-- USAGE and function EXECUTE explicitly, so a missing grant fails here as it would there.
+-- Functions stay executable by PUBLIC (Postgres's own default): migrations revoke that.
+alter default privileges for role postgres in schema public grant truncate, references, trigger, maintain on tables to anon, authenticated, service_role;
+-- Objects the platform itself (supabase_admin) creates in public keep the old grants; these
+-- default privileges cannot be changed from a project.
 alter default privileges for role supabase_admin in schema public grant all on tables to anon, authenticated, service_role;
 alter default privileges for role supabase_admin in schema public grant all on functions to anon, authenticated, service_role;
 alter default privileges for role supabase_admin in schema public grant all on sequences to anon, authenticated, service_role;

@@ -1,0 +1,240 @@
+// What each API role may do with every table, sequence and function of ours, granted explicitly.
+// Hosted Supabase no longer grants what `postgres` creates in public to anon, authenticated and
+// service_role (changelog 45329); the local bootstrap does the same, so a grant a migration
+// forgets shows here (and as a 42501 in the functions' tests) instead of in production.
+// A new table, view, sequence or function must be added below: deciding who may use it is
+// part of adding it.
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { config } from '../support/stack.ts';
+import { jwtFor, withDb } from './db-support.ts';
+
+const roles = ['anon', 'authenticated', 'service_role'] as const;
+type Role = (typeof roles)[number];
+
+/** The Data API privileges each role holds, per object; '' is none. */
+type Grants = Record<Role, string>;
+
+const none: Grants = { anon: '', authenticated: '', service_role: '' };
+const serviceDml = 'select, insert, update, delete';
+/** Rows a signed-in caller reads through RLS; the server (service key) reads and writes all. */
+const ownRowsRead: Grants = { anon: '', authenticated: 'select', service_role: serviceDml };
+
+const profileColumns = [
+  'first_name', 'last_name', 'profile_image_url', 'brand_font', 'brand_color_primary', 'brand_color_secondary',
+  'brand_color_tertiary', 'podcast_title', 'podcast_description', 'podcast_author', 'podcast_copyright',
+  'podcast_keywords', 'podcast_website', 'podcast_language', 'podcast_timezone', 'podcast_primary_category',
+  'podcast_secondary_category', 'post_automatically', 'logo_path', 'podcast_cover_path', 'video_intro_path',
+  'video_outro_path', 'clip_intro_path', 'clip_outro_path',
+];
+
+const relations: Record<string, Grants> = {
+  'public.plans': { anon: 'select', authenticated: 'select', service_role: serviceDml },
+  'public.profiles': { anon: '', authenticated: `select, update(${profileColumns.join(', ')})`, service_role: serviceDml },
+  'public.subscriptions': ownRowsRead,
+  'public.oauth_connections': ownRowsRead,
+  'public.episodes': ownRowsRead,
+  'public.submission_logs': ownRowsRead,
+  'public.webhook_deliveries': ownRowsRead,
+  'public.admin_audit_log': ownRowsRead,
+  'public.admin_audit_log_id_seq': { anon: '', authenticated: '', service_role: 'usage, select' },
+  'public.episode_processing': ownRowsRead,
+  'public.scheduled_posts': ownRowsRead,
+  // Server-only: reached through the functions' direct connection (as postgres), never the API.
+  'private.stripe_events': none,
+  'private.checkout_recoveries': none,
+  'private.oauth_tokens': none,
+  'private.oauth_states': none,
+  'private.automation_settings': none,
+};
+
+const exec = (...who: Role[]): Grants => ({
+  anon: who.includes('anon') ? 'execute' : '',
+  authenticated: who.includes('authenticated') ? 'execute' : '',
+  service_role: who.includes('service_role') ? 'execute' : '',
+});
+
+const functions: Record<string, Grants> = {
+  // RPCs the SPA and the api function call with the caller's token.
+  'public.current_account()': exec('authenticated', 'service_role'),
+  'public.is_admin()': exec('authenticated', 'service_role'),
+  'public.episode_stats()': exec('authenticated', 'service_role'),
+  'public.dashboard_stats()': exec('authenticated', 'service_role'),
+  'public.submit_episode(text[],jsonb)': exec('authenticated'),
+  'public.complete_onboarding()': exec('authenticated'),
+  'public.onboarding_profile()': exec('authenticated'),
+  'public.resubmit_submission(text[],text,jsonb,uuid)': exec('authenticated'),
+  'public.admin_submission_logs(timestamp with time zone,uuid,integer)': exec('authenticated'),
+  'public.admin_episode_files(text,integer)': exec('authenticated'),
+  'public.admin_resubmit_submission(text[],text,jsonb,uuid)': exec('authenticated'),
+  'public.admin_find_subscriber(text)': exec('authenticated'),
+  'public.admin_mark_hosting_ready(text,boolean)': exec('authenticated'),
+  'public.admin_set_internal_test_account(text,boolean)': exec('authenticated'),
+  'public.admin_set_admin_role(text,boolean)': exec('authenticated'),
+  // Helpers the RPCs and policies above run as the caller.
+  'private.is_admin()': exec('authenticated', 'service_role'),
+  'private.brand_asset_slot(text)': exec('authenticated', 'service_role'),
+  'private.is_submitted_episode_file(text)': exec('authenticated', 'service_role'),
+  'private.normalize_episode_options(jsonb,text[],integer)': exec('authenticated', 'service_role'),
+  'private.is_blank(text)': exec('authenticated', 'service_role'),
+  'private.social_connected(uuid)': exec('authenticated', 'service_role'),
+  'private.episode_stats_for(uuid,timestamp with time zone)': exec('authenticated', 'service_role'),
+  'private.connection_display_state(provider,boolean,text,boolean,boolean,timestamp with time zone,timestamp with time zone,timestamp with time zone,timestamp with time zone)':
+    exec('authenticated', 'service_role'),
+  'private.submit_episode(text[],jsonb)': exec('authenticated'),
+  'private.brand_asset_exists(text,text[])': exec('authenticated'),
+  'private.complete_onboarding()': exec('authenticated'),
+  'private.resubmit_submission(uuid,text[],text,jsonb)': exec('authenticated'),
+  'private.attachment_state(text,text[])': exec('authenticated'),
+  'private.admin_find_subscriber(text)': exec('authenticated'),
+  'private.require_admin()': exec('authenticated'),
+  'private.check_page_size(integer)': exec('authenticated'),
+  'private.admin_mark_hosting_ready(text,boolean)': exec('authenticated'),
+  'private.admin_set_internal_test_account(text,boolean)': exec('authenticated'),
+  'private.admin_set_admin_role(text,boolean)': exec('authenticated'),
+  'private.jwt_session_is_live()': exec('authenticated'),
+  // Service-only: billing, the outbox and the worker's automation switch.
+  'private.claim_webhook_deliveries(integer,interval)': exec('service_role'),
+  'private.record_webhook_attempt(uuid,boolean,integer,text,interval,boolean)': exec('service_role'),
+  'private.webhook_delivery_context(uuid[])': exec('service_role'),
+  'private.remember_stripe_customer(uuid,text)': exec('service_role'),
+  'private.record_stripe_event(text,text,timestamp with time zone,uuid,text,text,text,text,timestamp with time zone)':
+    exec('service_role'),
+  'private.claim_checkout_recovery(text,uuid)': exec('service_role'),
+  'private.active_automation()': exec('service_role'),
+  // Run only by other security definer functions, triggers and jobs (as their owner).
+  'private.check_episode_files(text[],uuid)': exec(),
+  'private.missing_onboarding_fields(uuid)': exec(),
+  'private.change_user_email(uuid,text)': exec(),
+  'private.invoke_edge_function(text,jsonb,integer)': exec(),
+  'private.subscriber_summary(uuid)': exec(),
+  'private.account_id_by_email(text)': exec(),
+  'private.record_admin_action(text,uuid,jsonb)': exec(),
+  'private.set_updated_at()': exec(),
+  'private.create_profile_for_new_user()': exec(),
+  'private.sync_profile_email()': exec(),
+  'private.ignore_stale_subscription_event()': exec(),
+  'private.sync_connection_token_flags()': exec(),
+  'private.refuse_email_change()': exec(),
+  'private.audit_resubmission()': exec(),
+  'private.queue_episode_processing()': exec(),
+  'private.skip_delivery_taken_by_worker()': exec(),
+};
+
+const rolesSql = `(values ('anon'), ('authenticated'), ('service_role')) as r(role)`;
+
+/** Each relation's privileges per role, as the catalog answers them. */
+async function relationGrants(): Promise<Record<string, Grants>> {
+  const rows = await withDb(async (db) =>
+    (
+      await db.query<{ name: string; role: Role; privileges: string }>(`
+        select n.nspname || '.' || c.relname as name, r.role,
+               concat_ws(', ',
+                 case when c.relkind = 'S' and has_sequence_privilege(r.role, c.oid, 'usage') then 'usage' end,
+                 case when has_table_privilege(r.role, c.oid, 'select') then 'select' end,
+                 case when c.relkind <> 'S' and has_table_privilege(r.role, c.oid, 'insert') then 'insert' end,
+                 case when has_table_privilege(r.role, c.oid, 'update') then 'update'
+                      else (select 'update(' || string_agg(a.attname, ', ' order by a.attnum) || ')'
+                              from pg_catalog.pg_attribute a
+                             where a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped
+                               and has_column_privilege(r.role, c.oid, a.attnum, 'update')) end,
+                 case when c.relkind <> 'S' and has_table_privilege(r.role, c.oid, 'delete') then 'delete' end
+               ) as privileges
+          from pg_catalog.pg_class c
+          join pg_catalog.pg_namespace n on n.oid = c.relnamespace
+         cross join ${rolesSql}
+         where n.nspname in ('public', 'private') and c.relkind in ('r', 'p', 'v', 'm', 'f', 'S')`)
+    ).rows,
+  );
+  const result: Record<string, Grants> = {};
+  for (const row of rows) (result[row.name] ??= { ...none })[row.role] = row.privileges;
+  return result;
+}
+
+async function functionGrants(): Promise<Record<string, Grants>> {
+  const rows = await withDb(async (db) =>
+    (
+      await db.query<{ name: string; role: Role; execute: boolean }>(`
+        select n.nspname || '.' || p.proname || '(' || pg_catalog.oidvectortypes(p.proargtypes) || ')' as name,
+               r.role, has_function_privilege(r.role, p.oid, 'execute') as execute
+          from pg_catalog.pg_proc p
+          join pg_catalog.pg_namespace n on n.oid = p.pronamespace
+         cross join ${rolesSql}
+         where n.nspname in ('public', 'private')`)
+    ).rows,
+  );
+  const result: Record<string, Grants> = {};
+  for (const row of rows) (result[row.name.replaceAll(', ', ',')] ??= { ...none })[row.role] = row.execute ? 'execute' : '';
+  return result;
+}
+
+describe('explicit grants', () => {
+  it('the bootstrap is a new hosted project: what postgres creates in public grants the API roles nothing', async () => {
+    const probe = await withDb(async (db) => {
+      await db.query('begin');
+      try {
+        await db.query('create table public.grants_probe (id int); create sequence public.grants_probe_seq');
+        await db.query('create function public.grants_probe_fn() returns int language sql as $$ select 1 $$');
+        const { rows } = await db.query<{ role: Role; dml: boolean; seq: boolean; own_grant: boolean }>(`
+          select r.role,
+                 has_table_privilege(r.role, 'public.grants_probe', 'select, insert, update, delete') as dml,
+                 has_sequence_privilege(r.role, 'public.grants_probe_seq', 'usage, select, update') as seq,
+                 coalesce(p.proacl::text, '') like '%' || r.role || '=X%' as own_grant
+            from ${rolesSql}, pg_catalog.pg_proc p
+           where p.oid = 'public.grants_probe_fn()'::regprocedure
+           order by 1`);
+        return rows;
+      } finally {
+        await db.query('rollback');
+      }
+    });
+    expect(probe).toEqual(roles.map((role) => ({ role, dml: false, seq: false, own_grant: false })));
+  });
+
+  it('every table, view and sequence in public and private grants each role exactly what it needs', async () => {
+    expect(await relationGrants()).toEqual(relations);
+  });
+
+  it('every function in public and private is executable by exactly the roles that need it', async () => {
+    expect(await functionGrants()).toEqual(functions);
+  });
+
+  it('no function of ours relies on the PUBLIC default: each role that runs one holds its own grant', async () => {
+    const relying = await withDb(async (db) =>
+      (
+        await db.query(`
+          select p.oid::regprocedure::text as name
+            from pg_catalog.pg_proc p
+           where p.pronamespace in ('public'::regnamespace, 'private'::regnamespace)
+             and (p.proacl is null or exists (select 1 from aclexplode(p.proacl) a where a.grantee = 0))`)
+      ).rows,
+    );
+    expect(relying).toEqual([]);
+  });
+
+  it('the Data API serves each table to exactly the roles granted select on it', async () => {
+    const tokens: Record<Role, string> = {
+      anon: config.anonKey,
+      authenticated: await jwtFor({ id: randomUUID() }),
+      service_role: config.serviceRoleKey,
+    };
+    const served: Record<string, Record<Role, boolean>> = {};
+    const wanted: Record<string, Record<Role, boolean>> = {};
+    for (const [name, grants] of Object.entries(relations)) {
+      const [schema, table] = name.split('.');
+      if (schema !== 'public' || table.endsWith('_seq')) continue;
+      wanted[table] = { anon: false, authenticated: false, service_role: false };
+      served[table] = { anon: false, authenticated: false, service_role: false };
+      for (const role of roles) {
+        wanted[table][role] = grants[role].split(', ').includes('select');
+        const res = await fetch(`${config.urls.api}/rest/v1/${table}?select=*&limit=0`, {
+          headers: { apikey: config.anonKey, authorization: `Bearer ${tokens[role]}` },
+        });
+        const body = (await res.json()) as unknown;
+        if (res.ok) served[table][role] = true;
+        else expect((body as { code?: string }).code, `${role} on ${table}: ${res.status}`).toBe('42501');
+      }
+    }
+    expect(served).toEqual(wanted);
+  });
+});
