@@ -197,15 +197,16 @@ export async function listMigrations(dir = migrationsDir): Promise<Migration[]> 
 }
 
 /**
- * Applies every migration not yet recorded in `supabase_migrations.schema_migrations`, each in
- * its own transaction, as `postgres` (not a superuser, as on hosted Supabase).
+ * Applies every migration (of supabase/migrations, or `dir`) not yet recorded in
+ * `supabase_migrations.schema_migrations`, each in its own transaction, as `postgres` (not a
+ * superuser, as on hosted Supabase).
  */
-export async function applyMigrations(dbUrl: string, log: (line: string) => void): Promise<string[]> {
+export async function applyMigrations(dbUrl: string, log: (line: string) => void, dir = migrationsDir): Promise<string[]> {
   const applied: string[] = [];
   await withClient(dbUrl, async (client) => {
     const { rows } = await client.query<{ version: string }>('select version from supabase_migrations.schema_migrations');
     const done = new Set(rows.map((row) => row.version));
-    for (const migration of await listMigrations()) {
+    for (const migration of await listMigrations(dir)) {
       if (done.has(migration.version)) continue;
       const sql = await readFile(migration.file, 'utf8');
       try {
