@@ -204,9 +204,20 @@ export async function listMigrations(dir = migrationsDir): Promise<Migration[]> 
 export async function applyMigrations(dbUrl: string, log: (line: string) => void, dir = migrationsDir): Promise<string[]> {
   const applied: string[] = [];
   await withClient(dbUrl, async (client) => {
-    const { rows } = await client.query<{ version: string }>('select version from supabase_migrations.schema_migrations');
+    const { rows } = await client.query<{ version: string }>('select version from supabase_migrations.schema_migrations order by version');
     const done = new Set(rows.map((row) => row.version));
-    for (const migration of await listMigrations(dir)) {
+    const migrations = await listMigrations(dir);
+    // As `supabase db push` does: a database that recorded migrations this directory no longer
+    // has (local data from before the release baseline) is refused, not migrated on top.
+    const known = new Set(migrations.map((m) => m.version));
+    const unknown = rows.map((row) => row.version).filter((version) => !known.has(version));
+    if (unknown.length > 0) {
+      throw new Error(
+        `The database recorded migrations that supabase/migrations does not have (${unknown.join(', ')}): ` +
+          'it was migrated before the release baseline. Reset local data: npm start -- --reset',
+      );
+    }
+    for (const migration of migrations) {
       if (done.has(migration.version)) continue;
       const sql = await readFile(migration.file, 'utf8');
       try {

@@ -21,16 +21,39 @@ const serviceDml = 'select, insert, update, delete';
 const ownRowsRead: Grants = { anon: '', authenticated: 'select', service_role: serviceDml };
 
 const profileColumns = [
-  'first_name', 'last_name', 'profile_image_url', 'brand_font', 'brand_color_primary', 'brand_color_secondary',
-  'brand_color_tertiary', 'podcast_title', 'podcast_description', 'podcast_author', 'podcast_copyright',
-  'podcast_keywords', 'podcast_website', 'podcast_language', 'podcast_timezone', 'podcast_primary_category',
-  'podcast_secondary_category', 'post_automatically', 'logo_path', 'podcast_cover_path', 'video_intro_path',
-  'video_outro_path', 'clip_intro_path', 'clip_outro_path',
+  'first_name',
+  'last_name',
+  'profile_image_url',
+  'brand_font',
+  'brand_color_primary',
+  'brand_color_secondary',
+  'brand_color_tertiary',
+  'podcast_title',
+  'podcast_description',
+  'podcast_author',
+  'podcast_copyright',
+  'podcast_keywords',
+  'podcast_website',
+  'podcast_language',
+  'podcast_timezone',
+  'podcast_primary_category',
+  'podcast_secondary_category',
+  'post_automatically',
+  'logo_path',
+  'podcast_cover_path',
+  'video_intro_path',
+  'video_outro_path',
+  'clip_intro_path',
+  'clip_outro_path',
 ];
 
 const relations: Record<string, Grants> = {
   'public.plans': { anon: 'select', authenticated: 'select', service_role: serviceDml },
-  'public.profiles': { anon: '', authenticated: `select, update(${profileColumns.join(', ')})`, service_role: serviceDml },
+  'public.profiles': {
+    anon: '',
+    authenticated: `select, update(${profileColumns.join(', ')})`,
+    service_role: serviceDml,
+  },
   'public.subscriptions': ownRowsRead,
   'public.oauth_connections': ownRowsRead,
   'public.episodes': ownRowsRead,
@@ -125,9 +148,10 @@ const rolesSql = `(values ('anon'), ('authenticated'), ('service_role')) as r(ro
 
 /** Each relation's privileges per role, as the catalog answers them. */
 async function relationGrants(): Promise<Record<string, Grants>> {
-  const rows = await withDb(async (db) =>
-    (
-      await db.query<{ name: string; role: Role; privileges: string }>(`
+  const rows = await withDb(
+    async (db) =>
+      (
+        await db.query<{ name: string; role: Role; privileges: string }>(`
         select n.nspname || '.' || c.relname as name, r.role,
                concat_ws(', ',
                  case when c.relkind = 'S' and has_sequence_privilege(r.role, c.oid, 'usage') then 'usage' end,
@@ -144,7 +168,7 @@ async function relationGrants(): Promise<Record<string, Grants>> {
           join pg_catalog.pg_namespace n on n.oid = c.relnamespace
          cross join ${rolesSql}
          where n.nspname in ('public', 'private') and c.relkind in ('r', 'p', 'v', 'm', 'f', 'S')`)
-    ).rows,
+      ).rows,
   );
   const result: Record<string, Grants> = {};
   for (const row of rows) (result[row.name] ??= { ...none })[row.role] = row.privileges;
@@ -152,19 +176,21 @@ async function relationGrants(): Promise<Record<string, Grants>> {
 }
 
 async function functionGrants(): Promise<Record<string, Grants>> {
-  const rows = await withDb(async (db) =>
-    (
-      await db.query<{ name: string; role: Role; execute: boolean }>(`
+  const rows = await withDb(
+    async (db) =>
+      (
+        await db.query<{ name: string; role: Role; execute: boolean }>(`
         select n.nspname || '.' || p.proname || '(' || pg_catalog.oidvectortypes(p.proargtypes) || ')' as name,
                r.role, has_function_privilege(r.role, p.oid, 'execute') as execute
           from pg_catalog.pg_proc p
           join pg_catalog.pg_namespace n on n.oid = p.pronamespace
          cross join ${rolesSql}
          where n.nspname in ('public', 'private')`)
-    ).rows,
+      ).rows,
   );
   const result: Record<string, Grants> = {};
-  for (const row of rows) (result[row.name.replaceAll(', ', ',')] ??= { ...none })[row.role] = row.execute ? 'execute' : '';
+  for (const row of rows)
+    (result[row.name.replaceAll(', ', ',')] ??= { ...none })[row.role] = row.execute ? 'execute' : '';
   return result;
 }
 
@@ -200,14 +226,15 @@ describe('explicit grants', () => {
   });
 
   it('no function of ours relies on the PUBLIC default: each role that runs one holds its own grant', async () => {
-    const relying = await withDb(async (db) =>
-      (
-        await db.query(`
+    const relying = await withDb(
+      async (db) =>
+        (
+          await db.query(`
           select p.oid::regprocedure::text as name
             from pg_catalog.pg_proc p
            where p.pronamespace in ('public'::regnamespace, 'private'::regnamespace)
              and (p.proacl is null or exists (select 1 from aclexplode(p.proacl) a where a.grantee = 0))`)
-      ).rows,
+        ).rows,
     );
     expect(relying).toEqual([]);
   });

@@ -1,7 +1,13 @@
 // Migrations: the global setup applied them all to a fresh database; applying again changes
-// nothing, and the files follow the Supabase CLI's naming.
+// nothing, the files follow the Supabase CLI's naming, and a database migrated before the
+// release baseline is refused.
 import { expect, it } from 'vitest';
-import { applyMigrations, listMigrations } from '../../local/postgres/database.ts';
+import {
+  applyMigrations,
+  createBootstrappedDatabase,
+  dropDatabase,
+  listMigrations,
+} from '../../local/postgres/database.ts';
 import { config } from '../support/stack.ts';
 import { withDb } from './db-support.ts';
 
@@ -53,5 +59,26 @@ it('names migrations <14-digit version>_<snake_case what it does>.sql', async ()
   for (const migration of await listMigrations()) {
     expect(migration.version).toMatch(/^\d{14}$/);
     expect(migration.name).toMatch(/^[a-z0-9]+(_[a-z0-9]+)*$/);
+  }
+});
+
+it('refuses a database that recorded migrations the directory no longer has, naming them and the reset', async () => {
+  const url = await createBootstrappedDatabase(config, 'pre_baseline_probe');
+  try {
+    await withDb(
+      (db) =>
+        db.query(
+          `insert into supabase_migrations.schema_migrations (version, name) values ('20261125000100', 'private_schema_and_admin_check')`,
+        ),
+      url,
+    );
+    await expect(applyMigrations(url, () => {})).rejects.toThrow(/\(20261125000100\).*npm start -- --reset/);
+    const applied = await withDb(
+      async (db) => (await db.query('select version from supabase_migrations.schema_migrations')).rows,
+      url,
+    );
+    expect(applied).toEqual([{ version: '20261125000100' }]);
+  } finally {
+    await dropDatabase(config, 'pre_baseline_probe');
   }
 });

@@ -1,5 +1,7 @@
 -- One profile per auth user: names, brand, podcast details, post settings, onboarding and
--- hosting state, and the brand-assets object paths of the six upload slots.
+-- hosting state, and the brand-assets object paths of the six upload slots. Also the account
+-- the SPA loads (current_account) and the rules on the auth user behind it: a profile for every
+-- sign-up, the e-mail kept in step, and e-mail changes by operators only.
 
 -- Which upload slot a brand-assets object belongs to, from its path
 -- `<user id>/<slot>/<file name>.<ext>`: logo (.png), podcastCover (.jpg/.jpeg), videoIntro,
@@ -94,6 +96,7 @@ grant update (
   podcast_secondary_category, post_automatically,
   logo_path, podcast_cover_path, video_intro_path, video_outro_path, clip_intro_path, clip_outro_path
 ) on table public.profiles to authenticated;
+grant select, insert, update, delete on table public.profiles to service_role;
 
 create policy "Users read their own profile; admins read all"
   on public.profiles for select
@@ -106,22 +109,26 @@ create policy "Users update their own profile"
   using (id = (select auth.uid()))
   with check (id = (select auth.uid()));
 
--- A profile for every new auth user, named from the sign-up metadata.
+-- A profile for every new auth user, named from the sign-up metadata (at most 200 characters,
+-- the column limit). Whatever the metadata holds, the sign-up goes through: if the names cannot
+-- be stored the profile starts without them.
 create function private.create_profile_for_new_user()
 returns trigger
 language plpgsql
 security definer
 set search_path = ''
 as $$
+declare
+  v_first text := nullif(left(trim(coalesce(new.raw_user_meta_data ->> 'first_name', new.raw_user_meta_data ->> 'firstName')), 200), '');
+  v_last text := nullif(left(trim(coalesce(new.raw_user_meta_data ->> 'last_name', new.raw_user_meta_data ->> 'lastName')), 200), '');
 begin
-  insert into public.profiles (id, email, first_name, last_name)
-  values (
-    new.id,
-    new.email,
-    nullif(trim(coalesce(new.raw_user_meta_data ->> 'first_name', new.raw_user_meta_data ->> 'firstName')), ''),
-    nullif(trim(coalesce(new.raw_user_meta_data ->> 'last_name', new.raw_user_meta_data ->> 'lastName')), '')
-  )
-  on conflict (id) do nothing;
+  begin
+    insert into public.profiles (id, email, first_name, last_name)
+    values (new.id, new.email, v_first, v_last)
+    on conflict (id) do nothing;
+  exception when others then
+    insert into public.profiles (id, email) values (new.id, new.email) on conflict (id) do nothing;
+  end;
   return new;
 end
 $$;
@@ -150,3 +157,118 @@ create trigger on_auth_user_email_changed
   for each row
   when (old.email is distinct from new.email)
   execute function private.sync_profile_email();
+
+-- Castloop has no e-mail change screen, and with sign-up confirmations off Auth would apply an
+-- e-mail change at once: a stolen session could take the account over. So Auth (PUT /user and
+-- the admin API alike) can neither change an account's e-mail nor start a change; operators use
+-- private.change_user_email() (docs/deploy.md, "Changing a user's e-mail").
+create function private.refuse_email_change()
+returns trigger
+language plpgsql
+set search_path = ''
+as $$
+begin
+  if current_setting('castloop.operator_email_change', true) is distinct from 'on' then
+    raise exception 'email_change_not_allowed'
+      using errcode = '42501', detail = 'E-mail addresses are changed by an operator; contact support.';
+  end if;
+  return new;
+end
+$$;
+revoke execute on function private.refuse_email_change() from public;
+
+create trigger refuse_email_change
+  before update of email, email_change on auth.users
+  for each row
+  when (old.email is distinct from new.email or coalesce(new.email_change, '') not in ('', coalesce(old.email_change, '')))
+  execute function private.refuse_email_change();
+
+-- The operators' way (run as postgres, e.g. in the SQL editor): moves the account, its e-mail
+-- identity and its profile to the new address. Not callable through the API.
+create function private.change_user_email(p_user_id uuid, p_new_email text)
+returns void
+language plpgsql
+set search_path = ''
+as $$
+declare
+  v_email text := lower(trim(p_new_email));
+begin
+  if v_email !~ '^[^@\s]+@[^@\s]+\.[^@\s]+$' then
+    raise exception 'invalid_email' using errcode = '22023', detail = 'Not an e-mail address.';
+  end if;
+  if exists (select 1 from auth.users where lower(email) = v_email and id <> p_user_id) then
+    raise exception 'email_taken' using errcode = '23505', detail = 'Another account has this e-mail address.';
+  end if;
+  perform set_config('castloop.operator_email_change', 'on', true);
+  update auth.users set email = v_email, email_change = '', email_change_token_new = '' where id = p_user_id;
+  if not found then
+    raise exception 'user_not_found' using errcode = '22023', detail = 'No such user.';
+  end if;
+  update auth.identities
+     set identity_data = jsonb_set(identity_data, '{email}', to_jsonb(v_email))
+   where user_id = p_user_id and provider = 'email';
+  perform set_config('castloop.operator_email_change', 'off', true);
+end
+$$;
+revoke execute on function private.change_user_email(uuid, text) from public, anon, authenticated, service_role;
+
+-- True when the JWT names no session (hand-made service tokens) or its session still exists; a
+-- session_id that is not a uuid names no session.
+create function private.jwt_session_is_live()
+returns boolean
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  v_session_id text := auth.jwt() ->> 'session_id';
+begin
+  -- Hand-made service tokens name no session; Auth's always name a uuid one.
+  if v_session_id is null then
+    return true;
+  end if;
+  if v_session_id !~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' then
+    return false;
+  end if;
+  return exists (select 1 from auth.sessions where id = v_session_id::uuid);
+end
+$$;
+revoke execute on function private.jwt_session_is_live() from public;
+grant execute on function private.jwt_session_is_live() to authenticated;
+
+-- Spec section 3 "User", plus isAdmin (decided by the database from the JWT). Null when the
+-- caller has no profile or the token's session ended (signed out), so /api/auth/user stays one
+-- database round trip. PL/pgSQL keeps its plans for the connection.
+create function public.current_account()
+returns jsonb
+language plpgsql
+stable
+set search_path = ''
+as $$
+begin
+  if not private.jwt_session_is_live() then
+    return null;
+  end if;
+  return (
+    select jsonb_build_object(
+      'id', p.id,
+      'email', coalesce(p.email, auth.jwt() ->> 'email'),
+      'firstName', p.first_name,
+      'lastName', p.last_name,
+      'profileImageUrl', p.profile_image_url,
+      'subscriptionStatus', s.status,
+      'subscriptionTier', s.tier,
+      'onboardingCompleted', p.onboarding_completed_at is not null,
+      'stripeCustomerId', s.stripe_customer_id,
+      'postAutomatically', p.post_automatically,
+      'isAdmin', private.is_admin()
+    )
+    from public.profiles p
+    left join public.subscriptions s on s.user_id = p.id
+    where p.id = auth.uid()
+  );
+end
+$$;
+revoke execute on function public.current_account() from public, anon;
+grant execute on function public.current_account() to authenticated, service_role;

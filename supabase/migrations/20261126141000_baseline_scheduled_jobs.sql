@@ -43,3 +43,20 @@ begin
 end
 $$;
 revoke execute on function private.invoke_edge_function(text, jsonb, integer) from public;
+
+-- The daily OAuth token refresh (spec: tokens are refreshed daily): Supabase Cron calls the
+-- `oauth-refresh` Edge Function at 03:17 UTC with the service key from Vault.
+select cron.schedule(
+  'refresh-oauth-tokens-daily',
+  '17 3 * * *',
+  $$ select private.invoke_edge_function('oauth-refresh') $$
+);
+
+-- The outbox delivery (submissions to the processing automation) every minute: Supabase Cron
+-- calls the `deliver-submissions` Edge Function with the service key from Vault. Each run claims
+-- due rows with FOR UPDATE SKIP LOCKED, so overlapping runs never deliver one submission twice.
+select cron.schedule(
+  'deliver-submissions',
+  '* * * * *',
+  $$ select private.invoke_edge_function('deliver-submissions') $$
+);

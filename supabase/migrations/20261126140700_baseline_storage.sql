@@ -1,21 +1,22 @@
 -- Private buckets for episode videos and brand assets. Object paths start with the owner's
 -- user id:
 --   episodes:      <user id>/<any folders>/<name>.mp4          (video/mp4, at most 3 GiB)
---   brand-assets:  <user id>/<slot>/<file name>.<ext>            (see private.brand_asset_slot)
--- Users manage only their own folder; administrators read everything.
+--   brand-assets:  <user id>/<slot>/<file name>.<ext>            (see private.brand_asset_slot;
+--                                                                 at most 200 MiB)
+-- Users manage only their own folder; administrators read everything. The largest brand asset
+-- is a 200 MiB intro/outro video (IMAGE_MAX_BYTES and VIDEO_MAX_BYTES in the shared domain's
+-- onboarding.ts); the functions enforce each slot's own limit.
 
 insert into storage.buckets (id, name, public, file_size_limit, allowed_mime_types)
 values
   ('episodes', 'episodes', false, 3221225472, array['video/mp4']),
-  ('brand-assets', 'brand-assets', false, 3221225472, array['image/png', 'image/jpeg', 'video/mp4'])
+  ('brand-assets', 'brand-assets', false, 209715200, array['image/png', 'image/jpeg', 'video/mp4'])
 on conflict (id) do update
   set public = excluded.public,
       file_size_limit = excluded.file_size_limit,
       allowed_mime_types = excluded.allowed_mime_types;
 
 -- Episode files already handed to processing must stay put until processed.
-create index episodes_files_idx on public.episodes using gin (files);
-
 create function private.is_submitted_episode_file(object_name text)
 returns boolean
 language sql

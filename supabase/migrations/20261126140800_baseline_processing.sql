@@ -1,12 +1,15 @@
 -- Built-in processing: Castloop's own worker (worker/) turns each submission into the finished
 -- episode and its clips, delivers them to the subscriber's Google Drive and schedules posts.
 -- Which automation handles submissions is configuration (private.automation_settings): the
--- built-in worker (default) or the external webhook of the outbox.
+-- built-in worker (default) or the external webhook of the outbox. One automation per
+-- submission, never both: the one active when a submission (or resubmission) is logged takes
+-- it, in the same transaction. Switching later does not move submissions already taken.
 --
 -- Flow: a new submission log (submitted or resubmitted) gets an episode_processing row here, by
--- trigger, in the same transaction. The worker's feeder moves queued rows into its job queue
--- (pg-boss, a schema the worker installs when it starts, so nothing here depends on it) and
--- records progress and the outcome on the row, which the owner and administrators read.
+-- trigger, in the same transaction, and the outbox row written next is created skipped. The
+-- worker's feeder moves queued rows into its job queue (pg-boss, a schema the worker installs
+-- when it starts, so nothing here depends on it) and records progress and the outcome on the
+-- row, which the owner and administrators read.
 
 create table private.automation_settings (
   -- A single row.
@@ -73,6 +76,7 @@ create trigger episode_processing_set_updated_at
 alter table public.episode_processing enable row level security;
 revoke all on table public.episode_processing from anon, authenticated;
 grant select on table public.episode_processing to authenticated;
+grant select, insert, update, delete on table public.episode_processing to service_role;
 
 create policy "Users read their own episode processing; admins read all"
   on public.episode_processing for select
@@ -85,7 +89,8 @@ create table public.scheduled_posts (
   id uuid primary key default gen_random_uuid(),
   episode_processing_id uuid not null references public.episode_processing (id) on delete cascade,
   user_id uuid references public.profiles (id) on delete cascade,
-  provider text not null check (provider in ('youtube', 'facebook', 'instagram', 'tiktok', 'x', 'linkedin', 'wordpress')),
+  -- Posts go to the social providers: never to the Google Drive one.
+  provider public.provider not null check (provider <> 'google'),
   clip_name text not null check (char_length(clip_name) <= 500),
   drive_file_id text not null,
   scheduled_for timestamptz not null,
@@ -111,6 +116,7 @@ create trigger scheduled_posts_set_updated_at
 alter table public.scheduled_posts enable row level security;
 revoke all on table public.scheduled_posts from anon, authenticated;
 grant select on table public.scheduled_posts to authenticated;
+grant select, insert, update, delete on table public.scheduled_posts to service_role;
 
 create policy "Users read their own scheduled posts; admins read all"
   on public.scheduled_posts for select
@@ -146,3 +152,24 @@ revoke execute on function private.queue_episode_processing() from public;
 create trigger submission_logs_queue_episode_processing
   after insert on public.submission_logs
   for each row execute function private.queue_episode_processing();
+
+-- The outbox stands aside (skipped_at) when the built-in worker took the submission, so it
+-- never posts a submission the worker is processing.
+create function private.skip_delivery_taken_by_worker()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  if exists (select 1 from public.episode_processing p where p.submission_log_id = new.submission_log_id) then
+    new.skipped_at := now();
+  end if;
+  return new;
+end
+$$;
+revoke execute on function private.skip_delivery_taken_by_worker() from public;
+
+create trigger webhook_deliveries_skip_taken_by_worker
+  before insert on public.webhook_deliveries
+  for each row execute function private.skip_delivery_taken_by_worker();
