@@ -5,7 +5,10 @@
 // A new table, view, sequence or function must be added below: deciding who may use it is
 // part of adding it.
 import { randomUUID } from 'node:crypto';
+import { readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { repoRoot } from '../../local/config.ts';
 import { config } from '../support/stack.ts';
 import { jwtFor, withDb } from './db-support.ts';
 
@@ -194,6 +197,43 @@ async function functionGrants(): Promise<Record<string, Grants>> {
   return result;
 }
 
+interface Reach {
+  where: string;
+  role: Role;
+  object: string;
+  privileges: string[];
+}
+
+/**
+ * Every table and RPC the code reaches through supabase-js (`.from('table')`, `.rpc('fn')`),
+ * with the role it runs as (the service client's, else the signed-in caller's) and what it does.
+ */
+function reachesThroughTheDataApi(): Reach[] {
+  const roots = ['supabase/functions', 'web/src', 'local', 'worker'];
+  const files = roots.flatMap((root) =>
+    readdirSync(path.join(repoRoot, root), { recursive: true, encoding: 'utf8' })
+      .filter((file) => /\.tsx?$/.test(file) && !/\.test\.tsx?$/.test(file))
+      .map((file) => path.join(root, file)),
+  );
+  const reaches: Reach[] = [];
+  for (const file of files) {
+    const text = readFileSync(path.join(repoRoot, file), 'utf8');
+    for (const match of text.matchAll(/(?<!storage\s*)\.(from|rpc)\(\s*'([a-z_]+)'/g)) {
+      const before = text.slice(Math.max(0, match.index - 300), match.index);
+      const statementStart = Math.max(before.lastIndexOf(';'), before.lastIndexOf('{'));
+      const client = before.slice(statementStart + 1);
+      const role: Role =
+        /serviceClient\(/.test(client) || file === 'local/demo-accounts.ts' ? 'service_role' : 'authenticated';
+      const after = text.slice(match.index, match.index + 200);
+      const operation = /\.(select|insert|update|upsert|delete)\(/.exec(after)?.[1] ?? 'select';
+      const privileges = match[1] === 'rpc' ? ['execute'] : operation === 'upsert' ? ['insert', 'update'] : [operation];
+      const line = text.slice(0, match.index).split('\n').length;
+      reaches.push({ where: `${file}:${line}`, role, object: `public.${match[2]}`, privileges });
+    }
+  }
+  return reaches;
+}
+
 describe('explicit grants', () => {
   it('the bootstrap is a new hosted project: what postgres creates in public grants the API roles nothing', async () => {
     const probe = await withDb(async (db) => {
@@ -237,6 +277,18 @@ describe('explicit grants', () => {
         ).rows,
     );
     expect(relying).toEqual([]);
+  });
+
+  it('every table and RPC the code reaches through supabase-js is granted to the role that reaches it', () => {
+    const reaches = reachesThroughTheDataApi();
+    expect(reaches.length).toBeGreaterThan(10);
+    const granted = (reach: Reach): boolean => {
+      const grants =
+        relations[reach.object] ?? Object.entries(functions).find(([name]) => name.startsWith(`${reach.object}(`))?.[1];
+      const held = (grants?.[reach.role] ?? '').split(', ').map((privilege) => privilege.replace(/\(.*$/, ''));
+      return reach.privileges.every((privilege) => held.includes(privilege));
+    };
+    expect(reaches.filter((reach) => !granted(reach))).toEqual([]);
   });
 
   it('the Data API serves each table to exactly the roles granted select on it', async () => {
