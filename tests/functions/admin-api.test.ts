@@ -310,6 +310,26 @@ describe('POST /api/admin/episodes/resubmit as an administrator', () => {
     });
   }
 
+  it("refuses another subscriber's e-mail for this subscriber's file with 400 JSON and writes nothing", async () => {
+    const other = await createUser('onboarded');
+    const before = { subscriber: await writesFor(subscriber.email), other: await writesFor(other.email) };
+    expect(
+      await call('POST', 'admin/episodes/resubmit', adminToken, {
+        objectStorageFiles: [file],
+        userEmail: other.email,
+        episodeData: {},
+      }),
+    ).toEqual({ status: 400, body: { message: `File ${file} does not belong to ${other.email}.` } });
+    expect(
+      await call('POST', 'admin/episodes/resubmit', adminToken, {
+        objectStorageFiles: [file],
+        userEmail: 'no-such-subscriber@example.com',
+        episodeData: {},
+      }),
+    ).toEqual({ status: 404, body: { message: 'No account uses no-such-subscriber@example.com.' } });
+    expect({ subscriber: await writesFor(subscriber.email), other: await writesFor(other.email) }).toEqual(before);
+  });
+
   it('refuses a body that is not JSON with 400', async () => {
     const res = await fetch(api('admin/episodes/resubmit'), {
       method: 'POST',
