@@ -417,5 +417,11 @@ describe('revoking an administrator, and signing out, take effect at once', () =
     for (const path of ['admin/episode-logs?limit=1', 'admin/object-storage/files?limit=1']) {
       expect([401, 403]).toContain((await call('GET', path, token)).status);
     }
+    // Nor, through the admin read policies, another account's rows and files.
+    const headers = { apikey: config.anonKey, authorization: `Bearer ${token}` };
+    const profiles = await fetch(`${config.urls.api}/rest/v1/profiles?select=id&id=eq.${subscriber.id}`, { headers });
+    expect(await profiles.json()).toEqual([]);
+    const download = await fetch(`${config.urls.api}/storage/v1/object/authenticated/episodes/${file}`, { headers });
+    expect(download.status).toBeGreaterThanOrEqual(400);
   });
 });
