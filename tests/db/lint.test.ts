@@ -1,6 +1,9 @@
 // The database linter's security and performance checks (the ones Supabase's splinter reports
 // at WARN/ERROR that apply here), re-expressed as catalog queries over the migrated database.
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
+import { pinQueueSearchPath } from '../../worker/queue-search-path.ts';
+import { config } from '../support/stack.ts';
 import { withDb } from './db-support.ts';
 
 const exposed = `('public')`;
@@ -79,6 +82,26 @@ describe('database lint', () => {
       platformSchemas,
     ]);
     expect(queue).toBeGreaterThan(0);
+  });
+
+  it('a queue function that a pg-boss upgrade re-creates without search_path is pinned again at the next worker start', async () => {
+    const settings = async () =>
+      (await rows(`select proconfig from pg_catalog.pg_proc where oid = 'pgboss.job_now()'::regprocedure`))[0]
+        .proconfig;
+    // What an upgrade (or pg-boss's own CREATE OR REPLACE) leaves: the same function, no setting.
+    await withDb((db) =>
+      db.query(
+        `create or replace function pgboss.job_now() returns timestamptz as $$ select pg_catalog.now(); $$ language sql stable`,
+      ),
+    );
+    expect(await settings()).toBeNull();
+    const pool = new pg.Pool({ connectionString: config.urls.db, max: 1 });
+    try {
+      expect(await pinQueueSearchPath(pool)).toBe(1);
+    } finally {
+      await pool.end();
+    }
+    expect(await settings()).toEqual(['search_path=""']);
   });
 
   it('security_definer_view and auth_users_exposed: no view bypasses RLS', async () => {
