@@ -11,6 +11,7 @@ import type { WorkerConfig } from './config.ts';
 import { databaseTokenSource, type AccessTokenSource } from './access-token.ts';
 import { postDueClips } from './posting.ts';
 import { processSubmission, type JobContext } from './process-submission.ts';
+import { pinQueueSearchPath, QUEUE_SCHEMA } from './queue-search-path.ts';
 import { ProcessingStore } from './store.ts';
 
 const QUEUE = 'episode-processing';
@@ -43,6 +44,7 @@ export async function startWorker(
 
   const boss = new PgBoss({
     connectionString: config.databaseUrl,
+    schema: QUEUE_SCHEMA,
     max: 4,
     superviseIntervalSeconds: config.superviseSeconds,
     monitorIntervalSeconds: config.superviseSeconds,
@@ -50,6 +52,9 @@ export async function startWorker(
   });
   boss.on('error', (error: Error) => log(`queue error: ${error.message}`));
   await boss.start();
+  // After pg-boss has installed or migrated its schema (see queue-search-path.ts).
+  const pinned = await pinQueueSearchPath(db);
+  if (pinned) log(`pinned search_path on ${pinned} queue function(s)`);
   await boss.createQueue(GAVE_UP_QUEUE, { retryLimit: 5 });
   await boss.createQueue(QUEUE, {
     deadLetter: GAVE_UP_QUEUE,

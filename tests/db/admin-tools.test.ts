@@ -278,3 +278,66 @@ describe('admin console reads', () => {
     });
   });
 });
+
+// The token's claim says admin until it expires; the rights follow the account's record and
+// its session (private.is_admin()).
+describe('admin rights follow the account and its session, not the token', () => {
+  async function openSession(db: pg.Client, userId: string): Promise<string> {
+    const { rows } = await db.query(
+      `insert into auth.sessions (id, user_id) values (gen_random_uuid(), $1) returning id`,
+      [userId],
+    );
+    return rows[0].id as string;
+  }
+
+  it('a revoked administrator is refused at once, even with the old token, and cannot take the role back', async () => {
+    await inRolledBackTx(async (db) => {
+      const first = await createUser(db, { admin: true });
+      const second = await createUser(db, { admin: true });
+      const oldToken = { id: second.id, admin: true, email: second.email, sessionId: await openSession(db, second.id) };
+      expect(
+        (await queryAs<{ r: Json }>(db, oldToken, `select public.admin_find_subscriber($1) as r`, [first.email]))[0].r,
+      ).toMatchObject({ id: first.id });
+
+      await asAdmin(db, first, 'public.admin_set_admin_role($1, false)', [second.email]);
+
+      expect(await runAs(db, oldToken, `select public.admin_set_admin_role($1, true)`, [second.email])).toMatchObject({
+        code: '42501',
+        message: 'admin_required',
+      });
+      expect(await runAs(db, oldToken, `select public.admin_find_subscriber($1)`, [first.email])).toMatchObject({
+        code: '42501',
+      });
+      expect(await runAs(db, oldToken, `select public.admin_submission_logs()`)).toMatchObject({ code: '42501' });
+      expect((await runAs(db, oldToken, `select action from public.admin_audit_log`)).rowCount).toBe(0);
+      expect((await runAs(db, oldToken, `select id from public.profiles where id = $1`, [first.id])).rowCount).toBe(0);
+      expect((await queryAs<{ a: Json }>(db, oldToken, `select public.current_account() as a`))[0].a.isAdmin).toBe(
+        false,
+      );
+      const role = await db.query(`select raw_app_meta_data ->> 'role' as role from auth.users where id = $1`, [
+        second.id,
+      ]);
+      expect(role.rows[0].role).toBeNull();
+    });
+  });
+
+  it('a signed-out administrator (session ended) is refused, with the token still unexpired', async () => {
+    await inRolledBackTx(async (db) => {
+      const user = await createUser(db);
+      const admin = await createUser(db, { admin: true });
+      const token = { id: admin.id, admin: true, email: admin.email, sessionId: await openSession(db, admin.id) };
+      expect((await runAs(db, token, `select public.admin_find_subscriber($1)`, [user.email])).code).toBeUndefined();
+      expect((await runAs(db, token, `select id from public.profiles where id = $1`, [user.id])).rowCount).toBe(1);
+
+      await db.query(`delete from auth.sessions where id = $1`, [token.sessionId]);
+
+      expect(await runAs(db, token, `select public.admin_find_subscriber($1)`, [user.email])).toMatchObject({
+        code: '42501',
+        message: 'admin_required',
+      });
+      expect(await runAs(db, token, `select public.admin_episode_files()`)).toMatchObject({ code: '42501' });
+      expect((await runAs(db, token, `select id from public.profiles where id = $1`, [user.id])).rowCount).toBe(0);
+      expect((await runAs(db, token, `select public.is_admin() as a`)).rows).toEqual([{ a: false }]);
+    });
+  });
+});

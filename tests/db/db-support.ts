@@ -7,8 +7,9 @@ import { config, uniqueEmail, withDb } from '../support/stack.ts';
 
 export { withDb };
 
-/** Who runs a statement: the anon key, or a signed-in user (optionally an administrator). */
-export type Actor = 'anon' | { id: string; admin?: boolean; email?: string };
+/** Who runs a statement: the anon key, or a signed-in user (optionally an administrator, as the
+ * token's claim says, and in a named Auth session). */
+export type Actor = 'anon' | { id: string; admin?: boolean; email?: string; sessionId?: string };
 
 export function claimsOf(actor: Actor): Record<string, unknown> {
   if (actor === 'anon') return { role: 'anon' };
@@ -17,6 +18,7 @@ export function claimsOf(actor: Actor): Record<string, unknown> {
     role: 'authenticated',
     aud: 'authenticated',
     email: actor.email,
+    session_id: actor.sessionId,
     app_metadata: actor.admin
       ? { provider: 'email', providers: ['email'], role: 'admin' }
       : { provider: 'email', providers: ['email'] },

@@ -476,6 +476,48 @@ describe('admin resubmission and the outbox', () => {
     });
   });
 
+  it("refuses files outside the named subscriber's folder, an unknown account and another's log, writing nothing", async () => {
+    await inRolledBackTx(async (db) => {
+      const owner = await createReadySubscriber(db, 'growth');
+      const other = await createReadySubscriber(db, 'growth');
+      const file = `${owner.id}/uploads/ep.mp4`;
+      await addObject(db, 'episodes', file, 'video/mp4');
+      const [{ r }] = await queryAs<{ r: Record<string, string> }>(
+        db,
+        { id: owner.id },
+        `select public.submit_episode($1, '{}') as r`,
+        [[file]],
+      );
+      const admin = { id: (await createUser(db, { admin: true })).id, admin: true };
+      const before = { owner: await countRows(db, owner.id), other: await countRows(db, other.id) };
+      const refusals: [unknown[], string, string][] = [
+        [[[file], other.email, {}, null], '22023', `File ${file} does not belong to ${other.email}.`],
+        [[[file], other.email, {}, r.submissionLogId], '22023', `File ${file} does not belong to ${other.email}.`],
+        [[[file], 'nobody-here@example.com', {}, null], 'PT404', 'No account uses nobody-here@example.com.'],
+      ];
+      for (const call of [
+        'public.resubmit_submission($1, $2, $3, $4)',
+        'public.admin_resubmit_submission($1, $2, $3, $4)',
+      ]) {
+        for (const [params, code, detail] of refusals) {
+          expect(await runAs(db, admin, `select ${call}`, params)).toMatchObject({ code, detail });
+        }
+      }
+      // The other subscriber's own file, with the owner's log as the original.
+      const otherFile = `${other.id}/uploads/theirs.mp4`;
+      await addObject(db, 'episodes', otherFile, 'video/mp4');
+      expect(
+        await runAs(db, admin, `select public.resubmit_submission($1, $2, $3, $4)`, [
+          [otherFile],
+          other.email,
+          {},
+          r.submissionLogId,
+        ]),
+      ).toMatchObject({ code: '22023', message: 'original_log_other_subscriber' });
+      expect({ owner: await countRows(db, owner.id), other: await countRows(db, other.id) }).toEqual(before);
+    });
+  });
+
   it('claims due deliveries once, retries failures and marks the log', async () => {
     await inRolledBackTx(async (db) => {
       // The webhook takes the submission (with the built-in worker active the row is skipped).

@@ -1,6 +1,9 @@
 // The database linter's security and performance checks (the ones Supabase's splinter reports
 // at WARN/ERROR that apply here), re-expressed as catalog queries over the migrated database.
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
+import { pinQueueSearchPath } from '../../worker/queue-search-path.ts';
+import { config } from '../support/stack.ts';
 import { withDb } from './db-support.ts';
 
 const exposed = `('public')`;
@@ -34,13 +37,71 @@ describe('database lint', () => {
     expect(offenders).toEqual([]);
   });
 
-  it('function_search_path_mutable: every function of ours pins search_path to empty', async () => {
+  // Over the whole database as splinter checks it (its list of platform-managed schemas, and
+  // functions not owned by an extension), so pg-boss's schema, which the worker installs when it
+  // starts (the test stack has started it), is covered too.
+  it("function_search_path_mutable: every function in the database pins search_path to empty, pg-boss's included", async () => {
+    const platformSchemas = [
+      '_timescaledb_cache',
+      '_timescaledb_catalog',
+      '_timescaledb_config',
+      '_timescaledb_internal',
+      'auth',
+      'cron',
+      'extensions',
+      'graphql',
+      'graphql_public',
+      'information_schema',
+      'net',
+      'pgroonga',
+      'pgsodium',
+      'pgsodium_masks',
+      'pgtle',
+      'pgbouncer',
+      'pg_catalog',
+      'realtime',
+      'repack',
+      'storage',
+      'supabase_functions',
+      'supabase_migrations',
+      'tiger',
+      'topology',
+      'vault',
+    ];
+    const functions = `
+      from pg_catalog.pg_proc p join pg_catalog.pg_namespace n on n.oid = p.pronamespace
+     where n.nspname <> all ($1) and n.nspname not like 'pg\\_%'
+       and not exists (select 1 from pg_catalog.pg_depend d where d.objid = p.oid and d.deptype = 'e')`;
     expect(
-      await rows(`
-        select n.nspname, p.proname from pg_catalog.pg_proc p join pg_catalog.pg_namespace n on n.oid = p.pronamespace
-         where n.nspname in ${ours}
-           and not coalesce(p.proconfig, '{}') @> array['search_path=""']`),
+      await rows(
+        `select n.nspname, p.proname ${functions} and not coalesce(p.proconfig, '{}') && array['search_path=""']`,
+        [platformSchemas],
+      ),
     ).toEqual([]);
+    const [{ queue }] = await rows(`select count(*)::int as queue ${functions} and n.nspname = 'pgboss'`, [
+      platformSchemas,
+    ]);
+    expect(queue).toBeGreaterThan(0);
+  });
+
+  it('a queue function that a pg-boss upgrade re-creates without search_path is pinned again at the next worker start', async () => {
+    const settings = async () =>
+      (await rows(`select proconfig from pg_catalog.pg_proc where oid = 'pgboss.job_now()'::regprocedure`))[0]
+        .proconfig;
+    // What an upgrade (or pg-boss's own CREATE OR REPLACE) leaves: the same function, no setting.
+    await withDb((db) =>
+      db.query(
+        `create or replace function pgboss.job_now() returns timestamptz as $$ select pg_catalog.now(); $$ language sql stable`,
+      ),
+    );
+    expect(await settings()).toBeNull();
+    const pool = new pg.Pool({ connectionString: config.urls.db, max: 1 });
+    try {
+      expect(await pinQueueSearchPath(pool)).toBe(1);
+    } finally {
+      await pool.end();
+    }
+    expect(await settings()).toEqual(['search_path=""']);
   });
 
   it('security_definer_view and auth_users_exposed: no view bypasses RLS', async () => {

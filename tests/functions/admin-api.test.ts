@@ -310,6 +310,26 @@ describe('POST /api/admin/episodes/resubmit as an administrator', () => {
     });
   }
 
+  it("refuses another subscriber's e-mail for this subscriber's file with 400 JSON and writes nothing", async () => {
+    const other = await createUser('onboarded');
+    const before = { subscriber: await writesFor(subscriber.email), other: await writesFor(other.email) };
+    expect(
+      await call('POST', 'admin/episodes/resubmit', adminToken, {
+        objectStorageFiles: [file],
+        userEmail: other.email,
+        episodeData: {},
+      }),
+    ).toEqual({ status: 400, body: { message: `File ${file} does not belong to ${other.email}.` } });
+    expect(
+      await call('POST', 'admin/episodes/resubmit', adminToken, {
+        objectStorageFiles: [file],
+        userEmail: 'no-such-subscriber@example.com',
+        episodeData: {},
+      }),
+    ).toEqual({ status: 404, body: { message: 'No account uses no-such-subscriber@example.com.' } });
+    expect({ subscriber: await writesFor(subscriber.email), other: await writesFor(other.email) }).toEqual(before);
+  });
+
   it('refuses a body that is not JSON with 400', async () => {
     const res = await fetch(api('admin/episodes/resubmit'), {
       method: 'POST',
@@ -348,5 +368,60 @@ describe('operator tools over PostgREST', () => {
       hostingReadyAt: expect.any(String),
     });
     expect((await rpc('admin_set_admin_role', adminToken, { p_email: admin.email, p_admin: false })).status).toBe(400);
+  });
+});
+
+// An access token keeps app_metadata.role = 'admin' until it expires; the rights must not.
+describe('revoking an administrator, and signing out, take effect at once', () => {
+  async function rpc(name: string, token: string, args: Record<string, unknown>) {
+    const res = await fetch(`${config.urls.api}/rest/v1/rpc/${name}`, {
+      method: 'POST',
+      headers: { apikey: config.anonKey, authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(args),
+    });
+    return { status: res.status, body: await res.json() };
+  }
+
+  it('a revoked administrator is refused with the old token by PostgREST and /api/admin/*', async () => {
+    const revoked = await createUser('admin');
+    const { token: oldToken } = await signIn(revoked);
+    expect((await call('GET', 'admin/episode-logs?limit=1', oldToken)).status).toBe(200);
+
+    expect((await rpc('admin_set_admin_role', adminToken, { p_email: revoked.email, p_admin: false })).status).toBe(200);
+
+    expect(await rpc('admin_set_admin_role', oldToken, { p_email: revoked.email, p_admin: true })).toMatchObject({
+      status: 403,
+      body: { message: 'admin_required' },
+    });
+    expect((await rpc('admin_find_subscriber', oldToken, { p_email: subscriber.email })).status).toBe(403);
+    expect(await call('GET', 'admin/episode-logs?limit=1', oldToken)).toEqual({
+      status: 403,
+      body: { message: 'Only administrators can use the admin panel.' },
+    });
+    expect((await call('GET', 'admin/object-storage/files?limit=1', oldToken)).status).toBe(403);
+    const role = await withDb((db) =>
+      db.query(`select raw_app_meta_data ->> 'role' as role from auth.users where id = $1`, [revoked.id]),
+    );
+    expect(role.rows[0].role).toBeNull();
+  });
+
+  it('after POST /api/auth/logout the token no longer reads the console or finds subscribers', async () => {
+    const signedOut = await createUser('admin');
+    const { token } = await signIn(signedOut);
+    expect((await rpc('admin_find_subscriber', token, { p_email: subscriber.email })).status).toBe(200);
+
+    const logout = await fetch(api('auth/logout'), { method: 'POST', headers: { authorization: `Bearer ${token}` } });
+    expect(logout.status).toBe(200);
+
+    expect((await rpc('admin_find_subscriber', token, { p_email: subscriber.email })).status).toBe(403);
+    for (const path of ['admin/episode-logs?limit=1', 'admin/object-storage/files?limit=1']) {
+      expect([401, 403]).toContain((await call('GET', path, token)).status);
+    }
+    // Nor, through the admin read policies, another account's rows and files.
+    const headers = { apikey: config.anonKey, authorization: `Bearer ${token}` };
+    const profiles = await fetch(`${config.urls.api}/rest/v1/profiles?select=id&id=eq.${subscriber.id}`, { headers });
+    expect(await profiles.json()).toEqual([]);
+    const download = await fetch(`${config.urls.api}/storage/v1/object/authenticated/episodes/${file}`, { headers });
+    expect(download.status).toBeGreaterThanOrEqual(400);
   });
 });

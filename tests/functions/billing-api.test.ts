@@ -1,5 +1,6 @@
 // Checkout, portal and session recovery through the `api` function against the Stripe sandbox:
 // happy paths and every refusal.
+import Stripe from 'stripe';
 import { describe, expect, it } from 'vitest';
 import { anonClient, config, withDb } from '../support/stack.ts';
 import { createUser, type TestUser } from '../support/users.ts';
@@ -79,6 +80,57 @@ describe('POST /api/create-checkout-session', () => {
     await expect.poll(async () => (await subscriptionOf(user.id))?.status, { timeout: 10_000 }).toBe('past_due');
     await fetch(`${config.urls.sandbox}/_sandbox/stripe/subscriptions/${subscriptionId}/advance`, { method: 'POST' });
     await expect.poll(async () => (await subscriptionOf(user.id))?.status, { timeout: 10_000 }).toBe('active');
+  });
+
+  // Stripe does not order events; two of the same second about one subscription cannot be
+  // ordered by `created`, so the webhook asks Stripe (the sandbox) for the subscription.
+  it('two events of the same second that disagree: the state Stripe has now wins, not the last to arrive', async () => {
+    const user = await createUser('new');
+    await payForPlan(user, 'growth');
+    await expect.poll(async () => (await subscriptionOf(user.id))?.status, { timeout: 10_000 }).toBe('active');
+    const { subscriptionId, customer } = await withDb(async (db) => {
+      const { rows } = await db.query(
+        'select stripe_subscription_id as "subscriptionId", stripe_customer_id as customer from public.subscriptions where user_id = $1',
+        [user.id],
+      );
+      return rows[0] as { subscriptionId: string; customer: string };
+    });
+    const second = Math.floor(Date.now() / 1000) + 60;
+    const deliver = async (id: string, status: string) => {
+      const payload = JSON.stringify({
+        id,
+        object: 'event',
+        type: 'customer.subscription.updated',
+        created: second,
+        data: {
+          object: {
+            id: subscriptionId,
+            object: 'subscription',
+            customer,
+            status,
+            metadata: { user_id: user.id },
+            items: { object: 'list', data: [{ id: 'si_x', price: { id: config.env.STRIPE_PRICE_GROWTH }, current_period_end: second + 86400 }] },
+          },
+        },
+      });
+      const header = await new Stripe(config.env.STRIPE_SECRET_KEY).webhooks.generateTestHeaderStringAsync({
+        payload,
+        secret: config.env.STRIPE_WEBHOOK_SECRET,
+      });
+      const res = await fetch(`${config.urls.api}/functions/v1/stripe-webhook`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'stripe-signature': header },
+        body: payload,
+      });
+      return { status: res.status, body: await res.json() };
+    };
+    // Stripe has it active; a stale past_due of the same second arrives last.
+    expect((await deliver(`evt_same_a_${second}_${user.id}`, 'active')).body.outcome).toBe('applied');
+    expect(await deliver(`evt_same_b_${second}_${user.id}`, 'past_due')).toEqual({
+      status: 200,
+      body: { received: true, outcome: 'resolved' },
+    });
+    expect(await subscriptionOf(user.id)).toMatchObject({ status: 'active', tier: 'growth' });
   });
 
   it('refuses an unknown tier with 400', async () => {

@@ -10,7 +10,10 @@ const secret = config.env.STRIPE_WEBHOOK_SECRET;
 const webhookUrl = `${config.urls.api}/functions/v1/stripe-webhook`;
 let sequence = 0;
 
-function subscriptionEvent(type: string, options: { userId: string; customer: string; status: string; price: string; created: number; id?: string }) {
+function subscriptionEvent(
+  type: string,
+  options: { userId: string; customer: string; status: string; price: string; created: number; id?: string; subscription?: string },
+) {
   sequence += 1;
   return {
     id: options.id ?? `evt_test_${Date.now()}_${sequence}`,
@@ -21,7 +24,7 @@ function subscriptionEvent(type: string, options: { userId: string; customer: st
     api_version: '2025-01-27.acacia',
     data: {
       object: {
-        id: `sub_test_${options.customer}`,
+        id: options.subscription ?? `sub_test_${options.customer}`,
         object: 'subscription',
         customer: options.customer,
         status: options.status,
@@ -100,6 +103,30 @@ describe('stripe-webhook', () => {
     const res = await deliver(subscriptionEvent('customer.subscription.deleted', { userId: user.id, customer, status: 'canceled', price: config.env.STRIPE_PRICE_GROWTH, created }));
     expect(res.body.outcome).toBe('applied');
     expect(await subscriptionOf(user.id)).toMatchObject({ status: 'canceled' });
+  });
+
+  // Stripe does not order events and `created` has whole seconds: the subscription's own state
+  // decides (a canceled subscription is final), not the order of arrival.
+  it('keeps a deleted subscription canceled when an active update of the same second arrives after it', async () => {
+    const user = await createUser('new');
+    const customer = `cus_${sequence}s`;
+    const second = now();
+    const event = (type: string, status: string, created: number, subscription?: string) =>
+      subscriptionEvent(type, { userId: user.id, customer, status, price: config.env.STRIPE_PRICE_GROWTH, created, subscription });
+    expect((await deliver(event('customer.subscription.created', 'active', second - 30))).body.outcome).toBe('applied');
+    expect((await deliver(event('customer.subscription.deleted', 'canceled', second))).body.outcome).toBe('applied');
+    expect(await deliver(event('customer.subscription.updated', 'active', second))).toEqual({
+      status: 200,
+      body: { received: true, outcome: 'stale' },
+    });
+    expect(await subscriptionOf(user.id)).toMatchObject({ status: 'canceled' });
+    // Nor by a later event about the same subscription.
+    expect((await deliver(event('customer.subscription.updated', 'active', second + 5))).body.outcome).toBe('stale');
+    expect(await subscriptionOf(user.id)).toMatchObject({ status: 'canceled' });
+    // A new subscription (a new checkout) is applied.
+    const renewed = event('customer.subscription.created', 'active', second + 10, `sub_test_${customer}_new`);
+    expect((await deliver(renewed)).body.outcome).toBe('applied');
+    expect(await subscriptionOf(user.id)).toMatchObject({ status: 'active' });
   });
 
   it('acknowledges an unknown event type with 200', async () => {

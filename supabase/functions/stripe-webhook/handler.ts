@@ -79,6 +79,24 @@ async function subscriptionStateFor(event: Stripe.Event): Promise<SubscriptionSt
   }
 }
 
+/**
+ * Records the event with what it says about a subscription (nulls for an event about something
+ * else), or with Stripe's current state of it (`fromStripe`); answers the outcome
+ * (private.record_stripe_event).
+ */
+async function recordEvent(event: Stripe.Event, state: SubscriptionState | null, fromStripe: boolean): Promise<string> {
+  const toTime = (seconds: number) => new Date(seconds * 1000).toISOString();
+  const [{ outcome }] = await db()<{ outcome: string }[]>`
+    select private.record_stripe_event(
+      ${event.id}, ${event.type}, ${toTime(event.created)}::timestamptz,
+      ${state?.userId ?? null}::uuid, ${state?.customerId ?? null}, ${state?.subscriptionId ?? null},
+      ${state?.status ?? null}, ${state?.tier ?? null},
+      ${state?.currentPeriodEnd ? toTime(state.currentPeriodEnd) : null}::timestamptz,
+      ${fromStripe}
+    ) as outcome`;
+  return outcome;
+}
+
 export async function handleStripeWebhook(request: Request): Promise<Response> {
   if (request.method !== 'POST') return json(405, { message: 'Method not allowed' });
   const secret = Deno.env.get('STRIPE_WEBHOOK_SECRET');
@@ -117,18 +135,27 @@ export async function handleStripeWebhook(request: Request): Promise<Response> {
 
   let outcome: string;
   try {
-    const toTime = (seconds: number) => new Date(seconds * 1000).toISOString();
-    // Nulls for an event that is not about a subscription.
-    [{ outcome }] = await db()<{ outcome: string }[]>`
-      select private.record_stripe_event(
-        ${event.id}, ${event.type}, ${toTime(event.created)}::timestamptz,
-        ${state?.userId ?? null}::uuid, ${state?.customerId ?? null}, ${state?.subscriptionId ?? null},
-        ${state?.status ?? null}, ${state?.tier ?? null},
-        ${state?.currentPeriodEnd ? toTime(state.currentPeriodEnd) : null}::timestamptz
-      ) as outcome`;
+    outcome = await recordEvent(event, state, false);
   } catch (error) {
     console.error(`stripe-webhook: could not record ${event.type} ${event.id}`, error);
     return json(500, { message: 'Could not record the event' });
+  }
+  if (outcome === 'conflict' && state) {
+    // Another event of the same second put the subscription in another state: Stripe does not
+    // order events, so ask Stripe for the subscription as it is now and apply that.
+    try {
+      const current = stateOf(await stripeClient().subscriptions.retrieve(state.subscriptionId));
+      state = { ...current, userId: current.userId ?? state.userId };
+    } catch (error) {
+      console.error(`stripe-webhook: could not read ${state.subscriptionId} for ${event.id}`, error);
+      return json(502, { message: 'Could not read the subscription from Stripe' });
+    }
+    try {
+      outcome = await recordEvent(event, state, true);
+    } catch (error) {
+      console.error(`stripe-webhook: could not record ${event.type} ${event.id}`, error);
+      return json(500, { message: 'Could not record the event' });
+    }
   }
   return json(200, { received: true, outcome });
 }
