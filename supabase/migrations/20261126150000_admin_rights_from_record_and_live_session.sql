@@ -41,7 +41,7 @@ grant execute on function private.is_admin() to authenticated, service_role;
 -- is_admin() (security definer, owned by the migration role) calls it; PostgREST's roles keep
 -- their grants as before.
 revoke execute on function private.jwt_session_is_live() from public, anon;
-grant execute on function private.jwt_session_is_live() to authenticated, service_role;
+grant execute on function private.jwt_session_is_live() to authenticated;
 
 -- The public name is unchanged (same rule); grants restated explicitly.
 revoke execute on function public.is_admin() from public, anon;
