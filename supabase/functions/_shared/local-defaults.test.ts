@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { isLoopbackUrl, localDefaultSecrets, misplacedLocalDefaults, refuseLocalDefaults } from './local-defaults.ts';
+import { isLoopbackUrl } from './domain/loopback-url.ts';
+import { localDefaultSecrets, misplacedLocalDefaults, refuseLocalDefaults } from './local-defaults.ts';
 
 const root = path.resolve(import.meta.dirname, '..', '..', '..');
 const example = Object.fromEntries(

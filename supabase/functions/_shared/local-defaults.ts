@@ -2,6 +2,7 @@
 // read them, so a function that finds one while serving a non-loopback SUPABASE_URL refuses to
 // start: a deployed project with the local Stripe webhook secret would accept forged events.
 // Pure: the functions pass their environment in.
+import { isLoopbackUrl } from './domain/loopback-url.ts';
 
 export const localDefaultSecrets: Readonly<Record<string, string>> = {
   STRIPE_WEBHOOK_SECRET: 'whsec_castloop_local',
@@ -12,19 +13,6 @@ export const localDefaultSecrets: Readonly<Record<string, string>> = {
   SUPABASE_SERVICE_ROLE_KEY:
     'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZS1kZW1vIiwicm9sZSI6InNlcnZpY2Vfcm9sZSIsImV4cCI6MTk4MzgxMjk5Nn0.EGIM96RAZx35lJzdJsyH-qQwv8Hdp7fsn3W0YpN81IU',
 };
-
-const loopbackHosts = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
-
-/** True for http(s) URLs on this machine only (localhost, 127.0.0.0/8, ::1). */
-export function isLoopbackUrl(url: string | undefined): boolean {
-  if (!url) return false;
-  try {
-    const { hostname } = new URL(url);
-    return loopbackHosts.has(hostname) || /^127\.\d+\.\d+\.\d+$/.test(hostname) || hostname.endsWith('.localhost');
-  } catch {
-    return false;
-  }
-}
 
 /** Names of the variables that hold a local default secret where that is not allowed. */
 export function misplacedLocalDefaults(env: Record<string, string | undefined>): string[] {
