@@ -89,16 +89,34 @@ interface FunctionsOptions {
   onLine?: (line: string) => void;
 }
 
+/**
+ * Every setting the functions read (supabase/functions/_shared/settings.ts), passed explicitly
+ * for this stack: the project's secrets from .env, what the platform sets (SUPABASE_*), the
+ * stack's own web server as the site, and the sandboxes' settings the stack decided.
+ */
+export function functionSettingsEnv(config: StackConfig, sandboxEnv: Record<string, string>): Record<string, string> {
+  const secrets: Record<string, string> = {};
+  // Auth's private signing keys stay with Auth, as on the hosted platform.
+  for (const key of loadEnvFileKeys())
+    if (config.env[key] !== undefined && key !== 'SUPABASE_JWT_SIGNING_KEYS') secrets[key] = config.env[key];
+  return {
+    ...secrets,
+    SUPABASE_URL: config.urls.api,
+    SUPABASE_ANON_KEY: config.anonKey,
+    SUPABASE_SERVICE_ROLE_KEY: config.serviceRoleKey,
+    SUPABASE_DB_URL: config.urls.db,
+    // The local stack's own web server is the site (its port differs under npm test).
+    SITE_URL: config.urls.web,
+    ALLOWED_ORIGIN: config.urls.web,
+    ...sandboxEnv,
+  };
+}
+
 export async function startFunctions(config: StackConfig, options: FunctionsOptions): Promise<ChildService> {
   const workDir = path.join(config.dataDir, 'functions');
   await mkdir(workDir, { recursive: true });
   const denoConfig = path.join(workDir, 'deno.json');
   await writeHostDenoConfig(denoConfig);
-
-  const secrets: Record<string, string> = {};
-  // Auth's private signing keys stay with Auth, as on the hosted platform.
-  for (const key of loadEnvFileKeys())
-    if (config.env[key] !== undefined && key !== 'SUPABASE_JWT_SIGNING_KEYS') secrets[key] = config.env[key];
 
   const args = ['run', '-A', `--config=${denoConfig}`];
   if (options.watch) args.push(`--watch=${functionsDir}`, '--no-clear-screen');
@@ -110,19 +128,11 @@ export async function startFunctions(config: StackConfig, options: FunctionsOpti
     args,
     cwd: repoRoot,
     env: {
-      ...secrets,
+      ...functionSettingsEnv(config, options.sandboxEnv ?? {}),
       DENO_DIR: config.env.DENO_DIR ?? path.join(repoRoot, 'node_modules', '.cache', 'deno'),
       DENO_NO_UPDATE_CHECK: '1',
-      SUPABASE_URL: config.urls.api,
-      SUPABASE_ANON_KEY: config.anonKey,
-      SUPABASE_SERVICE_ROLE_KEY: config.serviceRoleKey,
-      SUPABASE_DB_URL: config.urls.db,
       SUPABASE_JWT_SECRET: config.jwtSecret,
       CASTLOOP_JWKS: JSON.stringify(loadSigningKeys(config).jwks),
-      // The local stack's own web server is the site (its port differs under npm test).
-      SITE_URL: config.urls.web,
-      ALLOWED_ORIGIN: config.urls.web,
-      ...options.sandboxEnv,
       CASTLOOP_FUNCTIONS_DIRS: JSON.stringify([functionsDir, ...(options.extraDirs ?? [])]),
       CASTLOOP_FUNCTIONS_PORT: String(config.ports.functions),
       CASTLOOP_FUNCTIONS_HOST: config.host,

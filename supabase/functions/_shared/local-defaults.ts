@@ -1,7 +1,7 @@
 // The local stack's well-known secrets (.env.example, the Supabase CLI's demo keys). Anyone can
 // read them, so a function that finds one while serving a non-loopback SUPABASE_URL refuses to
 // start: a deployed project with the local Stripe webhook secret would accept forged events.
-// Pure: the functions pass their environment in.
+// Pure: the functions pass their environment in (settings.ts refuses them at start-up).
 import { isLoopbackUrl } from './domain/loopback-url.ts';
 
 export const localDefaultSecrets: Readonly<Record<string, string>> = {
@@ -20,14 +20,4 @@ export function misplacedLocalDefaults(env: Record<string, string | undefined>):
   return Object.entries(localDefaultSecrets)
     .filter(([name, value]) => env[name] === value)
     .map(([name]) => name);
-}
-
-/** Throws (the function does not start) when a local default secret serves a real project. */
-export function refuseLocalDefaults(env: Record<string, string | undefined>): void {
-  const names = misplacedLocalDefaults(env);
-  if (names.length > 0) {
-    throw new Error(
-      `Refusing to start: ${names.join(', ')} still hold the local stack's public default, and SUPABASE_URL (${env.SUPABASE_URL}) is not a loopback address. Set real secrets (docs/deploy.md).`,
-    );
-  }
 }
