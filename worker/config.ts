@@ -46,7 +46,7 @@ const GOOGLE_API = 'https://www.googleapis.com';
 
 /**
  * Reads settings from `env`, collecting every problem, so one error names them all. Nothing is
- * filled in from the local stack: it passes its own values (worker/launch.ts).
+ * filled in from the local stack: it passes its own values (local/worker.ts).
  */
 function settingsReader(env: NodeJS.ProcessEnv) {
   const problems: string[] = [];

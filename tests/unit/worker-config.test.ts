@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../local/config.ts';
 import { loadWorkerConfig } from '../../worker/config.ts';
-import { workerEnv } from '../../worker/launch.ts';
+import { workerEnv } from '../../local/worker.ts';
 
 const production = {
   WORKER_DATABASE_URL: 'postgresql://postgres:pw@db.abcdefghijklmnop.supabase.co:5432/postgres',
