@@ -12,7 +12,12 @@ import { denoBinary, deployedFunctions, writeHostDenoConfig } from '../local/fun
 const run = promisify(execFile);
 const config = loadConfig('test');
 const updateLocks = process.argv.includes('--update-locks');
-const env = { ...process.env, DENO_DIR: config.env.DENO_DIR ?? path.join(repoRoot, 'node_modules', '.cache', 'deno'), DENO_NO_UPDATE_CHECK: '1', NO_COLOR: '1' };
+const env = {
+  ...process.env,
+  DENO_DIR: config.env.DENO_DIR ?? path.join(repoRoot, 'node_modules', '.cache', 'deno'),
+  DENO_NO_UPDATE_CHECK: '1',
+  NO_COLOR: '1',
+};
 
 async function check(label: string, args: string[]): Promise<string | null> {
   try {
@@ -29,7 +34,10 @@ async function check(label: string, args: string[]): Promise<string | null> {
 // alone resolves only what the types need: a package with separate @types would be missed).
 async function checkFunction(fn: { name: string; entry: string; config: string }): Promise<string | null> {
   const own = [`--frozen=${!updateLocks}`, `--config=${fn.config}`];
-  return (await check(fn.name, ['install', '--quiet', ...own, '--entrypoint', fn.entry])) ?? (await check(fn.name, ['check', ...own, fn.entry]));
+  return (
+    (await check(fn.name, ['install', '--quiet', ...own, '--entrypoint', fn.entry])) ??
+    (await check(fn.name, ['check', ...own, fn.entry]))
+  );
 }
 
 const functions = await deployedFunctions();
@@ -41,7 +49,12 @@ if (failures.length === 0) {
   const hostConfig = path.join(workDir, 'deno.json');
   await writeHostDenoConfig(hostConfig);
   const host = path.join(repoRoot, 'local', 'functions', 'deno-host.ts');
-  const failure = await check('local functions host', ['check', `--config=${hostConfig}`, host, ...functions.map((fn) => fn.entry)]);
+  const failure = await check('local functions host', [
+    'check',
+    `--config=${hostConfig}`,
+    host,
+    ...functions.map((fn) => fn.entry),
+  ]);
   if (failure) failures.push(failure);
 }
 for (const failure of failures) console.error(failure);
@@ -49,4 +62,6 @@ if (failures.length > 0) {
   console.error(`deno check failed (after changing a deno.json: npx tsx scripts/deno-check.ts --update-locks)`);
   process.exit(1);
 }
-console.log(`deno check: ${functions.map((fn) => fn.name).join(', ')} each with its own deno.json and deno.lock, and the local host: OK`);
+console.log(
+  `deno check: ${functions.map((fn) => fn.name).join(', ')} each with its own deno.json and deno.lock, and the local host: OK`,
+);

@@ -27,7 +27,8 @@ function isHttpUrl(value: string): boolean {
 export function resolveSpaSettings(env: Record<string, string | undefined>, target: SpaTarget): SpaSettings {
   const problems = requiredSpaSettings.filter((name) => !env[name]?.trim()).map((name) => `${name} is not set`);
   const supabaseUrl = env.VITE_SUPABASE_URL?.trim() ?? '';
-  if (supabaseUrl && !isHttpUrl(supabaseUrl)) problems.push(`VITE_SUPABASE_URL is not an http(s) URL ("${supabaseUrl}")`);
+  if (supabaseUrl && !isHttpUrl(supabaseUrl))
+    problems.push(`VITE_SUPABASE_URL is not an http(s) URL ("${supabaseUrl}")`);
   else if (target === 'build' && env.CASTLOOP_LOCAL_STACK !== '1' && isLoopbackUrl(supabaseUrl)) {
     problems.push(`VITE_SUPABASE_URL is this machine (${supabaseUrl}); a production build needs the project's URL`);
   }

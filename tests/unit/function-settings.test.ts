@@ -46,7 +46,9 @@ describe('the functions settings', () => {
     expect(() => readFunctionSettings({ ...hosted, STRIPE_PRICE_GROWTH: ' ' }, 'api')).toThrow(
       /^Edge Function api misconfigured: STRIPE_PRICE_GROWTH is not set \(docs\/deploy\.md, section 4\)\.$/,
     );
-    expect(() => readFunctionSettings({ ...hosted, STRIPE_WEBHOOK_SECRET: undefined }, 'stripe-webhook')).toThrow(/: STRIPE_WEBHOOK_SECRET is not set \(/);
+    expect(() => readFunctionSettings({ ...hosted, STRIPE_WEBHOOK_SECRET: undefined }, 'stripe-webhook')).toThrow(
+      /: STRIPE_WEBHOOK_SECRET is not set \(/,
+    );
     // The webhook secret is not the api's business.
     expect(() => readFunctionSettings({ ...hosted, STRIPE_WEBHOOK_SECRET: undefined }, 'api')).not.toThrow();
   });
@@ -58,30 +60,49 @@ describe('the functions settings', () => {
   });
 
   it('decides Secure cookies once, from the site: https, or plain http only on this machine', () => {
-    expect(readFunctionSettings(hosted, 'api')).toMatchObject({ siteUrl: 'https://app.example.com', secureCookies: true, oauthRedirectUri: 'https://app.example.com/oauth/callback' });
-    const local = readFunctionSettings({ ...hosted, SUPABASE_URL: 'http://127.0.0.1:54321', SITE_URL: 'http://127.0.0.1:3000' }, 'api');
+    expect(readFunctionSettings(hosted, 'api')).toMatchObject({
+      siteUrl: 'https://app.example.com',
+      secureCookies: true,
+      oauthRedirectUri: 'https://app.example.com/oauth/callback',
+    });
+    const local = readFunctionSettings(
+      { ...hosted, SUPABASE_URL: 'http://127.0.0.1:54321', SITE_URL: 'http://127.0.0.1:3000' },
+      'api',
+    );
     expect(local.secureCookies).toBe(false);
-    expect(() => readFunctionSettings({ ...hosted, SITE_URL: 'http://app.example.com' }, 'api')).toThrow(/SITE_URL must be https/);
-    expect(() => readFunctionSettings({ ...hosted, SITE_URL: 'app.example.com' }, 'api')).toThrow(/SITE_URL is not an http\(s\) URL/);
+    expect(() => readFunctionSettings({ ...hosted, SITE_URL: 'http://app.example.com' }, 'api')).toThrow(
+      /SITE_URL must be https/,
+    );
+    expect(() => readFunctionSettings({ ...hosted, SITE_URL: 'app.example.com' }, 'api')).toThrow(
+      /SITE_URL is not an http\(s\) URL/,
+    );
   });
 
   it('refuses malformed optional settings instead of ignoring them', () => {
-    expect(() => readFunctionSettings({ ...hosted, AUTOMATION_MAX_ATTEMPTS: 'ten' }, 'deliver-submissions')).toThrow(/AUTOMATION_MAX_ATTEMPTS must be a positive integer/);
-    expect(() => readFunctionSettings({ ...hosted, ALLOWED_ORIGIN: 'https://ok.example.com,not an origin' }, 'api')).toThrow(/ALLOWED_ORIGIN holds "not an origin"/);
-    expect(readFunctionSettings({ ...hosted, ALLOWED_ORIGIN: 'https://other.example.com/' }, 'api').allowedOrigins).toEqual(
-      new Set(['https://app.example.com', 'https://other.example.com']),
+    expect(() => readFunctionSettings({ ...hosted, AUTOMATION_MAX_ATTEMPTS: 'ten' }, 'deliver-submissions')).toThrow(
+      /AUTOMATION_MAX_ATTEMPTS must be a positive integer/,
     );
+    expect(() =>
+      readFunctionSettings({ ...hosted, ALLOWED_ORIGIN: 'https://ok.example.com,not an origin' }, 'api'),
+    ).toThrow(/ALLOWED_ORIGIN holds "not an origin"/);
+    expect(
+      readFunctionSettings({ ...hosted, ALLOWED_ORIGIN: 'https://other.example.com/' }, 'api').allowedOrigins,
+    ).toEqual(new Set(['https://app.example.com', 'https://other.example.com']));
   });
 
   it("refuses the local stack's public secrets on a deployed project", () => {
-    expect(() => readFunctionSettings({ ...hosted, STRIPE_WEBHOOK_SECRET: 'whsec_castloop_local' }, 'stripe-webhook')).toThrow(
-      /STRIPE_WEBHOOK_SECRET still hold the local stack's public default/,
-    );
+    expect(() =>
+      readFunctionSettings({ ...hosted, STRIPE_WEBHOOK_SECRET: 'whsec_castloop_local' }, 'stripe-webhook'),
+    ).toThrow(/STRIPE_WEBHOOK_SECRET still hold the local stack's public default/);
   });
 
-  it.each(FUNCTION_NAMES.map((name) => [name]))("%s starts with exactly what the local stack passes it", (name) => {
+  it.each(FUNCTION_NAMES.map((name) => [name]))('%s starts with exactly what the local stack passes it', (name) => {
     const config = loadConfig('test');
-    const env = functionSettingsEnv(config, { ...stripeFunctionEnv(config), ...oauthFunctionEnv(config), ...automationFunctionEnv(config) });
+    const env = functionSettingsEnv(config, {
+      ...stripeFunctionEnv(config),
+      ...oauthFunctionEnv(config),
+      ...automationFunctionEnv(config),
+    });
     const settings = readFunctionSettings(env, name);
     expect(settings.siteUrl).toBe(config.urls.web);
     expect(settings.supabaseUrl).toBe(config.urls.api);
@@ -92,7 +113,11 @@ describe('every function', () => {
   const sources = (dir: string): string[] =>
     readdirSync(dir).flatMap((entry) => {
       const file = path.join(dir, entry);
-      return statSync(file).isDirectory() ? sources(file) : file.endsWith('.ts') && !file.endsWith('.test.ts') ? [file] : [];
+      return statSync(file).isDirectory()
+        ? sources(file)
+        : file.endsWith('.ts') && !file.endsWith('.test.ts')
+          ? [file]
+          : [];
     });
 
   it('reads its environment only through _shared/config.ts', () => {

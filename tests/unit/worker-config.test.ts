@@ -21,20 +21,38 @@ describe('the worker settings', () => {
   });
 
   it('names malformed settings with the missing ones', () => {
-    expect(() => loadWorkerConfig({ ...production, SUPABASE_URL: 'abcdefghijklmnop.supabase.co', WORKER_CONCURRENCY: '0', TOKEN_ENCRYPTION_KEYS: '' })).toThrow(
+    expect(() =>
+      loadWorkerConfig({
+        ...production,
+        SUPABASE_URL: 'abcdefghijklmnop.supabase.co',
+        WORKER_CONCURRENCY: '0',
+        TOKEN_ENCRYPTION_KEYS: '',
+      }),
+    ).toThrow(
       /SUPABASE_URL is not a URL; TOKEN_ENCRYPTION_KEYS is not set; WORKER_CONCURRENCY must be an integer >= 1, got "0"/,
     );
-    expect(() => loadWorkerConfig({ ...production, WORKER_DATABASE_URL: 'https://db.example.com' })).toThrow(/WORKER_DATABASE_URL must be a postgres: or postgresql: URL/);
+    expect(() => loadWorkerConfig({ ...production, WORKER_DATABASE_URL: 'https://db.example.com' })).toThrow(
+      /WORKER_DATABASE_URL must be a postgres: or postgresql: URL/,
+    );
   });
 
   it('talks to the platforms themselves unless told otherwise', () => {
     const config = loadWorkerConfig(production);
-    expect(config).toMatchObject({ googleApiBase: 'https://www.googleapis.com', xApiBase: 'https://api.x.com', linkedinApiBase: 'https://api.linkedin.com', concurrency: 1 });
+    expect(config).toMatchObject({
+      googleApiBase: 'https://www.googleapis.com',
+      xApiBase: 'https://api.x.com',
+      linkedinApiBase: 'https://api.linkedin.com',
+      concurrency: 1,
+    });
   });
 
   it('starts with exactly what the local stack passes it, pointed at its sandbox', () => {
     const stack = loadConfig('test');
     const config = loadWorkerConfig(workerEnv(stack));
-    expect(config).toMatchObject({ supabaseUrl: stack.urls.api, databaseUrl: stack.urls.db, googleApiBase: stack.urls.sandbox });
+    expect(config).toMatchObject({
+      supabaseUrl: stack.urls.api,
+      databaseUrl: stack.urls.db,
+      googleApiBase: stack.urls.sandbox,
+    });
   });
 });

@@ -42,7 +42,13 @@ export interface FunctionSettings {
   automation: { webhookUrl: string; secret: string; maxAttempts: number; timeoutSeconds: number };
 }
 
-export const FUNCTION_NAMES = ['api', 'stripe-webhook', 'oauth-callback', 'oauth-refresh', 'deliver-submissions'] as const;
+export const FUNCTION_NAMES = [
+  'api',
+  'stripe-webhook',
+  'oauth-callback',
+  'oauth-refresh',
+  'deliver-submissions',
+] as const;
 export type FunctionName = (typeof FUNCTION_NAMES)[number];
 
 const platform = ['SUPABASE_URL', 'SUPABASE_ANON_KEY', 'SUPABASE_SERVICE_ROLE_KEY', 'SUPABASE_DB_URL'];
@@ -96,7 +102,9 @@ function origins(values: string[], problems: string[]): Set<string> {
 /** Thrown at start-up: the function does not serve, and the message names every problem. */
 export class SettingsError extends Error {
   constructor(name: FunctionName | undefined, problems: string[]) {
-    super(`${name ? `Edge Function ${name}` : 'Edge Functions'} misconfigured: ${problems.join('; ')} (docs/deploy.md, section 4).`);
+    super(
+      `${name ? `Edge Function ${name}` : 'Edge Functions'} misconfigured: ${problems.join('; ')} (docs/deploy.md, section 4).`,
+    );
     this.name = 'SettingsError';
   }
 }
@@ -110,7 +118,8 @@ export function readFunctionSettings(env: Env, name?: FunctionName): FunctionSet
   const problems = required.filter((setting) => !value(env, setting)).map((setting) => `${setting} is not set`);
   const site = httpUrl(env, 'SITE_URL', problems);
   // Browsers drop Secure cookies on plain http, so only this machine may serve the site without TLS.
-  if (site && site.protocol !== 'https:' && !isLoopbackUrl(site.href)) problems.push('SITE_URL must be https (http only on this machine)');
+  if (site && site.protocol !== 'https:' && !isLoopbackUrl(site.href))
+    problems.push('SITE_URL must be https (http only on this machine)');
   const stripeApiBase = httpUrl(env, 'STRIPE_API_BASE', problems);
   httpUrl(env, 'AUTOMATION_WEBHOOK_URL', problems);
   const maxAttempts = positiveInt(env, 'AUTOMATION_MAX_ATTEMPTS', problems);
@@ -118,7 +127,9 @@ export function readFunctionSettings(env: Env, name?: FunctionName): FunctionSet
   const allowedOrigins = origins([site?.href ?? '', ...value(env, 'ALLOWED_ORIGIN').split(',')], problems);
   const localDefaults = misplacedLocalDefaults(env);
   if (localDefaults.length > 0) {
-    problems.push(`${localDefaults.join(', ')} still hold the local stack's public default, and SUPABASE_URL is not a loopback address`);
+    problems.push(
+      `${localDefaults.join(', ')} still hold the local stack's public default, and SUPABASE_URL is not a loopback address`,
+    );
   }
   if (problems.length > 0) throw new SettingsError(name, problems);
 
@@ -142,7 +153,9 @@ export function readFunctionSettings(env: Env, name?: FunctionName): FunctionSet
       secretKey: value(env, 'STRIPE_SECRET_KEY'),
       webhookSecret: value(env, 'STRIPE_WEBHOOK_SECRET'),
       apiBase: stripeApiBase,
-      priceIds: Object.fromEntries(PLAN_TIERS.map((tier) => [tier, value(env, `STRIPE_PRICE_${tier.toUpperCase()}`)]).filter(([, id]) => id)),
+      priceIds: Object.fromEntries(
+        PLAN_TIERS.map((tier) => [tier, value(env, `STRIPE_PRICE_${tier.toUpperCase()}`)]).filter(([, id]) => id),
+      ),
     },
     tokenEncryptionKeys: value(env, 'TOKEN_ENCRYPTION_KEYS'),
     wordpressInsecureHosts: value(env, 'WORDPRESS_INSECURE_HOSTS')
