@@ -1,24 +1,22 @@
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import path from 'node:path';
-import { defineConfig, type Plugin } from 'vite';
-import { brotliAssets } from './local/brotli-assets.ts';
-import { loadEnv as loadStackEnv } from './local/config.ts';
+import { defineConfig, loadEnv, type Plugin } from 'vite';
 import { appShellHtml } from './web/src/app/app-shell.ts';
+import { resolveSpaSettings } from './web/build-settings.ts';
 
-// Local defaults (.env.example, .env) fill in whatever the environment does not set.
-const stackEnv = loadStackEnv();
-for (const key of ['VITE_SUPABASE_URL', 'VITE_SUPABASE_ANON_KEY']) {
-  process.env[key] ??= stackEnv[key];
-}
-const apiUrl = process.env.CASTLOOP_API_URL ?? stackEnv.SUPABASE_URL;
+const envDir = path.resolve(import.meta.dirname);
 
 // `/api/*` is the `api` Edge Function: the spec's client calls same-origin paths.
-const apiProxy = {
+const apiProxy = (apiUrl: string) => ({
   '/api': { target: apiUrl, changeOrigin: true, rewrite: (p: string) => `/functions/v1/api${p.slice('/api'.length)}` },
   // The OAuth redirect URI is on the site, so the browser binding cookie set by /api reaches it.
-  '/oauth/callback': { target: apiUrl, changeOrigin: true, rewrite: (p: string) => `/functions/v1/oauth-callback${p.slice('/oauth/callback'.length)}` },
-};
+  '/oauth/callback': {
+    target: apiUrl,
+    changeOrigin: true,
+    rewrite: (p: string) => `/functions/v1/oauth-callback${p.slice('/oauth/callback'.length)}`,
+  },
+});
 
 // The first screen is in the HTML (web/src/app/app-shell.ts), so it paints before the scripts load.
 const appShell: Plugin = {
@@ -46,26 +44,31 @@ const dashboardSharedModules = {
   includeDependenciesRecursively: false,
 };
 
-export default defineConfig({
-  root: path.resolve(import.meta.dirname, 'web'),
-  envDir: path.resolve(import.meta.dirname),
-  plugins: [react(), tailwindcss(), appShell, brotliAssets()],
-  resolve: {
-    alias: {
-      '@': path.resolve(import.meta.dirname, 'web/src'),
-      '@domain': path.resolve(import.meta.dirname, 'supabase/functions/_shared/domain'),
+export default defineConfig(({ command, mode }) => {
+  // The environment Vite inlines import.meta.env from (process env over .env files), checked
+  // before anything is built or served.
+  const { apiUrl } = resolveSpaSettings({ ...process.env, ...loadEnv(mode, envDir) }, command);
+  return {
+    root: path.resolve(import.meta.dirname, 'web'),
+    envDir,
+    plugins: [react(), tailwindcss(), appShell],
+    resolve: {
+      alias: {
+        '@': path.resolve(import.meta.dirname, 'web/src'),
+        '@domain': path.resolve(import.meta.dirname, 'supabase/functions/_shared/domain'),
+      },
     },
-  },
-  server: {
-    proxy: apiProxy,
-    // Only what the SPA is built from: never the stack's settings, secrets or demo passwords.
-    fs: { strict: true, allow: spaSources, deny: ['.env', '.env.*', '*.{crt,pem,key}'] },
-  },
-  preview: { proxy: apiProxy },
-  build: {
-    outDir: path.resolve(import.meta.dirname, 'dist'),
-    emptyOutDir: true,
-    sourcemap: true,
-    rolldownOptions: { output: { codeSplitting: { groups: [dashboardSharedModules] } } },
-  },
+    server: {
+      proxy: apiProxy(apiUrl),
+      // Only what the SPA is built from: never the stack's settings, secrets or demo passwords.
+      fs: { strict: true, allow: spaSources, deny: ['.env', '.env.*', '*.{crt,pem,key}'] },
+    },
+    preview: { proxy: apiProxy(apiUrl) },
+    build: {
+      outDir: path.resolve(import.meta.dirname, 'dist'),
+      emptyOutDir: true,
+      sourcemap: true,
+      rolldownOptions: { output: { codeSplitting: { groups: [dashboardSharedModules] } } },
+    },
+  };
 });

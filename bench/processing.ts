@@ -19,7 +19,7 @@ const encodeEnv = {
 
 export async function bench(): Promise<Row[]> {
   const { config, startStack } = await benchStack(28000, 'processing');
-  const { startWorkerProcess } = await import('../worker/launch.ts');
+  const { startWorkerProcess } = await import('../local/worker.ts');
   const { makeFixtures } = await import('../tests/support/media.ts');
   const { createUser, storeOAuthTokens } = await import('../tests/support/users.ts');
   const { serviceClient, withDb } = await import('../tests/support/stack.ts');

@@ -9,7 +9,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build, type Manifest } from 'vite';
-import { repoRoot } from '../local/config.ts';
+import { loadConfig, repoRoot } from '../local/config.ts';
+import { localSpaEnv } from '../local/web.ts';
 import { runAlone, type Row } from './lib/rows.ts';
 
 const pages = [
@@ -21,6 +22,8 @@ const authClientModule = 'node_modules/@supabase/auth-js/dist/module/index.js';
 export async function bench(): Promise<Row[]> {
   const outDir = mkdtempSync(path.join(os.tmpdir(), 'castloop-web-bundle-'));
   try {
+    // Built against the local stack's settings, as npm test's preview build is.
+    Object.assign(process.env, localSpaEnv(loadConfig('dev')));
     await build({
       configFile: path.join(repoRoot, 'vite.config.ts'),
       logLevel: 'warn',

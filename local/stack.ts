@@ -16,7 +16,7 @@ import { stripeFunctionEnv } from './sandbox/stripe/settings.ts';
 import { createStorageService } from './storage/index.ts';
 import { superviseService, type SupervisedService, type SuperviseOptions } from './lib/process.ts';
 import { startWeb } from './web.ts';
-import { startWorkerProcess } from '../worker/launch.ts';
+import { startWorkerProcess } from './worker.ts';
 
 export interface StackOptions {
   reset?: boolean;

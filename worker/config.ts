@@ -44,18 +44,48 @@ export interface WorkerConfig {
 
 const GOOGLE_API = 'https://www.googleapis.com';
 
-function int(env: NodeJS.ProcessEnv, key: string, fallback: number, min = 1): number {
-  const raw = env[key];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min) throw new Error(`${key} must be an integer >= ${min}, got "${raw}"`);
-  return value;
-}
-
-function required(env: NodeJS.ProcessEnv, key: string): string {
-  const value = env[key];
-  if (!value) throw new Error(`${key} is required`);
-  return value;
+/**
+ * Reads settings from `env`, collecting every problem, so one error names them all. Nothing is
+ * filled in from the local stack: it passes its own values (local/worker.ts).
+ */
+function settingsReader(env: NodeJS.ProcessEnv) {
+  const problems: string[] = [];
+  const raw = (key: string) => env[key]?.trim() ?? '';
+  const url = (key: string, protocols: string[]) => {
+    const value = raw(key);
+    try {
+      if (value && !protocols.includes(new URL(value).protocol)) problems.push(`${key} must be a ${protocols.join(' or ')} URL`);
+    } catch {
+      problems.push(`${key} is not a URL`);
+    }
+    return value.replace(/\/$/, '');
+  };
+  return {
+    required(key: string): string {
+      if (!raw(key)) problems.push(`${key} is not set`);
+      return raw(key);
+    },
+    requiredUrl(key: string, protocols: string[]): string {
+      if (!raw(key)) problems.push(`${key} is not set`);
+      return raw(key) ? url(key, protocols) : '';
+    },
+    /** An API base (plain http for the local sandbox); unset means the platform itself. */
+    apiBase(key: string, platform: string): string {
+      return raw(key) ? url(key, ['http:', 'https:']) : platform;
+    },
+    int(key: string, fallback: number, min = 1): number {
+      const value = raw(key);
+      if (value === '') return fallback;
+      const parsed = Number(value);
+      if (Number.isInteger(parsed) && parsed >= min) return parsed;
+      problems.push(`${key} must be an integer >= ${min}, got "${value}"`);
+      return fallback;
+    },
+    /** Throws naming every problem found so far. */
+    check(): void {
+      if (problems.length > 0) throw new Error(`Worker misconfigured: ${problems.join('; ')} (docs/deploy.md, section 10).`);
+    },
+  };
 }
 
 function oauthClients(env: NodeJS.ProcessEnv): Partial<Record<OAuthProviderId, OAuthProviderConfig>> {
@@ -68,31 +98,35 @@ function oauthClients(env: NodeJS.ProcessEnv): Partial<Record<OAuthProviderId, O
   return clients;
 }
 
+/** The worker's settings, or an error that names every missing or malformed one. */
 export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerConfig {
-  return {
-    databaseUrl: required(env, 'WORKER_DATABASE_URL'),
-    supabaseUrl: required(env, 'SUPABASE_URL').replace(/\/$/, ''),
-    serviceRoleKey: required(env, 'SUPABASE_SERVICE_ROLE_KEY'),
-    tokenKeyring: required(env, 'TOKEN_ENCRYPTION_KEYS'),
+  const read = settingsReader(env);
+  const config: WorkerConfig = {
+    databaseUrl: read.requiredUrl('WORKER_DATABASE_URL', ['postgres:', 'postgresql:']),
+    supabaseUrl: read.requiredUrl('SUPABASE_URL', ['http:', 'https:']),
+    serviceRoleKey: read.required('SUPABASE_SERVICE_ROLE_KEY'),
+    tokenKeyring: read.required('TOKEN_ENCRYPTION_KEYS'),
     oauthClients: oauthClients(env),
     // One setting switches Drive and YouTube between the local sandbox and Google itself.
-    googleApiBase: (env.GOOGLE_API_BASE || GOOGLE_API).replace(/\/$/, ''),
-    xApiBase: (env.X_API_BASE || 'https://api.x.com').replace(/\/$/, ''),
-    linkedinApiBase: (env.LINKEDIN_API_BASE || 'https://api.linkedin.com').replace(/\/$/, ''),
+    googleApiBase: read.apiBase('GOOGLE_API_BASE', GOOGLE_API),
+    xApiBase: read.apiBase('X_API_BASE', 'https://api.x.com'),
+    linkedinApiBase: read.apiBase('LINKEDIN_API_BASE', 'https://api.linkedin.com'),
     linkedinVersion: env.LINKEDIN_API_VERSION || '202505',
-    postRetrySeconds: int(env, 'WORKER_POST_RETRY_SECONDS', 300),
-    concurrency: int(env, 'WORKER_CONCURRENCY', 1),
+    postRetrySeconds: read.int('WORKER_POST_RETRY_SECONDS', 300),
+    concurrency: read.int('WORKER_CONCURRENCY', 1),
     tempDir: env.WORKER_TEMP_DIR || path.join(os.tmpdir(), 'castloop-worker'),
-    heartbeatSeconds: int(env, 'WORKER_HEARTBEAT_SECONDS', 30, 10),
-    superviseSeconds: int(env, 'WORKER_SUPERVISE_SECONDS', 30),
-    feedIntervalMs: int(env, 'WORKER_FEED_INTERVAL_MS', 5000, 100),
-    retryLimit: int(env, 'WORKER_RETRY_LIMIT', 3, 0),
-    retryDelaySeconds: int(env, 'WORKER_RETRY_DELAY_SECONDS', 30, 0),
+    heartbeatSeconds: read.int('WORKER_HEARTBEAT_SECONDS', 30, 10),
+    superviseSeconds: read.int('WORKER_SUPERVISE_SECONDS', 30),
+    feedIntervalMs: read.int('WORKER_FEED_INTERVAL_MS', 5000, 100),
+    retryLimit: read.int('WORKER_RETRY_LIMIT', 3, 0),
+    retryDelaySeconds: read.int('WORKER_RETRY_DELAY_SECONDS', 30, 0),
     encode: {
       preset: env.WORKER_X264_PRESET || 'veryfast',
-      crf: int(env, 'WORKER_X264_CRF', 21),
-      clipHeight: int(env, 'WORKER_CLIP_HEIGHT', 1920, 16),
+      crf: read.int('WORKER_X264_CRF', 21),
+      clipHeight: read.int('WORKER_CLIP_HEIGHT', 1920, 16),
     },
     workerName: `${os.hostname()}/${process.pid}`,
   };
+  read.check();
+  return config;
 }

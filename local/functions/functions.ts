@@ -29,21 +29,55 @@ function readVerifyJwt(): Record<string, boolean> {
   return out;
 }
 
-/** One Deno config for the host: the union of every function's own deno.json import map. */
+/** The functions `supabase functions deploy` bundles: each folder with an index.ts, `_shared` aside. */
+export async function deployedFunctions(): Promise<{ name: string; dir: string; entry: string; config: string }[]> {
+  return (await readdir(functionsDir, { withFileTypes: true }))
+    .filter((entry) => entry.isDirectory() && !entry.name.startsWith('_') && existsSync(path.join(functionsDir, entry.name, 'index.ts')))
+    .map(({ name }) => {
+      const dir = path.join(functionsDir, name);
+      return { name, dir, entry: path.join(dir, 'index.ts'), config: path.join(dir, 'deno.json') };
+    });
+}
+
+interface DenoLock {
+  version: string;
+  specifiers?: Record<string, string>;
+  npm?: Record<string, unknown>;
+  workspace?: { dependencies?: string[] };
+}
+
+/** Adds `from` to `into`, refusing two functions that pin one name or specifier differently. */
+function mergeInto<T>(into: Record<string, T>, from: Record<string, T>, what: (key: string) => string): void {
+  for (const [key, value] of Object.entries(from)) {
+    if (key in into && JSON.stringify(into[key]) !== JSON.stringify(value)) throw new Error(`${what(key)}: two functions disagree`);
+    into[key] = value;
+  }
+}
+
+/**
+ * One Deno config for the host, which runs every function in one process: the union of every
+ * function's own deno.json import map, and of their deno.lock files (frozen), so the host loads
+ * exactly the versions each function deploys with.
+ */
 export async function writeHostDenoConfig(target: string): Promise<void> {
   const imports: Record<string, string> = {};
-  for (const entry of await readdir(functionsDir, { withFileTypes: true })) {
-    const file = path.join(functionsDir, entry.name, 'deno.json');
-    if (!entry.isDirectory() || !existsSync(file)) continue;
-    const own = (JSON.parse(await readFile(file, 'utf8')).imports ?? {}) as Record<string, string>;
-    for (const [name, specifier] of Object.entries(own)) {
-      if (imports[name] && imports[name] !== specifier) {
-        throw new Error(`supabase/functions/${entry.name}/deno.json maps "${name}" to ${specifier}, another function to ${imports[name]}`);
-      }
-      imports[name] = specifier;
-    }
+  const lock: Required<DenoLock> & { workspace: { dependencies: string[] } } = { version: '', specifiers: {}, npm: {}, workspace: { dependencies: [] } };
+  for (const fn of await deployedFunctions()) {
+    const own = (JSON.parse(await readFile(fn.config, 'utf8')).imports ?? {}) as Record<string, string>;
+    mergeInto(imports, own, (name) => `supabase/functions/${fn.name}/deno.json maps "${name}"`);
+    const lockFile = path.join(fn.dir, 'deno.lock');
+    if (!existsSync(lockFile)) throw new Error(`supabase/functions/${fn.name}/deno.lock is missing: run npx tsx scripts/deno-check.ts --update-locks`);
+    const ownLock = JSON.parse(await readFile(lockFile, 'utf8')) as DenoLock;
+    if (lock.version && ownLock.version !== lock.version) throw new Error(`supabase/functions/${fn.name}/deno.lock: lockfile version ${ownLock.version}, another ${lock.version}`);
+    lock.version = ownLock.version;
+    mergeInto(lock.specifiers, ownLock.specifiers ?? {}, (key) => `supabase/functions/${fn.name}/deno.lock pins ${key}`);
+    mergeInto(lock.npm, ownLock.npm ?? {}, (key) => `supabase/functions/${fn.name}/deno.lock has ${key}`);
+    lock.workspace.dependencies = [...new Set([...lock.workspace.dependencies, ...(ownLock.workspace?.dependencies ?? [])])].sort();
   }
-  await writeFile(target, JSON.stringify({ imports, nodeModulesDir: 'none' }, null, 2));
+  const sorted = <T>(record: Record<string, T>) => Object.fromEntries(Object.entries(record).sort(([a], [b]) => (a < b ? -1 : 1)));
+  const lockPath = path.join(path.dirname(target), 'deno.lock');
+  await writeFile(lockPath, `${JSON.stringify({ ...lock, specifiers: sorted(lock.specifiers), npm: sorted(lock.npm) }, null, 2)}\n`);
+  await writeFile(target, JSON.stringify({ imports, nodeModulesDir: 'none', lock: { path: lockPath, frozen: true } }, null, 2));
 }
 
 interface FunctionsOptions {
@@ -55,18 +89,36 @@ interface FunctionsOptions {
   onLine?: (line: string) => void;
 }
 
+/**
+ * Every setting the functions read (supabase/functions/_shared/settings.ts), passed explicitly
+ * for this stack: the project's secrets from .env, what the platform sets (SUPABASE_*), the
+ * stack's own web server as the site, and the sandboxes' settings the stack decided.
+ */
+export function functionSettingsEnv(config: StackConfig, sandboxEnv: Record<string, string>): Record<string, string> {
+  const secrets: Record<string, string> = {};
+  // Auth's private signing keys stay with Auth, as on the hosted platform.
+  for (const key of loadEnvFileKeys())
+    if (config.env[key] !== undefined && key !== 'SUPABASE_JWT_SIGNING_KEYS') secrets[key] = config.env[key];
+  return {
+    ...secrets,
+    SUPABASE_URL: config.urls.api,
+    SUPABASE_ANON_KEY: config.anonKey,
+    SUPABASE_SERVICE_ROLE_KEY: config.serviceRoleKey,
+    SUPABASE_DB_URL: config.urls.db,
+    // The local stack's own web server is the site (its port differs under npm test).
+    SITE_URL: config.urls.web,
+    ALLOWED_ORIGIN: config.urls.web,
+    ...sandboxEnv,
+  };
+}
+
 export async function startFunctions(config: StackConfig, options: FunctionsOptions): Promise<ChildService> {
   const workDir = path.join(config.dataDir, 'functions');
   await mkdir(workDir, { recursive: true });
   const denoConfig = path.join(workDir, 'deno.json');
   await writeHostDenoConfig(denoConfig);
 
-  const secrets: Record<string, string> = {};
-  // Auth's private signing keys stay with Auth, as on the hosted platform.
-  for (const key of loadEnvFileKeys())
-    if (config.env[key] !== undefined && key !== 'SUPABASE_JWT_SIGNING_KEYS') secrets[key] = config.env[key];
-
-  const args = ['run', '-A', '--no-lock', `--config=${denoConfig}`];
+  const args = ['run', '-A', `--config=${denoConfig}`];
   if (options.watch) args.push(`--watch=${functionsDir}`, '--no-clear-screen');
   args.push(path.join(repoRoot, 'local', 'functions', 'deno-host.ts'));
 
@@ -76,19 +128,11 @@ export async function startFunctions(config: StackConfig, options: FunctionsOpti
     args,
     cwd: repoRoot,
     env: {
-      ...secrets,
+      ...functionSettingsEnv(config, options.sandboxEnv ?? {}),
       DENO_DIR: config.env.DENO_DIR ?? path.join(repoRoot, 'node_modules', '.cache', 'deno'),
       DENO_NO_UPDATE_CHECK: '1',
-      SUPABASE_URL: config.urls.api,
-      SUPABASE_ANON_KEY: config.anonKey,
-      SUPABASE_SERVICE_ROLE_KEY: config.serviceRoleKey,
-      SUPABASE_DB_URL: config.urls.db,
       SUPABASE_JWT_SECRET: config.jwtSecret,
       CASTLOOP_JWKS: JSON.stringify(loadSigningKeys(config).jwks),
-      // The local stack's own web server is the site (its port differs under npm test).
-      SITE_URL: config.urls.web,
-      ALLOWED_ORIGIN: config.urls.web,
-      ...options.sandboxEnv,
       CASTLOOP_FUNCTIONS_DIRS: JSON.stringify([functionsDir, ...(options.extraDirs ?? [])]),
       CASTLOOP_FUNCTIONS_PORT: String(config.ports.functions),
       CASTLOOP_FUNCTIONS_HOST: config.host,

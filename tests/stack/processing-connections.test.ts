@@ -15,7 +15,7 @@ import { oauthFunctionEnv, SANDBOX_WORDPRESS_USER } from '../../local/sandbox/oa
 import { databaseTokenSource } from '../../worker/access-token.ts';
 import { loadWorkerConfig } from '../../worker/config.ts';
 import { ffmpegPath } from '../../worker/media/ffmpeg.ts';
-import { workerEnv } from '../../worker/launch.ts';
+import { workerEnv } from '../../local/worker.ts';
 import { openToken, parseTokenKeyring } from '../../supabase/functions/_shared/domain/token-cipher.ts';
 import { useAutomation } from '../support/episodes.ts';
 import { makeFixtures, type Fixtures } from '../support/media.ts';

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startWorkerProcess } from '../../worker/launch.ts';
+import { startWorkerProcess } from '../../local/worker.ts';
 import type { ChildService } from '../../local/lib/process.ts';
 import {
   colourName,

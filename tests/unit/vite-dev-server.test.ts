@@ -4,12 +4,16 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { createServer, type ViteDevServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../local/config.ts';
+import { localSpaEnv } from '../../local/web.ts';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 let server: ViteDevServer;
 let base = '';
 
 beforeAll(async () => {
+  // The settings npm start gives the dev server (vite.config.ts fills in none).
+  Object.assign(process.env, localSpaEnv(loadConfig('test')));
   server = await createServer({
     configFile: path.join(root, 'vite.config.ts'),
     server: { port: 0, host: '127.0.0.1', strictPort: false },

@@ -3,11 +3,12 @@
 // Stripe events, checkout recoveries, and the service-only functions over them) is out of
 // PostgREST's reach by design, so the functions query it here.
 import postgres from 'postgres';
+import { settings } from './config.ts';
 
 let client: postgres.Sql | null = null;
 
 export function db(): postgres.Sql {
-  client ??= postgres(Deno.env.get('SUPABASE_DB_URL')!, {
+  client ??= postgres(settings().dbUrl, {
     max: 4,
     // Works behind Supabase's transaction pooler too.
     prepare: false,

@@ -1,7 +1,8 @@
 // The local stack's well-known secrets (.env.example, the Supabase CLI's demo keys). Anyone can
 // read them, so a function that finds one while serving a non-loopback SUPABASE_URL refuses to
 // start: a deployed project with the local Stripe webhook secret would accept forged events.
-// Pure: the functions pass their environment in.
+// Pure: the functions pass their environment in (settings.ts refuses them at start-up).
+import { isLoopbackUrl } from './domain/loopback-url.ts';
 
 export const localDefaultSecrets: Readonly<Record<string, string>> = {
   STRIPE_WEBHOOK_SECRET: 'whsec_castloop_local',
@@ -13,33 +14,10 @@ export const localDefaultSecrets: Readonly<Record<string, string>> = {
     'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZS1kZW1vIiwicm9sZSI6InNlcnZpY2Vfcm9sZSIsImV4cCI6MTk4MzgxMjk5Nn0.EGIM96RAZx35lJzdJsyH-qQwv8Hdp7fsn3W0YpN81IU',
 };
 
-const loopbackHosts = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
-
-/** True for http(s) URLs on this machine only (localhost, 127.0.0.0/8, ::1). */
-export function isLoopbackUrl(url: string | undefined): boolean {
-  if (!url) return false;
-  try {
-    const { hostname } = new URL(url);
-    return loopbackHosts.has(hostname) || /^127\.\d+\.\d+\.\d+$/.test(hostname) || hostname.endsWith('.localhost');
-  } catch {
-    return false;
-  }
-}
-
 /** Names of the variables that hold a local default secret where that is not allowed. */
 export function misplacedLocalDefaults(env: Record<string, string | undefined>): string[] {
   if (isLoopbackUrl(env.SUPABASE_URL)) return [];
   return Object.entries(localDefaultSecrets)
     .filter(([name, value]) => env[name] === value)
     .map(([name]) => name);
-}
-
-/** Throws (the function does not start) when a local default secret serves a real project. */
-export function refuseLocalDefaults(env: Record<string, string | undefined>): void {
-  const names = misplacedLocalDefaults(env);
-  if (names.length > 0) {
-    throw new Error(
-      `Refusing to start: ${names.join(', ')} still hold the local stack's public default, and SUPABASE_URL (${env.SUPABASE_URL}) is not a loopback address. Set real secrets (docs/deploy.md).`,
-    );
-  }
 }

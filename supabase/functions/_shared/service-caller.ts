@@ -1,5 +1,6 @@
 // Scheduled functions (Supabase Cron via net.http_post) are called with the service role key as
 // a Bearer token; nothing else may run them.
+import { settings } from './config.ts';
 
 function timingSafeEqual(a: string, b: string): boolean {
   if (a.length !== b.length) return false;
@@ -11,6 +12,6 @@ function timingSafeEqual(a: string, b: string): boolean {
 /** True when the request carries the service role key (compared in constant time). */
 export function isServiceCaller(request: Request): boolean {
   const bearer = request.headers.get('authorization')?.match(/^Bearer\s+(.+)$/i)?.[1] ?? '';
-  const key = Deno.env.get('SUPABASE_SERVICE_ROLE_KEY') ?? '';
+  const key = settings().serviceRoleKey;
   return key !== '' && timingSafeEqual(bearer, key);
 }

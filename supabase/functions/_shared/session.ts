@@ -3,10 +3,10 @@
 // cookie. Cross-site rules for both live here too, applied to every /api route by app.ts.
 import type { Context, MiddlewareHandler } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
+import { settings } from './config.ts';
 import { accountSchema, type Account } from './domain/account.ts';
 import { db } from './db.ts';
 import { HttpError } from './http-error.ts';
-import { isLoopbackUrl } from './local-defaults.ts';
 import { sessionVerifier, userClient } from './supabase-clients.ts';
 
 const ACCESS_COOKIE = 'sb-access-token';
@@ -14,22 +14,13 @@ const REFRESH_COOKIE = 'sb-refresh-token';
 
 /** The site's own origins: SITE_URL and the comma-separated ALLOWED_ORIGIN. */
 export function allowedOrigins(): Set<string> {
-  const configured = [Deno.env.get('SITE_URL'), ...(Deno.env.get('ALLOWED_ORIGIN') ?? '').split(',')];
-  const origins = new Set<string>();
-  for (const value of configured) {
-    try {
-      if (value?.trim()) origins.add(new URL(value.trim()).origin);
-    } catch {
-      // A malformed entry allows nothing.
-    }
-  }
-  return origins;
+  return settings().allowedOrigins;
 }
 
 function bearerOf(c: Context): string | null {
   const bearer = c.req.header('authorization')?.match(/^Bearer\s+(.+)$/i)?.[1];
   // The anon key is not a session: the gateway adds it when a request carries only an apikey.
-  return bearer && bearer !== Deno.env.get('SUPABASE_ANON_KEY') ? bearer : null;
+  return bearer && bearer !== settings().anonKey ? bearer : null;
 }
 
 export function accessTokenOf(c: Context): string | null {
@@ -160,10 +151,9 @@ export async function loadCallerAccount(caller: Caller): Promise<Account> {
   return parseAccount(await readAsCaller(caller, 'select public.current_account() as result'));
 }
 
-/** HttpOnly, SameSite=Lax, and Secure unless the site itself is served from this machine. */
+/** HttpOnly, SameSite=Lax, and Secure when the site is https (settings.ts decides). */
 export function setSessionCookies(c: Context, session: { access_token: string; refresh_token: string; expires_in: number }): void {
-  const secure = !isLoopbackUrl(Deno.env.get('SITE_URL'));
-  const options = { path: '/', httpOnly: true, sameSite: 'Lax' as const, secure };
+  const options = { path: '/', httpOnly: true, sameSite: 'Lax' as const, secure: settings().secureCookies };
   setCookie(c, ACCESS_COOKIE, session.access_token, { ...options, maxAge: session.expires_in });
   setCookie(c, REFRESH_COOKIE, session.refresh_token, { ...options, maxAge: 60 * 60 * 24 * 30 });
 }

@@ -1,11 +1,9 @@
 // The two clients every function uses: one acting as the caller (RLS applies) and the service-role
 // client, used only where a secret or an admin action is needed.
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
+import { settings } from './config.ts';
 import type { Database } from './database.types.ts';
 
-const url = Deno.env.get('SUPABASE_URL')!;
-const anonKey = Deno.env.get('SUPABASE_ANON_KEY')!;
-const serviceRoleKey = Deno.env.get('SUPABASE_SERVICE_ROLE_KEY')!;
 const noSession = { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false };
 
 /**
@@ -15,7 +13,7 @@ const noSession = { persistSession: false, autoRefreshToken: false, detectSessio
  */
 export function publicClient(clientAddress?: string | null): SupabaseClient<Database> {
   const headers: Record<string, string> = clientAddress ? { 'X-Forwarded-For': clientAddress } : {};
-  return createClient<Database>(url, anonKey, { auth: noSession, global: { headers } });
+  return createClient<Database>(settings().supabaseUrl, settings().anonKey, { auth: noSession, global: { headers } });
 }
 
 let verifier: SupabaseClient<Database> | undefined;
@@ -25,7 +23,7 @@ let verifier: SupabaseClient<Database> | undefined;
  * ten minutes, so ES256 sessions are verified here without a request to Auth.
  */
 export function sessionVerifier(): SupabaseClient<Database> {
-  verifier ??= createClient<Database>(url, anonKey, { auth: noSession });
+  verifier ??= createClient<Database>(settings().supabaseUrl, settings().anonKey, { auth: noSession });
   return verifier;
 }
 
@@ -37,7 +35,7 @@ const USER_CLIENTS_MAX = 1000;
 export function userClient(accessToken: string): SupabaseClient<Database> {
   let client = userClients.get(accessToken);
   if (!client) {
-    client = createClient<Database>(url, anonKey, {
+    client = createClient<Database>(settings().supabaseUrl, settings().anonKey, {
       auth: noSession,
       global: { headers: { Authorization: `Bearer ${accessToken}` } },
     });
@@ -49,5 +47,5 @@ export function userClient(accessToken: string): SupabaseClient<Database> {
 }
 
 export function serviceClient(): SupabaseClient<Database> {
-  return createClient<Database>(url, serviceRoleKey, { auth: noSession });
+  return createClient<Database>(settings().supabaseUrl, settings().serviceRoleKey, { auth: noSession });
 }

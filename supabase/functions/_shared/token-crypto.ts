@@ -1,12 +1,13 @@
 // The functions' side of token encryption at rest (domain/token-cipher.ts): the keyring comes
 // from the TOKEN_ENCRYPTION_KEYS secret, and a missing or malformed one is a 503.
 import { openToken, parseTokenKeyring, sealToken, type TokenKeyring } from './domain/token-cipher.ts';
+import { settings } from './config.ts';
 import { HttpError } from './http-error.ts';
 
 let keyring: Promise<TokenKeyring> | null = null;
 
 function ring(): Promise<TokenKeyring> {
-  keyring ??= parseTokenKeyring(Deno.env.get('TOKEN_ENCRYPTION_KEYS') ?? '').catch((error) => {
+  keyring ??= parseTokenKeyring(settings().tokenEncryptionKeys).catch((error) => {
     keyring = null;
     throw new HttpError(503, (error as Error).message);
   });

@@ -1,6 +1,6 @@
 // The `api` Edge Function: every signed-in `/api/*` path of the spec, as one Hono app.
-import { refuseLocalDefaults } from '../_shared/local-defaults.ts';
+import { requireSettings } from '../_shared/config.ts';
 import { app } from './app.ts';
 
-refuseLocalDefaults(Deno.env.toObject());
+requireSettings('api');
 Deno.serve(app.fetch);

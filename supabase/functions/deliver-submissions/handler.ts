@@ -5,11 +5,11 @@ import {
   DELIVERY_LEASE_SECONDS,
   DOWNLOAD_URL_SECONDS,
   IDEMPOTENCY_HEADER,
-  MAX_DELIVERY_ATTEMPTS,
   retryDelaySeconds,
   shouldGiveUp,
   SIGNATURE_HEADER,
 } from '../_shared/domain/outbox.ts';
+import { settings } from '../_shared/config.ts';
 import { EPISODES_BUCKET } from '../_shared/domain/episodes.ts';
 import { db } from '../_shared/db.ts';
 import { serviceClient } from '../_shared/supabase-clients.ts';
@@ -31,18 +31,9 @@ const reason = (cause: unknown) => (cause instanceof Error ? cause.message : Str
 const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
-function settings() {
-  const int = (key: string, fallback: number) => {
-    const value = Number(Deno.env.get(key));
-    return Number.isInteger(value) && value > 0 ? value : fallback;
-  };
-  return {
-    url: Deno.env.get('AUTOMATION_WEBHOOK_URL') ?? '',
-    secret: Deno.env.get('AUTOMATION_WEBHOOK_SECRET') ?? '',
-    maxAttempts: int('AUTOMATION_MAX_ATTEMPTS', MAX_DELIVERY_ATTEMPTS),
-    timeoutMs: int('AUTOMATION_TIMEOUT_SECONDS', 30) * 1000,
-    siteUrl: (Deno.env.get('SITE_URL') ?? '').replace(/\/+$/, ''),
-  };
+function deliverySettings() {
+  const { automation, siteUrl } = settings();
+  return { url: automation.webhookUrl, secret: automation.secret, maxAttempts: automation.maxAttempts, timeoutMs: automation.timeoutSeconds * 1000, siteUrl };
 }
 
 async function signedUrls(bucket: string, paths: string[]): Promise<Map<string, string>> {
@@ -80,7 +71,7 @@ async function deliveryBody(delivery: Delivery, context: DeliveryContext | undef
   };
 }
 
-async function deliver(delivery: Delivery, context: DeliveryContext | undefined, config: ReturnType<typeof settings>): Promise<Outcome> {
+async function deliver(delivery: Delivery, context: DeliveryContext | undefined, config: ReturnType<typeof deliverySettings>): Promise<Outcome> {
   let status: number | null = null;
   let error: string | null = null;
   try {
@@ -119,7 +110,7 @@ async function deliver(delivery: Delivery, context: DeliveryContext | undefined,
 export async function handleDeliveryRun(request: Request): Promise<Response> {
   if (request.method !== 'POST') return json(405, { message: 'Use POST' });
   if (!isServiceCaller(request)) return json(401, { message: 'Only the scheduler may run deliveries' });
-  const config = settings();
+  const config = deliverySettings();
   if (!config.url || !config.secret) return json(503, { message: 'AUTOMATION_WEBHOOK_URL and AUTOMATION_WEBHOOK_SECRET must be set' });
 
   let options: { limit?: unknown; leaseSeconds?: unknown };

@@ -1,8 +1,8 @@
 // `deliver-submissions`: the outbox worker. Supabase Cron calls it every minute
 // (net.http_post with the service role key); each run claims due deliveries with
 // FOR UPDATE SKIP LOCKED (private.claim_webhook_deliveries), so parallel runs never share a row.
-import { refuseLocalDefaults } from '../_shared/local-defaults.ts';
+import { requireSettings } from '../_shared/config.ts';
 import { handleDeliveryRun } from './handler.ts';
 
-refuseLocalDefaults(Deno.env.toObject());
+requireSettings('deliver-submissions');
 Deno.serve(handleDeliveryRun);

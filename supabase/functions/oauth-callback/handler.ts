@@ -2,6 +2,7 @@
 // code with the PKCE verifier, stores the tokens encrypted, and sends the user back to the
 // dashboard with the outcome. Any failure stores nothing and reports 'failed'.
 import { isOAuthProviderId, type OAuthProviderId } from '../_shared/domain/connection-status.ts';
+import { settings } from '../_shared/config.ts';
 import { db } from '../_shared/db.ts';
 import { storeConnection } from '../_shared/oauth/connections.ts';
 import { OAUTH_BINDING_COOKIE, oauthProviderConfig, oauthRedirectUri } from '../_shared/oauth/providers.ts';
@@ -9,8 +10,7 @@ import { exchangeCode } from '../_shared/domain/oauth-token-endpoint.ts';
 import { sha256Hex } from '../_shared/oauth/tokens.ts';
 
 function backToDashboard(provider: string | null, outcome: 'connected' | 'failed'): Response {
-  const site = (Deno.env.get('SITE_URL') ?? 'http://127.0.0.1:3000').replace(/\/+$/, '');
-  const target = new URL(`${site}/dashboard`);
+  const target = new URL(`${settings().siteUrl}/dashboard`);
   if (provider) target.searchParams.set('connection', provider);
   target.searchParams.set('outcome', outcome);
   return new Response(null, { status: 303, headers: { Location: target.toString(), 'Cache-Control': 'no-store' } });

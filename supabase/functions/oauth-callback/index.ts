@@ -1,8 +1,8 @@
 // `oauth-callback`: where every OAuth provider sends the browser back (the site's
 // `/oauth/callback` routes here). No JWT (verify_jwt = false): the single-use state, bound to
 // the user and to the browser that started the flow, authenticates the request.
-import { refuseLocalDefaults } from '../_shared/local-defaults.ts';
+import { requireSettings } from '../_shared/config.ts';
 import { handleOAuthCallback } from './handler.ts';
 
-refuseLocalDefaults(Deno.env.toObject());
+requireSettings('oauth-callback');
 Deno.serve(handleOAuthCallback);

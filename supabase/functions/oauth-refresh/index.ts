@@ -2,10 +2,10 @@
 // (pg_cron + pg_net, see its migration) with the service key. Refreshes every token due
 // within a day; a revoked grant is marked for reconnection.
 import { refreshDueTokens } from '../_shared/oauth/connections.ts';
-import { refuseLocalDefaults } from '../_shared/local-defaults.ts';
+import { requireSettings } from '../_shared/config.ts';
 import { isServiceCaller } from '../_shared/service-caller.ts';
 
-refuseLocalDefaults(Deno.env.toObject());
+requireSettings('oauth-refresh');
 Deno.serve(async (request) => {
   const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
   if (request.method !== 'POST') return json(405, { message: 'Method not allowed' });

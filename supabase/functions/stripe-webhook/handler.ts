@@ -1,5 +1,6 @@
 import Stripe from 'stripe';
 import { z } from 'zod';
+import { settings } from '../_shared/config.ts';
 import { HttpError, readBodyText } from '../_shared/http-error.ts';
 import { db } from '../_shared/db.ts';
 import { stripeClient, tierForPrice } from '../_shared/stripe.ts';
@@ -99,8 +100,7 @@ async function recordEvent(event: Stripe.Event, state: SubscriptionState | null,
 
 export async function handleStripeWebhook(request: Request): Promise<Response> {
   if (request.method !== 'POST') return json(405, { message: 'Method not allowed' });
-  const secret = Deno.env.get('STRIPE_WEBHOOK_SECRET');
-  if (!secret) return json(503, { message: 'Stripe webhooks are not configured' });
+  const secret = settings().stripe.webhookSecret;
   const signature = request.headers.get('stripe-signature');
   if (!signature) return json(400, { message: 'Missing Stripe-Signature header' });
   let body: string;

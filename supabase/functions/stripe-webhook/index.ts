@@ -1,7 +1,7 @@
 // `stripe-webhook`: Stripe's signed events are the only way Castloop learns about payments.
 // No JWT (verify_jwt = false): the Stripe-Signature header authenticates the request.
-import { refuseLocalDefaults } from '../_shared/local-defaults.ts';
+import { requireSettings } from '../_shared/config.ts';
 import { handleStripeWebhook } from './handler.ts';
 
-refuseLocalDefaults(Deno.env.toObject());
+requireSettings('stripe-webhook');
 Deno.serve(handleStripeWebhook);

@@ -2,20 +2,19 @@
 // (domain/oauth-token-endpoint.ts reads them: OAUTH_<PROVIDER>_CLIENT_ID, _CLIENT_SECRET, and
 // _SANDBOX_URL, which the local stack sets to send the provider's endpoints to its sandbox).
 import { providerLabel, type OAuthProviderId } from '../domain/connection-status.ts';
-import { oauthProviderConfigFromEnv, type OAuthProviderConfig } from '../domain/oauth-token-endpoint.ts';
+import type { OAuthProviderConfig } from '../domain/oauth-token-endpoint.ts';
+import { settings } from '../config.ts';
 import { HttpError } from '../http-error.ts';
 
 export function oauthProviderConfig(id: OAuthProviderId): OAuthProviderConfig {
-  const config = oauthProviderConfigFromEnv(id, Deno.env.toObject());
+  const config = settings().oauthClients[id];
   if (!config) throw new HttpError(503, `${providerLabel(id)} connections are not configured`);
   return config;
 }
 
 /** The one redirect URI every provider is registered with: the site's `/oauth/callback`. */
 export function oauthRedirectUri(): string {
-  const explicit = Deno.env.get('OAUTH_REDIRECT_URI');
-  if (explicit) return explicit;
-  return `${(Deno.env.get('SITE_URL') ?? 'http://127.0.0.1:3000').replace(/\/+$/, '')}/oauth/callback`;
+  return settings().oauthRedirectUri;
 }
 
 /** The HttpOnly cookie binding an OAuth flow to the browser that started it. */

@@ -1,13 +1,9 @@
 // WordPress application passwords: the site address (normalised and checked before Castloop
 // calls it) and the check of the credentials against the site's REST API.
+import { settings } from '../config.ts';
 import { HttpError } from '../http-error.ts';
 
 const WORDPRESS_CREDENTIALS_REFUSED = 'The WordPress site refused this username and application password';
-
-function insecureHostsAllowed(): string[] {
-  // Local development only (the local stack sets it): plain http and loopback sites.
-  return (Deno.env.get('WORDPRESS_INSECURE_HOSTS') ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean);
-}
 
 const privateHost = /^(localhost|127\.|10\.|192\.168\.|169\.254\.|172\.(1[6-9]|2\d|3[01])\.|0\.|\[?::1\]?$|\[?f[cd][0-9a-f]{2}:|\[?fe80:)/i;
 
@@ -19,7 +15,8 @@ export function normaliseSiteUrl(raw: string): string {
   } catch {
     throw new HttpError(400, 'The WordPress site address is not valid');
   }
-  const allowedInsecure = insecureHostsAllowed().includes(url.hostname.toLowerCase());
+  // Local development only (the local stack sets it): plain http and loopback sites.
+  const allowedInsecure = settings().wordpressInsecureHosts.includes(url.hostname.toLowerCase());
   if (url.username || url.password || url.search || url.hash) throw new HttpError(400, 'The WordPress site address is not valid');
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && allowedInsecure)) {
     throw new HttpError(400, 'The WordPress site must use https');

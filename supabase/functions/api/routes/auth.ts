@@ -7,6 +7,7 @@ import {
   registerPayloadSchema,
   resetPasswordPayloadSchema,
 } from '../../_shared/domain/auth-schemas.ts';
+import { settings } from '../../_shared/config.ts';
 import { HttpError, parseJsonBody } from '../../_shared/http-error.ts';
 import {
   accessTokenOf,
@@ -19,7 +20,7 @@ import {
 } from '../../_shared/session.ts';
 import { publicClient, serviceClient } from '../../_shared/supabase-clients.ts';
 
-const siteUrl = () => Deno.env.get('SITE_URL') ?? 'http://127.0.0.1:3000';
+const siteUrl = () => settings().siteUrl;
 const invalidResetLinkMessage = 'This password reset link is invalid or has expired.';
 
 export const authRoutes = new Hono();

@@ -2,6 +2,7 @@
 // the secret key; the subscription itself is written only by the stripe-webhook function.
 import { Hono } from 'hono';
 import { z } from 'zod';
+import { settings } from '../../_shared/config.ts';
 import { db } from '../../_shared/db.ts';
 import { isPlanTier } from '../../_shared/domain/plans.ts';
 import { HttpError, parseJsonBody } from '../../_shared/http-error.ts';
@@ -9,7 +10,7 @@ import { requireCaller, type Caller } from '../../_shared/session.ts';
 import { serviceClient } from '../../_shared/supabase-clients.ts';
 import { priceIdsByTier, stripeClient } from '../../_shared/stripe.ts';
 
-const siteUrl = () => Deno.env.get('SITE_URL') ?? 'http://127.0.0.1:3000';
+const siteUrl = () => settings().siteUrl;
 
 const checkoutSchema = z.object({ tier: z.string().max(50) });
 

@@ -6,6 +6,7 @@ import { Hono, type Context } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
 import { isOAuthProviderId, isProviderAvailable, isProviderId, providerLabel, type ProviderId } from '../../_shared/domain/connection-status.ts';
 import { wordpressCredentialsSchema } from '../../_shared/domain/wordpress-credentials.ts';
+import { settings } from '../../_shared/config.ts';
 import { db } from '../../_shared/db.ts';
 import { HttpError, parseJsonBody } from '../../_shared/http-error.ts';
 import { checkUserTokens, isInternalTestAccount, listConnections, removeConnection, storeConnection } from '../../_shared/oauth/connections.ts';
@@ -35,8 +36,7 @@ async function requireAvailable(userId: string, provider: ProviderId): Promise<v
 function browserBinding(c: Context): string {
   const existing = getCookie(c, OAUTH_BINDING_COOKIE);
   const binding = existing && /^[A-Za-z0-9_-]{43}$/.test(existing) ? existing : randomToken();
-  const secure = new URL(c.req.url).protocol === 'https:' || Deno.env.get('SITE_URL')?.startsWith('https:') === true;
-  setCookie(c, OAUTH_BINDING_COOKIE, binding, { path: '/', httpOnly: true, sameSite: 'Lax', secure, maxAge: 600 });
+  setCookie(c, OAUTH_BINDING_COOKIE, binding, { path: '/', httpOnly: true, sameSite: 'Lax', secure: settings().secureCookies, maxAge: 600 });
   return binding;
 }
 

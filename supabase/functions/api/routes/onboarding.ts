@@ -20,6 +20,7 @@ import {
   type OnboardingFields,
   type ProfileRecord,
 } from '../../_shared/domain/onboarding.ts';
+import { settings } from '../../_shared/config.ts';
 import type { Database } from '../../_shared/database.types.ts';
 import { HttpError, parseJsonBody } from '../../_shared/http-error.ts';
 import { multipartParts } from '../../_shared/multipart.ts';
@@ -49,12 +50,12 @@ async function profileRecord(caller: Caller): Promise<ProfileRecord | null> {
 // ------------------------------------------------------------------ storage, as the caller
 
 function storageUrl(objectName = ''): string {
-  const base = `${Deno.env.get('SUPABASE_URL')}/storage/v1/object/${BUCKET}`;
+  const base = `${settings().supabaseUrl}/storage/v1/object/${BUCKET}`;
   return objectName ? `${base}/${objectName.split('/').map(encodeURIComponent).join('/')}` : base;
 }
 
 function storageHeaders(caller: Caller): Record<string, string> {
-  return { authorization: `Bearer ${caller.accessToken}`, apikey: Deno.env.get('SUPABASE_ANON_KEY') ?? '' };
+  return { authorization: `Bearer ${caller.accessToken}`, apikey: settings().anonKey };
 }
 
 async function removeObjects(caller: Caller, names: string[]): Promise<void> {

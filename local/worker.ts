@@ -1,9 +1,9 @@
-// Starts the worker as a child process of the local stack (npm start, npm test), pointed at the
-// stack's database, Storage and Google sandbox.
+// Starts the worker (worker/main.ts, its production entry point) as a child process of the local
+// stack (npm start, npm test), pointed at the stack's database, Storage and Google sandbox.
 import path from 'node:path';
-import { spawnService, type ChildService } from '../local/lib/process.ts';
-import type { StackConfig } from '../local/config.ts';
-import { oauthFunctionEnv } from '../local/sandbox/oauth/settings.ts';
+import { repoRoot, type StackConfig } from './config.ts';
+import { spawnService, type ChildService } from './lib/process.ts';
+import { oauthFunctionEnv } from './sandbox/oauth/settings.ts';
 
 export function workerEnv(config: StackConfig): Record<string, string> {
   const env = config.env;
@@ -44,7 +44,7 @@ export function startWorkerProcess(
   return spawnService({
     name: 'Worker',
     command: process.execPath,
-    args: ['--import', 'tsx', path.join(import.meta.dirname, 'main.ts')],
+    args: ['--import', 'tsx', path.join(repoRoot, 'worker', 'main.ts')],
     env: { ...workerEnv(config), ...extraEnv },
     ready: async () => ready,
     readyTimeoutMs: 60_000,

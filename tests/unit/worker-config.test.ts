@@ -1,0 +1,58 @@
+// The worker's settings are read and checked in one place: without one it needs it does not
+// start, and the error names every missing or malformed setting at once. Local values reach it
+// only because the local stack passes them.
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../local/config.ts';
+import { loadWorkerConfig } from '../../worker/config.ts';
+import { workerEnv } from '../../local/worker.ts';
+
+const production = {
+  WORKER_DATABASE_URL: 'postgresql://postgres:pw@db.abcdefghijklmnop.supabase.co:5432/postgres',
+  SUPABASE_URL: 'https://abcdefghijklmnop.supabase.co',
+  SUPABASE_SERVICE_ROLE_KEY: 'service-role',
+  TOKEN_ENCRYPTION_KEYS: 'k1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=',
+};
+
+describe('the worker settings', () => {
+  it('without any, the error names every required one', () => {
+    expect(() => loadWorkerConfig({})).toThrow(
+      /^Worker misconfigured: WORKER_DATABASE_URL is not set; SUPABASE_URL is not set; SUPABASE_SERVICE_ROLE_KEY is not set; TOKEN_ENCRYPTION_KEYS is not set \(docs\/deploy\.md, section 10\)\.$/,
+    );
+  });
+
+  it('names malformed settings with the missing ones', () => {
+    expect(() =>
+      loadWorkerConfig({
+        ...production,
+        SUPABASE_URL: 'abcdefghijklmnop.supabase.co',
+        WORKER_CONCURRENCY: '0',
+        TOKEN_ENCRYPTION_KEYS: '',
+      }),
+    ).toThrow(
+      /SUPABASE_URL is not a URL; TOKEN_ENCRYPTION_KEYS is not set; WORKER_CONCURRENCY must be an integer >= 1, got "0"/,
+    );
+    expect(() => loadWorkerConfig({ ...production, WORKER_DATABASE_URL: 'https://db.example.com' })).toThrow(
+      /WORKER_DATABASE_URL must be a postgres: or postgresql: URL/,
+    );
+  });
+
+  it('talks to the platforms themselves unless told otherwise', () => {
+    const config = loadWorkerConfig(production);
+    expect(config).toMatchObject({
+      googleApiBase: 'https://www.googleapis.com',
+      xApiBase: 'https://api.x.com',
+      linkedinApiBase: 'https://api.linkedin.com',
+      concurrency: 1,
+    });
+  });
+
+  it('starts with exactly what the local stack passes it, pointed at its sandbox', () => {
+    const stack = loadConfig('test');
+    const config = loadWorkerConfig(workerEnv(stack));
+    expect(config).toMatchObject({
+      supabaseUrl: stack.urls.api,
+      databaseUrl: stack.urls.db,
+      googleApiBase: stack.urls.sandbox,
+    });
+  });
+});
