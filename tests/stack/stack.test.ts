@@ -1,12 +1,16 @@
 // The local stack behaves like Supabase: PostgREST applies RLS per JWT, functions honour
 // verify_jwt, migrations apply from scratch repeatedly, and stopping leaves nothing behind.
 import { execFileSync } from 'node:child_process';
+import { realpathSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { SignJWT } from 'jose';
 import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../local/config.ts';
+import { loadConfig, repoRoot } from '../../local/config.ts';
+import type { SupervisedService } from '../../local/lib/process.ts';
 import { listMigrations, startDatabase, wipeData } from '../../local/postgres/database.ts';
 import { startStack } from '../../local/stack.ts';
 import { config, withDb } from '../support/stack.ts';
@@ -170,41 +174,81 @@ describe('stack lifecycle', () => {
     expect(leftovers).toEqual([]);
   });
 
-  it('restarts a part that dies (Postgres, PostgREST, the functions host) and serves again', async () => {
+  it('restarts a part that dies (Postgres, PostgREST, the functions host, the worker) and serves again', async () => {
     const probe = probeConfig('restart-probe', 5000);
+    // Functions of this test's own, watched as npm start watches supabase/functions: one ends its
+    // host from inside (as an uncaught error does), one changes while the stack runs.
+    const fixtures = await mkdtemp(path.join(os.tmpdir(), 'castloop-functions-'));
+    const writeFunction = async (name: string, source: string) => {
+      await mkdir(path.join(fixtures, name), { recursive: true });
+      await writeFile(path.join(fixtures, name, 'index.ts'), source);
+    };
+    await writeFunction('exits', 'Deno.serve(() => { setTimeout(() => Deno.exit(3), 50); return new Response("bye"); });');
+    await writeFunction('version', 'Deno.serve(() => new Response("one"));');
     const events: string[] = [];
-    const stack = await startStack(probe, { reset: true, web: 'none', log: (line) => events.push(line), onFatal: (message) => events.push(`FATAL ${message}`) });
+    const stack = await startStack(probe, {
+      reset: true,
+      web: 'none',
+      watch: true,
+      extraFunctionsDirs: [fixtures],
+      log: (line) => events.push(line),
+      onFatal: (message) => events.push(`FATAL ${message}`),
+    });
     const plans = () => fetch(`${probe.urls.api}/rest/v1/plans?select=id&id=eq.starter`, { headers: { apikey: probe.anonKey } });
     const health = () => fetch(`${probe.urls.api}/functions/v1/api/health`);
-    const servesAgain = async (check: () => Promise<Response>) => {
-      await expect
-        .poll(async () => {
-          try {
-            const res = await check();
-            return res.status === 200 ? await res.json() : res.status;
-          } catch {
-            return 'down';
-          }
-        }, { timeout: 60_000, interval: 250 })
-        .toSatisfy((body) => typeof body === 'object');
+    const fixture = (name: string) => fetch(`${probe.urls.api}/functions/v1/${name}`, { headers: { authorization: `Bearer ${probe.anonKey}` } });
+    const answer = async (check: () => Promise<Response>) => {
+      try {
+        const res = await check();
+        return res.status === 200 ? await res.text() : res.status;
+      } catch {
+        return 'down';
+      }
     };
+    const servesAgain = (check: () => Promise<Response>) =>
+      expect.poll(() => answer(check), { timeout: 30_000, interval: 250 }).toMatch(/^[[{]/);
+    const replaced = (service: SupervisedService, before: number, name: string) =>
+      expect.poll(() => service.pid(), { timeout: 30_000, interval: 100, message: name }).not.toBe(before);
     try {
+      // A changed function is served as changed (the stack's watcher restarts the host).
+      expect(await answer(() => fixture('version'))).toBe('one');
+      await writeFunction('version', 'Deno.serve(() => new Response("two"));');
+      await expect.poll(() => answer(() => fixture('version')), { timeout: 30_000, interval: 250 }).toBe('two');
+
+      // The host ends by itself: it comes back, and the console says why.
+      const host = stack.services.functions;
+      const before = host.pid()!;
+      expect(await answer(() => fixture('exits'))).toBe('bye');
+      await replaced(host, before, 'functions host after its own exit');
+      await servesAgain(health);
+      expect(events.some((line) => line.startsWith(`${host.name} exited (code 3)`))).toBe(true);
+
+      // The worker runs on the project's Node, as everything npm starts does.
+      const worker = stack.services.worker!;
+      expect(realpathSync(`/proc/${worker.pid()}/exe`)).toBe(realpathSync(path.join(repoRoot, 'node_modules', '.bin', 'node')));
+
       for (const [name, service, check] of [
         ['PostgREST', stack.services.postgrest, plans],
         ['Edge Functions', stack.services.functions, health],
+        ['Worker', worker, undefined],
+        // Last: its clients (the worker among them) may die with it, and come back too.
         ['Postgres', stack.services.postgres, plans],
       ] as const) {
-        const before = service.pid()!;
-        process.kill(-before, 'SIGKILL');
+        const pid = service.pid()!;
+        const comebacks = () => events.filter((line) => line.startsWith(`${service.name} is back`)).length;
+        const comebacksBefore = comebacks();
+        process.kill(-pid, 'SIGKILL');
         // A new process first (the old one may still answer for a moment), then it serves.
-        await expect.poll(() => service.pid(), { timeout: 60_000, interval: 100, message: name }).not.toBe(before);
-        await servesAgain(check);
+        await replaced(service, pid, name);
+        if (check) await servesAgain(check);
+        else await expect.poll(comebacks, { timeout: 30_000, message: `${name} ready again` }).toBeGreaterThan(comebacksBefore);
         expect(events.some((line) => line.startsWith(service.name) && line.includes('exited')), `${name} named on the console`).toBe(true);
       }
       expect(await (await plans()).json()).toEqual([{ id: 'starter' }]);
       expect(events.filter((line) => line.startsWith('FATAL'))).toEqual([]);
     } finally {
       await stack.stop();
+      await rm(fixtures, { recursive: true, force: true });
     }
   });
 });

@@ -20,6 +20,17 @@ describe('superviseService', () => {
     expect(starts).toBe(2);
   });
 
+  it('replaces the process on request (a changed file), without calling it a death', async () => {
+    const lines: string[] = [];
+    const service = await superviseService(longRunning, { log: (line) => lines.push(line), onGiveUp: (m) => lines.push(m) });
+    const first = service.pid()!;
+    await service.restart('index.ts changed');
+    expect(service.pid()).not.toBe(first);
+    expect(() => process.kill(first, 0)).toThrow();
+    expect(lines).toEqual(['sleeper: index.ts changed; restarting', 'sleeper is back']);
+    await service.stop();
+  });
+
   it('gives up after the last attempt and says why', async () => {
     let starts = 0;
     const gaveUp: string[] = [];
