@@ -121,6 +121,26 @@ describe('mailbox', () => {
     const emails = (await res.json()) as Array<{ subject: string; to: Array<{ address: string }> }>;
     expect(emails.some((email) => email.subject === 'Mailbox check' && email.to[0].address === to)).toBe(true);
   });
+
+  it('lets only the local app and the mailbox itself read mail from a browser', async () => {
+    const read = (origin: string, init: RequestInit = {}) => fetch(`${config.urls.mailbox}/email`, { ...init, headers: { origin, ...init.headers } });
+    for (const origin of ['https://attacker.example', 'null', 'http://127.0.0.1:1']) {
+      const res = await read(origin);
+      expect(res.status, origin).toBe(403);
+      expect(res.headers.get('access-control-allow-origin'), origin).toBeNull();
+      expect(await res.json()).toEqual({ message: 'The local mailbox answers only the local app and itself' });
+      const preflight = await read(origin, { method: 'OPTIONS', headers: { 'access-control-request-method': 'DELETE' } });
+      expect(preflight.status, origin).toBe(403);
+      expect(preflight.headers.get('access-control-allow-origin'), origin).toBeNull();
+    }
+    for (const origin of [config.urls.web, config.urls.mailbox, config.urls.mailbox.replace('127.0.0.1', 'localhost')]) {
+      const res = await read(origin);
+      expect(res.status, origin).toBe(200);
+      expect(res.headers.get('access-control-allow-origin'), origin).toBe(origin);
+      expect(res.headers.get('access-control-allow-credentials'), origin).toBe('true');
+      expect(Array.isArray(await res.json())).toBe(true);
+    }
+  });
 });
 
 /** A second stack on ports of its own, so it never disturbs the one the other tests use. */
@@ -129,6 +149,21 @@ function probeConfig(name: string, shift: number) {
     CASTLOOP_TEST_PORT_BASE: String(Number(config.env.CASTLOOP_TEST_PORT_BASE ?? 23000) + shift),
     CASTLOOP_DATA_DIR: path.join(path.dirname(config.dataDir), name),
   });
+}
+
+/** Listens on each port that is free (one already taken is held anyway). */
+async function holdPorts(ports: number[]): Promise<net.Server[]> {
+  const held = await Promise.all(
+    ports.map(
+      (port) =>
+        new Promise<net.Server | null>((resolve) => {
+          const server = net.createServer();
+          server.once('error', () => resolve(null));
+          server.listen(port, '127.0.0.1', () => resolve(server));
+        }),
+    ),
+  );
+  return held.filter((server) => server !== null);
 }
 
 function portIsClosed(port: number): Promise<boolean> {
@@ -161,12 +196,20 @@ describe('stack lifecycle', () => {
     }
   });
 
-  it('stops cleanly, leaving no process or port behind', async () => {
+  it('starts while other sockets hold every other port of its range, and stops leaving no process or port behind', async () => {
     const probe = probeConfig('shutdown-probe', 2000);
-    const stack = await startStack(probe, { reset: true, web: 'none' });
-    const ports = [probe.ports.gateway, probe.ports.db, probe.ports.rest, probe.ports.functions, probe.ports.mailboxWeb, probe.ports.mailboxWeb + 200, probe.ports.smtp, probe.ports.sandbox];
-    expect(await portIsClosed(probe.ports.gateway)).toBe(false);
-    await stack.stop();
+    // The stack listens on its configured ports only (the web port too, when it serves the SPA);
+    // every internal one is picked by the system, so no other socket can be holding it.
+    const ports = Object.values(probe.ports).filter((port) => port !== probe.ports.web);
+    const base = Number(probe.env.CASTLOOP_TEST_PORT_BASE);
+    const holders = await holdPorts(Array.from({ length: 1000 }, (_, i) => base + i).filter((port) => !Object.values(probe.ports).includes(port)));
+    try {
+      const stack = await startStack(probe, { reset: true, web: 'none' });
+      expect(await portIsClosed(probe.ports.gateway)).toBe(false);
+      await stack.stop();
+    } finally {
+      await Promise.all(holders.map((holder) => new Promise((resolve) => holder.close(resolve))));
+    }
     for (const port of ports) expect(await portIsClosed(port), `port ${port}`).toBe(true);
     const leftovers = execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' })
       .split('\n')
