@@ -288,6 +288,15 @@ describe('stack lifecycle', () => {
         expect(events.some((line) => line.startsWith(service.name) && line.includes('exited')), `${name} named on the console`).toBe(true);
       }
       expect(await (await plans()).json()).toEqual([{ id: 'starter' }]);
+      // The parts inside the stack's own process found the new Postgres too.
+      const signIn = await fetch(`${probe.urls.api}/auth/v1/token?grant_type=password`, {
+        method: 'POST',
+        headers: { apikey: probe.anonKey, 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'nobody@example.com', password: 'not-the-password' }),
+      });
+      expect(signIn.status).toBe(400);
+      const buckets = await fetch(`${probe.urls.api}/storage/v1/bucket`, { headers: { apikey: probe.serviceRoleKey, authorization: `Bearer ${probe.serviceRoleKey}` } });
+      expect(buckets.status).toBe(200);
       expect(events.filter((line) => line.startsWith('FATAL'))).toEqual([]);
     } finally {
       await stack.stop();
