@@ -132,6 +132,8 @@ export interface SuperviseOptions {
   onGiveUp: (message: string) => void;
   /** Restart attempts in a row before giving up (default 5; waits 0.5, 1, 2, 4, 8 s). */
   maxAttempts?: number;
+  /** A restarted process that dies sooner than this (default 30 s) still counts as a failed attempt. */
+  stableMs?: number;
 }
 
 /** A service left to itself: nobody restarts it (one-off servers in tests and scripts). */
@@ -157,6 +159,11 @@ function describeExit(service: ChildService, code: number | null, signal: NodeJS
  */
 export async function superviseService(start: () => Promise<ChildService>, options: SuperviseOptions): Promise<SupervisedService> {
   const maxAttempts = options.maxAttempts ?? 5;
+  const stableMs = options.stableMs ?? 30_000;
+  // Attempts in a row: a process that dies soon after coming back continues the backoff, so a
+  // part that cannot stay up is given up on instead of being restarted forever.
+  let attempts = 0;
+  let upSince = Date.now();
   let current = await start();
   const name = current.name;
   let stopping = false;
@@ -172,8 +179,10 @@ export async function superviseService(start: () => Promise<ChildService>, optio
       return false;
     }
     current = service;
+    upSince = Date.now();
     service.child.once('exit', (code, signal) => {
       if (stopping || replaced.has(service)) return;
+      if (Date.now() - upSince >= stableMs) attempts = 0;
       options.log(describeExit(service, code, signal));
       void enqueue(recover);
     });
@@ -181,7 +190,8 @@ export async function superviseService(start: () => Promise<ChildService>, optio
   };
 
   const recover = async () => {
-    for (let attempt = 1; attempt <= maxAttempts && !stopping; attempt++) {
+    while (attempts < maxAttempts && !stopping) {
+      const attempt = ++attempts;
       await new Promise((resolve) => setTimeout(resolve, 500 * 2 ** (attempt - 1)));
       if (stopping) return;
       try {
@@ -202,7 +212,10 @@ export async function superviseService(start: () => Promise<ChildService>, optio
     replaced.add(current);
     await current.stop();
     try {
-      if (await adopt(await start())) options.log(`${name} is back`);
+      if (await adopt(await start())) {
+        attempts = 0; // New code: its deaths count afresh.
+        options.log(`${name} is back`);
+      }
     } catch (error) {
       // Started on purpose (a changed file): the same start fails the same way until the
       // next change, so no backoff; the next restart tries again.
