@@ -7,12 +7,17 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseDotenv, repoRoot } from '../../local/config.ts';
 
-const [ephemeralLow, ephemeralHigh] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number);
+const [ephemeralLow, ephemeralHigh] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8')
+  .trim()
+  .split(/\s+/)
+  .map(Number);
 const defaults = parseDotenv(readFileSync(path.join(repoRoot, '.env.example'), 'utf8'));
 
 describe("npm start's internal ports", () => {
   it.each(['POSTGREST_PORT', 'FUNCTIONS_PORT'])('%s lies outside the ephemeral port range', (key) => {
     const port = Number(defaults[key]);
-    expect(port < ephemeralLow || port > ephemeralHigh, `${key}=${port} inside ${ephemeralLow}-${ephemeralHigh}`).toBe(true);
+    expect(port < ephemeralLow || port > ephemeralHigh, `${key}=${port} inside ${ephemeralLow}-${ephemeralHigh}`).toBe(
+      true,
+    );
   });
 });
