@@ -25,8 +25,14 @@ function mailboxOrigins(config: StackConfig): Set<string> {
  * CORS for the local origins only: a request a browser sends from any other page (its Origin
  * says so) is refused before it reaches MailDev. False when the request has been answered.
  */
-function admitOrigin(origins: Set<string>, req: IncomingMessage, res: ServerResponse): boolean {
+function admitOrigin(origins: Set<string>, ownHosts: Set<string>, req: IncomingMessage, res: ServerResponse): boolean {
   const origin = req.headers.origin;
+  // A page on another site that has its name resolve to 127.0.0.1 (DNS rebinding) is same-origin
+  // to the browser, sends no Origin on a GET, but names its own host.
+  if (!ownHosts.has(req.headers.host ?? '')) {
+    sendJson(res, 403, { message: 'The local mailbox answers only the local app and itself' });
+    return false;
+  }
   if (origin === undefined) return true; // Not a cross-origin browser request: curl, tests, navigation.
   if (!origins.has(origin)) {
     sendJson(res, 403, { message: 'The local mailbox answers only the local app and itself' }, { vary: 'Origin' });
@@ -60,8 +66,9 @@ export async function startMailbox(config: StackConfig): Promise<RunningMailbox>
     silent: true,
   });
   const origins = mailboxOrigins(config);
+  const ownHosts = new Set([`${config.host}:${config.ports.mailboxWeb}`, `localhost:${config.ports.mailboxWeb}`]);
   const front = http.createServer((req, res) => {
-    if (!admitOrigin(origins, req, res)) return;
+    if (!admitOrigin(origins, ownHosts, req, res)) return;
     const url = req.url ?? '/';
     proxyTo(internal, /^\/email(\/|\?|$)/.test(url) ? `/api${url}` : url, req, res);
   });

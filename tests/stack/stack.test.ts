@@ -3,6 +3,7 @@
 import { execFileSync } from 'node:child_process';
 import { realpathSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -133,6 +134,16 @@ describe('mailbox', () => {
       expect(preflight.status, origin).toBe(403);
       expect(preflight.headers.get('access-control-allow-origin'), origin).toBeNull();
     }
+    // A site whose name resolves to 127.0.0.1 (DNS rebinding) is same-origin: no Origin, its own Host.
+    const rebound = await new Promise<number>((resolve, reject) =>
+      http
+        .get(`${config.urls.mailbox}/email`, { headers: { host: `attacker.example:${config.ports.mailboxWeb}` } }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        })
+        .on('error', reject),
+    );
+    expect(rebound).toBe(403);
     for (const origin of [config.urls.web, config.urls.mailbox, config.urls.mailbox.replace('127.0.0.1', 'localhost')]) {
       const res = await read(origin);
       expect(res.status, origin).toBe(200);
