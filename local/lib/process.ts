@@ -169,9 +169,10 @@ export async function superviseService(start: () => Promise<ChildService>, optio
   let stopping = false;
   // Processes replaced on purpose (restart): their exit is not a death.
   const replaced = new WeakSet<ChildService>();
-  // Recoveries and restarts run one at a time, in order.
+  // Recoveries and restarts run one at a time, in order; one that fails never blocks the next.
   let queue = Promise.resolve();
-  const enqueue = (work: () => Promise<void>) => (queue = queue.then(work));
+  const enqueue = (work: () => Promise<void>) =>
+    (queue = queue.then(work).catch((error: unknown) => options.log(`${name}: ${(error as Error).message}`)));
 
   const adopt = async (service: ChildService): Promise<boolean> => {
     if (stopping) {
