@@ -95,8 +95,9 @@ function int(env: Record<string, string>, key: string): number {
  * plus the last three digits of its dev port (54321 -> 23321, web 3000 -> 23000) and uses its
  * own data directory, so `npm test` never collides with a running `npm start`. The base sits
  * below Linux's ephemeral range (32768-60999): a stack started mid-run must not find its port
- * taken by one of the test suite's own client connections. A stack spans base+0..base+599, so
- * stacks running side by side need bases at least 1000 apart.
+ * taken by one of the test suite's own client connections. A stack listens on these ports only
+ * (internal servers take a port the system picks), within base+0..base+999, so stacks running
+ * side by side need bases at least 1000 apart.
  */
 export function loadConfig(profile: StackProfile = 'dev', envOverride?: Record<string, string>): StackConfig {
   const env = { ...loadEnv(), ...envOverride };

@@ -1,9 +1,10 @@
 // Starts and stops the whole Docker-free Supabase-compatible stack, in dependency order.
 // Used by `npm start` (local/start.ts) and by `npm test` (tests/support/global-setup.ts).
 import type { Server } from 'node:http';
+import path from 'node:path';
 import { createAuthService } from './auth/index.ts';
-import type { StackConfig } from './config.ts';
-import { startFunctions } from './functions/functions.ts';
+import { repoRoot, type StackConfig } from './config.ts';
+import { functionSourceDirs, startFunctions } from './functions/functions.ts';
 import { startGateway } from './gateway/gateway.ts';
 import { startMailbox } from './mailbox/mailbox.ts';
 import { startDatabase, wipeData } from './postgres/database.ts';
@@ -15,6 +16,7 @@ import { oauthFunctionEnv } from './sandbox/oauth/settings.ts';
 import { stripeFunctionEnv } from './sandbox/stripe/settings.ts';
 import { createStorageService } from './storage/index.ts';
 import { superviseService, type SupervisedService, type SuperviseOptions } from './lib/process.ts';
+import { watchSources } from './lib/watch.ts';
 import { startWeb } from './web.ts';
 import { startWorkerProcess } from './worker.ts';
 
@@ -100,7 +102,6 @@ export async function startStack(config: StackConfig, options: StackOptions = {}
       superviseService(
         () =>
           startFunctions(config, {
-            watch: options.watch ?? false,
             extraDirs: options.extraFunctionsDirs,
             // This stack's own sandboxes (Stripe, OAuth providers, WordPress, the automation), unless .env
             // points a service at the real one.
@@ -111,6 +112,12 @@ export async function startStack(config: StackConfig, options: StackOptions = {}
       ),
     );
     stoppers.push(() => functions.stop());
+    if (options.watch) {
+      const unwatch = watchSources(functionSourceDirs(options.extraFunctionsDirs), (file) => {
+        void functions.restart(`${path.relative(repoRoot, file)} changed`);
+      });
+      stoppers.push(async () => unwatch());
+    }
     services = { postgres: db, postgrest: rest, functions };
 
     const scheduler = await step('Scheduler (cron, net)', () => startScheduler(config, log));

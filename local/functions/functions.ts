@@ -1,6 +1,7 @@
 // Edge Functions host: Deno 2 (npm `deno`) running supabase/functions/* like
 // `supabase functions serve`: `verify_jwt` from config.toml, the Supabase env variables,
-// and the project's secrets. In dev it restarts when a function's files change.
+// and the project's secrets. In dev the stack restarts it when a function's files change
+// (functionSourceDirs).
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -80,8 +81,12 @@ export async function writeHostDenoConfig(target: string): Promise<void> {
   await writeFile(target, JSON.stringify({ imports, nodeModulesDir: 'none', lock: { path: lockPath, frozen: true } }, null, 2));
 }
 
+/** The folders whose files the host runs: the functions, the host itself, and any extra ones. */
+export function functionSourceDirs(extraDirs: string[] = []): string[] {
+  return [functionsDir, import.meta.dirname, ...extraDirs];
+}
+
 interface FunctionsOptions {
-  watch: boolean;
   /** More folders of functions to host beside supabase/functions (test fixtures). */
   extraDirs?: string[];
   /** Settings that point the functions at this stack's sandboxes (the stack decides them). */
@@ -118,9 +123,7 @@ export async function startFunctions(config: StackConfig, options: FunctionsOpti
   const denoConfig = path.join(workDir, 'deno.json');
   await writeHostDenoConfig(denoConfig);
 
-  const args = ['run', '-A', `--config=${denoConfig}`];
-  if (options.watch) args.push(`--watch=${functionsDir}`, '--no-clear-screen');
-  args.push(path.join(repoRoot, 'local', 'functions', 'deno-host.ts'));
+  const args = ['run', '-A', `--config=${denoConfig}`, path.join(repoRoot, 'local', 'functions', 'deno-host.ts')];
 
   return spawnService({
     name: 'Edge Functions (Deno)',

@@ -6,6 +6,8 @@ export interface ChildService {
   name: string;
   child: ChildProcess;
   stop(): Promise<void>;
+  /** Its last lines of output (why it died, when it did). */
+  lastOutput(): string[];
 }
 
 interface SpawnOptions {
@@ -111,13 +113,15 @@ export async function spawnService(options: SpawnOptions): Promise<ChildService>
     const why = spawnError ? `${spawnError.message}` : exited ? 'it exited' : 'it did not answer in time';
     throw new Error(`${options.name} did not come up (${why}). Last output:\n${recent.join('\n')}`);
   }
-  return { name: options.name, child, stop };
+  return { name: options.name, child, stop, lastOutput: () => [...recent] };
 }
 
 export interface SupervisedService {
   name: string;
   /** The process running now (it changes after a restart). */
   pid(): number | undefined;
+  /** Replaces the running process with a fresh one (its source files changed). */
+  restart(reason: string): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -128,11 +132,25 @@ export interface SuperviseOptions {
   onGiveUp: (message: string) => void;
   /** Restart attempts in a row before giving up (default 5; waits 0.5, 1, 2, 4, 8 s). */
   maxAttempts?: number;
+  /** A restarted process that dies sooner than this (default 30 s) still counts as a failed attempt. */
+  stableMs?: number;
 }
 
 /** A service left to itself: nobody restarts it (one-off servers in tests and scripts). */
 export function unsupervised(service: ChildService): SupervisedService {
-  return { name: service.name, pid: () => service.child.pid, stop: () => service.stop() };
+  return {
+    name: service.name,
+    pid: () => service.child.pid,
+    restart: () => Promise.reject(new Error(`${service.name} is not supervised`)),
+    stop: () => service.stop(),
+  };
+}
+
+/** Why a process died, for the console: its exit and its last lines of output. */
+function describeExit(service: ChildService, code: number | null, signal: NodeJS.Signals | null): string {
+  const output = service.lastOutput().slice(-5);
+  const last = output.length ? `; its last output:\n${output.map((line) => `    ${line}`).join('\n')}` : '';
+  return `${service.name} exited (${signal ?? `code ${code}`}); restarting${last}`;
 }
 
 /**
@@ -141,29 +159,44 @@ export function unsupervised(service: ChildService): SupervisedService {
  */
 export async function superviseService(start: () => Promise<ChildService>, options: SuperviseOptions): Promise<SupervisedService> {
   const maxAttempts = options.maxAttempts ?? 5;
+  const stableMs = options.stableMs ?? 30_000;
+  // Attempts in a row: a process that dies soon after coming back continues the backoff, so a
+  // part that cannot stay up is given up on instead of being restarted forever.
+  let attempts = 0;
+  let upSince = Date.now();
   let current = await start();
+  const name = current.name;
   let stopping = false;
+  // Processes replaced on purpose (restart): their exit is not a death.
+  const replaced = new WeakSet<ChildService>();
+  // Recoveries and restarts run one at a time, in order; one that fails never blocks the next.
+  let queue = Promise.resolve();
+  const enqueue = (work: () => Promise<void>) =>
+    (queue = queue.then(work).catch((error: unknown) => options.log(`${name}: ${(error as Error).message}`)));
 
-  const watch = (service: ChildService) => {
+  const adopt = async (service: ChildService): Promise<boolean> => {
+    if (stopping) {
+      await service.stop();
+      return false;
+    }
+    current = service;
+    upSince = Date.now();
     service.child.once('exit', (code, signal) => {
-      if (stopping) return;
-      options.log(`${service.name} exited (${signal ?? `code ${code}`}); restarting`);
-      void restart(service.name);
+      if (stopping || replaced.has(service)) return;
+      if (Date.now() - upSince >= stableMs) attempts = 0;
+      options.log(describeExit(service, code, signal));
+      void enqueue(recover);
     });
+    return true;
   };
 
-  const restart = async (name: string) => {
-    for (let attempt = 1; attempt <= maxAttempts && !stopping; attempt++) {
+  const recover = async () => {
+    while (attempts < maxAttempts && !stopping) {
+      const attempt = ++attempts;
       await new Promise((resolve) => setTimeout(resolve, 500 * 2 ** (attempt - 1)));
       if (stopping) return;
       try {
-        current = await start();
-        if (stopping) {
-          await current.stop();
-          return;
-        }
-        watch(current);
-        options.log(`${name} is back (attempt ${attempt})`);
+        if (await adopt(await start())) options.log(`${name} is back (attempt ${attempt})`);
         return;
       } catch (error) {
         options.log(`${name} restart ${attempt}/${maxAttempts} failed: ${(error as Error).message.split('\n')[0]}`);
@@ -172,10 +205,34 @@ export async function superviseService(start: () => Promise<ChildService>, optio
     if (!stopping) options.onGiveUp(`${name} could not be restarted after ${maxAttempts} attempts`);
   };
 
-  watch(current);
+  let restartQueued = false;
+  const replace = async (reason: string) => {
+    restartQueued = false;
+    if (stopping) return;
+    options.log(`${name}: ${reason}; restarting`);
+    replaced.add(current);
+    await current.stop();
+    try {
+      if (await adopt(await start())) {
+        attempts = 0; // New code: its deaths count afresh.
+        options.log(`${name} is back`);
+      }
+    } catch (error) {
+      // Started on purpose (a changed file): the same start fails the same way until the
+      // next change, so no backoff; the next restart tries again.
+      options.log(`${name} did not start: ${(error as Error).message}\nWaiting for the next change.`);
+    }
+  };
+
+  await adopt(current);
   return {
-    name: current.name,
+    name,
     pid: () => current.child.pid,
+    restart: (reason) => {
+      if (restartQueued) return queue; // One restart already waits: it will load the latest files.
+      restartQueued = true;
+      return enqueue(() => replace(reason));
+    },
     stop: async () => {
       stopping = true;
       await current.stop();

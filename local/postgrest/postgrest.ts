@@ -45,9 +45,10 @@ export function startPostgrest(config: StackConfig): Promise<ChildService> {
       PGRST_DB_CHANNEL_ENABLED: 'true',
       PGRST_SERVER_HOST: config.host,
       PGRST_SERVER_PORT: String(config.ports.rest),
-      PGRST_ADMIN_SERVER_PORT: String(config.ports.rest + 100),
       PGRST_LOG_LEVEL: 'error',
     },
-    ready: `http://${config.host}:${config.ports.rest + 100}/ready`,
+    // Ready once its own port answers below 500: it answers 503 until its schema cache is loaded.
+    // No admin server: a second fixed port could collide with another socket's.
+    ready: `${config.urls.rest}/`,
   });
 }

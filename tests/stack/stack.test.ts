@@ -1,12 +1,17 @@
 // The local stack behaves like Supabase: PostgREST applies RLS per JWT, functions honour
 // verify_jwt, migrations apply from scratch repeatedly, and stopping leaves nothing behind.
 import { execFileSync } from 'node:child_process';
+import { realpathSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import http from 'node:http';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { SignJWT } from 'jose';
 import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../local/config.ts';
+import { loadConfig, repoRoot } from '../../local/config.ts';
+import type { SupervisedService } from '../../local/lib/process.ts';
 import { listMigrations, startDatabase, wipeData } from '../../local/postgres/database.ts';
 import { startStack } from '../../local/stack.ts';
 import { config, withDb } from '../support/stack.ts';
@@ -117,6 +122,36 @@ describe('mailbox', () => {
     const emails = (await res.json()) as Array<{ subject: string; to: Array<{ address: string }> }>;
     expect(emails.some((email) => email.subject === 'Mailbox check' && email.to[0].address === to)).toBe(true);
   });
+
+  it('lets only the local app and the mailbox itself read mail from a browser', async () => {
+    const read = (origin: string, init: RequestInit = {}) => fetch(`${config.urls.mailbox}/email`, { ...init, headers: { origin, ...init.headers } });
+    for (const origin of ['https://attacker.example', 'null', 'http://127.0.0.1:1']) {
+      const res = await read(origin);
+      expect(res.status, origin).toBe(403);
+      expect(res.headers.get('access-control-allow-origin'), origin).toBeNull();
+      expect(await res.json()).toEqual({ message: 'The local mailbox answers only the local app and itself' });
+      const preflight = await read(origin, { method: 'OPTIONS', headers: { 'access-control-request-method': 'DELETE' } });
+      expect(preflight.status, origin).toBe(403);
+      expect(preflight.headers.get('access-control-allow-origin'), origin).toBeNull();
+    }
+    // A site whose name resolves to 127.0.0.1 (DNS rebinding) is same-origin: no Origin, its own Host.
+    const rebound = await new Promise<number>((resolve, reject) =>
+      http
+        .get(`${config.urls.mailbox}/email`, { headers: { host: `attacker.example:${config.ports.mailboxWeb}` } }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        })
+        .on('error', reject),
+    );
+    expect(rebound).toBe(403);
+    for (const origin of [config.urls.web, config.urls.mailbox, config.urls.mailbox.replace('127.0.0.1', 'localhost')]) {
+      const res = await read(origin);
+      expect(res.status, origin).toBe(200);
+      expect(res.headers.get('access-control-allow-origin'), origin).toBe(origin);
+      expect(res.headers.get('access-control-allow-credentials'), origin).toBe('true');
+      expect(Array.isArray(await res.json())).toBe(true);
+    }
+  });
 });
 
 /** A second stack on ports of its own, so it never disturbs the one the other tests use. */
@@ -125,6 +160,21 @@ function probeConfig(name: string, shift: number) {
     CASTLOOP_TEST_PORT_BASE: String(Number(config.env.CASTLOOP_TEST_PORT_BASE ?? 23000) + shift),
     CASTLOOP_DATA_DIR: path.join(path.dirname(config.dataDir), name),
   });
+}
+
+/** Listens on each port that is free (one already taken is held anyway). */
+async function holdPorts(ports: number[]): Promise<net.Server[]> {
+  const held = await Promise.all(
+    ports.map(
+      (port) =>
+        new Promise<net.Server | null>((resolve) => {
+          const server = net.createServer();
+          server.once('error', () => resolve(null));
+          server.listen(port, '127.0.0.1', () => resolve(server));
+        }),
+    ),
+  );
+  return held.filter((server) => server !== null);
 }
 
 function portIsClosed(port: number): Promise<boolean> {
@@ -157,12 +207,20 @@ describe('stack lifecycle', () => {
     }
   });
 
-  it('stops cleanly, leaving no process or port behind', async () => {
+  it('starts while other sockets hold every other port of its range, and stops leaving no process or port behind', async () => {
     const probe = probeConfig('shutdown-probe', 2000);
-    const stack = await startStack(probe, { reset: true, web: 'none' });
-    const ports = [probe.ports.gateway, probe.ports.db, probe.ports.rest, probe.ports.functions, probe.ports.mailboxWeb, probe.ports.mailboxWeb + 200, probe.ports.smtp, probe.ports.sandbox];
-    expect(await portIsClosed(probe.ports.gateway)).toBe(false);
-    await stack.stop();
+    // The stack listens on its configured ports only (the web port too, when it serves the SPA);
+    // every internal one is picked by the system, so no other socket can be holding it.
+    const ports = Object.values(probe.ports).filter((port) => port !== probe.ports.web);
+    const base = Number(probe.env.CASTLOOP_TEST_PORT_BASE);
+    const holders = await holdPorts(Array.from({ length: 1000 }, (_, i) => base + i).filter((port) => !Object.values(probe.ports).includes(port)));
+    try {
+      const stack = await startStack(probe, { reset: true, web: 'none' });
+      expect(await portIsClosed(probe.ports.gateway)).toBe(false);
+      await stack.stop();
+    } finally {
+      await Promise.all(holders.map((holder) => new Promise((resolve) => holder.close(resolve))));
+    }
     for (const port of ports) expect(await portIsClosed(port), `port ${port}`).toBe(true);
     const leftovers = execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' })
       .split('\n')
@@ -170,41 +228,90 @@ describe('stack lifecycle', () => {
     expect(leftovers).toEqual([]);
   });
 
-  it('restarts a part that dies (Postgres, PostgREST, the functions host) and serves again', async () => {
+  it('restarts a part that dies (Postgres, PostgREST, the functions host, the worker) and serves again', async () => {
     const probe = probeConfig('restart-probe', 5000);
+    // Functions of this test's own, watched as npm start watches supabase/functions: one ends its
+    // host from inside (as an uncaught error does), one changes while the stack runs.
+    const fixtures = await mkdtemp(path.join(os.tmpdir(), 'castloop-functions-'));
+    const writeFunction = async (name: string, source: string) => {
+      await mkdir(path.join(fixtures, name), { recursive: true });
+      await writeFile(path.join(fixtures, name, 'index.ts'), source);
+    };
+    await writeFunction('exits', 'Deno.serve(() => { setTimeout(() => Deno.exit(3), 50); return new Response("bye"); });');
+    await writeFunction('version', 'Deno.serve(() => new Response("one"));');
     const events: string[] = [];
-    const stack = await startStack(probe, { reset: true, web: 'none', log: (line) => events.push(line), onFatal: (message) => events.push(`FATAL ${message}`) });
+    const stack = await startStack(probe, {
+      reset: true,
+      web: 'none',
+      watch: true,
+      extraFunctionsDirs: [fixtures],
+      log: (line) => events.push(line),
+      onFatal: (message) => events.push(`FATAL ${message}`),
+    });
     const plans = () => fetch(`${probe.urls.api}/rest/v1/plans?select=id&id=eq.starter`, { headers: { apikey: probe.anonKey } });
     const health = () => fetch(`${probe.urls.api}/functions/v1/api/health`);
-    const servesAgain = async (check: () => Promise<Response>) => {
-      await expect
-        .poll(async () => {
-          try {
-            const res = await check();
-            return res.status === 200 ? await res.json() : res.status;
-          } catch {
-            return 'down';
-          }
-        }, { timeout: 60_000, interval: 250 })
-        .toSatisfy((body) => typeof body === 'object');
+    const fixture = (name: string) => fetch(`${probe.urls.api}/functions/v1/${name}`, { headers: { authorization: `Bearer ${probe.anonKey}` } });
+    const answer = async (check: () => Promise<Response>) => {
+      try {
+        const res = await check();
+        return res.status === 200 ? await res.text() : res.status;
+      } catch {
+        return 'down';
+      }
     };
+    const servesAgain = (check: () => Promise<Response>) =>
+      expect.poll(() => answer(check), { timeout: 30_000, interval: 250 }).toMatch(/^[[{]/);
+    const replaced = (service: SupervisedService, before: number, name: string) =>
+      expect.poll(() => service.pid(), { timeout: 30_000, interval: 100, message: name }).not.toBe(before);
     try {
+      // A changed function is served as changed (the stack's watcher restarts the host).
+      expect(await answer(() => fixture('version'))).toBe('one');
+      await writeFunction('version', 'Deno.serve(() => new Response("two"));');
+      await expect.poll(() => answer(() => fixture('version')), { timeout: 30_000, interval: 250 }).toBe('two');
+
+      // The host ends by itself: it comes back, and the console says why.
+      const host = stack.services.functions;
+      const before = host.pid()!;
+      expect(await answer(() => fixture('exits'))).toBe('bye');
+      await replaced(host, before, 'functions host after its own exit');
+      await servesAgain(health);
+      expect(events.some((line) => line.startsWith(`${host.name} exited (code 3)`))).toBe(true);
+
+      // The worker runs on the project's Node, as everything npm starts does.
+      const worker = stack.services.worker!;
+      expect(realpathSync(`/proc/${worker.pid()}/exe`)).toBe(realpathSync(path.join(repoRoot, 'node_modules', '.bin', 'node')));
+
       for (const [name, service, check] of [
         ['PostgREST', stack.services.postgrest, plans],
         ['Edge Functions', stack.services.functions, health],
+        ['Worker', worker, undefined],
+        // Last: its clients (the worker among them) may die with it, and come back too.
         ['Postgres', stack.services.postgres, plans],
       ] as const) {
-        const before = service.pid()!;
-        process.kill(-before, 'SIGKILL');
+        const pid = service.pid()!;
+        const comebacks = () => events.filter((line) => line.startsWith(`${service.name} is back`)).length;
+        const comebacksBefore = comebacks();
+        process.kill(-pid, 'SIGKILL');
         // A new process first (the old one may still answer for a moment), then it serves.
-        await expect.poll(() => service.pid(), { timeout: 60_000, interval: 100, message: name }).not.toBe(before);
-        await servesAgain(check);
+        await replaced(service, pid, name);
+        if (check) await servesAgain(check);
+        else await expect.poll(comebacks, { timeout: 30_000, message: `${name} ready again` }).toBeGreaterThan(comebacksBefore);
         expect(events.some((line) => line.startsWith(service.name) && line.includes('exited')), `${name} named on the console`).toBe(true);
       }
       expect(await (await plans()).json()).toEqual([{ id: 'starter' }]);
+      // The parts inside the stack's own process found the new Postgres too.
+      const signIn = await fetch(`${probe.urls.api}/auth/v1/token?grant_type=password`, {
+        method: 'POST',
+        headers: { apikey: probe.anonKey, 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'nobody@example.com', password: 'not-the-password' }),
+      });
+      expect(signIn.status).toBe(400);
+      const buckets = await fetch(`${probe.urls.api}/storage/v1/bucket`, { headers: { apikey: probe.serviceRoleKey, authorization: `Bearer ${probe.serviceRoleKey}` } });
+      expect(buckets.status).toBe(200);
       expect(events.filter((line) => line.startsWith('FATAL'))).toEqual([]);
     } finally {
       await stack.stop();
+      await rm(fixtures, { recursive: true, force: true });
     }
   });
 });

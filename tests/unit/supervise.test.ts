@@ -20,6 +20,27 @@ describe('superviseService', () => {
     expect(starts).toBe(2);
   });
 
+  it('replaces the process on request (a changed file), without calling it a death', async () => {
+    const lines: string[] = [];
+    const service = await superviseService(longRunning, { log: (line) => lines.push(line), onGiveUp: (m) => lines.push(m) });
+    const first = service.pid()!;
+    await service.restart('index.ts changed');
+    expect(service.pid()).not.toBe(first);
+    expect(() => process.kill(first, 0)).toThrow();
+    expect(lines).toEqual(['sleeper: index.ts changed; restarting', 'sleeper is back']);
+    await service.stop();
+  });
+
+  it('gives up on a process that keeps dying soon after it comes back', async () => {
+    let starts = 0;
+    const gaveUp: string[] = [];
+    const diesSoon = () =>
+      spawnService({ name: 'flaky', command: process.execPath, args: ['-e', 'setTimeout(() => process.exit(1), 100)'], ready: async () => true });
+    await superviseService(() => (starts++, diesSoon()), { log: () => {}, onGiveUp: (message) => gaveUp.push(message), maxAttempts: 2 });
+    await expect.poll(() => gaveUp, { timeout: 5000 }).toEqual(['flaky could not be restarted after 2 attempts']);
+    expect(starts).toBe(3);
+  });
+
   it('gives up after the last attempt and says why', async () => {
     let starts = 0;
     const gaveUp: string[] = [];
