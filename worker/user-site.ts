@@ -33,7 +33,7 @@ export async function siteJson<T>(res: Response, what: string): Promise<T> {
     body = await readCappedJson(res, USER_SITE_ANSWER_MAX_BYTES);
   } catch (error) {
     if (error instanceof AnswerTooLargeError) throw new ApiError(`${what}: the answer is larger than ${USER_SITE_ANSWER_MAX_BYTES} bytes`, 502);
-    throw new ApiError(`${what}: the site did not answer in time`, 504);
+    throw new ApiError(`${what}: the site did not send its whole answer in time`, 504);
   }
   if (!res.ok) throw new ApiError(`${what}: ${res.status} ${JSON.stringify(body ?? null).slice(0, 300)}`, res.status);
   return body as T;

@@ -134,6 +134,19 @@ describe('POST /api/auth/recover-session', () => {
     expect(again.status).toBe(401);
   });
 
+  it('is used up by a signed-out return without the e-mail (204, no session)', async () => {
+    const user = await createUser('new');
+    const sessionId = await payForPlan(user);
+    const claimed = await fetch(api('auth/recover-session'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ session_id: sessionId }),
+    });
+    expect(claimed.status).toBe(204);
+    expect(claimed.headers.getSetCookie()).toEqual([]);
+    expect((await recover(user.email, sessionId)).status).toBe(401);
+  });
+
   it('refuses an e-mail alone', async () => {
     const user = await createUser('new');
     const res = await recover(user.email);

@@ -55,7 +55,7 @@ export async function verifyWordpressCredentials(siteUrl: string, username: stri
     answer = await readCappedJson(res, USER_SITE_ANSWER_MAX_BYTES);
   } catch (error) {
     if (error instanceof AnswerTooLargeError) throw new HttpError(502, `The WordPress site's answer is larger than ${USER_SITE_ANSWER_MAX_BYTES / 1024} KB`);
-    throw new HttpError(502, 'The WordPress site did not answer in time');
+    throw new HttpError(502, 'The WordPress site did not send its whole answer in time');
   }
   const body = (answer ?? {}) as { name?: unknown; slug?: unknown };
   return { name: typeof body.name === 'string' ? body.name : typeof body.slug === 'string' ? body.slug : username };

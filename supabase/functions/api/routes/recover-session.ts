@@ -2,8 +2,9 @@
 // caller must present a completed, paid, recent checkout session whose customer e-mail matches,
 // and each checkout session works once. An e-mail address alone never yields a session.
 // A POST (issue 23, item 14): it sets the session cookies, so a cross-site navigation (a GET)
-// must not reach it, and app.ts refuses a POST from another site. A signed-in return claims
-// the checkout session too (item 13), so it never stays usable as a login behind the person's back.
+// must not reach it, and app.ts refuses a POST from another site. Every return claims the
+// checkout session (item 13): signed in, or signed out without the e-mail (204, no session), so
+// it never stays usable as a login behind the person's back.
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { db } from '../../_shared/db.ts';
@@ -47,11 +48,20 @@ recoverSessionRoutes.post('/recover-session', async (c) => {
     return c.body(null, 204);
   }
 
-  const email = parsed.data.email?.toLowerCase();
-  const userId = email ? recoverableUserId(checkout, email, Math.floor(Date.now() / 1000)) : null;
-  if (!email || !userId) throw refused();
-
   const admin = serviceClient();
+  const email = parsed.data.email?.toLowerCase();
+  if (!email) {
+    // Back signed out with no e-mail to prove who returns: nothing to recover, but the id is
+    // used up all the same, so it stops being a login wherever else it was seen.
+    const ownerId = z.uuid().safeParse(checkoutUserId(checkout)).data;
+    const { data: owner } = ownerId ? await admin.auth.admin.getUserById(ownerId) : { data: { user: null } };
+    if (!ownerId || !owner.user) throw refused();
+    await claim(checkout.id, ownerId, checkout.created);
+    return c.body(null, 204);
+  }
+  const userId = recoverableUserId(checkout, email, Math.floor(Date.now() / 1000));
+  if (!userId) throw refused();
+
   const { data: found } = await admin.auth.admin.getUserById(userId);
   if (!found.user || found.user.email?.toLowerCase() !== email) throw refused();
 

@@ -1,8 +1,9 @@
 // Returning from Stripe's checkout with ?session_id=... (spec section 4).
 // - Signed out (a fresh browser): recover the session with the stored pendingUserEmail; the
 //   server demands a paid, recent checkout whose e-mail matches, once.
-// - Signed in: claim the checkout session all the same (it must not stay a login for someone
-//   else), then wait briefly for the payment's webhook to activate the subscription.
+// - Signed out without it: claim the checkout session (it must not stay a login for someone else).
+// - Signed in: claim it all the same, then wait briefly for the payment's webhook to activate
+//   the subscription.
 // Either way session_id is then stripped from the address without a reload. Failures are only
 // logged (spec section 8).
 import type { Account } from '@domain/account';
@@ -24,7 +25,7 @@ const ACTIVATION_POLLS = 10;
 
 const RECOVER_SESSION_PATH = '/api/auth/recover-session';
 
-/** Uses up the checkout session for the signed-in account (the request carries its token). */
+/** Uses up the checkout session without a new session (signed in, the request carries the token). */
 async function claimCheckoutSession(sessionId: string): Promise<void> {
   try {
     await apiRequest<void>('POST', RECOVER_SESSION_PATH, { session_id: sessionId });
@@ -71,7 +72,11 @@ export function useCheckoutReturn(account: Account | null | undefined, loading: 
     void (async () => {
       if (!account) {
         const email = localStorage.getItem(PENDING_USER_EMAIL);
-        if (email && (await recoverSession(email, sessionId))) {
+        if (!email) {
+          // Nothing to recover with: use the id up so it signs no one in later.
+          await claimCheckoutSession(sessionId);
+          stripSessionId();
+        } else if (await recoverSession(email, sessionId)) {
           localStorage.removeItem(PENDING_USER_EMAIL);
           await queryClient.invalidateQueries({ queryKey: currentAccountKey });
           stripSessionId();
