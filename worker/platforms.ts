@@ -7,7 +7,7 @@ import { open } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { ApiError } from './api-error.ts';
 import type { WorkerConfig } from './config.ts';
-import { assertPublicSite, siteJson, USER_SITE_TIMEOUT_MS } from './user-site.ts';
+import { assertPublicSite, siteJson, USER_SITE_TIMEOUT_MS, USER_SITE_UPLOAD_TIMEOUT_MS } from './user-site.ts';
 
 export interface Clip {
   file: string;
@@ -154,6 +154,7 @@ export async function postToWordpress(
     body: streamFile(clip.file),
     duplex: 'half',
     redirect: 'manual',
+    signal: AbortSignal.timeout(USER_SITE_UPLOAD_TIMEOUT_MS),
   } as RequestInit);
   const media = await siteJson<{ id: number; source_url: string }>(upload, 'Uploading to WordPress');
   const escaped = String(media.source_url).replace(/"/g, '&quot;');

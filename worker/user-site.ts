@@ -7,8 +7,10 @@ import { AnswerTooLargeError, readCappedJson, USER_SITE_ANSWER_MAX_BYTES } from 
 import { isIpLiteral, isSandboxOrigin, nonPublicAddressReason } from '../supabase/functions/_shared/domain/public-address.ts';
 import { ApiError } from './api-error.ts';
 
-/** How long one call to the site may take, its answer included (not the video upload). */
+/** How long one call to the site may take, its answer included. */
 export const USER_SITE_TIMEOUT_MS = 30_000;
+/** How long the clip's upload to the site may take, its answer included (a clip is tens of MB at most). */
+export const USER_SITE_UPLOAD_TIMEOUT_MS = 10 * 60_000;
 
 /**
  * Refuses a site on a loopback, private, link-local, unique-local, IPv4-in-IPv6, NAT64,

@@ -44,7 +44,7 @@ function fakeFetch(input: RequestInfo | URL): Promise<Response> {
 async function renderApp(path: string) {
   const queryClient = createQueryClient();
   preloadDashboardData(queryClient, path);
-  await vi.waitFor(() => expect(queryClient.getQueryState(currentAccountKey)?.status).toBe('error'));
+  if (queryClient.getQueryState(currentAccountKey)) await vi.waitFor(() => expect(queryClient.getQueryState(currentAccountKey)?.status).toBe('error'));
   return render(
     <StrictMode>
       <QueryClientProvider client={queryClient}>
@@ -98,6 +98,15 @@ describe('the signed-in app when the user load fails', () => {
     await fiveSecondsLater();
     expect(userRequests).toHaveLength(2);
     expect(screen.queryByText('Unauthorized')).toBeNull();
+  });
+
+  it('still shows a screen every visitor sees (the admin console checks on the server), with that one request', async () => {
+    userAnswer = 502;
+    await renderApp('/admin/episodes/resubmit');
+    await screen.findByRole('heading', { name: 'Episode Resubmission Admin' });
+    await fiveSecondsLater();
+    expect(screen.queryByRole('button', { name: appTexts.tryAgain })).toBeNull();
+    expect(userRequests).toHaveLength(1);
   });
 
   it("says 'Unauthorized' only when the server answers 401 (signed out)", async () => {

@@ -3,7 +3,7 @@ import { useDeferredValue, type ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router-dom';
 import { FullPageSpinner } from '@/components/spinner';
 import { useCurrentAccount } from '@/lib/current-account';
-import { decideAccess } from './access';
+import { decideAccess, isOpenToAnyone } from './access';
 import { appTexts } from './texts';
 import { useCheckoutReturn } from '@/features/billing/hooks/use-checkout-return';
 
@@ -38,9 +38,10 @@ export function AccessGate({ children }: { children: ReactNode }) {
   // Whether a checkout return is signed in is unknown until the user load succeeds.
   const { recovering } = useCheckoutReturn(account, isPending || isError);
   if (isPending || deferredPending) return <FullPageSpinner label={appTexts.loading} />;
-  if (isError) return <AccountLoadFailed onRetry={() => void refetch()} />;
+  // A screen every visitor sees (a password reset) does not wait for the account.
+  if (isError && !isOpenToAnyone(location.pathname)) return <AccountLoadFailed onRetry={() => void refetch()} />;
   if (recovering) return <FullPageSpinner label={appTexts.restoringSession} />;
-  const decision = decideAccess(location.pathname, account ?? null);
+  const decision = decideAccess(location.pathname, isError ? null : (account ?? null));
   if (decision.kind === 'redirect') {
     return <Navigate to={decision.to} replace />;
   }
