@@ -11,8 +11,11 @@ export function workerEnv(config: StackConfig): Record<string, string> {
     WORKER_DATABASE_URL: config.urls.db,
     SUPABASE_URL: config.urls.api,
     SUPABASE_SERVICE_ROLE_KEY: config.serviceRoleKey,
-    // The same keyring and OAuth clients (for refreshing tokens) as the functions.
-    ...Object.fromEntries(Object.entries(oauthFunctionEnv(config)).filter(([key]) => key === 'TOKEN_ENCRYPTION_KEYS' || key.startsWith('OAUTH_'))),
+    // The same keyring and OAuth clients (for refreshing tokens) as the functions,
+    // and the sandbox origin the WordPress sites live on.
+    ...Object.fromEntries(
+      Object.entries(oauthFunctionEnv(config)).filter(([key]) => key === 'TOKEN_ENCRYPTION_KEYS' || key === 'WORDPRESS_SANDBOX_ORIGINS' || key.startsWith('OAUTH_')),
+    ),
     // .env may point GOOGLE_API_BASE at Google itself; otherwise this stack's sandbox.
     GOOGLE_API_BASE: env.GOOGLE_API_BASE || config.urls.sandbox,
     X_API_BASE: env.X_API_BASE || config.urls.sandbox,

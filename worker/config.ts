@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { PROVIDERS, isOAuthProviderId, type OAuthProviderId } from '../supabase/functions/_shared/domain/connection-status.ts';
 import { oauthProviderConfigFromEnv, type OAuthProviderConfig } from '../supabase/functions/_shared/domain/oauth-token-endpoint.ts';
+import { parseOrigins } from '../supabase/functions/_shared/domain/public-address.ts';
 import type { EncodeSettings } from './media/render.ts';
 
 export interface WorkerConfig {
@@ -17,6 +18,8 @@ export interface WorkerConfig {
   oauthClients: Partial<Record<OAuthProviderId, OAuthProviderConfig>>;
   /** Google APIs (Drive, YouTube): the sandbox locally, https://www.googleapis.com when unset. */
   googleApiBase: string;
+  /** The local sandbox's WordPress origins, the only non-public sites the worker may post to (unset in production). */
+  wordpressSandboxOrigins: string[];
   /** X API v2 and LinkedIn's API: the sandbox locally, the platforms themselves when unset. */
   xApiBase: string;
   linkedinApiBase: string;
@@ -109,6 +112,7 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerCo
     oauthClients: oauthClients(env),
     // One setting switches Drive and YouTube between the local sandbox and Google itself.
     googleApiBase: read.apiBase('GOOGLE_API_BASE', GOOGLE_API),
+    wordpressSandboxOrigins: parseOrigins(env.WORDPRESS_SANDBOX_ORIGINS),
     xApiBase: read.apiBase('X_API_BASE', 'https://api.x.com'),
     linkedinApiBase: read.apiBase('LINKEDIN_API_BASE', 'https://api.linkedin.com'),
     linkedinVersion: env.LINKEDIN_API_VERSION || '202505',

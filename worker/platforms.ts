@@ -7,6 +7,7 @@ import { open } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { ApiError } from './api-error.ts';
 import type { WorkerConfig } from './config.ts';
+import { assertPublicSite, siteJson, USER_SITE_TIMEOUT_MS, USER_SITE_UPLOAD_TIMEOUT_MS } from './user-site.ts';
 
 export interface Clip {
   file: string;
@@ -137,25 +138,38 @@ export async function postToLinkedIn(config: WorkerConfig, token: string, clip: 
 }
 
 /** WordPress REST API with an application password: the video into the media library, then a published post showing it. */
-export async function postToWordpress(site: { siteUrl: string; username: string; password: string }, clip: Clip): Promise<string> {
+export async function postToWordpress(
+  site: { siteUrl: string; username: string; password: string },
+  clip: Clip,
+  sandboxOrigins: readonly string[],
+): Promise<string> {
   const auth = { authorization: `Basic ${Buffer.from(`${site.username}:${site.password}`).toString('base64')}` };
   const filename = `${clip.title.replace(/[^\w .-]+/g, ' ').trim() || 'clip'}.mp4`;
-  const upload = await fetch(`${site.siteUrl}/wp-json/wp/v2/media`, {
+  // The subscriber's own server: checked where it resolves before each call, answers capped.
+  const mediaUrl = new URL(`${site.siteUrl}/wp-json/wp/v2/media`);
+  await assertPublicSite(mediaUrl, sandboxOrigins);
+  const upload = await fetch(mediaUrl, {
     method: 'POST',
     headers: { ...auth, 'content-type': 'video/mp4', 'content-disposition': `attachment; filename="${filename}"`, 'content-length': String(statSync(clip.file).size) },
     body: streamFile(clip.file),
     duplex: 'half',
+    redirect: 'manual',
+    signal: AbortSignal.timeout(USER_SITE_UPLOAD_TIMEOUT_MS),
   } as RequestInit);
-  const media = (await (await check(upload, 'Uploading to WordPress')).json()) as { id: number; source_url: string };
-  const escaped = media.source_url.replace(/"/g, '&quot;');
-  const post = await fetch(`${site.siteUrl}/wp-json/wp/v2/posts`, {
+  const media = await siteJson<{ id: number; source_url: string }>(upload, 'Uploading to WordPress');
+  const escaped = String(media.source_url).replace(/"/g, '&quot;');
+  const postsUrl = new URL(`${site.siteUrl}/wp-json/wp/v2/posts`);
+  await assertPublicSite(postsUrl, sandboxOrigins);
+  const post = await fetch(postsUrl, {
     method: 'POST',
     headers: { ...auth, 'content-type': 'application/json' },
     body: JSON.stringify({
       title: clip.title,
       status: 'publish',
-      content: `<!-- wp:video {"id":${media.id}} -->\n<figure class="wp-block-video"><video controls src="${escaped}"></video></figure>\n<!-- /wp:video -->`,
+      content: `<!-- wp:video {"id":${Number(media.id)}} -->\n<figure class="wp-block-video"><video controls src="${escaped}"></video></figure>\n<!-- /wp:video -->`,
     }),
+    redirect: 'manual',
+    signal: AbortSignal.timeout(USER_SITE_TIMEOUT_MS),
   });
-  return String(((await (await check(post, 'Posting to WordPress')).json()) as { id: number }).id);
+  return String((await siteJson<{ id: number }>(post, 'Posting to WordPress')).id);
 }

@@ -32,7 +32,7 @@ async function postClip(config: WorkerConfig, tokens: AccessTokenSource, userId:
     case 'linkedin':
       return postToLinkedIn(config, await tokens.accessToken(userId, 'linkedin'), clip);
     case 'wordpress':
-      return postToWordpress(await tokens.wordpressSite(userId), clip);
+      return postToWordpress(await tokens.wordpressSite(userId), clip, config.wordpressSandboxOrigins);
   }
 }
 

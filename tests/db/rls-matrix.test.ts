@@ -356,7 +356,9 @@ describe('secrets stay secret', () => {
     `select exists (select 1 from private.oauth_states where code_verifier = 'verifier')`,
     `select private.record_stripe_event('evt_forged', 'customer.subscription.updated', now(), $owner, 'cus_forged', 'sub_forged', 'active', 'scale')`,
     `select private.remember_stripe_customer($owner, 'cus_forged')`,
-    `select private.claim_checkout_recovery('cs_forged', $owner)`,
+    `select private.claim_checkout_recovery('cs_forged', $owner, now())`,
+    `select changed_at from private.account_credential_changes where user_id = $owner`,
+    `delete from private.account_credential_changes where user_id = $owner`,
   ];
   for (const sql of crafted) {
     for (const who of ['anon', 'owner', 'admin'] as Who[]) {

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { uniqueEmail } from '../support/stack.ts';
 import { createUser } from '../support/users.ts';
-import { expectAccessible, expectOnPage, useBrowser } from './support/browser.ts';
+import { expectAccessible, expectOnPage, useBrowser, webUrl } from './support/browser.ts';
 
 const harness = useBrowser();
 const password = 'correct-horse-battery';
@@ -24,7 +24,7 @@ async function register(page: import('playwright-core').Page): Promise<string> {
 describe('plans page and checkout', () => {
   it('register -> Choose Your Plan -> growth -> Pay -> active growth, routed to /onboarding', async () => {
     const page = await harness.newPage();
-    await register(page);
+    const email = await register(page);
     await page.getByRole('heading', { name: 'Choose Your Plan' }).waitFor();
     for (const title of ['Starter', 'Growth', 'Scale']) await page.getByRole('heading', { name: new RegExp(title) }).first().waitFor();
     await page.getByText('Most Popular').waitFor();
@@ -34,9 +34,17 @@ describe('plans page and checkout', () => {
     await page.getByRole('button', { name: /Choose Growth/ }).click();
     await page.waitForURL(/\/checkout\/cs_test_/);
     await expectAccessible(page);
+    const checkoutSessionId = new URL(page.url()).pathname.split('/').pop()!;
     await page.getByRole('button', { name: 'Pay' }).click();
     await expectOnPage(page, '/onboarding');
     expect(new URL(page.url()).searchParams.get('session_id')).toBeNull();
+    // The signed-in return used the checkout session up: its id signs no one in any more.
+    const replay = await fetch(new URL('/api/auth/recover-session', webUrl), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, session_id: checkoutSessionId }),
+    });
+    expect(replay.status).toBe(401);
   });
 
   it("checkout 'Cancel' returns to /subscribe with nothing changed", async () => {

@@ -163,11 +163,13 @@ describe('POST /api/create-portal-session', () => {
   });
 });
 
-describe('GET /api/auth/recover-session', () => {
-  const recover = (email: string, sessionId?: string) => {
-    const query = new URLSearchParams({ email, ...(sessionId ? { session_id: sessionId } : {}) });
-    return fetch(api(`auth/recover-session?${query}`));
-  };
+describe('POST /api/auth/recover-session', () => {
+  const recover = (email: string, sessionId?: string, headers: Record<string, string> = {}) =>
+    fetch(api('auth/recover-session'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify({ email, ...(sessionId ? { session_id: sessionId } : {}) }),
+    });
 
   it('gives a session for a paid, recent checkout with the matching e-mail, once', async () => {
     const user = await createUser('new');
@@ -182,6 +184,19 @@ describe('GET /api/auth/recover-session', () => {
 
     const again = await recover(user.email, sessionId);
     expect(again.status).toBe(401);
+  });
+
+  it('is used up by a signed-out return without the e-mail (204, no session)', async () => {
+    const user = await createUser('new');
+    const sessionId = await payForPlan(user);
+    const claimed = await fetch(api('auth/recover-session'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ session_id: sessionId }),
+    });
+    expect(claimed.status).toBe(204);
+    expect(claimed.headers.getSetCookie()).toEqual([]);
+    expect((await recover(user.email, sessionId)).status).toBe(401);
   });
 
   it('refuses an e-mail alone', async () => {
@@ -209,5 +224,74 @@ describe('GET /api/auth/recover-session', () => {
     const user = await createUser('new');
     expect((await recover(user.email, 'cs_test_doesnotexist')).status).toBe(401);
     expect((await recover(user.email, '../../etc/passwd')).status).toBe(401);
+  });
+
+  // Login CSRF (issue 23, item 14): a link on another site must not sign the browser in.
+  it('is not a GET: a cross-site navigation sets no session cookie', async () => {
+    const user = await createUser('new');
+    const sessionId = await payForPlan(user);
+    const query = new URLSearchParams({ email: user.email, session_id: sessionId });
+    const navigation = await fetch(api(`auth/recover-session?${query}`), { headers: { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate' } });
+    expect(navigation.status).toBe(404);
+    expect(navigation.headers.getSetCookie()).toEqual([]);
+    // Nor a form another site posts: its Origin is refused before anything is read.
+    const posted = await recover(user.email, sessionId, { origin: 'https://evil.example' });
+    expect(posted.status).toBe(403);
+    expect(posted.headers.getSetCookie()).toEqual([]);
+    // The checkout session is still the person's own to use.
+    expect((await recover(user.email, sessionId)).status).toBe(200);
+  });
+
+  // Issue 23, item 13: the checkout session id must not stay a login.
+  it('is used up by a signed-in return: the id no longer recovers a session afterwards', async () => {
+    const user = await createUser('new');
+    const sessionId = await payForPlan(user);
+    const claimed = await fetch(api('auth/recover-session'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${await tokenOf(user)}` },
+      body: JSON.stringify({ session_id: sessionId }),
+    });
+    expect(claimed.status).toBe(204);
+    expect(claimed.headers.getSetCookie()).toEqual([]);
+    const later = await recover(user.email, sessionId);
+    expect(later.status).toBe(401);
+    expect(later.headers.getSetCookie()).toEqual([]);
+  });
+
+  it("refuses a signed-in claim of another account's checkout session, which stays its owner's", async () => {
+    const owner = await createUser('new');
+    const stranger = await createUser('new');
+    const sessionId = await payForPlan(owner);
+    const res = await fetch(api('auth/recover-session'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${await tokenOf(stranger)}` },
+      body: JSON.stringify({ session_id: sessionId }),
+    });
+    expect(res.status).toBe(401);
+    expect((await recover(owner.email, sessionId)).status).toBe(200);
+  });
+
+  it('refuses once the password changed after the checkout', async () => {
+    const user = await createUser('new');
+    const sessionId = await payForPlan(user);
+    const client = anonClient();
+    await client.auth.signInWithPassword({ email: user.email, password: user.password });
+    const { error } = await client.auth.updateUser({ password: 'a-brand-new-password' });
+    expect(error).toBeNull();
+    const res = await recover(user.email, sessionId);
+    expect(res.status).toBe(401);
+    expect(res.headers.getSetCookie()).toEqual([]);
+  });
+
+  it('refuses once the account signed out everywhere after the checkout', async () => {
+    const user = await createUser('new');
+    const sessionId = await payForPlan(user);
+    const client = anonClient();
+    await client.auth.signInWithPassword({ email: user.email, password: user.password });
+    const { error } = await client.auth.signOut({ scope: 'global' });
+    expect(error).toBeNull();
+    const res = await recover(user.email, sessionId);
+    expect(res.status).toBe(401);
+    expect(res.headers.getSetCookie()).toEqual([]);
   });
 });

@@ -3,7 +3,7 @@
 // the token check, WordPress application passwords, and the daily refresh job run by cron.
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCronJobNow } from '../../local/cron/scheduler.ts';
-import { SANDBOX_WORDPRESS_USER } from '../../local/sandbox/oauth/index.ts';
+import { SANDBOX_WORDPRESS_ENDLESS_SITE, SANDBOX_WORDPRESS_USER } from '../../local/sandbox/oauth/index.ts';
 import { anonClient, config, withDb } from '../support/stack.ts';
 import { createUser, type TestUser } from '../support/users.ts';
 
@@ -300,6 +300,68 @@ describe('WordPress application passwords', () => {
       'The WordPress site must use https',
     );
     expect((await call('POST', 'oauth/wordpress/connect', token, { ...creds, siteUrl: site() })).status).toBe(200);
+  });
+});
+
+// Issue 23, item 7: a site the subscriber names is a server the functions call. Its answer is
+// capped (one that never ends is cut off at once, not read into memory), and it must be on a
+// public address, checked on what its name resolves to, however the address is written.
+describe('WordPress sites the functions must not trust', () => {
+  const creds = { username: SANDBOX_WORDPRESS_USER.username, password: SANDBOX_WORDPRESS_USER.password };
+  const endlessSite = `${config.urls.sandbox}/wordpress/${SANDBOX_WORDPRESS_ENDLESS_SITE}`;
+  const endlessState = async () => (await (await fetch(`${config.urls.sandbox}/wordpress/_control/endless`)).json()) as { bytesSent: number; open: number };
+
+  it('cuts off an answer that never ends with a 502 {message}, stops reading it, and keeps answering', async () => {
+    const user = await createUser('onboarded');
+    const token = await tokenOf(user);
+    const before = await endlessState();
+    const started = Date.now();
+    const res = await call('POST', 'oauth/wordpress/connect', token, { ...creds, siteUrl: endlessSite });
+    expect(res).toMatchObject({ status: 502, body: { message: "The WordPress site's answer is larger than 256 KB" } });
+    // Cut off at the cap, not at the 10 s time limit.
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(await storedConnections(user.id)).toEqual([]);
+    // The function hung up: the site stops sending, having sent little more than the cap (plus socket buffers).
+    await expect.poll(async () => (await endlessState()).open, { timeout: 5000 }).toBe(before.open);
+    expect((await endlessState()).bytesSent - before.bytesSent).toBeLessThan(32 * 1024 * 1024);
+
+    // refresh-all reads the same site the same way: a failure, not a host holding gigabytes.
+    expect((await call('POST', 'oauth/wordpress/connect', token, { ...creds, siteUrl: `${config.urls.sandbox}/wordpress/fine-${Date.now()}` })).status).toBe(200);
+    await withDb((db) => db.query('update private.oauth_tokens set site_url = $2 where user_id = $1', [user.id, endlessSite]));
+    const refreshed = await call('POST', 'oauth/refresh-all', token);
+    expect(refreshed.body.failed).toEqual([{ provider: 'wordpress', message: "The WordPress site's answer is larger than 256 KB" }]);
+    expect((await fetch(api('health'))).status).toBe(200);
+  });
+
+  it('refuses every non-public address, however written, with a 400 {message} and stores nothing', async () => {
+    const user = await createUser('onboarded');
+    const token = await tokenOf(user);
+    for (const siteUrl of [
+      'https://[::ffff:7f00:1]/',
+      'https://[::]/',
+      'https://[0:0:0:0:0:ffff:127.0.0.1]/',
+      'https://[::1]/',
+      'https://[64:ff9b::7f00:1]/',
+      'https://[fe80::1]/',
+      'https://[fd00::1]/',
+      'https://127.0.0.1/',
+      'https://2130706433/',
+      'https://10.0.0.1/',
+      'https://169.254.169.254/',
+      // A name is judged by what it resolves to.
+      'https://localhost/',
+    ]) {
+      const res = await call('POST', 'oauth/wordpress/connect', token, { ...creds, siteUrl });
+      expect(res, siteUrl).toMatchObject({ status: 400, body: { message: 'The site address must be a public internet address' } });
+    }
+    expect(await storedConnections(user.id)).toEqual([]);
+  });
+
+  it("allows only the sandbox's own origin on loopback, not another port there", async () => {
+    const user = await createUser('onboarded');
+    const sandbox = new URL(config.urls.sandbox);
+    const res = await call('POST', 'oauth/wordpress/connect', await tokenOf(user), { ...creds, siteUrl: `http://${sandbox.hostname}:${config.ports.db}/wordpress/x` });
+    expect(res).toMatchObject({ status: 400, body: { message: 'The WordPress site must use https' } });
   });
 });
 

@@ -142,7 +142,6 @@ export const reauthenticate: RouteHandler = async (ctx, req, res) => {
   if (!user.email)
     throw badRequest('validation_failed', 'Reauthentication requires the user to have an email or a phone number');
   if (!isConfirmed(user)) throw unprocessable('email_not_confirmed', 'Please verify your email first.');
-  ctx.limit('emailSent', req);
   const { reauthentication_sent_at: lastSent } = (
     await ctx.db.query<{ reauthentication_sent_at: Date | null }>(
       'select reauthentication_sent_at from auth.users where id = $1',
@@ -150,6 +149,7 @@ export const reauthenticate: RouteHandler = async (ctx, req, res) => {
     )
   ).rows[0];
   checkSentWithin(ctx, lastSent);
+  ctx.limit('emailSent', req);
   const otp = newOtp(ctx.settings.otpLength);
   await ctx.db.query(
     'update auth.users set reauthentication_token = $2, reauthentication_sent_at = now() where id = $1',

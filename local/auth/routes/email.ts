@@ -25,12 +25,15 @@ export const recover: RouteHandler = async (ctx, req, res, url) => {
   const body = await readJson(req);
   const email = validateEmail(optionalString(body, 'email'));
   const redirectTo = resolveRedirect(ctx.settings, url.searchParams.get('redirect_to'));
-  ctx.limit('emailSent', req);
+  // GoTrue's per-address limit for the route (RATE_LIMIT_OTP), counted alike for known and
+  // unknown addresses; the project-wide e-mail limit only when an e-mail goes out.
+  ctx.limit('recover', req);
   await transaction(ctx.db, async (db) => {
     const user = await findUserByEmail(db, email, true);
     // Unknown addresses get the same answer: no account enumeration.
     if (!user) return;
     checkFrequency(ctx, user, 'recovery');
+    ctx.limit('emailSent', req);
     const link = await prepareLink(ctx, db, user, 'recovery', redirectTo);
     await sendLink(ctx, 'recovery', link);
   });
@@ -45,7 +48,7 @@ export const otp: RouteHandler = async (ctx, req, res, url) => {
   const createUser = optionalBoolean(body, 'create_user') ?? true;
   const data = optionalObject(body, 'data') ?? {};
   const redirectTo = resolveRedirect(ctx.settings, url.searchParams.get('redirect_to'));
-  ctx.limit('emailSent', req);
+  ctx.limit(/\/magiclink\/?$/.test(url.pathname) ? 'magicLink' : 'otp', req);
   await transaction(ctx.db, async (db) => {
     let user = await findUserByEmail(db, email, true);
     if (!user) {
@@ -61,6 +64,7 @@ export const otp: RouteHandler = async (ctx, req, res, url) => {
     }
     const type: LinkType = isConfirmed(user) ? 'magiclink' : 'signup';
     checkFrequency(ctx, user, type);
+    ctx.limit('emailSent', req);
     const link = await prepareLink(ctx, db, user, type, redirectTo);
     await sendLink(ctx, type, link);
   });
@@ -88,15 +92,17 @@ export const resend: RouteHandler = async (ctx, req, res, url) => {
   if (phone) throw badRequest('phone_provider_disabled', 'Phone logins are disabled');
   const email = validateEmail(rawEmail);
   const redirectTo = resolveRedirect(ctx.settings, url.searchParams.get('redirect_to'));
-  ctx.limit('emailSent', req);
+  ctx.limit('resend', req);
   await transaction(ctx.db, async (db) => {
     const user = await findUserByEmail(db, email, true);
     if (!user) return;
     if (type === 'signup' && !isConfirmed(user)) {
       checkFrequency(ctx, user, 'signup');
+      ctx.limit('emailSent', req);
       await sendLink(ctx, 'signup', await prepareLink(ctx, db, user, 'signup', redirectTo));
     } else if (type === 'email_change' && user.email_change) {
       checkFrequency(ctx, user, 'email_change');
+      ctx.limit('emailSent', req);
       const link = await prepareLink(ctx, db, user, 'email_change', redirectTo, user.email_change);
       await sendLink(ctx, 'email_change', link);
     }

@@ -9,6 +9,9 @@
 //   POST /oauth/_control/revoke {state}                      revoke the grant begun with a state
 //   POST /oauth/_control/expire {state}                      the grant's access tokens expire now
 //   GET  /oauth/_control/grant?state=...                     a grant's refresh count and state
+//   GET  /wordpress/_control/endless                          bytes the endless site sent, and whether a client still reads
+// The WordPress site named SANDBOX_WORDPRESS_ENDLESS_SITE plays a hostile site: its users/me
+// answer never ends (a JSON string streamed until the client hangs up).
 // Other sandbox modules (Drive, YouTube, X, LinkedIn) ask `identify` who a Bearer token belongs to.
 import { createHash, randomBytes } from 'node:crypto';
 import path from 'node:path';
@@ -26,6 +29,9 @@ const CODE_LIFETIME_MS = 10 * 60 * 1000;
 
 /** Every sandbox WordPress site accepts this user. */
 export const SANDBOX_WORDPRESS_USER = { username: 'castloop-editor', password: 'abcd efgh ijkl mnop qrst uvwx' };
+
+/** The sandbox WordPress site whose answer never ends. */
+export const SANDBOX_WORDPRESS_ENDLESS_SITE = 'endless-answer';
 
 const labels: Record<SandboxProvider, string> = {
   google: 'Google',
@@ -250,7 +256,29 @@ ${hidden}
       sendJson(request.res, 401, { code: 'incorrect_password', message: 'The provided password is an invalid application password.', data: { status: 401 } });
       return;
     }
+    if (site === SANDBOX_WORDPRESS_ENDLESS_SITE) return endlessAnswer(request);
     sendJson(request.res, 200, { id: 1, name: `${user.username} on ${site}`, slug: user.username, roles: ['editor'] });
+  }
+
+  const endless = { bytesSent: 0, open: 0 };
+
+  /** A 200 whose JSON never ends: written as fast as the client reads, until it hangs up. */
+  function endlessAnswer({ res }: SandboxRequest): void {
+    const chunk = Buffer.alloc(64 * 1024, 'a');
+    endless.open += 1;
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.write('{"name":"');
+    const more = () => {
+      while (!res.destroyed) {
+        endless.bytesSent += chunk.length;
+        if (!res.write(chunk)) return;
+      }
+    };
+    res.on('drain', more);
+    res.on('close', () => {
+      endless.open -= 1;
+    });
+    more();
   }
 
   return {
@@ -278,7 +306,9 @@ ${hidden}
           .on('POST', `/oauth/${provider}/token`, (request) => tokenEndpoint(provider, request))
           .on('POST', `/oauth/${provider}/revoke`, (request) => revokeEndpoint(provider, request));
       }
-      routes.on('GET', '/wordpress/:site/wp-json/wp/v2/users/me', (request) => wordpressMe(request, request.params.site));
+      routes
+        .on('GET', '/wordpress/_control/endless', ({ res }) => sendJson(res, 200, endless))
+        .on('GET', '/wordpress/:site/wp-json/wp/v2/users/me', (request) => wordpressMe(request, request.params.site));
     },
     homeSection() {
       return `<h2>OAuth providers and WordPress</h2>

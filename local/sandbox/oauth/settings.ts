@@ -19,8 +19,9 @@ const LOCAL_TOKEN_KEYS = 'local-1:Y2FzdGxvb3AtbG9jYWwtdG9rZW4ta2V5LTMyLWJ5dGU=';
 export function oauthFunctionEnv(config: StackConfig): Record<string, string> {
   const env: Record<string, string> = {
     TOKEN_ENCRYPTION_KEYS: config.env.TOKEN_ENCRYPTION_KEYS || LOCAL_TOKEN_KEYS,
-    // Local WordPress sites (the sandbox's) are plain http on the loopback address.
-    WORDPRESS_INSECURE_HOSTS: config.env.WORDPRESS_INSECURE_HOSTS || `${config.host},localhost`,
+    // Local WordPress sites (the sandbox's) are plain http on the loopback address: only this
+    // origin may be called there (not any loopback port), and only because configuration says so.
+    WORDPRESS_SANDBOX_ORIGINS: config.env.WORDPRESS_SANDBOX_ORIGINS || config.urls.sandbox,
   };
   for (const provider of OAUTH_SANDBOX_PROVIDERS) {
     const key = provider.toUpperCase();

@@ -7,6 +7,7 @@ import { isLoopbackUrl } from './domain/loopback-url.ts';
 import { oauthProviderConfigFromEnv, type OAuthProviderConfig } from './domain/oauth-token-endpoint.ts';
 import { MAX_DELIVERY_ATTEMPTS } from './domain/outbox.ts';
 import { PLAN_TIERS } from './domain/plans.ts';
+import { parseOrigins } from './domain/public-address.ts';
 import { misplacedLocalDefaults } from './local-defaults.ts';
 
 type Env = Record<string, string | undefined>;
@@ -36,8 +37,8 @@ export interface FunctionSettings {
   };
   /** `id:base64` keys, parsed (and refused with a 503) where a token is sealed or opened. */
   tokenEncryptionKeys: string;
-  /** Hosts allowed plain http and loopback addresses as WordPress sites (the local stack only). */
-  wordpressInsecureHosts: string[];
+  /** The local stack's sandbox origins, allowed as WordPress sites over http on loopback (local only). */
+  wordpressSandboxOrigins: string[];
   /** Only with the external automation (deliver-submissions answers 503 without URL and secret). */
   automation: { webhookUrl: string; secret: string; maxAttempts: number; timeoutSeconds: number };
 }
@@ -158,10 +159,7 @@ export function readFunctionSettings(env: Env, name?: FunctionName): FunctionSet
       ),
     },
     tokenEncryptionKeys: value(env, 'TOKEN_ENCRYPTION_KEYS'),
-    wordpressInsecureHosts: value(env, 'WORDPRESS_INSECURE_HOSTS')
-      .split(',')
-      .map((host) => host.trim().toLowerCase())
-      .filter(Boolean),
+    wordpressSandboxOrigins: parseOrigins(value(env, 'WORDPRESS_SANDBOX_ORIGINS')),
     automation: {
       webhookUrl: value(env, 'AUTOMATION_WEBHOOK_URL'),
       secret: value(env, 'AUTOMATION_WEBHOOK_SECRET'),

@@ -3,21 +3,44 @@ import { useDeferredValue, type ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router-dom';
 import { FullPageSpinner } from '@/components/spinner';
 import { useCurrentAccount } from '@/lib/current-account';
-import { decideAccess } from './access';
+import { decideAccess, isOpenToAnyone } from './access';
 import { appTexts } from './texts';
 import { useCheckoutReturn } from '@/features/billing/hooks/use-checkout-return';
 
+/**
+ * The user load failed for another reason than a 401 (a server error, no network): the visitor is
+ * neither signed in nor signed out. Nothing behind the gate renders, so no screen mounts and
+ * loads again (an errored query refetches for each new observer): one request per press.
+ */
+function AccountLoadFailed({ onRetry }: { onRetry: () => void }) {
+  return (
+    <main className="mx-auto flex min-h-[50vh] max-w-md flex-col items-center justify-center gap-4 px-4">
+      <div role="alert" className="alert alert-error">
+        <div>
+          <p className="font-semibold">{appTexts.accountLoadFailedTitle}</p>
+          <p className="text-sm">{appTexts.accountLoadFailedBody}</p>
+        </div>
+      </div>
+      <button type="button" className="btn btn-primary" onClick={onRetry}>
+        {appTexts.tryAgain}
+      </button>
+    </main>
+  );
+}
+
 export function AccessGate({ children }: { children: ReactNode }) {
   const location = useLocation();
-  const { data: account, isPending, isError } = useCurrentAccount();
+  const { data: account, isPending, isError, refetch } = useCurrentAccount();
   // The screen behind the gate (the whole dashboard) first renders in a deferred render, which
   // yields to the browser between components; the signed-in user's arrival alone would render
   // it in one blocking task.
   const deferredPending = useDeferredValue(isPending);
-  const { recovering } = useCheckoutReturn(account, isPending);
+  // Whether a checkout return is signed in is unknown until the user load succeeds.
+  const { recovering } = useCheckoutReturn(account, isPending || isError);
   if (isPending || deferredPending) return <FullPageSpinner label={appTexts.loading} />;
+  // A screen every visitor sees (a password reset) does not wait for the account.
+  if (isError && !isOpenToAnyone(location.pathname)) return <AccountLoadFailed onRetry={() => void refetch()} />;
   if (recovering) return <FullPageSpinner label={appTexts.restoringSession} />;
-  // A failed user load other than 401 leaves the visitor signed out rather than on a blank page.
   const decision = decideAccess(location.pathname, isError ? null : (account ?? null));
   if (decision.kind === 'redirect') {
     return <Navigate to={decision.to} replace />;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decideAccess } from './access';
+import { decideAccess, isOpenToAnyone } from './access';
 
 const states = {
   noSubscription: { subscriptionStatus: null, onboardingCompleted: false },
@@ -72,5 +72,12 @@ describe('decideAccess for an administrator', () => {
   });
   it('with an active, onboarded subscription, sees the dashboard at /', () => {
     expect(decideAccess('/', { ...admin, subscriptionStatus: 'active', onboardingCompleted: true })).toEqual({ kind: 'render' });
+  });
+});
+
+describe('isOpenToAnyone', () => {
+  it('is true only for the screens every visitor sees', () => {
+    expect(['/reset-password', '/admin/episodes/resubmit'].map(isOpenToAnyone)).toEqual([true, true]);
+    expect(['/', '/dashboard', '/login', '/subscribe', '/no-such-page'].map(isOpenToAnyone)).toEqual([false, false, false, false, false]);
   });
 });

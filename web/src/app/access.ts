@@ -24,3 +24,8 @@ export function decideAccess(
   // Other member screens, and unknown paths (the not-found page).
   return render;
 }
+
+/** Whether the screen at `path` renders whoever visits (so it needs no answer about the account). */
+export function isOpenToAnyone(path: string): boolean {
+  return findRoute(path)?.access.kind === 'anyone';
+}

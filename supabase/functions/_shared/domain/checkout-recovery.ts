@@ -15,13 +15,18 @@ export interface CheckoutFacts {
   client_reference_id: string | null;
 }
 
+/** The user the checkout was made for (as create-checkout-session names them), if any. */
+export function checkoutUserId(checkout: Pick<CheckoutFacts, 'metadata' | 'client_reference_id'>): string | null {
+  return checkout.metadata?.user_id ?? checkout.client_reference_id ?? null;
+}
+
 /** The user id the checkout was made for, or null when it does not prove the visitor's identity. */
 export function recoverableUserId(checkout: CheckoutFacts, email: string, nowSeconds: number): string | null {
   const paid = checkout.status === 'complete' && (checkout.payment_status === 'paid' || checkout.payment_status === 'no_payment_required');
   const age = nowSeconds - checkout.created;
   const fresh = age >= 0 && age <= RECOVERY_WINDOW_SECONDS;
   const checkoutEmail = (checkout.customer_details?.email ?? checkout.customer_email ?? '').trim().toLowerCase();
-  const userId = checkout.metadata?.user_id ?? checkout.client_reference_id;
+  const userId = checkoutUserId(checkout);
   if (!paid || !fresh || !userId || !checkoutEmail || checkoutEmail !== email.trim().toLowerCase()) return null;
   return userId;
 }

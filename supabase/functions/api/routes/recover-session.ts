@@ -1,28 +1,38 @@
 // Session recovery after checkout (spec section 4), made safe (docs/security.md): the
 // caller must present a completed, paid, recent checkout session whose customer e-mail matches,
 // and each checkout session works once. An e-mail address alone never yields a session.
+// A POST (issue 23, item 14): it sets the session cookies, so a cross-site navigation (a GET)
+// must not reach it, and app.ts refuses a POST from another site. Every return claims the
+// checkout session (item 13): signed in, or signed out without the e-mail (204, no session), so
+// it never stays usable as a login behind the person's back.
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { db } from '../../_shared/db.ts';
-import { recoverableUserId } from '../../_shared/domain/checkout-recovery.ts';
-import { HttpError } from '../../_shared/http-error.ts';
-import { callerAddress, loadAccount, setSessionCookies } from '../../_shared/session.ts';
+import { checkoutUserId, recoverableUserId } from '../../_shared/domain/checkout-recovery.ts';
+import { HttpError, parseJsonBody } from '../../_shared/http-error.ts';
+import { accessTokenOf, callerAddress, loadAccount, requireCaller, setSessionCookies } from '../../_shared/session.ts';
 import { publicClient, serviceClient } from '../../_shared/supabase-clients.ts';
 import { stripeClient } from '../../_shared/stripe.ts';
 
-const querySchema = z.object({
-  email: z.email().max(255),
-  session_id: z.string().regex(/^cs_[A-Za-z0-9_]{1,250}$/),
-});
+const sessionIdSchema = z.string().regex(/^cs_[A-Za-z0-9_]{1,250}$/);
+// Signed out, the e-mail proves who returns; signed in, the session does.
+const bodySchema = z.object({ email: z.email().max(255).optional(), session_id: sessionIdSchema });
 
 const refused = () => new HttpError(401, 'Session could not be recovered');
 
+/** Uses up the checkout session; true only the first time and while the account's credentials and sessions are unchanged since it was made. */
+async function claim(checkoutSessionId: string, userId: string, createdSeconds: number): Promise<boolean> {
+  const [{ claimed }] = await db()<{ claimed: boolean }[]>`
+    select private.claim_checkout_recovery(${checkoutSessionId}, ${userId}::uuid, to_timestamp(${createdSeconds})) as claimed`;
+  return claimed;
+}
+
 export const recoverSessionRoutes = new Hono();
 
-recoverSessionRoutes.get('/recover-session', async (c) => {
-  const parsed = querySchema.safeParse({ email: c.req.query('email'), session_id: c.req.query('session_id') });
+recoverSessionRoutes.post('/recover-session', async (c) => {
+  const parsed = bodySchema.safeParse(await parseJsonBody(c.req.raw, z.unknown()));
   if (!parsed.success) throw refused();
-  const email = parsed.data.email.toLowerCase();
+  const caller = accessTokenOf(c) ? await requireCaller(c) : null;
 
   let checkout;
   try {
@@ -30,17 +40,32 @@ recoverSessionRoutes.get('/recover-session', async (c) => {
   } catch {
     throw refused();
   }
+
+  if (caller) {
+    // Back signed in: nothing to recover, only the checkout session to use up.
+    if (checkoutUserId(checkout) !== caller.userId) throw refused();
+    await claim(checkout.id, caller.userId, checkout.created);
+    return c.body(null, 204);
+  }
+
+  const admin = serviceClient();
+  const email = parsed.data.email?.toLowerCase();
+  if (!email) {
+    // Back signed out with no e-mail to prove who returns: nothing to recover, but the id is
+    // used up all the same, so it stops being a login wherever else it was seen.
+    const ownerId = z.uuid().safeParse(checkoutUserId(checkout)).data;
+    const { data: owner } = ownerId ? await admin.auth.admin.getUserById(ownerId) : { data: { user: null } };
+    if (!ownerId || !owner.user) throw refused();
+    await claim(checkout.id, ownerId, checkout.created);
+    return c.body(null, 204);
+  }
   const userId = recoverableUserId(checkout, email, Math.floor(Date.now() / 1000));
   if (!userId) throw refused();
 
-  const admin = serviceClient();
   const { data: found } = await admin.auth.admin.getUserById(userId);
   if (!found.user || found.user.email?.toLowerCase() !== email) throw refused();
 
-  // Single use: the first recovery claims the checkout session.
-  const [{ claimed }] = await db()<{ claimed: boolean }[]>`
-    select private.claim_checkout_recovery(${checkout.id}, ${userId}::uuid) as claimed`;
-  if (!claimed) throw refused();
+  if (!(await claim(checkout.id, userId, checkout.created))) throw refused();
 
   const link = await admin.auth.admin.generateLink({ type: 'magiclink', email });
   const tokenHash = link.data.properties?.hashed_token;

@@ -1,7 +1,9 @@
 // Returning from Stripe's checkout with ?session_id=... (spec section 4).
 // - Signed out (a fresh browser): recover the session with the stored pendingUserEmail; the
 //   server demands a paid, recent checkout whose e-mail matches, once.
-// - Signed in: wait briefly for the payment's webhook to activate the subscription.
+// - Signed out without it: claim the checkout session (it must not stay a login for someone else).
+// - Signed in: claim it all the same, then wait briefly for the payment's webhook to activate
+//   the subscription.
 // Either way session_id is then stripped from the address without a reload. Failures are only
 // logged (spec section 8).
 import type { Account } from '@domain/account';
@@ -21,11 +23,21 @@ interface RecoveredSession {
 
 const ACTIVATION_POLLS = 10;
 
+const RECOVER_SESSION_PATH = '/api/auth/recover-session';
+
+/** Uses up the checkout session without a new session (signed in, the request carries the token). */
+async function claimCheckoutSession(sessionId: string): Promise<void> {
+  try {
+    await apiRequest<void>('POST', RECOVER_SESSION_PATH, { session_id: sessionId });
+  } catch (error) {
+    console.error('Claiming the checkout session failed', error);
+  }
+}
+
 /** Asks the server for a session; true on success. */
 async function recoverSession(email: string, sessionId: string): Promise<boolean> {
   try {
-    const query = new URLSearchParams({ email, session_id: sessionId });
-    const recovered = await apiRequest<RecoveredSession>('GET', `/api/auth/recover-session?${query}`);
+    const recovered = await apiRequest<RecoveredSession>('POST', RECOVER_SESSION_PATH, { email, session_id: sessionId });
     const { error } = await (await authClient()).setSession(recovered.session);
     if (error) throw error;
     return true;
@@ -60,13 +72,18 @@ export function useCheckoutReturn(account: Account | null | undefined, loading: 
     void (async () => {
       if (!account) {
         const email = localStorage.getItem(PENDING_USER_EMAIL);
-        if (email && (await recoverSession(email, sessionId))) {
+        if (!email) {
+          // Nothing to recover with: use the id up so it signs no one in later.
+          await claimCheckoutSession(sessionId);
+          stripSessionId();
+        } else if (await recoverSession(email, sessionId)) {
           localStorage.removeItem(PENDING_USER_EMAIL);
           await queryClient.invalidateQueries({ queryKey: currentAccountKey });
           stripSessionId();
         }
       } else {
         localStorage.removeItem(PENDING_USER_EMAIL);
+        await claimCheckoutSession(sessionId);
         for (let i = 0; i < ACTIVATION_POLLS; i++) {
           const fresh = await queryClient.fetchQuery({ ...currentAccountQuery, staleTime: 0 });
           if (fresh?.subscriptionStatus === 'active') break;

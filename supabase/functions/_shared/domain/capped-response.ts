@@ -1,0 +1,55 @@
+// Reading an answer from a server a subscriber names (issue 23, item 7): never more than a cap,
+// whatever the server sends or announces. Web-standard streams only, so the functions (Deno)
+// and the worker (Node) share it. The time limit is the request's own AbortSignal, which also
+// ends a body that trickles.
+
+/** The most the server reads of an answer from a site a subscriber names (WordPress's JSON answers are a few KB). */
+export const USER_SITE_ANSWER_MAX_BYTES = 256 * 1024;
+
+/** Thrown when an answer is larger than the cap: the body is cancelled, never held whole. */
+export class AnswerTooLargeError extends Error {
+  constructor(readonly limitBytes: number) {
+    super(`The answer is larger than ${limitBytes} bytes`);
+    this.name = 'AnswerTooLargeError';
+  }
+}
+
+/** The body of `res` as text, read only up to `limitBytes`. */
+export async function readCappedText(res: Response, limitBytes: number): Promise<string> {
+  const announced = Number(res.headers.get('content-length') ?? '0');
+  if (announced > limitBytes) {
+    await res.body?.cancel().catch(() => {});
+    throw new AnswerTooLargeError(limitBytes);
+  }
+  if (!res.body) return '';
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limitBytes) {
+      await reader.cancel().catch(() => {});
+      throw new AnswerTooLargeError(limitBytes);
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return new TextDecoder().decode(bytes);
+}
+
+/** The body of `res` as JSON, read only up to `limitBytes`; undefined when it is not JSON. */
+export async function readCappedJson(res: Response, limitBytes: number): Promise<unknown> {
+  const text = await readCappedText(res, limitBytes);
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,57 @@
+// The signed-in app while the server fails (issue 23, item 4): a 502 or a failed network on the
+// user load shows a message and a 'Try again' button, and the tab sends that one request until
+// the person presses the button (it sent over a thousand in seconds, stuck on 'Loading...').
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { createUser } from '../support/users.ts';
+import { expectAccessible, expectOnPage, signInAs, useBrowser } from './support/browser.ts';
+
+const harness = useBrowser();
+// How long the tab is watched for further requests after the message shows.
+const WATCH_MS = 2000;
+
+/** Counts the requests for the signed-in user from now on, answering each as `answer` says. */
+async function failUserLoads(page: Page, answer: { current: 'bad-gateway' | 'network' }): Promise<{ count: number }> {
+  const seen = { count: 0 };
+  await page.route('**/api/auth/user', async (route) => {
+    seen.count += 1;
+    if (answer.current === 'network') await route.abort('failed');
+    else await route.fulfill({ status: 502, contentType: 'application/json', body: JSON.stringify({ message: 'Bad gateway' }) });
+  });
+  return seen;
+}
+
+describe('the dashboard while the server is down', () => {
+  it('shows the failure and a Try again button, sends one request per press, and never says Unauthorized', async () => {
+    const { email, password } = await createUser('onboarded');
+    const page = await harness.newPage();
+    await signInAs(page, email, password);
+    await expectOnPage(page, '/');
+
+    const answer: { current: 'bad-gateway' | 'network' } = { current: 'bad-gateway' };
+    const userLoads = await failUserLoads(page, answer);
+    await page.goto('/dashboard');
+    const tryAgain = page.getByRole('button', { name: 'Try again' });
+    await tryAgain.waitFor();
+    await expect.poll(() => page.getByRole('alert').filter({ hasText: 'We could not load your account' }).count()).toBe(1);
+    await expectAccessible(page);
+    // The window in which the tab used to send hundreds of requests.
+    await page.waitForTimeout(WATCH_MS);
+    expect(userLoads.count).toBe(1);
+    expect(await page.getByText('Loading...').count()).toBe(0);
+    expect(await page.getByText('Unauthorized').count()).toBe(0);
+
+    answer.current = 'network';
+    await tryAgain.click();
+    await expect.poll(() => userLoads.count).toBe(2);
+    await tryAgain.waitFor();
+    await page.waitForTimeout(WATCH_MS);
+    expect(userLoads.count).toBe(2);
+    expect(await page.getByText('Unauthorized').count()).toBe(0);
+
+    // The server is back: one more press shows the dashboard.
+    await page.unroute('**/api/auth/user');
+    await tryAgain.click();
+    await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+  });
+});
