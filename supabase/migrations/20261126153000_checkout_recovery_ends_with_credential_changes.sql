@@ -10,9 +10,9 @@ create table private.account_credential_changes (
   changed_at timestamptz not null
 );
 alter table private.account_credential_changes enable row level security;
--- No policy: neither anon nor authenticated reads it; only the service role (the api function).
+-- No policy and no grant: only its owner (the trigger and the claim function, as definers) reads it.
 revoke all on table private.account_credential_changes from public, anon, authenticated;
-grant select, insert, update, delete on table private.account_credential_changes to service_role;
+-- Written by the security definer trigger below and read by claim_checkout_recovery (as their owner): no API role needs it.
 
 create function private.note_credential_change()
 returns trigger

@@ -72,6 +72,7 @@ const relations: Record<string, Grants> = {
   'private.oauth_tokens': none,
   'private.oauth_states': none,
   'private.automation_settings': none,
+  'private.account_credential_changes': none,
 };
 
 const exec = (...who: Role[]): Grants => ({
@@ -126,11 +127,12 @@ const functions: Record<string, Grants> = {
   'private.remember_stripe_customer(uuid,text)': exec('service_role'),
   'private.record_stripe_event(text,text,timestamp with time zone,uuid,text,text,text,text,timestamp with time zone,boolean)':
     exec('service_role'),
-  'private.claim_checkout_recovery(text,uuid)': exec('service_role'),
+  'private.claim_checkout_recovery(text,uuid,timestamp with time zone)': exec('service_role'),
   'private.active_automation()': exec('service_role'),
   // Run only by other security definer functions, triggers and jobs (as their owner).
   'private.check_episode_files(text[],uuid)': exec(),
   'private.missing_onboarding_fields(uuid)': exec(),
+  'private.note_credential_change()': exec(),
   'private.change_user_email(uuid,text)': exec(),
   'private.invoke_edge_function(text,jsonb,integer)': exec(),
   'private.subscriber_summary(uuid)': exec(),
