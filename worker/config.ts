@@ -34,6 +34,8 @@ export interface WorkerConfig {
   superviseSeconds: number;
   /** How often the feeder looks for new submissions when no notification arrives (ms). */
   feedIntervalMs: number;
+  /** A subscriber's jobs processed at once across every worker, so one subscriber cannot take them all. */
+  jobsPerSubscriber: number;
   /** Attempts before a submission is marked failed. */
   retryLimit: number;
   retryDelaySeconds: number;
@@ -86,6 +88,7 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerCo
     heartbeatSeconds: int(env, 'WORKER_HEARTBEAT_SECONDS', 30, 10),
     superviseSeconds: int(env, 'WORKER_SUPERVISE_SECONDS', 30),
     feedIntervalMs: int(env, 'WORKER_FEED_INTERVAL_MS', 5000, 100),
+    jobsPerSubscriber: int(env, 'WORKER_JOBS_PER_SUBSCRIBER', 1),
     retryLimit: int(env, 'WORKER_RETRY_LIMIT', 3, 0),
     retryDelaySeconds: int(env, 'WORKER_RETRY_DELAY_SECONDS', 30, 0),
     encode: {
@@ -95,4 +98,12 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerCo
     },
     workerName: `${os.hostname()}/${process.pid}`,
   };
+}
+
+/**
+ * ffmpeg and ffprobe: Debian's (scripts/ensure-ffmpeg.sh, the worker image), or FFMPEG_PATH and
+ * FFPROBE_PATH. Read apart from loadWorkerConfig because the test helpers run the same binaries.
+ */
+export function mediaBinaries(env: NodeJS.ProcessEnv = process.env): { ffmpeg: string; ffprobe: string } {
+  return { ffmpeg: env.FFMPEG_PATH || '/usr/bin/ffmpeg', ffprobe: env.FFPROBE_PATH || '/usr/bin/ffprobe' };
 }

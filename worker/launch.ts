@@ -1,6 +1,8 @@
 // Starts the worker as a child process of the local stack (npm start, npm test), pointed at the
 // stack's database, Storage and Google sandbox.
+import { execFile } from 'node:child_process';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { spawnService, type ChildService } from '../local/lib/process.ts';
 import type { StackConfig } from '../local/config.ts';
 import { oauthFunctionEnv } from '../local/sandbox/oauth/settings.ts';
@@ -34,12 +36,26 @@ export function workerEnv(config: StackConfig): Record<string, string> {
   };
 }
 
-export function startWorkerProcess(
+/**
+ * Debian's ffmpeg, installed when missing and we may (as root, like the browser for the tests),
+ * else a clear message (scripts/ensure-ffmpeg.sh).
+ */
+async function ensureFfmpeg(): Promise<void> {
+  try {
+    await promisify(execFile)('bash', [path.join(import.meta.dirname, '..', 'scripts', 'ensure-ffmpeg.sh')]);
+  } catch (error) {
+    const { stderr } = error as { stderr?: string };
+    throw new Error(stderr?.trim() || (error as Error).message, { cause: error });
+  }
+}
+
+export async function startWorkerProcess(
   config: StackConfig,
   onLine?: (line: string) => void,
   /** Settings over the stack's (benchmarks use production encoding). */
   extraEnv: Record<string, string> = {},
 ): Promise<ChildService> {
+  await ensureFfmpeg();
   let ready = false;
   return spawnService({
     name: 'Worker',

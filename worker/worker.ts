@@ -17,6 +17,8 @@ const QUEUE = 'episode-processing';
 /** Jobs whose every attempt failed, including attempts lost with their worker. */
 const GAVE_UP_QUEUE = 'episode-processing-gave-up';
 const NOTIFY_CHANNEL = 'episode_processing';
+/** Past the plan's time limit, so the handler's own limit (with its reason) always fires first. */
+const EXPIRY_MARGIN_SECONDS = 600;
 
 interface ProcessingJobData {
   processingId: string;
@@ -54,7 +56,7 @@ export async function startWorker(
   await boss.createQueue(QUEUE, {
     deadLetter: GAVE_UP_QUEUE,
     heartbeatSeconds: config.heartbeatSeconds,
-    // The heartbeat, not this, detects dead workers; this only bounds a runaway job.
+    // The heartbeat, not this, detects dead workers; each job carries its plan's bound (feed).
     expireInSeconds: 6 * 3600,
     retryLimit: config.retryLimit,
     retryDelay: config.retryDelaySeconds,
@@ -69,7 +71,11 @@ export async function startWorker(
   });
 
   // Feeder: queued rows become jobs. The job id is the row id, so a row is enqueued once even
-  // when two workers feed at the same moment.
+  // when two workers feed at the same moment. Fair turns between subscribers come from pg-boss:
+  // each job is in its subscriber's group (at most jobsPerSubscriber of a group run at once, on
+  // every worker together), and its priority goes down by one for each job of the same
+  // subscriber already waiting or running, so a subscriber's second episode waits behind
+  // everyone else's first (pg-boss takes the highest priority, then the oldest).
   let feeding = false;
   const feed = async () => {
     if (feeding) return;
@@ -77,14 +83,25 @@ export async function startWorker(
     const client = await db.connect();
     try {
       await client.query('begin');
-      const { rows } = await client.query<{ id: string }>(
-        `select id from public.episode_processing
-          where enqueued_at is null and status = 'queued'
-          order by created_at limit 50 for update skip locked`,
+      const { rows } = await client.query<{ id: string; user_id: string | null; time_limit_seconds: number }>(
+        `select p.id, p.user_id, lim.processing_time_limit_seconds as time_limit_seconds
+           from public.episode_processing p
+           left join lateral private.processing_limits(p.user_id) lim on true
+          where p.enqueued_at is null and p.status = 'queued'
+          order by p.created_at limit 50 for update of p skip locked`,
       );
       for (const row of rows) {
+        const { rows: ahead } = await client.query<{ n: number }>(
+          `select count(*)::int as n from public.episode_processing
+            where user_id = $1 and enqueued_at is not null and status in ('queued', 'processing')`,
+          [row.user_id],
+        );
         await boss.send(QUEUE, { processingId: row.id }, {
           id: row.id,
+          ...(row.user_id ? { group: { id: row.user_id } } : {}),
+          priority: -ahead[0].n,
+          // pg-boss's own bound sits past the plan's time limit, which the handler enforces.
+          expireInSeconds: row.time_limit_seconds + EXPIRY_MARGIN_SECONDS,
           db: { executeSql: (text: string, values?: unknown[]) => client.query(text, values) },
         });
         await client.query('update public.episode_processing set enqueued_at = now() where id = $1', [row.id]);
@@ -144,7 +161,7 @@ export async function startWorker(
 
   await boss.work<ProcessingJobData>(
     QUEUE,
-    { batchSize: 1, localConcurrency: config.concurrency, pollingIntervalSeconds: 1 },
+    { batchSize: 1, localConcurrency: config.concurrency, groupConcurrency: config.jobsPerSubscriber, pollingIntervalSeconds: 1 },
     async ([job]: Job<ProcessingJobData>[]) => {
       const { processingId } = job.data;
       const began = Date.now();
