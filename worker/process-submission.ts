@@ -56,7 +56,8 @@ const safeName = (title: string) =>
 async function fetchInput(ctx: JobContext, dir: string, bucket: string, objectPath: string, name: string, signal: AbortSignal): Promise<MediaInput> {
   const file = path.join(dir, name);
   await downloadObject(ctx.config, bucket, objectPath, file, signal);
-  return { file, info: await probe(file, signal) };
+  // Reasons name the subscriber's file, not the worker's copy.
+  return { file, info: await probe(file, signal, path.basename(objectPath)) };
 }
 
 /**

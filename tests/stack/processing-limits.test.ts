@@ -54,7 +54,8 @@ afterAll(async () => {
 
 describe('a file names another file', () => {
   it('a playlist uploaded as the logo draws nothing into the episode; one uploaded as the episode fails it', async () => {
-    const { user, client, driveToken } = await readySubscriber(media, 'starter');
+    // Growth: two episodes a month.
+    const { user, client, driveToken } = await readySubscriber(media, 'growth');
     const logoPath = `${user.id}/logo/x.png`;
     const { error } = await client.storage.from('brand-assets').upload(logoPath, Buffer.from(playlistNaming(secret)), { contentType: 'image/png' });
     expect(error).toBeNull();
@@ -79,22 +80,23 @@ describe('a file names another file', () => {
 });
 
 describe('caps of the plan', () => {
+  // Every listed plan takes up to 3840x2160 at 60 fps; the length cap is tried on a plan of its own.
   it('refuses a picture larger than 4K, more than 60 frames per second, and an episode longer than the plan allows, each with its reason', async () => {
-    const starter = await readySubscriber(media, 'starter');
+    const growth = await readySubscriber(media, 'growth');
     const huge = makeVideo(file('huge.mp4'), { size: '4096x4096', fps: 1, seconds: 2, colour: 'gray' });
-    const fast = makeVideo(file('fast.mp4'), { size: '64x64', fps: 120, seconds: 2, source: 'testsrc' });
+    const fast = makeVideo(file('fast.mp4'), { size: '64x64', fps: 120, seconds: 2, colour: 'white' });
     const short = await readySubscriber(media, await planWith({ max_episode_seconds: 5 }));
     const long = makeVideo(file('long.mp4'), { size: '64x64', fps: 10, seconds: 8 });
 
     const options = { addIntroOutro: false, addLogo: false };
     const [a, b, c] = [
-      await submit(starter.client, starter.user, options, huge),
-      await submit(starter.client, starter.user, options, fast),
+      await submit(growth.client, growth.user, options, huge),
+      await submit(growth.client, growth.user, options, fast),
       await submit(short.client, short.user, options, long),
     ];
     const [hugeRow, fastRow, longRow] = await Promise.all([
-      waitFor(starter.client, a.id, finished, 90_000),
-      waitFor(starter.client, b.id, finished, 90_000),
+      waitFor(growth.client, a.id, finished, 90_000),
+      waitFor(growth.client, b.id, finished, 90_000),
       waitFor(short.client, c.id, finished, 90_000),
     ]);
     expect(hugeRow.status).toBe('failed');
@@ -135,8 +137,9 @@ describe('caps of the plan', () => {
 
 describe('turns between subscribers', () => {
   it('another subscriber\'s episode runs before a subscriber\'s second one', async () => {
-    const a = await readySubscriber(media, 'starter');
-    const b = await readySubscriber(media, 'starter');
+    // Scale: four episodes a month.
+    const a = await readySubscriber(media, 'scale');
+    const b = await readySubscriber(media, 'scale');
     const short = makeVideo(file('turns.mp4'), { size: '64x64', fps: 10, seconds: 6 });
     const options = { addIntroOutro: false, addLogo: false };
     const first = await Promise.all([1, 2, 3].map(() => submit(a.client, a.user, options, short)));

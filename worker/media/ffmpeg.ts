@@ -115,8 +115,11 @@ function frameRate(stream: ProbeStream): number {
   return 30;
 }
 
-/** ffprobe's view of `file` opened as `kind` (the same fixed demuxer ffmpeg will use). */
-async function ffprobe(kind: InputKind, file: string, signal?: AbortSignal): Promise<ProbeOutput> {
+/**
+ * ffprobe's view of `file` opened as `kind` (the same fixed demuxer ffmpeg will use); `label` names
+ * the file in the reason a subscriber reads.
+ */
+async function ffprobe(kind: InputKind, file: string, label: string, signal?: AbortSignal): Promise<ProbeOutput> {
   const { demuxer } = INPUT_FORMAT[kind];
   let stdout: string;
   try {
@@ -127,19 +130,19 @@ async function ffprobe(kind: InputKind, file: string, signal?: AbortSignal): Pro
     ));
   } catch (error) {
     if (signal?.aborted) throw error;
-    throw new MediaError(`${path.basename(file)} is not a readable ${kind === 'png' ? 'PNG image' : 'video'}`, true);
+    throw new MediaError(`${label} is not a readable ${kind === 'png' ? 'PNG image' : 'video'}`, true);
   }
   return JSON.parse(stdout) as ProbeOutput;
 }
 
 /** Duration and streams of a video file; a file that is not an MP4/MOV video is a permanent MediaError. */
-export async function probe(file: string, signal?: AbortSignal): Promise<MediaInfo> {
-  const info = await ffprobe('video', file, signal);
+export async function probe(file: string, signal?: AbortSignal, label = path.basename(file)): Promise<MediaInfo> {
+  const info = await ffprobe('video', file, label, signal);
   const streams = info.streams ?? [];
   const video = streams.find((s) => s.codec_type === 'video' && s.width && s.height);
   const durationSeconds = Number(info.format?.duration ?? NaN);
   if (!Number.isFinite(durationSeconds) || durationSeconds <= 0) {
-    throw new MediaError(`${path.basename(file)} has no duration`, true);
+    throw new MediaError(`${label} has no duration`, true);
   }
   return {
     durationSeconds,
@@ -149,10 +152,10 @@ export async function probe(file: string, signal?: AbortSignal): Promise<MediaIn
 }
 
 /** Size of a PNG image; anything that is not one PNG with a picture is a permanent MediaError. */
-export async function probeImage(file: string, signal?: AbortSignal): Promise<{ width: number; height: number }> {
-  const info = await ffprobe('png', file, signal);
+export async function probeImage(file: string, signal?: AbortSignal, label = path.basename(file)): Promise<{ width: number; height: number }> {
+  const info = await ffprobe('png', file, label, signal);
   const image = (info.streams ?? []).find((s) => s.codec_type === 'video' && s.codec_name === 'png');
   // png_pipe reports a stream even for bytes that are no PNG at all, with a size of 0x0.
-  if (!image?.width || !image.height) throw new MediaError(`${path.basename(file)} is not a readable PNG image`, true);
+  if (!image?.width || !image.height) throw new MediaError(`${label} is not a readable PNG image`, true);
   return { width: image.width, height: image.height };
 }
