@@ -40,6 +40,8 @@ export interface WorkerConfig {
   retryLimit: number;
   retryDelaySeconds: number;
   encode: EncodeSettings;
+  /** GET /health on this port (worker/health.ts); null: no health server. */
+  healthPort: number | null;
   /** This process, as recorded on the rows it works on. */
   workerName: string;
 }
@@ -96,6 +98,7 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerCo
       crf: int(env, 'WORKER_X264_CRF', 21),
       clipHeight: int(env, 'WORKER_CLIP_HEIGHT', 1920, 16),
     },
+    healthPort: env.WORKER_HEALTH_PORT ? int(env, 'WORKER_HEALTH_PORT', 0) : null,
     workerName: `${os.hostname()}/${process.pid}`,
   };
 }

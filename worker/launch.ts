@@ -7,6 +7,10 @@ import { spawnService, type ChildService } from '../local/lib/process.ts';
 import type { StackConfig } from '../local/config.ts';
 import { oauthFunctionEnv } from '../local/sandbox/oauth/settings.ts';
 
+/** How a worker process starts, from the repository root: here and in the image (worker/Dockerfile). */
+export const WORKER_ENTRY = ['--import', 'tsx', 'worker/main.ts'];
+const repoRoot = path.join(import.meta.dirname, '..');
+
 export function workerEnv(config: StackConfig): Record<string, string> {
   const env = config.env;
   return {
@@ -42,7 +46,7 @@ export function workerEnv(config: StackConfig): Record<string, string> {
  */
 async function ensureFfmpeg(): Promise<void> {
   try {
-    await promisify(execFile)('bash', [path.join(import.meta.dirname, '..', 'scripts', 'ensure-ffmpeg.sh')]);
+    await promisify(execFile)('bash', [path.join(repoRoot, 'scripts', 'ensure-ffmpeg.sh')]);
   } catch (error) {
     const { stderr } = error as { stderr?: string };
     throw new Error(stderr?.trim() || (error as Error).message, { cause: error });
@@ -60,7 +64,7 @@ export async function startWorkerProcess(
   return spawnService({
     name: 'Worker',
     command: process.execPath,
-    args: ['--import', 'tsx', path.join(import.meta.dirname, 'main.ts')],
+    args: WORKER_ENTRY.map((arg) => (arg.startsWith('worker/') ? path.join(repoRoot, arg) : arg)),
     env: { ...workerEnv(config), ...extraEnv },
     ready: async () => ready,
     readyTimeoutMs: 60_000,

@@ -9,6 +9,7 @@ import pg from 'pg';
 import { PgBoss, type Job } from 'pg-boss';
 import type { WorkerConfig } from './config.ts';
 import { databaseTokenSource, type AccessTokenSource } from './access-token.ts';
+import { startHealthServer, type HealthState } from './health.ts';
 import { postDueClips } from './posting.ts';
 import { processSubmission, type JobContext } from './process-submission.ts';
 import { ProcessingStore } from './store.ts';
@@ -70,6 +71,8 @@ export async function startWorker(
     retryDelay: config.retryDelaySeconds,
   });
 
+  const health: HealthState = { lastDatabaseAt: Date.now(), stopping: false };
+
   // Feeder: queued rows become jobs. The job id is the row id, so a row is enqueued once even
   // when two workers feed at the same moment. Fair turns between subscribers come from pg-boss:
   // each job is in its subscriber's group (at most jobsPerSubscriber of a group run at once, on
@@ -107,6 +110,7 @@ export async function startWorker(
         await client.query('update public.episode_processing set enqueued_at = now() where id = $1', [row.id]);
       }
       await client.query('commit');
+      health.lastDatabaseAt = Date.now();
       if (rows.length) log(`queued ${rows.length} submission(s)`);
     } catch (error) {
       await client.query('rollback').catch(() => {});
@@ -193,16 +197,21 @@ export async function startWorker(
       await store.failed(job.data.processingId, 'Processing stopped repeatedly before it could finish. Please submit the episode again or contact support.');
     }
   });
-  log(`worker ready (${config.workerName})`);
+  // Unhealthy once the feeder has missed the database for a few rounds (and at least 30 s).
+  const healthServer =
+    config.healthPort === null ? null : await startHealthServer(config.healthPort, config.workerName, Math.max(30_000, 3 * config.feedIntervalMs), health);
+  log(`worker ready (${config.workerName})${healthServer ? `, health on port ${config.healthPort}` : ''}`);
 
   return {
     async stop() {
       stopped = true;
+      health.stopping = true;
       clearInterval(feedTimer);
       clearInterval(postTimer);
       await boss.stop({ graceful: true, timeout: 30_000 });
       await listener?.end().catch(() => {});
       await db.end();
+      healthServer?.close();
     },
   };
 }

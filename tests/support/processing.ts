@@ -1,7 +1,9 @@
 // The built-in worker's tests: a subscriber ready to submit (brand assets, Drive connected), a
 // submission, waiting for the worker's outcome, and what the Google sandbox holds.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { createWriteStream, readFileSync } from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { expect } from 'vitest';
 import type { OutputRecord } from '../../worker/store.ts';
@@ -113,11 +115,19 @@ export async function sandboxFiles(): Promise<SandboxFile[]> {
   return ((await res.json()) as { files: SandboxFile[] }).files;
 }
 
-/** Downloads a delivered file from the sandbox's Drive into `dir`. */
+/**
+ * Downloads a delivered file from the sandbox's Drive into `dir`, on a connection of its own: the
+ * checks between downloads block the event loop (spawnSync) long enough for the server to close
+ * an idle kept-alive socket, which fetch would then reuse ("other side closed").
+ */
 export async function downloadFromDrive(dir: string, fileId: string, token: string, name: string): Promise<string> {
-  const res = await fetch(`${config.urls.sandbox}/drive/v3/files/${fileId}?alt=media`, { headers: { authorization: `Bearer ${token}` } });
-  expect(res.status).toBe(200);
   const file = path.join(dir, name);
-  writeFileSync(file, Buffer.from(await res.arrayBuffer()));
+  const res = await new Promise<http.IncomingMessage>((resolve, reject) => {
+    http
+      .get(`${config.urls.sandbox}/drive/v3/files/${fileId}?alt=media`, { agent: false, headers: { authorization: `Bearer ${token}` } }, resolve)
+      .on('error', reject);
+  });
+  expect(res.statusCode).toBe(200);
+  await pipeline(res, createWriteStream(file));
   return file;
 }
