@@ -86,23 +86,23 @@ export async function startWorker(
     const client = await db.connect();
     try {
       await client.query('begin');
-      const { rows } = await client.query<{ id: string; user_id: string | null; time_limit_seconds: number }>(
-        `select p.id, p.user_id, lim.processing_time_limit_seconds as time_limit_seconds
+      const { rows } = await client.query<{ id: string; user_id: string | null; time_limit_seconds: number; enqueued_before: number }>(
+        `select p.id, p.user_id, lim.processing_time_limit_seconds as time_limit_seconds,
+                (select count(*)::int from public.episode_processing q
+                  where q.user_id = p.user_id and q.enqueued_at is not null and q.status in ('queued', 'processing')) as enqueued_before
            from public.episode_processing p
            left join lateral private.processing_limits(p.user_id) lim on true
           where p.enqueued_at is null and p.status = 'queued'
           order by p.created_at limit 50 for update of p skip locked`,
       );
+      const inThisBatch = new Map<string | null, number>();
       for (const row of rows) {
-        const { rows: ahead } = await client.query<{ n: number }>(
-          `select count(*)::int as n from public.episode_processing
-            where user_id = $1 and enqueued_at is not null and status in ('queued', 'processing')`,
-          [row.user_id],
-        );
+        const ahead = row.enqueued_before + (inThisBatch.get(row.user_id) ?? 0);
+        inThisBatch.set(row.user_id, (inThisBatch.get(row.user_id) ?? 0) + 1);
         await boss.send(QUEUE, { processingId: row.id }, {
           id: row.id,
           ...(row.user_id ? { group: { id: row.user_id } } : {}),
-          priority: -ahead[0].n,
+          priority: -ahead,
           // pg-boss's own bound sits past the plan's time limit, which the handler enforces.
           expireInSeconds: row.time_limit_seconds + EXPIRY_MARGIN_SECONDS,
           db: { executeSql: (text: string, values?: unknown[]) => client.query(text, values) },
