@@ -6,7 +6,11 @@ set -euo pipefail
 ffmpeg=${FFMPEG_PATH:-/usr/bin/ffmpeg}
 ffprobe=${FFPROBE_PATH:-/usr/bin/ffprobe}
 if [ -x "$ffmpeg" ] && [ -x "$ffprobe" ]; then exit 0; fi
-if [ -z "${FFMPEG_PATH:-}${FFPROBE_PATH:-}" ] && [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+if [ -n "${FFMPEG_PATH:-}${FFPROBE_PATH:-}" ]; then
+  echo "ffmpeg is missing: FFMPEG_PATH ($ffmpeg) and FFPROBE_PATH ($ffprobe) must both name executable files." >&2
+  exit 1
+fi
+if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
   echo "Installing Debian's ffmpeg for the processing worker..."
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
