@@ -20,7 +20,10 @@ const file = (name: string) => path.join(dir, name);
 const playlistNaming = (target: string) =>
   `#EXTM3U\n#EXT-X-TARGETDURATION:3\n#EXT-X-MEDIA-SEQUENCE:0\n#EXTINF:3.0,\n${target}\n#EXT-X-ENDLIST\n`;
 
-/** A plan of its own for a test, with the caps given (the others as the starter plan's). */
+/**
+ * A plan of its own for a test: one clip per episode, no monthly limit, the caps given and the
+ * others as the starter plan's.
+ */
 const testPlans: string[] = [];
 async function planWith(caps: { max_episode_seconds?: number; processing_time_limit_seconds?: number }): Promise<string> {
   const id = `test_caps_${Date.now().toString(36)}_${testPlans.length}`;
@@ -40,7 +43,7 @@ useAutomation('builtin');
 
 beforeAll(() => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'castloop-limits-'));
-  media = makeFixtures(dir, 40);
+  media = makeFixtures(dir, 20);
   secret = makeVideo(file('secret.mp4'), { size: '320x180', fps: 10, seconds: 3, colour: 'magenta' });
 }, 120_000);
 
@@ -54,8 +57,7 @@ afterAll(async () => {
 
 describe('a file names another file', () => {
   it('a playlist uploaded as the logo draws nothing into the episode; one uploaded as the episode fails it', async () => {
-    // Growth: two episodes a month.
-    const { user, client, driveToken } = await readySubscriber(media, 'growth');
+    const { user, client, driveToken } = await readySubscriber(media, await planWith({}));
     const logoPath = `${user.id}/logo/x.png`;
     const { error } = await client.storage.from('brand-assets').upload(logoPath, Buffer.from(playlistNaming(secret)), { contentType: 'image/png' });
     expect(error).toBeNull();
@@ -112,8 +114,10 @@ describe('caps of the plan', () => {
   it('stops an attempt past the plan\'s time limit: its ffmpeg is killed and the episode fails with the reason, not retried', async () => {
     const seconds = 2;
     const { user, client } = await readySubscriber(media, await planWith({ processing_time_limit_seconds: seconds }));
+    // Half a minute of a moving 960x540 picture: seconds of rendering, past the limit.
+    const busy = makeVideo(file('busy.mp4'), { size: '960x540', fps: 25, seconds: 30, pattern: true });
     const started = Date.now();
-    const episode = await submit(client, user, {}, media.episode);
+    const episode = await submit(client, user, {}, busy);
     const row = await waitFor(client, episode.id, finished, 60_000);
     expect(row).toMatchObject({ status: 'failed', attempts: 1, outputs: [] });
     expect(row.failure_reason).toBe(
@@ -137,9 +141,8 @@ describe('caps of the plan', () => {
 
 describe('turns between subscribers', () => {
   it('another subscriber\'s episode runs before a subscriber\'s second one', async () => {
-    // Scale: four episodes a month.
-    const a = await readySubscriber(media, 'scale');
-    const b = await readySubscriber(media, 'scale');
+    const a = await readySubscriber(media, await planWith({}));
+    const b = await readySubscriber(media, await planWith({}));
     const short = makeVideo(file('turns.mp4'), { size: '64x64', fps: 10, seconds: 6 });
     const options = { addIntroOutro: false, addLogo: false };
     const first = await Promise.all([1, 2, 3].map(() => submit(a.client, a.user, options, short)));
