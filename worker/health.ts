@@ -10,7 +10,12 @@ export interface HealthState {
   stopping: boolean;
 }
 
-export function startHealthServer(port: number, workerName: string, staleAfterMs: number, state: HealthState): Promise<http.Server> {
+export function startHealthServer(
+  port: number,
+  workerName: string,
+  staleAfterMs: number,
+  state: HealthState,
+): Promise<http.Server> {
   const server = http.createServer((req, res) => {
     const healthy = !state.stopping && Date.now() - state.lastDatabaseAt <= staleAfterMs;
     if (req.method !== 'GET' || req.url !== '/health') {

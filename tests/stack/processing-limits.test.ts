@@ -25,7 +25,10 @@ const playlistNaming = (target: string) =>
  * others as the starter plan's.
  */
 const testPlans: string[] = [];
-async function planWith(caps: { max_episode_seconds?: number; processing_time_limit_seconds?: number }): Promise<string> {
+async function planWith(caps: {
+  max_episode_seconds?: number;
+  processing_time_limit_seconds?: number;
+}): Promise<string> {
   const id = `test_caps_${Date.now().toString(36)}_${testPlans.length}`;
   await withDb((db) =>
     db.query(
@@ -59,7 +62,9 @@ describe('a file names another file', () => {
   it('a playlist uploaded as the logo draws nothing into the episode; one uploaded as the episode fails it', async () => {
     const { user, client, driveToken } = await readySubscriber(media, await planWith({}));
     const logoPath = `${user.id}/logo/x.png`;
-    const { error } = await client.storage.from('brand-assets').upload(logoPath, Buffer.from(playlistNaming(secret)), { contentType: 'image/png' });
+    const { error } = await client.storage
+      .from('brand-assets')
+      .upload(logoPath, Buffer.from(playlistNaming(secret)), { contentType: 'image/png' });
     expect(error).toBeNull();
     const { error: patchError } = await client.from('profiles').update({ logo_path: logoPath }).eq('id', user.id);
     expect(patchError).toBeNull();
@@ -102,7 +107,9 @@ describe('caps of the plan', () => {
       waitFor(short.client, c.id, finished, 90_000),
     ]);
     expect(hugeRow.status).toBe('failed');
-    expect(hugeRow.failure_reason).toMatch(/\.mp4 is 4096x4096: your plan accepts videos of up to 3840x2160 \(or the same number of pixels\)\.$/);
+    expect(hugeRow.failure_reason).toMatch(
+      /\.mp4 is 4096x4096: your plan accepts videos of up to 3840x2160 \(or the same number of pixels\)\.$/,
+    );
     expect(fastRow.status).toBe('failed');
     expect(fastRow.failure_reason).toMatch(/\.mp4 has 120 frames per second: your plan accepts up to 60\.$/);
     expect(longRow.status).toBe('failed');
@@ -111,7 +118,7 @@ describe('caps of the plan', () => {
     for (const row of [hugeRow, fastRow, longRow]) expect(row).toMatchObject({ attempts: 1, outputs: [] });
   }, 120_000);
 
-  it('stops an attempt past the plan\'s time limit: its ffmpeg is killed and the episode fails with the reason, not retried', async () => {
+  it("stops an attempt past the plan's time limit: its ffmpeg is killed and the episode fails with the reason, not retried", async () => {
     const seconds = 2;
     const { user, client } = await readySubscriber(media, await planWith({ processing_time_limit_seconds: seconds }));
     // Half a minute of a moving 960x540 picture: seconds of rendering, past the limit.
@@ -140,7 +147,7 @@ describe('caps of the plan', () => {
 });
 
 describe('turns between subscribers', () => {
-  it('another subscriber\'s episode runs before a subscriber\'s second one', async () => {
+  it("another subscriber's episode runs before a subscriber's second one", async () => {
     const a = await readySubscriber(media, await planWith({}));
     const b = await readySubscriber(media, await planWith({}));
     const short = makeVideo(file('turns.mp4'), { size: '64x64', fps: 10, seconds: 6 });
@@ -152,7 +159,10 @@ describe('turns between subscribers', () => {
       await waitFor(b.client, other.id, finished, 120_000),
     ];
     expect(rows.map((r) => r.status)).toEqual(['delivered', 'delivered', 'delivered', 'delivered']);
-    const startsOfA = rows.slice(0, 3).map((r) => new Date(r.started_at as string).getTime()).sort((x, y) => x - y);
+    const startsOfA = rows
+      .slice(0, 3)
+      .map((r) => new Date(r.started_at as string).getTime())
+      .sort((x, y) => x - y);
     const startOfB = new Date(rows[3].started_at as string).getTime();
     // a's first may already run when b submits; b's then goes before a's second and third.
     expect(startOfB).toBeLessThan(startsOfA[1]);

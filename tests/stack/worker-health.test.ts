@@ -13,7 +13,10 @@ import { config } from '../support/stack.ts';
 
 /** The HEALTHCHECK's command, as the image runs it (exec form). */
 function healthCommand(): string[] {
-  const dockerfile = readFileSync(path.join(import.meta.dirname, '..', '..', 'worker', 'Dockerfile'), 'utf8').replace(/\\\n/g, ' ');
+  const dockerfile = readFileSync(path.join(import.meta.dirname, '..', '..', 'worker', 'Dockerfile'), 'utf8').replace(
+    /\\\n/g,
+    ' ',
+  );
   const match = /^HEALTHCHECK\b.*?\bCMD\s+(\[.*\])\s*$/m.exec(dockerfile);
   if (!match) throw new Error('worker/Dockerfile has no HEALTHCHECK ... CMD [...]');
   return JSON.parse(match[1]) as string[];
@@ -44,7 +47,7 @@ async function runHealthCheck(port: number): Promise<number> {
 let worker: ChildService | undefined;
 afterAll(async () => worker?.stop());
 
-it('answers GET /health while it reaches the database, and the image\'s HEALTHCHECK passes, then fails once it stops', async () => {
+it("answers GET /health while it reaches the database, and the image's HEALTHCHECK passes, then fails once it stops", async () => {
   const port = await freePort();
   worker = await startWorkerProcess(config, undefined, { WORKER_HEALTH_PORT: String(port) });
   const res = await fetch(`http://127.0.0.1:${port}/health`);

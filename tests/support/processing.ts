@@ -38,7 +38,11 @@ interface SandboxFile {
 }
 
 /** A subscriber who may submit, with brand assets, Google Drive (and optionally YouTube) connected. */
-export async function readySubscriber(media: Fixtures, tier: string, options: { youtube?: boolean; postAutomatically?: boolean } = {}) {
+export async function readySubscriber(
+  media: Fixtures,
+  tier: string,
+  options: { youtube?: boolean; postAutomatically?: boolean } = {},
+) {
   const user = await createUser('onboarded', { tier });
   const { client } = await signIn(user);
   const token = `sandbox-google-${user.id}`;
@@ -82,9 +86,14 @@ export async function readySubscriber(media: Fixtures, tier: string, options: { 
 /** Uploads `file` as the subscriber's episode and submits it. */
 export async function submit(client: SupabaseClient, user: TestUser, options: Record<string, unknown>, file: string) {
   const objectPath = `${user.id}/uploads/episode-${Date.now()}-${Math.random().toString(36).slice(2, 8)}.mp4`;
-  const { error: uploadError } = await client.storage.from('episodes').upload(objectPath, readFileSync(file), { contentType: 'video/mp4' });
+  const { error: uploadError } = await client.storage
+    .from('episodes')
+    .upload(objectPath, readFileSync(file), { contentType: 'video/mp4' });
   if (uploadError) throw new Error(`upload: ${uploadError.message}`);
-  const { data, error } = await client.rpc('submit_episode', { files: [objectPath], options: { title: 'Test Show 12', ...options } });
+  const { data, error } = await client.rpc('submit_episode', {
+    files: [objectPath],
+    options: { title: 'Test Show 12', ...options },
+  });
   if (error) throw new Error(`submit_episode: ${error.message}`);
   return data as { id: string; submissionLogId: string };
 }
@@ -101,7 +110,11 @@ export async function waitFor(
   const deadline = Date.now() + timeoutMs;
   let last: ProcessingRow | undefined;
   while (Date.now() < deadline) {
-    const { data, error } = await client.from('episode_processing').select('*').eq('episode_id', episodeId).maybeSingle();
+    const { data, error } = await client
+      .from('episode_processing')
+      .select('*')
+      .eq('episode_id', episodeId)
+      .maybeSingle();
     if (error) throw new Error(error.message);
     last = (data as ProcessingRow | null) ?? undefined;
     if (last && done(last)) return last;
@@ -124,7 +137,11 @@ export async function downloadFromDrive(dir: string, fileId: string, token: stri
   const file = path.join(dir, name);
   const res = await new Promise<http.IncomingMessage>((resolve, reject) => {
     http
-      .get(`${config.urls.sandbox}/drive/v3/files/${fileId}?alt=media`, { agent: false, headers: { authorization: `Bearer ${token}` } }, resolve)
+      .get(
+        `${config.urls.sandbox}/drive/v3/files/${fileId}?alt=media`,
+        { agent: false, headers: { authorization: `Bearer ${token}` } },
+        resolve,
+      )
       .on('error', reject);
   });
   expect(res.statusCode).toBe(200);

@@ -59,10 +59,12 @@ function runtimePackages(): Set<string> {
     const source = readFileSync(file, 'utf8');
     for (const [, spec] of source.matchAll(/^\s*(?:import|export)\s(?!type\b)(?:[^'"]*?from\s*)?['"]([^'"]+)['"]/gm)) {
       if (spec.startsWith('.')) walk(path.resolve(path.dirname(file), spec));
-      else if (!spec.startsWith('node:')) packages.add(spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]);
+      else if (!spec.startsWith('node:'))
+        packages.add(spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]);
     }
     for (const [, spec] of source.matchAll(/require\.resolve\(['"]([^'"/]+)/g)) packages.add(spec);
-    for (const [, spec] of source.matchAll(/createRequire\(import\.meta\.url\)\.resolve\(['"]([^'"/]+)/g)) packages.add(spec);
+    for (const [, spec] of source.matchAll(/createRequire\(import\.meta\.url\)\.resolve\(['"]([^'"/]+)/g))
+      packages.add(spec);
   };
   walk(path.join(root, 'worker', 'main.ts'));
   return packages;
@@ -81,9 +83,11 @@ describe('worker/Dockerfile', () => {
     if (pinned) expect(version).toBe(pinned.replace(/^[\^~=]/, ''));
   });
 
-  it('installs Debian\'s ffmpeg and points the worker at it', () => {
+  it("installs Debian's ffmpeg and points the worker at it", () => {
     expect(all('RUN').some((r) => /apt-get install .*\bffmpeg\b/.test(r.args))).toBe(true);
-    const env = all('ENV').map((e) => e.args).join(' ');
+    const env = all('ENV')
+      .map((e) => e.args)
+      .join(' ');
     expect(env).toMatch(/FFMPEG_PATH=\/usr\/bin\/ffmpeg/);
     expect(env).toMatch(/FFPROBE_PATH=\/usr\/bin\/ffprobe/);
   });
@@ -128,7 +132,7 @@ describe('worker/Dockerfile', () => {
 
   // Once package.json splits what runs from tooling, every package the worker loads (and tsx,
   // its loader) must be a production dependency, or the image lacks it.
-  it.skipIf(!pkg.dependencies)('the worker\'s run-time packages are production dependencies', () => {
+  it.skipIf(!pkg.dependencies)("the worker's run-time packages are production dependencies", () => {
     const needed = [...runtimePackages(), WORKER_ENTRY[1]];
     expect(needed).toContain('pg-boss');
     expect(needed.filter((name) => !pkg.dependencies?.[name])).toEqual([]);

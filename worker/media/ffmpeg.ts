@@ -125,7 +125,18 @@ async function ffprobe(kind: InputKind, file: string, label: string, signal?: Ab
   try {
     ({ stdout } = await run(
       ffprobePath,
-      ['-v', 'error', '-protocol_whitelist', 'file', ...demuxer, '-print_format', 'json', '-show_format', '-show_streams', `file:${path.resolve(file)}`],
+      [
+        '-v',
+        'error',
+        '-protocol_whitelist',
+        'file',
+        ...demuxer,
+        '-print_format',
+        'json',
+        '-show_format',
+        '-show_streams',
+        `file:${path.resolve(file)}`,
+      ],
       signal,
     ));
   } catch (error) {
@@ -152,7 +163,11 @@ export async function probe(file: string, signal?: AbortSignal, label = path.bas
 }
 
 /** Size of a PNG image; anything that is not one PNG with a picture is a permanent MediaError. */
-export async function probeImage(file: string, signal?: AbortSignal, label = path.basename(file)): Promise<{ width: number; height: number }> {
+export async function probeImage(
+  file: string,
+  signal?: AbortSignal,
+  label = path.basename(file),
+): Promise<{ width: number; height: number }> {
   const info = await ffprobe('png', file, label, signal);
   const image = (info.streams ?? []).find((s) => s.codec_type === 'video' && s.codec_name === 'png');
   // png_pipe reports a stream even for bytes that are no PNG at all, with a size of 0x0.

@@ -30,30 +30,84 @@ const disguises = (target: string) => ({
 
 /** The mean colour of a `w`x`h` crop at (x, y) of the frame at `seconds`. */
 function colourAt(video: string, seconds: number, crop: string): number[] {
-  const out = spawnSync(ffmpegPath, ['-nostdin', '-loglevel', 'error', '-ss', String(seconds), '-i', video, '-frames:v', '1', '-vf', `crop=${crop},scale=1:1:flags=area`, '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-']);
+  const out = spawnSync(ffmpegPath, [
+    '-nostdin',
+    '-loglevel',
+    'error',
+    '-ss',
+    String(seconds),
+    '-i',
+    video,
+    '-frames:v',
+    '1',
+    '-vf',
+    `crop=${crop},scale=1:1:flags=area`,
+    '-f',
+    'rawvideo',
+    '-pix_fmt',
+    'rgb24',
+    '-',
+  ]);
   return [...out.stdout.subarray(0, 3)];
 }
 
 beforeAll(() => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'castloop-inputs-'));
   secret = file('secret.mp4');
-  make(['-f', 'lavfi', '-i', 'color=c=magenta:s=320x180:r=10:d=3', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', secret]);
+  make([
+    '-f',
+    'lavfi',
+    '-i',
+    'color=c=magenta:s=320x180:r=10:d=3',
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-pix_fmt',
+    'yuv420p',
+    secret,
+  ]);
   episode = file('episode.mp4');
-  make(['-f', 'lavfi', '-i', 'color=c=black:s=320x180:r=10:d=2', '-f', 'lavfi', '-i', 'sine=d=2', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', episode]);
+  make([
+    '-f',
+    'lavfi',
+    '-i',
+    'color=c=black:s=320x180:r=10:d=2',
+    '-f',
+    'lavfi',
+    '-i',
+    'sine=d=2',
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-pix_fmt',
+    'yuv420p',
+    '-c:a',
+    'aac',
+    '-shortest',
+    episode,
+  ]);
 }, 30_000);
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-describe('inputs are opened with their slot\'s demuxer only', () => {
+describe("inputs are opened with their slot's demuxer only", () => {
   for (const kind of ['an HLS playlist', 'a concat script'] as const) {
     it(`refuses ${kind} named episode.mp4 and logo.png`, async () => {
       const body = disguises(secret)[kind];
       writeFileSync(file('fake-episode.mp4'), body);
       writeFileSync(file('fake-logo.png'), body);
-      await expect(probe(file('fake-episode.mp4'))).rejects.toThrow(new MediaError('fake-episode.mp4 is not a readable video', true));
-      await expect(probeImage(file('fake-logo.png'))).rejects.toThrow(new MediaError('fake-logo.png is not a readable PNG image', true));
+      await expect(probe(file('fake-episode.mp4'))).rejects.toThrow(
+        new MediaError('fake-episode.mp4 is not a readable video', true),
+      );
+      await expect(probeImage(file('fake-logo.png'))).rejects.toThrow(
+        new MediaError('fake-logo.png is not a readable PNG image', true),
+      );
       // Even handed straight to ffmpeg (never probed), the fixed demuxer reads no other file.
-      await expect(ffmpeg([...inputArgs('video', file('fake-episode.mp4')), '-frames:v', '1', '-f', 'null', '-'])).rejects.toThrow(/exited with/);
+      await expect(
+        ffmpeg([...inputArgs('video', file('fake-episode.mp4')), '-frames:v', '1', '-f', 'null', '-']),
+      ).rejects.toThrow(/exited with/);
     });
   }
 
@@ -62,12 +116,26 @@ describe('inputs are opened with their slot\'s demuxer only', () => {
     const info = await probe(episode);
     const output = file('out.mp4');
     await expect(
-      renderEpisode({ main: { file: episode, info }, start: 0, end: 2, logo: file('playlist-logo.png'), output, settings: { preset: 'ultrafast', crf: 30, clipHeight: 320 } }),
+      renderEpisode({
+        main: { file: episode, info },
+        start: 0,
+        end: 2,
+        logo: file('playlist-logo.png'),
+        output,
+        settings: { preset: 'ultrafast', crf: 30, clipHeight: 320 },
+      }),
     ).rejects.toThrow(/exited with/);
     // A real logo still works: the same call with a PNG draws it top right.
     make(['-f', 'lavfi', '-i', 'color=c=0x00FF00:s=64x64', '-frames:v', '1', file('logo.png')]);
     expect(await probeImage(file('logo.png'))).toEqual({ width: 64, height: 64 });
-    await renderEpisode({ main: { file: episode, info }, start: 0, end: 2, logo: file('logo.png'), output, settings: { preset: 'ultrafast', crf: 30, clipHeight: 320 } });
+    await renderEpisode({
+      main: { file: episode, info },
+      start: 0,
+      end: 2,
+      logo: file('logo.png'),
+      output,
+      settings: { preset: 'ultrafast', crf: 30, clipHeight: 320 },
+    });
     const [r, g, b] = colourAt(output, 1, '20:20:288:10');
     expect(g).toBeGreaterThan(200);
     expect(r + b).toBeLessThan(80);

@@ -41,7 +41,12 @@ interface VideoFacts {
  * Why a video (`label`: 'episode.mp4', 'Your video intro') is refused, or null. `maxSeconds` is
  * its own length cap (brand videos), or null when the episode's total is checked apart.
  */
-export function videoLimitProblem(label: string, facts: VideoFacts, limits: ProcessingLimits, maxSeconds: number | null): string | null {
+export function videoLimitProblem(
+  label: string,
+  facts: VideoFacts,
+  limits: ProcessingLimits,
+  maxSeconds: number | null,
+): string | null {
   const video = facts.video;
   if (video && video.width * video.height > limits.maxVideoPixels) {
     return `${label} is ${video.width}x${video.height}: your plan accepts videos of up to ${widescreen(limits.maxVideoPixels)} (or the same number of pixels).`;
