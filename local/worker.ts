@@ -1,9 +1,14 @@
 // Starts the worker (worker/main.ts, its production entry point) as a child process of the local
 // stack (npm start, npm test), pointed at the stack's database, Storage and Google sandbox.
+import { execFile } from 'node:child_process';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { repoRoot, type StackConfig } from './config.ts';
 import { spawnService, type ChildService } from './lib/process.ts';
 import { oauthFunctionEnv } from './sandbox/oauth/settings.ts';
+
+/** How a worker process starts, from the repository root: here and in the image (worker/Dockerfile). */
+export const WORKER_ENTRY = ['--import', 'tsx', 'worker/main.ts'];
 
 export function workerEnv(config: StackConfig): Record<string, string> {
   const env = config.env;
@@ -37,17 +42,31 @@ export function workerEnv(config: StackConfig): Record<string, string> {
   };
 }
 
-export function startWorkerProcess(
+/**
+ * Debian's ffmpeg, installed when missing and we may (as root, like the browser for the tests),
+ * else a clear message (scripts/ensure-ffmpeg.sh).
+ */
+async function ensureFfmpeg(): Promise<void> {
+  try {
+    await promisify(execFile)('bash', [path.join(repoRoot, 'scripts', 'ensure-ffmpeg.sh')]);
+  } catch (error) {
+    const { stderr } = error as { stderr?: string };
+    throw new Error(stderr?.trim() || (error as Error).message, { cause: error });
+  }
+}
+
+export async function startWorkerProcess(
   config: StackConfig,
   onLine?: (line: string) => void,
   /** Settings over the stack's (benchmarks use production encoding). */
   extraEnv: Record<string, string> = {},
 ): Promise<ChildService> {
+  await ensureFfmpeg();
   let ready = false;
   return spawnService({
     name: 'Worker',
     command: process.execPath,
-    args: ['--import', 'tsx', path.join(repoRoot, 'worker', 'main.ts')],
+    args: WORKER_ENTRY.map((arg) => (arg.startsWith('worker/') ? path.join(repoRoot, arg) : arg)),
     env: { ...workerEnv(config), ...extraEnv },
     ready: async () => ready,
     readyTimeoutMs: 60_000,

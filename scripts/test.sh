@@ -7,8 +7,9 @@ started=$(date +%s)
 
 step() { printf '\n== %s\n' "$1"; }
 
-step "browser for e2e tests"
+step "browser for e2e tests, ffmpeg for the worker"
 bash scripts/ensure-chromium.sh
+bash scripts/ensure-ffmpeg.sh
 
 # The three static checks are single-threaded: run side by side, then report each in turn.
 checks=$(mktemp -d)

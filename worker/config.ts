@@ -37,10 +37,14 @@ export interface WorkerConfig {
   superviseSeconds: number;
   /** How often the feeder looks for new submissions when no notification arrives (ms). */
   feedIntervalMs: number;
+  /** A subscriber's jobs processed at once across every worker, so one subscriber cannot take them all. */
+  jobsPerSubscriber: number;
   /** Attempts before a submission is marked failed. */
   retryLimit: number;
   retryDelaySeconds: number;
   encode: EncodeSettings;
+  /** GET /health on this port (worker/health.ts); null: no health server. */
+  healthPort: number | null;
   /** This process, as recorded on the rows it works on. */
   workerName: string;
 }
@@ -122,6 +126,7 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerCo
     heartbeatSeconds: read.int('WORKER_HEARTBEAT_SECONDS', 30, 10),
     superviseSeconds: read.int('WORKER_SUPERVISE_SECONDS', 30),
     feedIntervalMs: read.int('WORKER_FEED_INTERVAL_MS', 5000, 100),
+    jobsPerSubscriber: read.int('WORKER_JOBS_PER_SUBSCRIBER', 1),
     retryLimit: read.int('WORKER_RETRY_LIMIT', 3, 0),
     retryDelaySeconds: read.int('WORKER_RETRY_DELAY_SECONDS', 30, 0),
     encode: {
@@ -129,8 +134,17 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerCo
       crf: read.int('WORKER_X264_CRF', 21),
       clipHeight: read.int('WORKER_CLIP_HEIGHT', 1920, 16),
     },
+    healthPort: env.WORKER_HEALTH_PORT ? read.int('WORKER_HEALTH_PORT', 0) : null,
     workerName: `${os.hostname()}/${process.pid}`,
   };
   read.check();
   return config;
+}
+
+/**
+ * ffmpeg and ffprobe: Debian's (scripts/ensure-ffmpeg.sh, the worker image), or FFMPEG_PATH and
+ * FFPROBE_PATH. Read apart from loadWorkerConfig because the test helpers run the same binaries.
+ */
+export function mediaBinaries(env: NodeJS.ProcessEnv = process.env): { ffmpeg: string; ffprobe: string } {
+  return { ffmpeg: env.FFMPEG_PATH || '/usr/bin/ffmpeg', ffprobe: env.FFPROBE_PATH || '/usr/bin/ffprobe' };
 }

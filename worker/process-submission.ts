@@ -9,7 +9,14 @@ import type { AccessTokenSource } from './access-token.ts';
 import { DriveClient } from './google/drive.ts';
 import { analyseAudio } from './media/analysis.ts';
 import { selectClips, type ClipRange } from './media/clip-selection.ts';
-import { ffmpeg, MediaError, probe, type MediaInfo } from './media/ffmpeg.ts';
+import {
+  BRAND_VIDEO_MAX_SECONDS,
+  episodeLengthProblem,
+  logoSizeProblem,
+  timeLimitReason,
+  videoLimitProblem,
+} from '../supabase/functions/_shared/domain/processing-limits.ts';
+import { ffmpeg, inputArgs, MediaError, probe, probeImage, type MediaInfo } from './media/ffmpeg.ts';
 import { renderClip, renderEpisode, type MediaInput } from './media/render.ts';
 import { brandColours, type ClipStyle } from './media/styles.ts';
 import { schedulePosts } from './posting.ts';
@@ -49,32 +56,58 @@ const safeName = (title: string) =>
 async function fetchInput(ctx: JobContext, dir: string, bucket: string, objectPath: string, name: string, signal: AbortSignal): Promise<MediaInput> {
   const file = path.join(dir, name);
   await downloadObject(ctx.config, bucket, objectPath, file, signal);
-  return { file, info: await probe(file, signal) };
+  // Reasons name the subscriber's file, not the worker's copy.
+  return { file, info: await probe(file, signal, path.basename(objectPath)) };
 }
 
-/** A brand asset when the profile has one; a missing or unreadable asset is skipped, not fatal. */
+/**
+ * A brand video when the profile has one. A missing or unreadable one is skipped, not fatal; one
+ * over the caps is refused with the reason (the subscriber can replace it).
+ */
 async function optionalAsset(
   ctx: JobContext,
+  job: SubmissionJob,
   dir: string,
   objectPath: string | null,
-  name: string,
+  slot: { file: string; label: string },
   signal: AbortSignal,
 ): Promise<MediaInput | undefined> {
   if (!objectPath) return undefined;
+  let asset: MediaInput;
   try {
-    const asset = await fetchInput(ctx, dir, 'brand-assets', objectPath, name, signal);
-    return asset.info.video ? asset : undefined;
+    asset = await fetchInput(ctx, dir, 'brand-assets', objectPath, slot.file, signal);
   } catch (error) {
     if (signal.aborted || !(error instanceof MediaError)) throw error;
     ctx.log(`skipping brand asset ${objectPath}: ${error.message}`);
     return undefined;
   }
+  if (!asset.info.video) return undefined;
+  const problem = videoLimitProblem(slot.label, asset.info, job.limits, BRAND_VIDEO_MAX_SECONDS);
+  if (problem) throw new MediaError(problem, true);
+  return asset;
+}
+
+/** The logo when the profile has one: read as one PNG only; unreadable is skipped, too large refused. */
+async function optionalLogo(ctx: JobContext, dir: string, objectPath: string, signal: AbortSignal): Promise<string | undefined> {
+  const file = path.join(dir, 'logo.png');
+  let size: { width: number; height: number };
+  try {
+    await downloadObject(ctx.config, 'brand-assets', objectPath, file, signal);
+    size = await probeImage(file, signal);
+  } catch (error) {
+    if (signal.aborted || !(error instanceof MediaError)) throw error;
+    ctx.log(`skipping logo ${objectPath}: ${error.message}`);
+    return undefined;
+  }
+  const problem = logoSizeProblem(size);
+  if (problem) throw new MediaError(problem, true);
+  return file;
 }
 
 /** Several uploaded parts are one episode, joined in the order they were submitted. */
 async function joinParts(parts: MediaInput[], output: string, ctx: JobContext, signal: AbortSignal): Promise<MediaInput> {
   const first = parts[0].info.video ?? { width: 1280, height: 720 };
-  const inputs = parts.flatMap((p) => ['-i', p.file]);
+  const inputs = parts.flatMap((p) => inputArgs('video', p.file));
   const chains = parts.map((p, i) => {
     const audio = p.info.hasAudio
       ? `[${i}:a]aresample=48000,aformat=channel_layouts=stereo[a${i}]`
@@ -98,14 +131,26 @@ function evenlySpaced(durationSeconds: number, count: number): ClipRange[] {
   });
 }
 
-export async function processSubmission(ctx: JobContext, processingId: string, signal: AbortSignal): Promise<void> {
-  const { store, config } = ctx;
-  const job = await store.load(processingId);
+export async function processSubmission(ctx: JobContext, processingId: string, jobSignal: AbortSignal): Promise<void> {
+  const job = await ctx.store.load(processingId);
   if (!job || job.status === 'delivered' || job.status === 'failed') return;
   if (!job.userId) throw new MediaError('The subscriber no longer exists.', true);
+  // The plan's time limit: past it every ffmpeg of the attempt is killed and the episode fails
+  // (not retried: the same input would run out of time again).
+  const timeLimit = AbortSignal.timeout(job.limits.timeLimitSeconds * 1000);
+  try {
+    await processJob(ctx, job, job.userId, AbortSignal.any([jobSignal, timeLimit]));
+  } catch (error) {
+    if (timeLimit.aborted && !jobSignal.aborted) throw new MediaError(timeLimitReason(job.limits), true);
+    throw error;
+  }
+}
+
+async function processJob(ctx: JobContext, job: SubmissionJob, userId: string, signal: AbortSignal): Promise<void> {
+  const { store, config } = ctx;
   await store.start(job.id, config.workerName);
   // Without a usable Google connection nothing can be delivered: say so before any rendering.
-  await ctx.tokens.accessToken(job.userId, 'google');
+  await ctx.tokens.accessToken(userId, 'google');
 
   await mkdir(config.tempDir, { recursive: true });
   const dir = await mkdtemp(path.join(config.tempDir, `${job.id}-`));
@@ -115,26 +160,25 @@ export async function processSubmission(ctx: JobContext, processingId: string, s
     for (const [i, objectPath] of job.files.entries()) {
       const part = await fetchInput(ctx, dir, 'episodes', objectPath, `part-${i}.mp4`, signal);
       if (!part.info.video) throw new MediaError(`${path.basename(objectPath)} has no video`, true);
+      const problem = videoLimitProblem(path.basename(objectPath), part.info, job.limits, null);
+      if (problem) throw new MediaError(problem, true);
       parts.push(part);
     }
+    const tooLong = episodeLengthProblem(
+      parts.reduce((sum, part) => sum + part.info.durationSeconds, 0),
+      job.limits,
+    );
+    if (tooLong) throw new MediaError(tooLong, true);
     const main = parts.length === 1 ? parts[0] : await joinParts(parts, path.join(dir, 'joined.mp4'), ctx, signal);
     const { start, end } = trimRange(job, main.info.durationSeconds);
 
-    const withIntros = job.options.addIntroOutro;
-    const intro = withIntros ? await optionalAsset(ctx, dir, job.brand.videoIntroPath, 'intro.mp4', signal) : undefined;
-    const outro = withIntros ? await optionalAsset(ctx, dir, job.brand.videoOutroPath, 'outro.mp4', signal) : undefined;
-    const clipIntro = withIntros ? await optionalAsset(ctx, dir, job.brand.clipIntroPath, 'clip-intro.mp4', signal) : undefined;
-    const clipOutro = withIntros ? await optionalAsset(ctx, dir, job.brand.clipOutroPath, 'clip-outro.mp4', signal) : undefined;
-    let logo: string | undefined;
-    if (job.options.addLogo && job.brand.logoPath) {
-      logo = path.join(dir, 'logo.png');
-      try {
-        await downloadObject(config, 'brand-assets', job.brand.logoPath, logo, signal);
-      } catch (error) {
-        if (!(error instanceof MediaError)) throw error;
-        logo = undefined;
-      }
-    }
+    const brandVideo = (objectPath: string | null, file: string, label: string) =>
+      job.options.addIntroOutro ? optionalAsset(ctx, job, dir, objectPath, { file, label }, signal) : Promise.resolve(undefined);
+    const intro = await brandVideo(job.brand.videoIntroPath, 'intro.mp4', 'Your video intro');
+    const outro = await brandVideo(job.brand.videoOutroPath, 'outro.mp4', 'Your video outro');
+    const clipIntro = await brandVideo(job.brand.clipIntroPath, 'clip-intro.mp4', 'Your clip intro');
+    const clipOutro = await brandVideo(job.brand.clipOutroPath, 'clip-outro.mp4', 'Your clip outro');
+    const logo = job.options.addLogo && job.brand.logoPath ? await optionalLogo(ctx, dir, job.brand.logoPath, signal) : undefined;
 
     await store.progress(job.id, 'analysing', 10);
     const clips = main.info.hasAudio
@@ -174,7 +218,7 @@ export async function processSubmission(ctx: JobContext, processingId: string, s
     }
 
     await store.progress(job.id, 'uploading to Google Drive', 80);
-    const token = await ctx.tokens.accessToken(job.userId, 'google');
+    const token = await ctx.tokens.accessToken(userId, 'google');
     const drive = new DriveClient(config.googleApiBase, token);
     // Every folder and file is tagged with the processing row (and the output's name): a worker
     // killed after Drive made one but before the row recorded it finds it on the next attempt.

@@ -1,6 +1,7 @@
 // The worker's reads and writes of public.episode_processing and what a job needs to know. The
 // worker connects as a server role (no RLS); subscribers and admins read the rows through RLS.
 import type pg from 'pg';
+import type { ProcessingLimits } from '../supabase/functions/_shared/domain/processing-limits.ts';
 
 export interface OutputRecord {
   name: string;
@@ -41,6 +42,8 @@ export interface SubmissionJob {
     clipIntroPath: string | null;
     clipOutroPath: string | null;
   };
+  /** The caps of the subscriber's plan. */
+  limits: ProcessingLimits;
   driveFolderId: string | null;
   outputs: OutputRecord[];
   submittedAt: Date;
@@ -60,8 +63,10 @@ export class ProcessingStore {
               coalesce(pl.clips_per_episode, (select d.clips_per_episode from public.plans d where d.id = 'starter'), $2) as clips,
               coalesce(pr.post_automatically, true) as post_automatically,
               pr.brand_color_primary, pr.brand_color_secondary, pr.brand_color_tertiary,
-              pr.logo_path, pr.video_intro_path, pr.video_outro_path, pr.clip_intro_path, pr.clip_outro_path
+              pr.logo_path, pr.video_intro_path, pr.video_outro_path, pr.clip_intro_path, pr.clip_outro_path,
+              lim.max_video_pixels, lim.max_frame_rate, lim.max_episode_seconds, lim.processing_time_limit_seconds
          from public.episode_processing p
+         left join lateral private.processing_limits(p.user_id) lim on true
          join public.submission_logs l on l.id = p.submission_log_id
          left join public.episodes e on e.id = coalesce(p.episode_id, l.episode_id)
          left join public.profiles pr on pr.id = p.user_id
@@ -99,6 +104,12 @@ export class ProcessingStore {
         videoOutroPath: r.video_outro_path,
         clipIntroPath: r.clip_intro_path,
         clipOutroPath: r.clip_outro_path,
+      },
+      limits: {
+        maxVideoPixels: r.max_video_pixels,
+        maxFrameRate: r.max_frame_rate,
+        maxEpisodeSeconds: r.max_episode_seconds,
+        timeLimitSeconds: r.processing_time_limit_seconds,
       },
       driveFolderId: r.drive_folder_id,
       outputs: r.outputs ?? [],

@@ -9,6 +9,7 @@ import pg from 'pg';
 import { PgBoss, type Job } from 'pg-boss';
 import type { WorkerConfig } from './config.ts';
 import { databaseTokenSource, type AccessTokenSource } from './access-token.ts';
+import { startHealthServer, type HealthState } from './health.ts';
 import { postDueClips } from './posting.ts';
 import { processSubmission, type JobContext } from './process-submission.ts';
 import { pinQueueSearchPath, QUEUE_SCHEMA } from './queue-search-path.ts';
@@ -18,6 +19,8 @@ const QUEUE = 'episode-processing';
 /** Jobs whose every attempt failed, including attempts lost with their worker. */
 const GAVE_UP_QUEUE = 'episode-processing-gave-up';
 const NOTIFY_CHANNEL = 'episode_processing';
+/** Past the plan's time limit, so the handler's own limit (with its reason) always fires first. */
+const EXPIRY_MARGIN_SECONDS = 600;
 
 interface ProcessingJobData {
   processingId: string;
@@ -59,7 +62,7 @@ export async function startWorker(
   await boss.createQueue(QUEUE, {
     deadLetter: GAVE_UP_QUEUE,
     heartbeatSeconds: config.heartbeatSeconds,
-    // The heartbeat, not this, detects dead workers; this only bounds a runaway job.
+    // The heartbeat, not this, detects dead workers; each job carries its plan's bound (feed).
     expireInSeconds: 6 * 3600,
     retryLimit: config.retryLimit,
     retryDelay: config.retryDelaySeconds,
@@ -73,8 +76,14 @@ export async function startWorker(
     retryDelay: config.retryDelaySeconds,
   });
 
+  const health: HealthState = { lastDatabaseAt: Date.now(), stopping: false };
+
   // Feeder: queued rows become jobs. The job id is the row id, so a row is enqueued once even
-  // when two workers feed at the same moment.
+  // when two workers feed at the same moment. Fair turns between subscribers come from pg-boss:
+  // each job is in its subscriber's group (at most jobsPerSubscriber of a group run at once, on
+  // every worker together), and its priority goes down by one for each job of the same
+  // subscriber already waiting or running, so a subscriber's second episode waits behind
+  // everyone else's first (pg-boss takes the highest priority, then the oldest).
   let feeding = false;
   const feed = async () => {
     if (feeding) return;
@@ -82,19 +91,31 @@ export async function startWorker(
     const client = await db.connect();
     try {
       await client.query('begin');
-      const { rows } = await client.query<{ id: string }>(
-        `select id from public.episode_processing
-          where enqueued_at is null and status = 'queued'
-          order by created_at limit 50 for update skip locked`,
+      const { rows } = await client.query<{ id: string; user_id: string | null; time_limit_seconds: number; enqueued_before: number }>(
+        `select p.id, p.user_id, lim.processing_time_limit_seconds as time_limit_seconds,
+                (select count(*)::int from public.episode_processing q
+                  where q.user_id = p.user_id and q.enqueued_at is not null and q.status in ('queued', 'processing')) as enqueued_before
+           from public.episode_processing p
+           left join lateral private.processing_limits(p.user_id) lim on true
+          where p.enqueued_at is null and p.status = 'queued'
+          order by p.created_at limit 50 for update of p skip locked`,
       );
+      const inThisBatch = new Map<string | null, number>();
       for (const row of rows) {
+        const ahead = row.enqueued_before + (inThisBatch.get(row.user_id) ?? 0);
+        inThisBatch.set(row.user_id, (inThisBatch.get(row.user_id) ?? 0) + 1);
         await boss.send(QUEUE, { processingId: row.id }, {
           id: row.id,
+          ...(row.user_id ? { group: { id: row.user_id } } : {}),
+          priority: -ahead,
+          // pg-boss's own bound sits past the plan's time limit, which the handler enforces.
+          expireInSeconds: row.time_limit_seconds + EXPIRY_MARGIN_SECONDS,
           db: { executeSql: (text: string, values?: unknown[]) => client.query(text, values) },
         });
         await client.query('update public.episode_processing set enqueued_at = now() where id = $1', [row.id]);
       }
       await client.query('commit');
+      health.lastDatabaseAt = Date.now();
       if (rows.length) log(`queued ${rows.length} submission(s)`);
     } catch (error) {
       await client.query('rollback').catch(() => {});
@@ -149,7 +170,7 @@ export async function startWorker(
 
   await boss.work<ProcessingJobData>(
     QUEUE,
-    { batchSize: 1, localConcurrency: config.concurrency, pollingIntervalSeconds: 1 },
+    { batchSize: 1, localConcurrency: config.concurrency, groupConcurrency: config.jobsPerSubscriber, pollingIntervalSeconds: 1 },
     async ([job]: Job<ProcessingJobData>[]) => {
       const { processingId } = job.data;
       const began = Date.now();
@@ -181,16 +202,21 @@ export async function startWorker(
       await store.failed(job.data.processingId, 'Processing stopped repeatedly before it could finish. Please submit the episode again or contact support.');
     }
   });
-  log(`worker ready (${config.workerName})`);
+  // Unhealthy once the feeder has missed the database for a few rounds (and at least 30 s).
+  const healthServer =
+    config.healthPort === null ? null : await startHealthServer(config.healthPort, config.workerName, Math.max(30_000, 3 * config.feedIntervalMs), health);
+  log(`worker ready (${config.workerName})${healthServer ? `, health on port ${config.healthPort}` : ''}`);
 
   return {
     async stop() {
       stopped = true;
+      health.stopping = true;
       clearInterval(feedTimer);
       clearInterval(postTimer);
       await boss.stop({ graceful: true, timeout: 30_000 });
       await listener?.end().catch(() => {});
       await db.end();
+      healthServer?.close();
     },
   };
 }

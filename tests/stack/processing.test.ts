@@ -1,10 +1,9 @@
 // The built-in processing worker end to end: a subscriber submits a generated 2-minute episode,
 // the stack's worker renders the episode and the tier's clips and delivers them to the sandbox's
 // Google Drive; a worker killed mid-job leaves the job to finish once on another worker.
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWorkerProcess } from '../../local/worker.ts';
 import type { ChildService } from '../../local/lib/process.ts';
@@ -18,121 +17,27 @@ import {
   probeFile,
   type Fixtures,
 } from '../support/media.ts';
-import { config, withDb } from '../support/stack.ts';
+import { config } from '../support/stack.ts';
 import { useAutomation } from '../support/episodes.ts';
+import {
+  downloadFromDrive as driveDownload,
+  readySubscriber as readyWith,
+  sandboxFiles,
+  submit as submitFile,
+  waitFor,
+  type Output,
+  type ProcessingRow,
+} from '../support/processing.ts';
 import { signIn } from '../support/submissions.ts';
-import { createUser, storeOAuthTokens, type TestUser } from '../support/users.ts';
-import type { OutputRecord } from '../../worker/store.ts';
-
-/** What the worker records of each delivered file (worker/store.ts), the Drive id included. */
-type Output = OutputRecord & { driveFileId: string };
-
-interface ProcessingRow {
-  id: string;
-  status: string;
-  stage: string | null;
-  progress: number;
-  attempts: number;
-  failure_reason: string | null;
-  worker: string | null;
-  drive_folder_id: string | null;
-  outputs: Output[];
-}
-
-interface SandboxFile {
-  id: string;
-  name: string;
-  mimeType: string;
-  parents: string[];
-  size: number;
-  owner: string;
-}
+import { createUser, type TestUser } from '../support/users.ts';
+import type { SupabaseClient } from '@supabase/supabase-js';
 
 let dir: string;
 let media: Fixtures;
 
-/** A subscriber who may submit, with brand assets, Google Drive (and optionally YouTube) connected. */
-async function readySubscriber(tier: string, options: { youtube?: boolean; postAutomatically?: boolean } = {}) {
-  const user = await createUser('onboarded', { tier });
-  const { client } = await signIn(user);
-  const token = `sandbox-google-${user.id}`;
-  const upload = async (bucket: string, objectPath: string, file: string, contentType: string) => {
-    const { error } = await client.storage.from(bucket).upload(objectPath, readFileSync(file), { contentType });
-    if (error) throw new Error(`upload ${objectPath}: ${error.message}`);
-    return objectPath;
-  };
-  const assets = {
-    video_intro_path: await upload('brand-assets', `${user.id}/videoIntro/intro.mp4`, media.intro, 'video/mp4'),
-    video_outro_path: await upload('brand-assets', `${user.id}/videoOutro/outro.mp4`, media.outro, 'video/mp4'),
-    clip_intro_path: await upload('brand-assets', `${user.id}/clipIntro/intro.mp4`, media.clipIntro, 'video/mp4'),
-    clip_outro_path: await upload('brand-assets', `${user.id}/clipOutro/outro.mp4`, media.clipOutro, 'video/mp4'),
-    logo_path: await upload('brand-assets', `${user.id}/logo/logo.png`, media.logo, 'image/png'),
-  };
-  const { error } = await client
-    .from('profiles')
-    .update({
-      ...assets,
-      brand_color_primary: '112233',
-      brand_color_secondary: '445566',
-      brand_color_tertiary: '778899',
-      post_automatically: options.postAutomatically ?? false,
-    })
-    .eq('id', user.id);
-  if (error) throw new Error(`profile: ${error.message}`);
-  await withDb(async (db) => {
-    await db.query(`update public.profiles set hosting_ready_at = now() - interval '1 day' where id = $1`, [user.id]);
-    for (const provider of options.youtube ? ['google', 'youtube'] : ['google']) {
-      const { rows } = await db.query(
-        `insert into public.oauth_connections (user_id, provider, connected, status, account_label, expires_at)
-         values ($1, $2, true, 'connected', 'podcaster@example.com', now() + interval '1 hour') returning id`,
-        [user.id, provider],
-      );
-      await storeOAuthTokens(db, rows[0].id, user.id, `${token}-${provider}`, 'refresh');
-    }
-  });
-  return { user, client, driveToken: `${token}-google`, youtubeToken: `${token}-youtube` };
-}
-
-async function submit(client: SupabaseClient, user: TestUser, options: Record<string, unknown>, file = media.episode) {
-  const objectPath = `${user.id}/uploads/episode-${Date.now()}.mp4`;
-  const { error: uploadError } = await client.storage.from('episodes').upload(objectPath, readFileSync(file), { contentType: 'video/mp4' });
-  if (uploadError) throw new Error(`upload: ${uploadError.message}`);
-  const { data, error } = await client.rpc('submit_episode', { files: [objectPath], options: { title: 'Test Show 12', ...options } });
-  if (error) throw new Error(`submit_episode: ${error.message}`);
-  return data as { id: string; submissionLogId: string };
-}
-
-/** The processing row as its owner reads it (through RLS), once `done` says so. */
-async function waitFor(
-  client: SupabaseClient,
-  episodeId: string,
-  done: (row: ProcessingRow) => boolean,
-  timeoutMs = 150_000,
-): Promise<ProcessingRow> {
-  const deadline = Date.now() + timeoutMs;
-  let last: ProcessingRow | undefined;
-  while (Date.now() < deadline) {
-    const { data, error } = await client.from('episode_processing').select('*').eq('episode_id', episodeId).maybeSingle();
-    if (error) throw new Error(error.message);
-    last = (data as ProcessingRow | null) ?? undefined;
-    if (last && done(last)) return last;
-    await new Promise((resolve) => setTimeout(resolve, 300));
-  }
-  throw new Error(`timed out; last row: ${JSON.stringify(last)}`);
-}
-
-async function sandboxFiles(): Promise<SandboxFile[]> {
-  const res = await fetch(`${config.urls.sandbox}/_sandbox/google`);
-  return ((await res.json()) as { files: SandboxFile[] }).files;
-}
-
-async function downloadFromDrive(fileId: string, token: string, name: string): Promise<string> {
-  const res = await fetch(`${config.urls.sandbox}/drive/v3/files/${fileId}?alt=media`, { headers: { authorization: `Bearer ${token}` } });
-  expect(res.status).toBe(200);
-  const file = path.join(dir, name);
-  writeFileSync(file, Buffer.from(await res.arrayBuffer()));
-  return file;
-}
+const readySubscriber = (tier: string, options: { youtube?: boolean; postAutomatically?: boolean } = {}) => readyWith(media, tier, options);
+const submit = (client: SupabaseClient, user: TestUser, options: Record<string, unknown>, file = media.episode) => submitFile(client, user, options, file);
+const downloadFromDrive = (fileId: string, token: string, name: string) => driveDownload(dir, fileId, token, name);
 
 // Whatever the file before left active, these submissions are the built-in worker's.
 useAutomation('builtin');

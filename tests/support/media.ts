@@ -57,6 +57,23 @@ export function makeFixtures(dir: string, seconds = 120, episodeVideo = { size: 
   };
 }
 
+/**
+ * A short H.264 MP4 of one colour (or, with `pattern`, a moving test pattern that costs real
+ * encoding work), with speech-like sound unless `silent`.
+ */
+export function makeVideo(
+  file: string,
+  options: { size: string; fps: number; seconds: number; colour?: string; pattern?: boolean; silent?: boolean },
+): string {
+  const picture = options.pattern ? 'testsrc2=' : `color=c=${options.colour ?? 'black'}:`;
+  ffmpeg([
+    '-f', 'lavfi', '-i', `${picture}s=${options.size}:r=${options.fps}:d=${options.seconds}`,
+    ...(options.silent ? [] : ['-f', 'lavfi', '-i', `aevalsrc=${SPEECH}:s=16000:d=${options.seconds}`, '-c:a', 'aac', '-shortest']),
+    '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', file,
+  ]);
+  return file;
+}
+
 export interface Probed {
   durationSeconds: number;
   width: number;

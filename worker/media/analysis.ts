@@ -1,6 +1,6 @@
 // One decoding pass over the episode's audio: loudness per window (astats RMS) and the silences
 // (silencedetect), the inputs of the clip heuristic in clip-selection.ts.
-import { ffmpeg } from './ffmpeg.ts';
+import { ffmpeg, inputArgs } from './ffmpeg.ts';
 import type { AudioProfile, Interval } from './clip-selection.ts';
 
 const ANALYSIS_WINDOW_SECONDS = 0.5;
@@ -47,9 +47,7 @@ export async function analyseAudio(
   const samplesPerWindow = Math.round(SAMPLE_RATE * ANALYSIS_WINDOW_SECONDS);
   const { stderr } = await ffmpeg(
     [
-      '-ss', String(startSeconds),
-      '-t', String(durationSeconds),
-      '-i', file,
+      ...inputArgs('video', file, ['-ss', String(startSeconds), '-t', String(durationSeconds)]),
       '-vn',
       '-af',
       [

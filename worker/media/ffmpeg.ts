@@ -1,25 +1,35 @@
-// The ffmpeg and ffprobe binaries from npm (@ffmpeg-installer/linux-x64, @ffprobe-installer/linux-x64)
-// and a runner that kills the process when the job is aborted (lost heartbeat, shutdown).
+// The ffmpeg and ffprobe binaries (Debian's package, or FFMPEG_PATH/FFPROBE_PATH: docs/decisions.md),
+// how every input is opened, and a runner that kills the process when the job is aborted (lost
+// heartbeat, time limit, shutdown).
 import { spawn } from 'node:child_process';
-import { accessSync, chmodSync, constants } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
+import { mediaBinaries } from '../config.ts';
 
-const require = createRequire(import.meta.url);
+export const { ffmpeg: ffmpegPath, ffprobe: ffprobePath } = mediaBinaries();
 
-function binary(pkg: string, name: string): string {
-  const file = path.join(path.dirname(require.resolve(`${pkg}/package.json`)), name);
-  try {
-    accessSync(file, constants.X_OK);
-  } catch {
-    // The package's own postinstall only does this chmod; an install without scripts skips it.
-    chmodSync(file, 0o755);
-  }
-  return file;
+/**
+ * What a slot holds, and so the one demuxer (and for images the one decoder) its file is read
+ * with. ffmpeg never guesses the format of a subscriber's file: guessing is how an HLS playlist or
+ * a concat script named logo.png made it open other files on the worker's disk.
+ */
+export type InputKind = 'video' | 'png';
+
+const INPUT_FORMAT: Record<InputKind, { demuxer: string[]; decoder: string[] }> = {
+  // MP4/MOV (the only video the upload slots take); external data references stay off.
+  video: { demuxer: ['-f', 'mov', '-enable_drefs', '0'], decoder: [] },
+  // One PNG image, decoded as PNG only.
+  png: { demuxer: ['-f', 'png_pipe'], decoder: ['-c:v', 'png'] },
+};
+
+/**
+ * The options that open `file` as one input of `kind`: only the file protocol (no network, no
+ * other protocol a file could name), the slot's fixed demuxer, and the path as an explicit
+ * `file:` URL. `options` are further input options (`-ss`, `-to`).
+ */
+export function inputArgs(kind: InputKind, file: string, options: string[] = []): string[] {
+  const { demuxer, decoder } = INPUT_FORMAT[kind];
+  return ['-protocol_whitelist', 'file', ...demuxer, ...decoder, ...options, '-i', `file:${path.resolve(file)}`];
 }
-
-export const ffmpegPath = binary('@ffmpeg-installer/linux-x64', 'ffmpeg');
-export const ffprobePath = binary('@ffprobe-installer/linux-x64', 'ffprobe');
 
 export class MediaError extends Error {
   constructor(
@@ -80,45 +90,87 @@ export interface MediaInfo {
 
 interface ProbeStream {
   codec_type?: string;
+  codec_name?: string;
   width?: number;
   height?: number;
   avg_frame_rate?: string;
   r_frame_rate?: string;
 }
 
-/** "30000/1001" -> 29.97; unknown or absurd rates fall back to 30. */
+interface ProbeOutput {
+  format?: { duration?: string };
+  streams?: ProbeStream[];
+}
+
+/**
+ * "30000/1001" -> 29.97: the average rate, else the base rate; below 1 or unknown counts as 30.
+ * A high rate is kept as declared, so the plan's cap sees it.
+ */
 function frameRate(stream: ProbeStream): number {
   for (const rate of [stream.avg_frame_rate, stream.r_frame_rate]) {
     const [n, d] = (rate ?? '').split('/').map(Number);
     const fps = d ? n / d : n;
-    if (Number.isFinite(fps) && fps >= 1 && fps <= 120) return Math.round(fps * 100) / 100;
+    if (Number.isFinite(fps) && fps >= 1) return Math.round(fps * 100) / 100;
   }
   return 30;
 }
 
-/** Duration and streams of a media file; a file ffprobe cannot read is a permanent MediaError. */
-export async function probe(file: string, signal?: AbortSignal): Promise<MediaInfo> {
+/**
+ * ffprobe's view of `file` opened as `kind` (the same fixed demuxer ffmpeg will use); `label` names
+ * the file in the reason a subscriber reads.
+ */
+async function ffprobe(kind: InputKind, file: string, label: string, signal?: AbortSignal): Promise<ProbeOutput> {
+  const { demuxer } = INPUT_FORMAT[kind];
   let stdout: string;
   try {
     ({ stdout } = await run(
       ffprobePath,
-      ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', file],
+      [
+        '-v',
+        'error',
+        '-protocol_whitelist',
+        'file',
+        ...demuxer,
+        '-print_format',
+        'json',
+        '-show_format',
+        '-show_streams',
+        `file:${path.resolve(file)}`,
+      ],
       signal,
     ));
   } catch (error) {
     if (signal?.aborted) throw error;
-    throw new MediaError(`${path.basename(file)} is not a readable video`, true);
+    throw new MediaError(`${label} is not a readable ${kind === 'png' ? 'PNG image' : 'video'}`, true);
   }
-  const info = JSON.parse(stdout) as { format?: { duration?: string }; streams?: ProbeStream[] };
+  return JSON.parse(stdout) as ProbeOutput;
+}
+
+/** Duration and streams of a video file; a file that is not an MP4/MOV video is a permanent MediaError. */
+export async function probe(file: string, signal?: AbortSignal, label = path.basename(file)): Promise<MediaInfo> {
+  const info = await ffprobe('video', file, label, signal);
   const streams = info.streams ?? [];
   const video = streams.find((s) => s.codec_type === 'video' && s.width && s.height);
   const durationSeconds = Number(info.format?.duration ?? NaN);
   if (!Number.isFinite(durationSeconds) || durationSeconds <= 0) {
-    throw new MediaError(`${path.basename(file)} has no duration`, true);
+    throw new MediaError(`${label} has no duration`, true);
   }
   return {
     durationSeconds,
     video: video ? { width: video.width as number, height: video.height as number, fps: frameRate(video) } : null,
     hasAudio: streams.some((s) => s.codec_type === 'audio'),
   };
+}
+
+/** Size of a PNG image; anything that is not one PNG with a picture is a permanent MediaError. */
+export async function probeImage(
+  file: string,
+  signal?: AbortSignal,
+  label = path.basename(file),
+): Promise<{ width: number; height: number }> {
+  const info = await ffprobe('png', file, label, signal);
+  const image = (info.streams ?? []).find((s) => s.codec_type === 'video' && s.codec_name === 'png');
+  // png_pipe reports a stream even for bytes that are no PNG at all, with a size of 0x0.
+  if (!image?.width || !image.height) throw new MediaError(`${label} is not a readable PNG image`, true);
+  return { width: image.width, height: image.height };
 }

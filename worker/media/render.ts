@@ -1,5 +1,5 @@
 // The ffmpeg filter graphs for the finished episode and the 9:16 clips.
-import { ffmpeg, type MediaInfo } from './ffmpeg.ts';
+import { ffmpeg, inputArgs, type MediaInfo } from './ffmpeg.ts';
 import { clipStyleFilter, type BrandColours, type Caption, type ClipStyle } from './styles.ts';
 
 /** EBU R128 targets for podcast/streaming delivery: -16 LUFS integrated, -1.5 dBTP peak. */
@@ -75,7 +75,7 @@ function buildConcat(
 }
 
 function trimmedInput(file: string, start: number, end: number): string[] {
-  return ['-ss', start.toFixed(3), '-to', end.toFixed(3), '-i', file];
+  return inputArgs('video', file, ['-ss', start.toFixed(3), '-to', end.toFixed(3)]);
 }
 
 interface EpisodeRender {
@@ -97,14 +97,14 @@ export async function renderEpisode(job: EpisodeRender): Promise<void> {
   const width = even(size.width);
   const height = even(size.height);
   const segments: Segment[] = [];
-  if (job.intro) segments.push({ inputArgs: ['-i', job.intro.file], info: job.intro.info, duration: job.intro.info.durationSeconds });
+  if (job.intro) segments.push({ inputArgs: inputArgs('video', job.intro.file), info: job.intro.info, duration: job.intro.info.durationSeconds });
   const mainIndex = segments.length;
   segments.push({
     inputArgs: trimmedInput(job.main.file, job.start, job.end),
     info: job.main.info,
     duration: job.end - job.start,
   });
-  if (job.outro) segments.push({ inputArgs: ['-i', job.outro.file], info: job.outro.info, duration: job.outro.info.durationSeconds });
+  if (job.outro) segments.push({ inputArgs: inputArgs('video', job.outro.file), info: job.outro.info, duration: job.outro.info.durationSeconds });
 
   const logoIndex = segments.length;
   const logoSize = even(Math.min(width, height) / 6);
@@ -114,7 +114,7 @@ export async function renderEpisode(job: EpisodeRender): Promise<void> {
     segments,
     (label) =>
       `${label}scale=${width}:${height}:force_original_aspect_ratio=decrease,pad=${width}:${height}:(ow-iw)/2:(oh-ih)/2:color=black`,
-    job.logo ? ['-i', job.logo] : [],
+    job.logo ? inputArgs('png', job.logo) : [],
     (index, label) =>
       job.logo && index === mainIndex
         ? `[${logoIndex}:v]scale=${logoSize}:-1[logo];${label}[logo]overlay=W-w-${margin}:${margin}`
@@ -146,10 +146,10 @@ export async function renderClip(job: ClipRender): Promise<void> {
   const height = even(job.settings.clipHeight);
   const width = even((height * 9) / 16);
   const segments: Segment[] = [];
-  if (job.intro) segments.push({ inputArgs: ['-i', job.intro.file], info: job.intro.info, duration: job.intro.info.durationSeconds });
+  if (job.intro) segments.push({ inputArgs: inputArgs('video', job.intro.file), info: job.intro.info, duration: job.intro.info.durationSeconds });
   const mainIndex = segments.length;
   segments.push({ inputArgs: trimmedInput(job.main.file, job.start, job.end), info: job.main.info, duration: job.end - job.start });
-  if (job.outro) segments.push({ inputArgs: ['-i', job.outro.file], info: job.outro.info, duration: job.outro.info.durationSeconds });
+  if (job.outro) segments.push({ inputArgs: inputArgs('video', job.outro.file), info: job.outro.info, duration: job.outro.info.durationSeconds });
 
   const { args, graph } = buildConcat(
     outputFps(job.main.info),

@@ -8,7 +8,8 @@
 // Each style burns the caption (the episode title) into its primary-coloured area: the bottom
 // band (PROFESSIONAL), the top band (CREATIVE), the space above the picture (DEFAULT), in the
 // brand colour that reads best on the primary (white or black when none contrasts enough), set
-// in DejaVu Sans Bold (npm dejavu-fonts-ttf: the static ffmpeg has drawtext but no fonts).
+// in DejaVu Sans Bold from npm dejavu-fonts-ttf (the same font file wherever the worker runs,
+// whatever fonts the machine has).
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { ClipStyle } from '../../supabase/functions/_shared/domain/episodes.ts';

@@ -238,8 +238,12 @@ export type Database = {
           id: string
           is_popular: boolean
           listed: boolean
+          max_episode_seconds: number
+          max_frame_rate: number
+          max_video_pixels: number
           original_price_cents: number | null
           price_cents: number | null
+          processing_time_limit_seconds: number
           sort_order: number
           title: string
           unavailable_features: string[]
@@ -254,8 +258,12 @@ export type Database = {
           id: string
           is_popular?: boolean
           listed?: boolean
+          max_episode_seconds?: number
+          max_frame_rate?: number
+          max_video_pixels?: number
           original_price_cents?: number | null
           price_cents?: number | null
+          processing_time_limit_seconds?: number
           sort_order?: number
           title: string
           unavailable_features?: string[]
@@ -270,8 +278,12 @@ export type Database = {
           id?: string
           is_popular?: boolean
           listed?: boolean
+          max_episode_seconds?: number
+          max_frame_rate?: number
+          max_video_pixels?: number
           original_price_cents?: number | null
           price_cents?: number | null
+          processing_time_limit_seconds?: number
           sort_order?: number
           title?: string
           unavailable_features?: string[]
