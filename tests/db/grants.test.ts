@@ -133,6 +133,7 @@ const functions: Record<string, Grants> = {
   'private.check_episode_files(text[],uuid)': exec(),
   'private.missing_onboarding_fields(uuid)': exec(),
   'private.note_credential_change()': exec(),
+  'private.processing_limits(uuid)': exec('service_role'),
   'private.change_user_email(uuid,text)': exec(),
   'private.invoke_edge_function(text,jsonb,integer)': exec(),
   'private.subscriber_summary(uuid)': exec(),
