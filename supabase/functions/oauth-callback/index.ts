@@ -2,7 +2,8 @@
 // `/oauth/callback` routes here). No JWT (verify_jwt = false): the single-use state, bound to
 // the user and to the browser that started the flow, authenticates the request.
 import { refuseLocalDefaults } from '../_shared/local-defaults.ts';
+import { serveFunction } from '../_shared/serve.ts';
 import { handleOAuthCallback } from './handler.ts';
 
 refuseLocalDefaults(Deno.env.toObject());
-Deno.serve(handleOAuthCallback);
+serveFunction(handleOAuthCallback);

@@ -8,7 +8,7 @@ import {
   episodeObjectPath,
   submitEpisodePayloadSchema,
 } from '../../_shared/domain/episodes.ts';
-import { HttpError, parseJsonBody } from '../../_shared/http-error.ts';
+import { HttpError, parseJsonBody, readBodyText } from '../../_shared/http-error.ts';
 import { readAsCaller, requireCaller } from '../../_shared/session.ts';
 import { userClient } from '../../_shared/supabase-clients.ts';
 
@@ -91,7 +91,7 @@ episodeRoutes.get('/episodes', async (c) => {
 episodeRoutes.post('/objects/upload', async (c) => {
   const caller = await requireCaller(c);
   let fileName = 'episode.mp4';
-  const text = await c.req.text();
+  const text = await readBodyText(c.req.raw);
   if (text) {
     try {
       const body = JSON.parse(text) as { fileName?: unknown };

@@ -87,31 +87,39 @@ async function uploadPart(caller: Caller, slot: BrandAssetSlot, filename: string
   let refusal: HttpError | null = null;
   let received = 0;
   let head = new Uint8Array(0);
-  const checked = source.pipeThrough(
-    new TransformStream<Uint8Array, Uint8Array>({
-      transform(chunk, controller) {
-        received += chunk.byteLength;
-        if (received > rule.maxBytes) {
-          refusal = new HttpError(413, rule.sizeMessage);
-          return controller.error(refusal);
-        }
-        if (head.byteLength < 8) {
-          head = new Uint8Array([...head, ...chunk.subarray(0, 8 - head.byteLength)]);
-          if (head.byteLength >= 8 && !contentMatchesType(slot, head)) {
-            refusal = new HttpError(415, rule.typeMessage);
-            return controller.error(refusal);
-          }
-        }
-        controller.enqueue(chunk);
-      },
-      flush(controller) {
-        if (head.byteLength < 8 || !contentMatchesType(slot, head)) {
-          refusal = new HttpError(415, rule.typeMessage);
-          controller.error(refusal);
-        }
-      },
-    }),
-  );
+  // Pulled by hand, not piped, so a request body that breaks off (a truncated multipart body)
+  // is known here as the client's fault (400), not taken for Storage failing.
+  const reader = source.getReader();
+  const refuse = (controller: ReadableStreamDefaultController<Uint8Array>, error: HttpError) => {
+    refusal = error;
+    controller.error(error);
+    reader.cancel().catch(() => {});
+  };
+  const checked = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      let next: ReadableStreamReadResult<Uint8Array>;
+      try {
+        next = await reader.read();
+      } catch (error) {
+        return refuse(controller, error instanceof HttpError ? error : new HttpError(400, `The ${slot} file part ended early`));
+      }
+      if (next.done) {
+        if (head.byteLength < 8 || !contentMatchesType(slot, head)) return refuse(controller, new HttpError(415, rule.typeMessage));
+        return controller.close();
+      }
+      const chunk = next.value;
+      received += chunk.byteLength;
+      if (received > rule.maxBytes) return refuse(controller, new HttpError(413, rule.sizeMessage));
+      if (head.byteLength < 8) {
+        head = new Uint8Array([...head, ...chunk.subarray(0, 8 - head.byteLength)]);
+        if (head.byteLength >= 8 && !contentMatchesType(slot, head)) return refuse(controller, new HttpError(415, rule.typeMessage));
+      }
+      controller.enqueue(chunk);
+    },
+    cancel(reason) {
+      return reader.cancel(reason);
+    },
+  });
   let res: Response;
   try {
     res = await fetch(storageUrl(objectName), {
