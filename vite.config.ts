@@ -1,9 +1,10 @@
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import path from 'node:path';
-import { defineConfig, type Plugin } from 'vite';
+import { type Connect, defineConfig, type Plugin } from 'vite';
 import { brotliAssets } from './local/brotli-assets.ts';
 import { loadEnv as loadStackEnv } from './local/config.ts';
+import { proxyTo } from './local/lib/proxy.ts';
 import { appShellHtml } from './web/src/app/app-shell.ts';
 
 // Local defaults (.env.example, .env) fill in whatever the environment does not set.
@@ -13,11 +14,28 @@ for (const key of ['VITE_SUPABASE_URL', 'VITE_SUPABASE_ANON_KEY']) {
 }
 const apiUrl = process.env.CASTLOOP_API_URL ?? stackEnv.SUPABASE_URL;
 
-// `/api/*` is the `api` Edge Function: the spec's client calls same-origin paths.
-const apiProxy = {
-  '/api': { target: apiUrl, changeOrigin: true, rewrite: (p: string) => `/functions/v1/api${p.slice('/api'.length)}` },
-  // The OAuth redirect URI is on the site, so the browser binding cookie set by /api reaches it.
-  '/oauth/callback': { target: apiUrl, changeOrigin: true, rewrite: (p: string) => `/functions/v1/oauth-callback${p.slice('/oauth/callback'.length)}` },
+// `/api/*` is the `api` Edge Function: the spec's client calls same-origin paths. The OAuth
+// redirect URI is on the site too, so the browser binding cookie set by /api reaches it. Proxied
+// with the stack's own proxy (local/lib/proxy.ts), which delivers an answer given before the
+// request's body was all sent (a 413) and keeps the client's connection usable after it.
+const apiRoutes: [prefix: string, target: string][] = [
+  ['/api', '/functions/v1/api'],
+  ['/oauth/callback', '/functions/v1/oauth-callback'],
+];
+const apiTarget = new URL(apiUrl);
+const proxyApi: Connect.NextHandleFunction = (req, res, next) => {
+  const url = req.url ?? '/';
+  for (const [prefix, target] of apiRoutes) {
+    if (url === prefix || url.startsWith(`${prefix}/`) || url.startsWith(`${prefix}?`)) {
+      return proxyTo({ host: apiTarget.hostname, port: Number(apiTarget.port) }, `${target}${url.slice(prefix.length)}`, req, res);
+    }
+  }
+  next();
+};
+const apiProxy: Plugin = {
+  name: 'castloop-api-proxy',
+  configureServer: (server) => void server.middlewares.use(proxyApi),
+  configurePreviewServer: (server) => void server.middlewares.use(proxyApi),
 };
 
 // The first screen is in the HTML (web/src/app/app-shell.ts), so it paints before the scripts load.
@@ -49,7 +67,7 @@ const dashboardSharedModules = {
 export default defineConfig({
   root: path.resolve(import.meta.dirname, 'web'),
   envDir: path.resolve(import.meta.dirname),
-  plugins: [react(), tailwindcss(), appShell, brotliAssets()],
+  plugins: [react(), tailwindcss(), apiProxy, appShell, brotliAssets()],
   resolve: {
     alias: {
       '@': path.resolve(import.meta.dirname, 'web/src'),
@@ -57,11 +75,9 @@ export default defineConfig({
     },
   },
   server: {
-    proxy: apiProxy,
     // Only what the SPA is built from: never the stack's settings, secrets or demo passwords.
     fs: { strict: true, allow: spaSources, deny: ['.env', '.env.*', '*.{crt,pem,key}'] },
   },
-  preview: { proxy: apiProxy },
   build: {
     outDir: path.resolve(import.meta.dirname, 'dist'),
     emptyOutDir: true,

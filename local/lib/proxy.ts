@@ -39,25 +39,52 @@ function relayBody(answer: IncomingMessage, res: ServerResponse): void {
   res.on('close', () => answer.destroy());
 }
 
-/** Forwards `req` to `target` at `path`. Headers the caller already set on `res` (CORS) win. */
-export function proxyTo(target: { host: string; port: number }, path: string, req: IncomingMessage, res: ServerResponse): void {
-  const headers = { ...req.headers, host: `${target.host}:${target.port}` };
+/** Headers about one connection (RFC 9110 7.6.1), never forwarded to the next. */
+const hopByHopHeaders = ['connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'upgrade'];
+
+/**
+ * Forwards `req` to `target` at `path`. Headers the caller already set on `res` (CORS) win.
+ * An answer given before the whole request was sent (a 413 at the body limit) reaches the client
+ * whole: the upstream's early close is not an error then, and the rest of the client's body is
+ * read and dropped here, so its connection stays usable for the next request.
+ */
+export function proxyTo(
+  target: { host: string; port: number },
+  path: string,
+  req: IncomingMessage,
+  res: ServerResponse,
+  extraHeaders: Record<string, string> = {},
+): void {
+  const headers: OutgoingHttpHeaders = { ...req.headers, ...extraHeaders, host: `${target.host}:${target.port}` };
+  // This connection's own: a client's `Connection: close` must not make the upstream close early.
+  for (const name of hopByHopHeaders) delete headers[name];
+  let answered = false;
+  const dropRestOfRequest = () => {
+    req.unpipe(upstream);
+    req.resume();
+  };
   const upstream = http.request(
     { host: target.host, port: target.port, method: req.method, path, headers },
     (answer) => {
+      answered = true;
       // Keep headers the caller set (the gateway's CORS); copy everything else but the framing,
       // which is this connection's own (an answer that arrives whole goes out with its length).
       const out: OutgoingHttpHeaders = {};
       for (const [name, value] of Object.entries(answer.headers)) {
-        if (value === undefined || name === 'transfer-encoding' || res.hasHeader(name)) continue;
+        if (value === undefined || name === 'transfer-encoding' || hopByHopHeaders.includes(name) || res.hasHeader(name)) continue;
         out[name] = value;
       }
       res.writeHead(answer.statusCode ?? 502, out);
       relayBody(answer, res);
+      answer.once('end', () => {
+        if (!req.readableEnded) dropRestOfRequest();
+      });
     },
   );
   upstream.on('error', () => {
-    sendJsonError(res, 502, { message: 'An invalid response was received from the upstream server' });
+    if (!answered) return sendJsonError(res, 502, { message: 'An invalid response was received from the upstream server' });
+    // The upstream closed while the request was still being sent, after it answered.
+    dropRestOfRequest();
   });
   // A request without a body is sent at once; one with a body is streamed as it arrives.
   if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) {
