@@ -21,6 +21,7 @@ import {
   type ProfileRecord,
 } from '../../_shared/domain/onboarding.ts';
 import type { Database } from '../../_shared/database.types.ts';
+import { databaseError } from '../../_shared/database-errors.ts';
 import { HttpError, parseJsonBody } from '../../_shared/http-error.ts';
 import { multipartParts } from '../../_shared/multipart.ts';
 import { loadCallerAccount, requireCaller, type Caller } from '../../_shared/session.ts';
@@ -35,14 +36,14 @@ const pathColumn = (slot: BrandAssetSlot) => `${snake(slot)}_path` as keyof Prof
 
 async function storedProfile(caller: Caller): Promise<ProfileRow> {
   const { data, error } = await userClient(caller.accessToken).from('profiles').select('*').eq('id', caller.userId).maybeSingle();
-  if (error) throw new HttpError(500, `Could not read the profile: ${error.message}`);
+  if (error) throw databaseError(error, 'Could not read the profile');
   if (!data) throw new HttpError(401, 'Unauthorized');
   return data;
 }
 
 async function profileRecord(caller: Caller): Promise<ProfileRecord | null> {
   const { data, error } = await userClient(caller.accessToken).rpc('onboarding_profile');
-  if (error) throw new HttpError(500, `Could not read the profile: ${error.message}`);
+  if (error) throw databaseError(error, 'Could not read the profile');
   return data as unknown as ProfileRecord | null;
 }
 
@@ -183,7 +184,7 @@ async function saveProfile(caller: Caller, stored: ProfileRow, fields: Onboardin
     requireFirstTimeFields(fields, stored, Object.fromEntries(brandAssetSlots.map((slot) => [slot, Boolean(uploads[slot] ?? stored[pathColumn(slot)])])));
     if (Object.keys(update).length > 0) {
       const { error } = await userClient(caller.accessToken).from('profiles').update(update).eq('id', caller.userId);
-      if (error) throw new HttpError(error.code === '23514' || error.code === '22P02' ? 400 : 500, `Could not save the profile: ${error.message}`);
+      if (error) throw databaseError(error, 'Could not save the profile');
     }
   } catch (error) {
     await removeQuietly(caller, newFiles);
@@ -288,7 +289,7 @@ onboardingRoutes.post('/onboarding/delete-attachment', async (c) => {
     .from('profiles')
     .update({ [pathColumn(fieldName)]: null } as ProfileUpdate)
     .eq('id', caller.userId);
-  if (error) throw new HttpError(500, `Could not update the profile: ${error.message}`);
+  if (error) throw databaseError(error, 'Could not update the profile');
   return c.json(await profileRecord(caller));
 });
 
@@ -309,7 +310,7 @@ onboardingRoutes.post('/onboarding/complete', async (c) => {
       const missing = (error.details ?? '').split(', ').filter(Boolean);
       throw new HttpError(400, missing.map((field) => requiredMessageByField.get(field) ?? field).join(', ') || error.message);
     }
-    throw new HttpError(500, `Could not complete onboarding: ${error.message}`);
+    throw databaseError(error, 'Could not complete onboarding');
   }
   return c.json(await loadCallerAccount(caller));
 });
