@@ -86,6 +86,11 @@ export function proxyTo(
     // The upstream closed while the request was still being sent, after it answered.
     dropRestOfRequest();
   });
+  // A client that goes away before its request is all sent takes the upstream request with it:
+  // the upstream would otherwise wait for the rest of the body for ever, holding its connection.
+  req.on('close', () => {
+    if (!req.complete) upstream.destroy();
+  });
   // A request without a body is sent at once; one with a body is streamed as it arrives.
   if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) {
     req.resume();
