@@ -59,9 +59,12 @@ export function proxyTo(
   // This connection's own: a client's `Connection: close` must not make the upstream close early.
   for (const name of hopByHopHeaders) delete headers[name];
   let answered = false;
+  // The upstream has answered but the body is not all sent: its connection cannot carry another
+  // request, so it is closed; the client's connection stays, its remaining body read and dropped.
   const dropRestOfRequest = () => {
     req.unpipe(upstream);
     req.resume();
+    upstream.destroy();
   };
   const upstream = http.request(
     { host: target.host, port: target.port, method: req.method, path, headers },
@@ -82,9 +85,10 @@ export function proxyTo(
     },
   );
   upstream.on('error', () => {
-    if (!answered) return sendJsonError(res, 502, { message: 'An invalid response was received from the upstream server' });
-    // The upstream closed while the request was still being sent, after it answered.
+    // Whatever the upstream did (closed after answering early, or failed), what is left of the
+    // client's body is read and dropped, so the client gets an answer and can send the next.
     dropRestOfRequest();
+    if (!answered) sendJsonError(res, 502, { message: 'An invalid response was received from the upstream server' });
   });
   // A client that goes away before its request is all sent takes the upstream request with it:
   // the upstream would otherwise wait for the rest of the body for ever, holding its connection.
