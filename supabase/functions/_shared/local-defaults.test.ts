@@ -48,6 +48,6 @@ describe('local default secrets', () => {
 describe('every function', () => {
   it.each(['api', 'stripe-webhook'])('%s refuses local defaults before it serves', (name) => {
     const index = readFileSync(path.join(root, 'supabase', 'functions', name, 'index.ts'), 'utf8');
-    expect(index).toMatch(/refuseLocalDefaults\(Deno\.env\.toObject\(\)\);[\s\S]*Deno\.serve/);
+    expect(index).toMatch(/refuseLocalDefaults\(Deno\.env\.toObject\(\)\);[\s\S]*serveFunction\(/);
   });
 });
