@@ -7,17 +7,6 @@ import { resolveSpaSettings } from './web/build-settings.ts';
 
 const envDir = path.resolve(import.meta.dirname);
 
-// `/api/*` is the `api` Edge Function: the spec's client calls same-origin paths.
-const apiProxy = (apiUrl: string) => ({
-  '/api': { target: apiUrl, changeOrigin: true, rewrite: (p: string) => `/functions/v1/api${p.slice('/api'.length)}` },
-  // The OAuth redirect URI is on the site, so the browser binding cookie set by /api reaches it.
-  '/oauth/callback': {
-    target: apiUrl,
-    changeOrigin: true,
-    rewrite: (p: string) => `/functions/v1/oauth-callback${p.slice('/oauth/callback'.length)}`,
-  },
-});
-
 // The first screen is in the HTML (web/src/app/app-shell.ts), so it paints before the scripts load.
 const appShell: Plugin = {
   name: 'castloop-app-shell',
@@ -47,7 +36,7 @@ const dashboardSharedModules = {
 export default defineConfig(({ command, mode }) => {
   // The environment Vite inlines import.meta.env from (process env over .env files), checked
   // before anything is built or served.
-  const { apiUrl } = resolveSpaSettings({ ...process.env, ...loadEnv(mode, envDir) }, command);
+  resolveSpaSettings({ ...process.env, ...loadEnv(mode, envDir) }, command);
   return {
     root: path.resolve(import.meta.dirname, 'web'),
     envDir,
@@ -58,12 +47,12 @@ export default defineConfig(({ command, mode }) => {
         '@domain': path.resolve(import.meta.dirname, 'supabase/functions/_shared/domain'),
       },
     },
+    // `/api` and `/oauth/callback` are the local stack's to route (local/web.ts); in production
+    // the static host sends them to the functions (docs/deploy.md).
     server: {
-      proxy: apiProxy(apiUrl),
       // Only what the SPA is built from: never the stack's settings, secrets or demo passwords.
       fs: { strict: true, allow: spaSources, deny: ['.env', '.env.*', '*.{crt,pem,key}'] },
     },
-    preview: { proxy: apiProxy(apiUrl) },
     build: {
       outDir: path.resolve(import.meta.dirname, 'dist'),
       emptyOutDir: true,

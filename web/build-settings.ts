@@ -9,8 +9,6 @@ export type SpaTarget = 'build' | 'serve';
 export interface SpaSettings {
   /** Where the browser's Supabase client calls (inlined as import.meta.env.VITE_SUPABASE_URL). */
   supabaseUrl: string;
-  /** Where Vite's own servers (dev, preview) proxy `/api` and `/oauth/callback`. */
-  apiUrl: string;
 }
 
 export const requiredSpaSettings = ['VITE_SUPABASE_URL', 'VITE_SUPABASE_ANON_KEY'] as const;
@@ -37,5 +35,5 @@ export function resolveSpaSettings(env: Record<string, string | undefined>, targ
       `SPA configuration: ${problems.join('; ')}. Give the build the project's values (docs/deploy.md, section 6); npm start and npm test pass the local stack's own.`,
     );
   }
-  return { supabaseUrl, apiUrl: env.CASTLOOP_API_URL?.trim() || supabaseUrl };
+  return { supabaseUrl };
 }

@@ -53,16 +53,27 @@ function errorBody(req: IncomingMessage, error: AuthError): Record<string, unkno
   return { code: error.status, error_code: error.code, msg: error.message, ...error.extra };
 }
 
+/**
+ * Postgres refusing text it cannot store: a NUL character (22P05 in json, 22021 in text). GoTrue
+ * answers these 500 ("Database error saving new user"); they are the client's input, so here a
+ * 400 validation_failed. The statement's transaction is rolled back: nothing is written.
+ */
+const unstorableText = new Set(['22P05', '22021']);
+
+function asAuthError(error: unknown): AuthError {
+  if (error instanceof AuthError) return error;
+  if (unstorableText.has((error as { code?: unknown } | null)?.code as string))
+    return badRequest('validation_failed', 'Text may not contain NUL characters');
+  return new AuthError(500, 'unexpected_failure', 'Unexpected failure, please check server logs for more information');
+}
+
 export function sendError(
   req: IncomingMessage,
   res: ServerResponse,
   error: unknown,
   log?: (line: string) => void,
 ): void {
-  const authError =
-    error instanceof AuthError
-      ? error
-      : new AuthError(500, 'unexpected_failure', 'Unexpected failure, please check server logs for more information');
+  const authError = asAuthError(error);
   if (!(error instanceof AuthError))
     log?.(`[auth] ${req.method} ${req.url}: ${(error as Error)?.stack ?? String(error)}`);
   else if (authError.internal) log?.(`[auth] ${req.method} ${req.url}: ${authError.internal}`);

@@ -31,7 +31,21 @@ export async function readJson(req: IncomingMessage): Promise<JsonObject> {
     throw badRequest('bad_json', `Could not parse request body as JSON: ${(error as Error).message}`);
   }
   if (!isObject(parsed)) throw badRequest('bad_json', 'Could not parse request body as JSON: expected a JSON object');
-  return parsed;
+  return wellFormed(parsed) as JsonObject;
+}
+
+/**
+ * As GoTrue's JSON decoding (Go's encoding/json): a lone UTF-16 surrogate in a string or a key
+ * becomes U+FFFD, so it never reaches Postgres, which refuses it in json.
+ */
+const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const toWellFormed = (text: string) => text.replace(loneSurrogate, '\uFFFD');
+
+function wellFormed(value: unknown): unknown {
+  if (typeof value === 'string') return toWellFormed(value);
+  if (Array.isArray(value)) return value.map(wellFormed);
+  if (isObject(value)) return Object.fromEntries(Object.entries(value).map(([key, item]) => [toWellFormed(key), wellFormed(item)]));
+  return value;
 }
 
 /** An optional string field; anything else present is a 400. */

@@ -19,6 +19,36 @@ const relayKey = await crypto.subtle.importKey('raw', new TextEncoder().encode(j
 const relayToken = [...new Uint8Array(await crypto.subtle.sign('HMAC', relayKey, new TextEncoder().encode('castloop functions relay')))]
   .map((byte) => byte.toString(16).padStart(2, '0'))
   .join('');
+// What the gateway adds to every request it forwards (local/lib/client-address.ts): only such a
+// request may name its caller in X-Forwarded-For. A client calling this port directly counts as
+// its own address, so it cannot have a function relay an address it chose to Auth.
+const gatewayMark = [
+  ...new Uint8Array(await crypto.subtle.sign('HMAC', relayKey, new TextEncoder().encode('castloop gateway'))),
+]
+  .map((byte) => byte.toString(16).padStart(2, '0'))
+  .join('');
+const forwardingHeaders = ['forwarded', 'x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto', 'x-forwarded-port', 'x-real-ip'];
+
+function asForwardedByGateway(request: Request, peer: string): Request {
+  if (request.headers.get('x-castloop-gateway') === gatewayMark) return request;
+  const headers = new Headers(request.headers);
+  for (const name of forwardingHeaders) headers.delete(name);
+  headers.set('x-forwarded-for', peer);
+  return new Request(request, { headers });
+}
+
+// Every function shares this process: an error a function leaves unhandled is logged and the
+// host goes on serving, as the platform would start a fresh worker. (Functions must still handle
+// their own; see supabase/functions/_shared/serve.ts.)
+globalThis.addEventListener('unhandledrejection', (event) => {
+  event.preventDefault();
+  console.error('a function left a rejection unhandled:', event.reason);
+});
+globalThis.addEventListener('error', (event) => {
+  event.preventDefault();
+  console.error('a function threw outside any request:', event.error);
+});
+
 const realFetch = globalThis.fetch;
 globalThis.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
   const request = new Request(input, init);
@@ -97,7 +127,8 @@ async function isValidJwt(token: string): Promise<boolean> {
   }
 }
 
-realServe({ port, hostname, onListen: () => console.log(`functions host listening on ${hostname}:${port}`) }, async (request, info) => {
+realServe({ port, hostname, onListen: () => console.log(`functions host listening on ${hostname}:${port}`) }, async (received, info) => {
+  const request = asForwardedByGateway(received, info.remoteAddr.hostname);
   const url = new URL(request.url);
   if (url.pathname === '/_internal/health') {
     return json(200, { functions: [...handlers.keys()], errors: Object.fromEntries(loadErrors) });

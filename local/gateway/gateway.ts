@@ -4,7 +4,7 @@
 // Bodies are streamed through, never buffered, so multi-GB uploads keep memory flat.
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { StackConfig } from '../config.ts';
-import { decideClientAddress, relayToken } from '../lib/client-address.ts';
+import { decideClientAddress, gatewayHeader, gatewayToken, relayToken } from '../lib/client-address.ts';
 import { allowedOrigins } from '../lib/origins.ts';
 import { proxyTo } from '../lib/proxy.ts';
 import { sendJson, sendJsonError } from '../lib/http.ts';
@@ -38,7 +38,7 @@ function setCors(req: IncomingMessage, res: ServerResponse, origins: Set<string>
 }
 
 /** Headers only the gateway may set: a client's own copies would be trusted downstream. */
-const proxyHeaders = ['forwarded', 'x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto', 'x-forwarded-port', 'x-real-ip'];
+const proxyHeaders = [gatewayHeader, 'forwarded', 'x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto', 'x-forwarded-port', 'x-real-ip'];
 
 /** Auth routes Kong leaves open (links clicked in e-mails, OAuth redirects, the public keys). */
 const openAuthPaths = /^\/(verify|callback|authorize|health|\.well-known\/jwks\.json)(\/|\?|$)/;
@@ -52,6 +52,7 @@ export function startGateway(config: StackConfig, parts: GatewayParts): Promise<
   const knownKeys = new Set([config.anonKey, config.serviceRoleKey]);
   const origins = allowedOrigins(config);
   const functionsRelay = relayToken(config.jwtSecret);
+  const forwardedByGateway = { [gatewayHeader]: gatewayToken(config.jwtSecret) };
 
   type Service = 'auth' | 'rest' | 'storage' | 'functions';
 
@@ -86,7 +87,7 @@ export function startGateway(config: StackConfig, parts: GatewayParts): Promise<
       case 'rest':
         return proxyTo({ host: config.host, port: config.ports.rest }, rest, req, res);
       default:
-        return proxyTo({ host: config.host, port: config.ports.functions }, rest, req, res);
+        return proxyTo({ host: config.host, port: config.ports.functions }, rest, req, res, forwardedByGateway);
     }
   }
 

@@ -13,6 +13,17 @@ export function relayToken(jwtSecret: string): string {
   return createHmac('sha256', jwtSecret).update('castloop functions relay').digest('hex');
 }
 
+/**
+ * The gateway's own mark on what it forwards to the functions host (deno-host.ts derives the same
+ * value): only a request that bears it may name its caller in X-Forwarded-For there; any other
+ * caller of the functions port counts as its own address.
+ */
+export const gatewayHeader = 'x-castloop-gateway';
+
+export function gatewayToken(jwtSecret: string): string {
+  return createHmac('sha256', jwtSecret).update('castloop gateway').digest('hex');
+}
+
 const decided = new WeakMap<IncomingMessage, string>();
 
 function peerOf(req: IncomingMessage): string {

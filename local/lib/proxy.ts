@@ -39,25 +39,61 @@ function relayBody(answer: IncomingMessage, res: ServerResponse): void {
   res.on('close', () => answer.destroy());
 }
 
-/** Forwards `req` to `target` at `path`. Headers the caller already set on `res` (CORS) win. */
-export function proxyTo(target: { host: string; port: number }, path: string, req: IncomingMessage, res: ServerResponse): void {
-  const headers = { ...req.headers, host: `${target.host}:${target.port}` };
+/** Headers about one connection (RFC 9110 7.6.1), never forwarded to the next. */
+const hopByHopHeaders = ['connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'upgrade'];
+
+/**
+ * Forwards `req` to `target` at `path`. Headers the caller already set on `res` (CORS) win.
+ * An answer given before the whole request was sent (a 413 at the body limit) reaches the client
+ * whole: the upstream's early close is not an error then, and the rest of the client's body is
+ * read and dropped here, so its connection stays usable for the next request.
+ */
+export function proxyTo(
+  target: { host: string; port: number },
+  path: string,
+  req: IncomingMessage,
+  res: ServerResponse,
+  extraHeaders: Record<string, string> = {},
+): void {
+  const headers: OutgoingHttpHeaders = { ...req.headers, ...extraHeaders, host: `${target.host}:${target.port}` };
+  // This connection's own: a client's `Connection: close` must not make the upstream close early.
+  for (const name of hopByHopHeaders) delete headers[name];
+  let answered = false;
+  // The upstream has answered but the body is not all sent: its connection cannot carry another
+  // request, so it is closed; the client's connection stays, its remaining body read and dropped.
+  const dropRestOfRequest = () => {
+    req.unpipe(upstream);
+    req.resume();
+    upstream.destroy();
+  };
   const upstream = http.request(
     { host: target.host, port: target.port, method: req.method, path, headers },
     (answer) => {
+      answered = true;
       // Keep headers the caller set (the gateway's CORS); copy everything else but the framing,
       // which is this connection's own (an answer that arrives whole goes out with its length).
       const out: OutgoingHttpHeaders = {};
       for (const [name, value] of Object.entries(answer.headers)) {
-        if (value === undefined || name === 'transfer-encoding' || res.hasHeader(name)) continue;
+        if (value === undefined || name === 'transfer-encoding' || hopByHopHeaders.includes(name) || res.hasHeader(name)) continue;
         out[name] = value;
       }
       res.writeHead(answer.statusCode ?? 502, out);
       relayBody(answer, res);
+      answer.once('end', () => {
+        if (!req.readableEnded) dropRestOfRequest();
+      });
     },
   );
   upstream.on('error', () => {
-    sendJsonError(res, 502, { message: 'An invalid response was received from the upstream server' });
+    // Whatever the upstream did (closed after answering early, or failed), what is left of the
+    // client's body is read and dropped, so the client gets an answer and can send the next.
+    dropRestOfRequest();
+    if (!answered) sendJsonError(res, 502, { message: 'An invalid response was received from the upstream server' });
+  });
+  // A client that goes away before its request is all sent takes the upstream request with it:
+  // the upstream would otherwise wait for the rest of the body for ever, holding its connection.
+  req.on('close', () => {
+    if (!req.complete) upstream.destroy();
   });
   // A request without a body is sent at once; one with a body is streamed as it arrives.
   if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) {

@@ -232,6 +232,38 @@ describe('bad input never causes a 500', () => {
     expectAuthError(res, 400, 'validation_failed');
     expect(res.body?.message).toMatch(/larger than/);
   });
+
+  // GoTrue answers a NUL that Postgres refuses with 500 ("Database error saving new user");
+  // locally it is the client's 400 validation_failed, and nothing is written.
+  it('a NUL in sign-up data is 400 validation_failed and creates no user', async () => {
+    const email = uniqueEmail('nul');
+    const res = await authFetch('POST', '/signup', { body: { email, password, data: { first_name: 'Before\u0000after' } } });
+    expectAuthError(res, 400, 'validation_failed');
+    const users = await withDb(async (db) => (await db.query('select count(*)::int as n from auth.users where email = $1', [email])).rows[0].n);
+    expect(users).toBe(0);
+  });
+
+  it('a NUL in PUT /user data is 400 validation_failed and leaves the metadata as it was', async () => {
+    const user = await signedUp();
+    const res = await authFetch('PUT', '/user', { bearer: user.access, body: { data: { first_name: 'Before\u0000after' } } });
+    expectAuthError(res, 400, 'validation_failed');
+    const metadata = await withDb(
+      async (db) => (await db.query('select raw_user_meta_data from auth.users where id = $1', [user.id])).rows[0].raw_user_meta_data,
+    );
+    expect(metadata).not.toHaveProperty('first_name');
+  });
+
+  it('a NUL in the e-mail of a password grant is 400, like any address no account has', async () => {
+    const res = await authFetch('POST', '/token?grant_type=password', { body: { email: 'a\u0000b@example.com', password } });
+    expectAuthError(res, 400, 'validation_failed');
+  });
+
+  it('a lone surrogate in sign-up data becomes U+FFFD, as Go decodes JSON for GoTrue', async () => {
+    const email = uniqueEmail('surrogate');
+    const res = await authFetch('POST', '/signup', { body: { email, password, data: { first_name: 'Before\ud800after' } } });
+    expect(res.status, res.text).toBe(200);
+    expect((res.body!.user as { user_metadata: Record<string, unknown> }).user_metadata.first_name).toBe('Before\ufffdafter');
+  });
 });
 
 describe('refresh token rotation and reuse', () => {

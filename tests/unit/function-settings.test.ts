@@ -127,6 +127,6 @@ describe('every function', () => {
 
   it.each(FUNCTION_NAMES.map((name) => [name]))('%s checks its settings before it serves', (name) => {
     const index = readFileSync(path.join(functionsDir, name, 'index.ts'), 'utf8');
-    expect(index).toMatch(new RegExp(`requireSettings\\('${name}'\\);[\\s\\S]*Deno\\.serve`));
+    expect(index).toMatch(new RegExp(`requireSettings\\('${name}'\\);[\\s\\S]*serveFunction\\(`));
   });
 });

@@ -34,7 +34,6 @@ describe('the SPA build settings', () => {
     };
     expect(resolveSpaSettings(local, 'build')).toEqual({
       supabaseUrl: 'http://127.0.0.1:23321',
-      apiUrl: 'http://127.0.0.1:23321',
     });
     expect(resolveSpaSettings({ ...local, CASTLOOP_LOCAL_STACK: undefined }, 'serve').supabaseUrl).toBe(
       'http://127.0.0.1:23321',
@@ -44,7 +43,6 @@ describe('the SPA build settings', () => {
   it("builds with the project's settings", () => {
     expect(resolveSpaSettings(project, 'build')).toEqual({
       supabaseUrl: project.VITE_SUPABASE_URL,
-      apiUrl: project.VITE_SUPABASE_URL,
     });
   });
 });
@@ -69,7 +67,7 @@ describe('vite.config.ts', () => {
   });
 
   it('builds with them, proxying to the project', () => {
-    Object.assign(process.env, project, { CASTLOOP_LOCAL_STACK: '', CASTLOOP_API_URL: '' });
+    Object.assign(process.env, project, { CASTLOOP_LOCAL_STACK: '' });
     const config = resolve('build');
     expect(config.preview?.proxy?.['/api']).toMatchObject({ target: project.VITE_SUPABASE_URL });
   });

@@ -26,14 +26,20 @@ export async function readBodyText(request: Request, limit = maxJsonBodyBytes): 
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
+    let next: ReadableStreamReadResult<Uint8Array>;
+    try {
+      next = await reader.read();
+    } catch {
+      // The client went away or broke off the body: its fault, and nobody may be left to answer.
+      throw new HttpError(400, 'The request body could not be read to its end');
+    }
+    if (next.done) break;
+    size += next.value.byteLength;
     if (size > limit) {
-      await reader.cancel();
+      await reader.cancel().catch(() => {});
       throw tooLarge();
     }
-    chunks.push(value);
+    chunks.push(next.value);
   }
   const bytes = new Uint8Array(size);
   let offset = 0;

@@ -3,7 +3,6 @@
 // must read or discard each file before asking for the next part.
 // @ts-types="npm:@types/busboy@1.5.4"
 import busboy from 'busboy';
-import { Readable } from 'node:stream';
 import { HttpError } from './http-error.ts';
 
 type MultipartPart =
@@ -85,11 +84,13 @@ export async function* multipartParts(request: Request, limits: MultipartLimits)
         file.resume();
       },
     });
+    // Settles however the file ends: read to its end, or cut short (a truncated body destroys it).
     const discard = () =>
       new Promise<void>((resolve) => {
-        if (file.readableEnded) return resolve();
+        if (file.readableEnded || file.destroyed) return resolve();
         file.removeAllListeners('data');
-        file.on('end', () => resolve());
+        file.once('end', () => resolve());
+        file.once('close', () => resolve());
         file.resume();
       });
     queue.push({ kind: 'file', name, filename: info.filename ?? '', mimeType: info.mimeType ?? '', stream, discard });
@@ -111,18 +112,48 @@ export async function* multipartParts(request: Request, limits: MultipartLimits)
     notify();
   });
 
-  Readable.fromWeb(request.body as import('node:stream/web').ReadableStream<Uint8Array>).pipe(parser);
-
-  while (true) {
-    const next = queue.shift();
-    if (next) {
-      yield next;
-      continue;
+  // The body is read here, never through a Node stream pipe: a read that fails (the client went
+  // away, or the answer was sent and the body closed under a pending read) is caught and ends the
+  // parse, instead of surfacing as an uncaught error that stops the whole host.
+  const reader = request.body.getReader();
+  let stopped = false;
+  const pump = async () => {
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done || stopped) break;
+        if (!parser.write(value)) await new Promise<void>((resolve) => {
+          parser.once('drain', resolve);
+          parser.once('close', resolve);
+        });
+      }
+      if (!stopped) parser.end();
+    } catch {
+      failure ??= new HttpError(400, 'The request body could not be read to its end');
+      parser.destroy();
+      finished = true;
+      notify();
     }
-    if (failure) throw failure;
-    if (finished) return;
-    await new Promise<void>((resolve) => {
-      wake = resolve;
-    });
+  };
+  void pump();
+
+  try {
+    while (true) {
+      const next = queue.shift();
+      if (next) {
+        yield next;
+        continue;
+      }
+      if (failure) throw failure;
+      if (finished) return;
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+      });
+    }
+  } finally {
+    // Whatever the caller did with the parts, nothing of this body is read after the answer.
+    stopped = true;
+    parser.destroy();
+    reader.cancel().catch(() => {});
   }
 }

@@ -5,6 +5,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { settings } from './config.ts';
 import { accountSchema, type Account } from './domain/account.ts';
+import { databaseError } from './database-errors.ts';
 import { db } from './db.ts';
 import { HttpError } from './http-error.ts';
 import { sessionVerifier, userClient } from './supabase-clients.ts';
@@ -128,7 +129,9 @@ export async function readAsCaller(caller: Caller, select: string): Promise<unkn
       .simple();
     return (results as unknown as { result: unknown }[][])[2][0]?.result ?? null;
   } catch (error) {
-    throw new HttpError(500, `Could not read the caller's data: ${(error as Error).message}`);
+    // postgres.js names the SQL detail `detail`; a failure without a SQLSTATE is the server's.
+    const { code, message, detail } = error as { code?: string; message: string; detail?: string };
+    throw databaseError({ code, message, details: detail }, "Could not read the caller's data");
   }
 }
 
@@ -142,7 +145,7 @@ function parseAccount(data: unknown): Account {
 /** The account of a token Auth has just issued (sign-in, sign-up, recovery). */
 export async function loadAccount(accessToken: string): Promise<Account> {
   const { data, error } = await userClient(accessToken).rpc('current_account');
-  if (error) throw new HttpError(500, `Could not load the account: ${error.message}`);
+  if (error) throw databaseError(error, 'Could not load the account');
   return parseAccount(data);
 }
 

@@ -12,6 +12,7 @@ import {
 import { settings } from '../_shared/config.ts';
 import { EPISODES_BUCKET } from '../_shared/domain/episodes.ts';
 import { db } from '../_shared/db.ts';
+import { HttpError, readBodyText } from '../_shared/http-error.ts';
 import { serviceClient } from '../_shared/supabase-clients.ts';
 import { signatureHeader } from '../_shared/webhook-signature.ts';
 import { isServiceCaller } from '../_shared/service-caller.ts';
@@ -115,9 +116,10 @@ export async function handleDeliveryRun(request: Request): Promise<Response> {
 
   let options: { limit?: unknown; leaseSeconds?: unknown };
   try {
-    const text = await request.text();
+    const text = await readBodyText(request);
     options = text ? JSON.parse(text) : {};
-  } catch {
+  } catch (error) {
+    if (error instanceof HttpError) return json(error.status, { message: error.message });
     return json(400, { message: 'Request body must be valid JSON' });
   }
   const limit = Number.isInteger(options.limit) && (options.limit as number) > 0 ? Math.min(options.limit as number, 100) : 20;

@@ -3,10 +3,11 @@
 // within a day; a revoked grant is marked for reconnection.
 import { refreshDueTokens } from '../_shared/oauth/connections.ts';
 import { requireSettings } from '../_shared/config.ts';
+import { serveFunction } from '../_shared/serve.ts';
 import { isServiceCaller } from '../_shared/service-caller.ts';
 
 requireSettings('oauth-refresh');
-Deno.serve(async (request) => {
+serveFunction(async (request) => {
   const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
   if (request.method !== 'POST') return json(405, { message: 'Method not allowed' });
   if (!isServiceCaller(request)) return json(401, { message: 'Unauthorized' });

@@ -11,20 +11,12 @@ import {
   type SubmissionLog,
 } from '../../_shared/domain/admin-resubmit.ts';
 import type { Json } from '../../_shared/database.types.ts';
+import { databaseError, type DatabaseError } from '../../_shared/database-errors.ts';
 import { HttpError, parseJsonBody } from '../../_shared/http-error.ts';
 import { requireCaller } from '../../_shared/session.ts';
 import { userClient } from '../../_shared/supabase-clients.ts';
 
-type ClientStatus = 400 | 403 | 404 | 409 | 422;
-const clientStatuses: readonly number[] = [400, 403, 404, 409, 422];
-
-/** PostgREST's answer to a refused RPC as our `{message}` error: its 4xx kept, words from the SQL detail. */
-function rpcError(status: number, error: { message: string; details?: string | null }): HttpError {
-  const message = error.details || error.message;
-  if (clientStatuses.includes(status)) return new HttpError(status as ClientStatus, message);
-  if (status >= 400 && status < 500) return new HttpError(400, message);
-  return new HttpError(500, `The database refused the request: ${error.message}`);
-}
+const rpcError = (error: DatabaseError) => databaseError(error, 'The database refused the request');
 
 const pageQuery = z.object({
   cursor: z.string().max(2048).optional(),
@@ -51,12 +43,12 @@ adminRoutes.get('/episode-logs', async (c) => {
     if (!parsed.success) throw new HttpError(400, 'Invalid cursor');
     before = parsed.data;
   }
-  const { data, error, status } = await userClient(caller.accessToken).rpc('admin_submission_logs', {
+  const { data, error } = await userClient(caller.accessToken).rpc('admin_submission_logs', {
     p_before_at: before[0] ?? undefined,
     p_before_id: before[1] ?? undefined,
     p_limit: limit ?? 50,
   });
-  if (error) throw rpcError(status, error);
+  if (error) throw rpcError(error);
   const page = data as unknown as { logs: SubmissionLog[]; next: { submittedAt: string; id: string } | null };
   return c.json({
     items: page.logs,
@@ -67,11 +59,11 @@ adminRoutes.get('/episode-logs', async (c) => {
 adminRoutes.get('/object-storage/files', async (c) => {
   const caller = await requireCaller(c);
   const { cursor, limit } = parsePageQuery(c.req.query());
-  const { data, error, status } = await userClient(caller.accessToken).rpc('admin_episode_files', {
+  const { data, error } = await userClient(caller.accessToken).rpc('admin_episode_files', {
     p_after: cursor,
     p_limit: limit ?? 100,
   });
-  if (error) throw rpcError(status, error);
+  if (error) throw rpcError(error);
   const page = data as unknown as { files: ObjectStorageFile[]; next: string | null };
   return c.json({ items: page.files, nextCursor: page.next } satisfies Page<ObjectStorageFile>);
 });
@@ -79,12 +71,12 @@ adminRoutes.get('/object-storage/files', async (c) => {
 adminRoutes.post('/episodes/resubmit', async (c) => {
   const caller = await requireCaller(c);
   const payload = await parseJsonBody(c.req.raw, resubmitPayloadSchema);
-  const { data, error, status } = await userClient(caller.accessToken).rpc('admin_resubmit_submission', {
+  const { data, error } = await userClient(caller.accessToken).rpc('admin_resubmit_submission', {
     object_storage_files: payload.objectStorageFiles,
     user_email: payload.userEmail,
     episode_data: (payload.episodeData ?? {}) as Json,
     original_log_id: payload.originalLogId ?? undefined,
   });
-  if (error) throw rpcError(status, error);
+  if (error) throw rpcError(error);
   return c.json({ message: adminResubmitMessages.success, log: data }, 201);
 });

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { settings } from '../../_shared/config.ts';
 import { db } from '../../_shared/db.ts';
 import { isPlanTier } from '../../_shared/domain/plans.ts';
+import { databaseError } from '../../_shared/database-errors.ts';
 import { HttpError, parseJsonBody } from '../../_shared/http-error.ts';
 import { requireCaller, type Caller } from '../../_shared/session.ts';
 import { serviceClient } from '../../_shared/supabase-clients.ts';
@@ -16,7 +17,7 @@ const checkoutSchema = z.object({ tier: z.string().max(50) });
 
 async function storedBilling(userId: string): Promise<{ customerId: string | null; active: boolean }> {
   const { data, error } = await serviceClient().from('subscriptions').select('stripe_customer_id, status').eq('user_id', userId).maybeSingle();
-  if (error) throw new HttpError(500, `Could not read billing data: ${error.message}`);
+  if (error) throw databaseError(error, 'Could not read billing data');
   return { customerId: data?.stripe_customer_id ?? null, active: data?.status === 'active' };
 }
 

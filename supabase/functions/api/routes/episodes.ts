@@ -8,33 +8,15 @@ import {
   episodeObjectPath,
   submitEpisodePayloadSchema,
 } from '../../_shared/domain/episodes.ts';
-import { HttpError, parseJsonBody } from '../../_shared/http-error.ts';
+import { databaseError, type DatabaseError } from '../../_shared/database-errors.ts';
+import { HttpError, parseJsonBody, readBodyText } from '../../_shared/http-error.ts';
 import { readAsCaller, requireCaller } from '../../_shared/session.ts';
 import { userClient } from '../../_shared/supabase-clients.ts';
 
-interface SqlError {
-  code?: string;
-  message: string;
-  details?: string | null;
-}
-
-/** A refusal of submit_episode() (SQLSTATE + reason code + words for people) as HTTP. */
-function submitRefusal(error: SqlError): HttpError {
-  const words = error.details || error.message;
-  if (error.message === 'not_authenticated') return new HttpError(401, 'Unauthorized');
-  if (error.message === 'file_not_found') return new HttpError(404, words);
-  switch (error.code) {
-    case '22023':
-      return new HttpError(400, words);
-    case 'P0002':
-      return new HttpError(404, words);
-    case '42501':
-    case 'PT402':
-    case 'PT403':
-      return new HttpError(403, words);
-    default:
-      return new HttpError(500, `Could not submit the episode: ${error.message}`);
-  }
+/** A refusal of submit_episode() as HTTP: a named file that is not there is a 404. */
+function submitRefusal(error: DatabaseError): HttpError {
+  if (error.message === 'file_not_found') return new HttpError(404, error.details || error.message);
+  return databaseError(error, 'Could not submit the episode');
 }
 
 /**
@@ -43,10 +25,17 @@ function submitRefusal(error: SqlError): HttpError {
  */
 function objectPathOf(uploadUrl: string): string {
   if (!/^https?:\/\//i.test(uploadUrl) && !uploadUrl.startsWith('/')) return uploadUrl;
-  const pathname = decodeURIComponent(new URL(uploadUrl, 'http://x').pathname);
+  const notAFile = () => new HttpError(400, `Not a file in the ${EPISODES_BUCKET} storage: ${uploadUrl}`);
+  let pathname: string;
+  try {
+    pathname = decodeURIComponent(new URL(uploadUrl, 'http://x').pathname);
+  } catch {
+    // An address that does not parse (`http://[::1`) or a path with broken percent-encoding.
+    throw notAFile();
+  }
   const marker = `/${EPISODES_BUCKET}/`;
   const at = pathname.indexOf(marker);
-  if (!pathname.includes('/storage/v1/object/') || at < 0) throw new HttpError(400, `Not a file in the ${EPISODES_BUCKET} storage: ${uploadUrl}`);
+  if (!pathname.includes('/storage/v1/object/') || at < 0) throw notAFile();
   return pathname.slice(at + marker.length);
 }
 
@@ -91,7 +80,7 @@ episodeRoutes.get('/episodes', async (c) => {
 episodeRoutes.post('/objects/upload', async (c) => {
   const caller = await requireCaller(c);
   let fileName = 'episode.mp4';
-  const text = await c.req.text();
+  const text = await readBodyText(c.req.raw);
   if (text) {
     try {
       const body = JSON.parse(text) as { fileName?: unknown };

@@ -22,6 +22,7 @@ import {
 } from '../../_shared/domain/onboarding.ts';
 import { settings } from '../../_shared/config.ts';
 import type { Database } from '../../_shared/database.types.ts';
+import { databaseError } from '../../_shared/database-errors.ts';
 import { HttpError, parseJsonBody } from '../../_shared/http-error.ts';
 import { multipartParts } from '../../_shared/multipart.ts';
 import { loadCallerAccount, requireCaller, type Caller } from '../../_shared/session.ts';
@@ -36,14 +37,14 @@ const pathColumn = (slot: BrandAssetSlot) => `${snake(slot)}_path` as keyof Prof
 
 async function storedProfile(caller: Caller): Promise<ProfileRow> {
   const { data, error } = await userClient(caller.accessToken).from('profiles').select('*').eq('id', caller.userId).maybeSingle();
-  if (error) throw new HttpError(500, `Could not read the profile: ${error.message}`);
+  if (error) throw databaseError(error, 'Could not read the profile');
   if (!data) throw new HttpError(401, 'Unauthorized');
   return data;
 }
 
 async function profileRecord(caller: Caller): Promise<ProfileRecord | null> {
   const { data, error } = await userClient(caller.accessToken).rpc('onboarding_profile');
-  if (error) throw new HttpError(500, `Could not read the profile: ${error.message}`);
+  if (error) throw databaseError(error, 'Could not read the profile');
   return data as unknown as ProfileRecord | null;
 }
 
@@ -88,31 +89,39 @@ async function uploadPart(caller: Caller, slot: BrandAssetSlot, filename: string
   let refusal: HttpError | null = null;
   let received = 0;
   let head = new Uint8Array(0);
-  const checked = source.pipeThrough(
-    new TransformStream<Uint8Array, Uint8Array>({
-      transform(chunk, controller) {
-        received += chunk.byteLength;
-        if (received > rule.maxBytes) {
-          refusal = new HttpError(413, rule.sizeMessage);
-          return controller.error(refusal);
-        }
-        if (head.byteLength < 8) {
-          head = new Uint8Array([...head, ...chunk.subarray(0, 8 - head.byteLength)]);
-          if (head.byteLength >= 8 && !contentMatchesType(slot, head)) {
-            refusal = new HttpError(415, rule.typeMessage);
-            return controller.error(refusal);
-          }
-        }
-        controller.enqueue(chunk);
-      },
-      flush(controller) {
-        if (head.byteLength < 8 || !contentMatchesType(slot, head)) {
-          refusal = new HttpError(415, rule.typeMessage);
-          controller.error(refusal);
-        }
-      },
-    }),
-  );
+  // Pulled by hand, not piped, so a request body that breaks off (a truncated multipart body)
+  // is known here as the client's fault (400), not taken for Storage failing.
+  const reader = source.getReader();
+  const refuse = (controller: ReadableStreamDefaultController<Uint8Array>, error: HttpError) => {
+    refusal = error;
+    controller.error(error);
+    reader.cancel().catch(() => {});
+  };
+  const checked = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      let next: ReadableStreamReadResult<Uint8Array>;
+      try {
+        next = await reader.read();
+      } catch (error) {
+        return refuse(controller, error instanceof HttpError ? error : new HttpError(400, `The ${slot} file part ended early`));
+      }
+      if (next.done) {
+        if (head.byteLength < 8 || !contentMatchesType(slot, head)) return refuse(controller, new HttpError(415, rule.typeMessage));
+        return controller.close();
+      }
+      const chunk = next.value;
+      received += chunk.byteLength;
+      if (received > rule.maxBytes) return refuse(controller, new HttpError(413, rule.sizeMessage));
+      if (head.byteLength < 8) {
+        head = new Uint8Array([...head, ...chunk.subarray(0, 8 - head.byteLength)]);
+        if (head.byteLength >= 8 && !contentMatchesType(slot, head)) return refuse(controller, new HttpError(415, rule.typeMessage));
+      }
+      controller.enqueue(chunk);
+    },
+    cancel(reason) {
+      return reader.cancel(reason);
+    },
+  });
   let res: Response;
   try {
     res = await fetch(storageUrl(objectName), {
@@ -176,7 +185,7 @@ async function saveProfile(caller: Caller, stored: ProfileRow, fields: Onboardin
     requireFirstTimeFields(fields, stored, Object.fromEntries(brandAssetSlots.map((slot) => [slot, Boolean(uploads[slot] ?? stored[pathColumn(slot)])])));
     if (Object.keys(update).length > 0) {
       const { error } = await userClient(caller.accessToken).from('profiles').update(update).eq('id', caller.userId);
-      if (error) throw new HttpError(error.code === '23514' || error.code === '22P02' ? 400 : 500, `Could not save the profile: ${error.message}`);
+      if (error) throw databaseError(error, 'Could not save the profile');
     }
   } catch (error) {
     await removeQuietly(caller, newFiles);
@@ -281,7 +290,7 @@ onboardingRoutes.post('/onboarding/delete-attachment', async (c) => {
     .from('profiles')
     .update({ [pathColumn(fieldName)]: null } as ProfileUpdate)
     .eq('id', caller.userId);
-  if (error) throw new HttpError(500, `Could not update the profile: ${error.message}`);
+  if (error) throw databaseError(error, 'Could not update the profile');
   return c.json(await profileRecord(caller));
 });
 
@@ -302,7 +311,7 @@ onboardingRoutes.post('/onboarding/complete', async (c) => {
       const missing = (error.details ?? '').split(', ').filter(Boolean);
       throw new HttpError(400, missing.map((field) => requiredMessageByField.get(field) ?? field).join(', ') || error.message);
     }
-    throw new HttpError(500, `Could not complete onboarding: ${error.message}`);
+    throw databaseError(error, 'Could not complete onboarding');
   }
   return c.json(await loadCallerAccount(caller));
 });
