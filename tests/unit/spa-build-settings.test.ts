@@ -1,5 +1,6 @@
 // A production build of the SPA without its settings stops and names them; it never fills in the
 // local stack's address. Only the local stack builds against itself, by saying so.
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ConfigEnv, UserConfig } from 'vite';
 import viteConfig from '../../vite.config.ts';
@@ -66,9 +67,11 @@ describe('vite.config.ts', () => {
     expect(() => resolve('build')).toThrow(/VITE_SUPABASE_URL is not set; VITE_SUPABASE_ANON_KEY is not set/);
   });
 
-  it('builds with them, proxying to the project', () => {
+  it("builds with them, and leaves /api to the host (the local stack's proxy is local/web.ts's)", () => {
     Object.assign(process.env, project, { CASTLOOP_LOCAL_STACK: '' });
     const config = resolve('build');
-    expect(config.preview?.proxy?.['/api']).toMatchObject({ target: project.VITE_SUPABASE_URL });
+    expect(config.build?.outDir).toBe(path.resolve(import.meta.dirname, '..', '..', 'dist'));
+    expect(config.server?.proxy).toBeUndefined();
+    expect(config.preview?.proxy).toBeUndefined();
   });
 });
