@@ -1,7 +1,10 @@
 // Onboarding and the profile (spec sections 3, 4, 5 and 7): the profile read, the saves with and
 // without files, file deletion and completion. Files go to the `brand-assets` bucket under the
-// caller's folder; everything runs with the caller's JWT, so RLS, column grants and storage
-// policies apply. A save either lands whole (files and fields) or leaves nothing behind.
+// caller's folder. This route is the only way a brand asset is written: it checks each file's
+// bytes against its slot, then stores it and sets its path with the service role (subscribers
+// may neither upload into brand-assets nor set the *_path columns themselves). Everything else
+// runs with the caller's JWT, so RLS and column grants apply. A save either lands whole (files
+// and fields) or leaves nothing behind.
 import { Hono } from 'hono';
 import { z } from 'zod';
 import {
@@ -21,10 +24,11 @@ import {
   type ProfileRecord,
 } from '../../_shared/domain/onboarding.ts';
 import type { Database } from '../../_shared/database.types.ts';
+import { SIGNATURE_BYTES } from '../../_shared/domain/file-signatures.ts';
 import { HttpError, parseJsonBody } from '../../_shared/http-error.ts';
 import { multipartParts } from '../../_shared/multipart.ts';
 import { loadCallerAccount, requireCaller, type Caller } from '../../_shared/session.ts';
-import { userClient } from '../../_shared/supabase-clients.ts';
+import { serviceClient, userClient } from '../../_shared/supabase-clients.ts';
 
 type ProfileRow = Database['public']['Tables']['profiles']['Row'];
 type ProfileUpdate = Database['public']['Tables']['profiles']['Update'];
@@ -46,7 +50,7 @@ async function profileRecord(caller: Caller): Promise<ProfileRecord | null> {
   return data as unknown as ProfileRecord | null;
 }
 
-// ------------------------------------------------------------------ storage, as the caller
+// ------------------------------------------------------------------ storage
 
 function storageUrl(objectName = ''): string {
   const base = `${Deno.env.get('SUPABASE_URL')}/storage/v1/object/${BUCKET}`;
@@ -55,6 +59,30 @@ function storageUrl(objectName = ''): string {
 
 function storageHeaders(caller: Caller): Record<string, string> {
   return { authorization: `Bearer ${caller.accessToken}`, apikey: Deno.env.get('SUPABASE_ANON_KEY') ?? '' };
+}
+
+/** Brand assets are written with the service role, once their bytes passed the slot's check. */
+function serviceStorageHeaders(): Record<string, string> {
+  const key = Deno.env.get('SUPABASE_SERVICE_ROLE_KEY') ?? '';
+  return { authorization: `Bearer ${key}`, apikey: key };
+}
+
+/** The Storage API's refusal of an upload as the answer this route gives. */
+async function storageRefusal(res: Response, slot: BrandAssetSlot): Promise<HttpError> {
+  const rule = brandAssetRules[slot];
+  const text = await res.text();
+  let body: { statusCode?: string; message?: string } = {};
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // not JSON: reported as it came
+  }
+  const status = body.statusCode ?? String(res.status);
+  if (status === '413') return new HttpError(413, rule.sizeMessage);
+  if (status === '415' || /mime/i.test(text)) return new HttpError(415, rule.typeMessage);
+  // No active subscription, or the storage quota reached (the storage trigger's words).
+  if (status === '403' && body.message) return new HttpError(403, body.message);
+  return new HttpError(502, `Could not store ${slot}: ${text}`);
 }
 
 async function removeObjects(caller: Caller, names: string[]): Promise<void> {
@@ -95,9 +123,9 @@ async function uploadPart(caller: Caller, slot: BrandAssetSlot, filename: string
           refusal = new HttpError(413, rule.sizeMessage);
           return controller.error(refusal);
         }
-        if (head.byteLength < 8) {
-          head = new Uint8Array([...head, ...chunk.subarray(0, 8 - head.byteLength)]);
-          if (head.byteLength >= 8 && !contentMatchesType(slot, head)) {
+        if (head.byteLength < SIGNATURE_BYTES) {
+          head = new Uint8Array([...head, ...chunk.subarray(0, SIGNATURE_BYTES - head.byteLength)]);
+          if (head.byteLength >= SIGNATURE_BYTES && !contentMatchesType(slot, head)) {
             refusal = new HttpError(415, rule.typeMessage);
             return controller.error(refusal);
           }
@@ -105,7 +133,7 @@ async function uploadPart(caller: Caller, slot: BrandAssetSlot, filename: string
         controller.enqueue(chunk);
       },
       flush(controller) {
-        if (head.byteLength < 8 || !contentMatchesType(slot, head)) {
+        if (head.byteLength < SIGNATURE_BYTES || !contentMatchesType(slot, head)) {
           refusal = new HttpError(415, rule.typeMessage);
           controller.error(refusal);
         }
@@ -116,7 +144,7 @@ async function uploadPart(caller: Caller, slot: BrandAssetSlot, filename: string
   try {
     res = await fetch(storageUrl(objectName), {
       method: 'POST',
-      headers: { ...storageHeaders(caller), 'content-type': rule.mimeType, 'x-upsert': 'false' },
+      headers: { ...serviceStorageHeaders(), 'content-type': rule.mimeType, 'x-upsert': 'false' },
       body: checked,
     });
   } catch (error) {
@@ -125,11 +153,7 @@ async function uploadPart(caller: Caller, slot: BrandAssetSlot, filename: string
     throw new HttpError(502, `Could not store ${slot}: ${(error as Error).message}`);
   }
   if (refusal) throw refusal;
-  if (!res.ok) {
-    const text = await res.text();
-    const status = res.status === 413 ? 413 : res.status === 415 || /mime/i.test(text) ? 415 : 502;
-    throw new HttpError(status, status === 413 ? rule.sizeMessage : status === 415 ? rule.typeMessage : `Could not store ${slot}: ${text}`);
-  }
+  if (!res.ok) throw await storageRefusal(res, slot);
   await res.body?.cancel();
   return objectName;
 }
@@ -174,7 +198,10 @@ async function saveProfile(caller: Caller, stored: ProfileRow, fields: Onboardin
   try {
     requireFirstTimeFields(fields, stored, Object.fromEntries(brandAssetSlots.map((slot) => [slot, Boolean(uploads[slot] ?? stored[pathColumn(slot)])])));
     if (Object.keys(update).length > 0) {
-      const { error } = await userClient(caller.accessToken).from('profiles').update(update).eq('id', caller.userId);
+      // New paths only with the service role (subscribers cannot set them); the fields in the same
+      // update are the validated ones above, for the caller's own row.
+      const client = newFiles.length > 0 ? serviceClient() : userClient(caller.accessToken);
+      const { error } = await client.from('profiles').update(update).eq('id', caller.userId);
       if (error) throw new HttpError(error.code === '23514' || error.code === '22P02' ? 400 : 500, `Could not save the profile: ${error.message}`);
     }
   } catch (error) {
@@ -276,7 +303,8 @@ onboardingRoutes.post('/onboarding/delete-attachment', async (c) => {
   if (!path) throw new HttpError(404, `No ${fieldName} file to delete`);
   // The file goes first: a path left pointing at nothing reads as no file, never as an orphan.
   await removeObjects(caller, [path]);
-  const { error } = await userClient(caller.accessToken)
+  // Paths are the service's to write (see saveProfile); this clears the caller's own.
+  const { error } = await serviceClient()
     .from('profiles')
     .update({ [pathColumn(fieldName)]: null } as ProfileUpdate)
     .eq('id', caller.userId);
