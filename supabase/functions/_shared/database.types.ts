@@ -241,6 +241,7 @@ export type Database = {
           original_price_cents: number | null
           price_cents: number | null
           sort_order: number
+          storage_quota_bytes: number
           title: string
           unavailable_features: string[]
           updated_at: string
@@ -257,6 +258,7 @@ export type Database = {
           original_price_cents?: number | null
           price_cents?: number | null
           sort_order?: number
+          storage_quota_bytes?: number
           title: string
           unavailable_features?: string[]
           updated_at?: string
@@ -273,6 +275,7 @@ export type Database = {
           original_price_cents?: number | null
           price_cents?: number | null
           sort_order?: number
+          storage_quota_bytes?: number
           title?: string
           unavailable_features?: string[]
           updated_at?: string
