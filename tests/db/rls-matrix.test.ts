@@ -489,6 +489,10 @@ describe('storage for subscribers only, within quota, submitted files locked', (
         [`${user.id}/u/1.mp4`, quota - GiB],
       );
       expect(replaced).toBeNull();
+      expect(await asStorageService(db, insertSized, ['episodes', `${user.id}/u/4.mp4`, 1])).toMatchObject({ code: '42501' });
+      // Removing a file frees its bytes.
+      await db.query(`delete from storage.objects where bucket_id = 'brand-assets' and name = $1`, [`${user.id}/videoIntro/i.mp4`]);
+      expect(await asStorageService(db, insertSized, ['episodes', `${user.id}/u/4.mp4`, GiB])).toBeNull();
       // Another subscriber's usage is theirs.
       expect(await asStorageService(db, insertSized, ['episodes', `${other.id}/u/fits.mp4`, GiB])).toBeNull();
     });
