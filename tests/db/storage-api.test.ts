@@ -62,6 +62,37 @@ describe('Storage API', () => {
     expect(await sign.json()).toMatchObject({ statusCode: '403', message: 'An active subscription is required to upload files.' });
   });
 
+  it('refuses a resumable upload that cannot fit the quota before any byte arrives', async () => {
+    const full = await withDb(async (db) => {
+      const user = await createReadySubscriber(db, 'starter');
+      // 49 GiB of the starter plan's 50 GiB already stored.
+      await db.query(
+        `insert into storage.objects (bucket_id, name, owner_id, metadata) values ('episodes', $1, $2, jsonb_build_object('size', $3::bigint))`,
+        [`${user.id}/old/big.mp4`, user.id, 49 * 1024 ** 3],
+      );
+      return user;
+    });
+    const meta = (value: string) => Buffer.from(value).toString('base64');
+    const create = (length: number, name: string) =>
+      jwtFor(full).then((jwt) =>
+        fetch(`${config.urls.api}/storage/v1/upload/resumable`, {
+          method: 'POST',
+          headers: {
+            apikey: config.anonKey,
+            authorization: `Bearer ${jwt}`,
+            'tus-resumable': '1.0.0',
+            'upload-length': String(length),
+            'upload-metadata': `bucketName ${meta('episodes')},objectName ${meta(`${full.id}/tus/${name}`)},contentType ${meta('video/mp4')}`,
+          },
+        }),
+      );
+    const refused = await create(2 * 1024 ** 3, 'too-big.mp4');
+    expect(refused.status).toBe(403);
+    expect(await refused.text()).toMatch(/^Storage quota reached: your plan keeps up to 53\.7 GB and 52\.6 GB are in use\./);
+    const fits = await create(1024, 'small.mp4');
+    expect(fits.status).toBe(201);
+  });
+
   it('refuses a type the bucket does not allow', async () => {
     const refused = await upload(owner, 'episodes', `${owner.id}/api/clip.mp4`, 'image/png');
     expect(refused.logical).toBe('415');
