@@ -53,8 +53,8 @@ as $$
     case when jsonb_typeof(p_metadata -> 'contentLength') = 'number' then (p_metadata ->> 'contentLength')::bigint end,
     0), 0)
 $$;
-revoke execute on function private.object_bytes(jsonb) from public, anon;
-grant execute on function private.object_bytes(jsonb) to authenticated, service_role;
+revoke execute on function private.object_bytes(jsonb) from public, anon, authenticated;
+grant execute on function private.object_bytes(jsonb) to service_role;
 
 -- The user an object of the two buckets belongs to (its first folder), or null.
 create function private.object_user(p_bucket text, p_name text)
@@ -69,8 +69,8 @@ as $$
       then split_part(p_name, '/', 1)::uuid
   end
 $$;
-revoke execute on function private.object_user(text, text) from public, anon;
-grant execute on function private.object_user(text, text) to authenticated, service_role;
+revoke execute on function private.object_user(text, text) from public, anon, authenticated;
+grant execute on function private.object_user(text, text) to service_role;
 
 -- The storage quota of the user's active plan; null without an active subscription.
 create function private.storage_quota_bytes(p_user uuid)
