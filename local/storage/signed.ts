@@ -2,6 +2,7 @@
 // Creating one needs the caller to see (download) or be allowed to insert (upload) the object;
 // using one needs no other credential.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { SIGNED_URL_MAX_SECONDS } from '../../supabase/functions/_shared/domain/storage-limits.ts';
 import type { StorageContext } from './context.ts';
 import { sendObject } from './download.ts';
 import { errors } from './errors.ts';
@@ -13,9 +14,14 @@ import { bucketFor, checkCanUpload, uploadFromRequest } from './upload.ts';
 
 const uploadUrlLifetime = 2 * 60 * 60; // seconds, as Supabase
 
+/**
+ * A download URL's lifetime. Hosted Storage takes any; this project's rule caps it (the code
+ * that signs URLs keeps to the same cap), so a URL cannot outlive access by years.
+ */
 function expiresIn(value: unknown): number {
   const seconds = Number(value);
   if (!Number.isFinite(seconds) || seconds < 1) throw errors.invalidRequest("body must have required property 'expiresIn'");
+  if (seconds > SIGNED_URL_MAX_SECONDS) throw errors.invalidRequest(`expiresIn must be at most ${SIGNED_URL_MAX_SECONDS} seconds`);
   return seconds;
 }
 

@@ -163,7 +163,7 @@ export function createTus(ctx: StorageContext): TusService {
       const bucket = await bucketFor(ctx, info.bucketName);
       checkMimeType(bucket, info.contentType);
       if (upload.size !== undefined && upload.size > sizeLimit(ctx.globalLimit, bucket)) throw errors.entityTooLarge();
-      await checkCanUpload(ctx, targetOf(req, caller, info));
+      await checkCanUpload(ctx, targetOf(req, caller, info), { mimetype: info.contentType, contentLength: upload.size });
       remember(upload.id, caller, upsertOf(req), bucket);
       return {};
     },

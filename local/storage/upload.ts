@@ -36,7 +36,16 @@ export async function bucketFor(ctx: StorageContext, bucketId: string): Promise<
   return bucket;
 }
 
-async function insertRow(db: Db, target: UploadTarget, version: string, metadata: ObjectMetadata | null, userMetadata: Record<string, unknown> | null): Promise<string> {
+/**
+ * What the test insert before the bytes carries, as hosted Storage's: the declared type and
+ * length (when known), so rules on the object's size can refuse before a byte is stored.
+ */
+export interface DeclaredUpload {
+  mimetype: string;
+  contentLength?: number;
+}
+
+async function insertRow(db: Db, target: UploadTarget, version: string, metadata: ObjectMetadata | DeclaredUpload | null, userMetadata: Record<string, unknown> | null): Promise<string> {
   const { owner, owner_id } = ownerColumns(target.ownerSub);
   const values = [target.bucketId, target.name, owner, owner_id, version, metadata, userMetadata];
   const conflict = target.upsert
@@ -53,13 +62,13 @@ async function insertRow(db: Db, target: UploadTarget, version: string, metadata
 }
 
 /** Would the caller be allowed to write this object? Throws 403 (RLS) or 409 (exists). */
-export async function checkCanUpload(ctx: StorageContext, target: UploadTarget): Promise<void> {
+export async function checkCanUpload(ctx: StorageContext, target: UploadTarget, declared?: DeclaredUpload): Promise<void> {
   checkKey(target.name);
   await ctx.db.tx(
     null,
     async (db) => {
       if (target.caller) await setCaller(db, target.caller);
-      await insertRow(db, target, randomUUID(), null, null);
+      await insertRow(db, target, randomUUID(), declared ?? null, null);
     },
     { rollback: true },
   );
@@ -229,12 +238,14 @@ export async function uploadFromRequest(ctx: StorageContext, req: IncomingMessag
   const limit = sizeLimit(ctx.globalLimit, bucket);
   const contentType = req.headers['content-type'] ?? 'application/octet-stream';
   const multipart = /^multipart\/form-data/i.test(contentType);
+  let declared: DeclaredUpload | undefined;
   if (!multipart) {
     checkMimeType(bucket, contentType);
-    const declared = Number(req.headers['content-length'] ?? NaN);
-    if (Number.isFinite(declared) && declared > limit) throw errors.entityTooLarge();
+    const contentLength = Number(req.headers['content-length'] ?? NaN);
+    if (Number.isFinite(contentLength) && contentLength > limit) throw errors.entityTooLarge();
+    declared = { mimetype: contentType, ...(Number.isFinite(contentLength) ? { contentLength } : {}) };
   }
-  await checkCanUpload(ctx, target);
+  await checkCanUpload(ctx, target, declared);
   const body = multipart ? await receiveMultipart(ctx, req, bucket, limit) : await receiveRaw(ctx, req, limit, contentType);
   const { id } = await commitObject(ctx, target, body.temp.path, { size: body.temp.size, eTag: `"${body.temp.md5}"` }, body.details);
   return { id };

@@ -2,6 +2,8 @@
 // listing, signed URLs, limits, and RLS deciding per caller, as on Supabase.
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodeJwt } from 'jose';
+import { SIGNED_URL_MAX_SECONDS } from '../../supabase/functions/_shared/domain/storage-limits.ts';
 import { config } from '../support/stack.ts';
 import {
   buckets, clientAs, filesUnder, objectRow, setUpTestBuckets, tearDownTestBuckets, storageUrl, testUser, userJwt, type TestUser,
@@ -174,6 +176,22 @@ describe('signed URLs', () => {
     const expired = await fetch(short.data!.signedUrl);
     expect(expired.status).toBe(400);
     expect(await expired.json()).toMatchObject({ statusCode: '403', code: 'InvalidJWT', message: 'jwt expired' });
+  });
+
+  it('a signed download URL lives at most a week (a project rule: hosted Storage has no cap)', async () => {
+    const bucket = alice.client.storage.from(buckets.private);
+    const path = `${alice.id}/signed/lifetime.txt`;
+    await bucket.upload(path, 'lifetime');
+    const tenYears = 10 * 365 * 24 * 60 * 60;
+    const refused = await bucket.createSignedUrl(path, tenYears);
+    expect(refused.data).toBeNull();
+    expect(refused.error?.message).toBe(`expiresIn must be at most ${SIGNED_URL_MAX_SECONDS} seconds`);
+    const refusedBatch = await bucket.createSignedUrls([path], tenYears);
+    expect(refusedBatch.error?.message).toBe(`expiresIn must be at most ${SIGNED_URL_MAX_SECONDS} seconds`);
+    const week = await bucket.createSignedUrl(path, SIGNED_URL_MAX_SECONDS);
+    expect(week.error).toBeNull();
+    const claims = decodeJwt(new URL(week.data!.signedUrl).searchParams.get('token')!);
+    expect(claims.exp! - claims.iat!).toBe(SIGNED_URL_MAX_SECONDS);
   });
 
   it('signs many paths at once, with an error for objects the caller cannot see', async () => {

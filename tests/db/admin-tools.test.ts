@@ -2,7 +2,7 @@
 // audit log, refusals that write nothing.
 import { describe, expect, it } from 'vitest';
 import type pg from 'pg';
-import { addObject, createReadySubscriber, createUser, inRolledBackTx, queryAs, runAs } from './db-support.ts';
+import { addObject, createReadySubscriber, createUser, inRolledBackTx, queryAs, runAs, subscribe } from './db-support.ts';
 
 type Json = Record<string, unknown>;
 
@@ -234,6 +234,7 @@ describe('admin console reads', () => {
     await inRolledBackTx(async (db) => {
       const admin = await createUser(db, { admin: true });
       const user = await createUser(db);
+      await subscribe(db, user.id); // uploads are for subscribers only
       const prefix = `${user.id}/files`;
       for (const n of [1, 2, 3]) await addObject(db, 'episodes', `${prefix}/part-${n}.mp4`, 'video/mp4');
       expect(await runAs(db, { id: user.id }, `select public.admin_episode_files()`)).toMatchObject({ code: '42501' });

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type pg from 'pg';
 import { accountSchema } from '@domain/account';
-import { addObject, createUser, inRolledBackTx, queryAs, runAs } from './db-support.ts';
+import { addObject, createUser, inRolledBackTx, queryAs, runAs, subscribe } from './db-support.ts';
 
 const required: [string, string, unknown][] = [
   ['brandFont', 'brand_font', 'Inter'],
@@ -21,6 +21,8 @@ async function completeProfile(db: pg.Client, id: string, skip?: string): Promis
   for (const [field, column, value] of required) {
     if (field !== skip) await db.query(`update public.profiles set ${column} = $2 where id = $1`, [id, value]);
   }
+  // Brand assets are stored only for subscribers (onboarding follows the payment).
+  await subscribe(db, id);
   if (skip !== 'logo') {
     await addObject(db, 'brand-assets', `${id}/logo/brand.png`, 'image/png');
     await db.query(`update public.profiles set logo_path = $2 where id = $1`, [id, `${id}/logo/brand.png`]);

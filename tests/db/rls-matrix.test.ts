@@ -2,6 +2,7 @@
 // owner / an administrator x select / insert / update / delete. A number is the rows a select
 // returns or a write touches; 'denied' is a 42501 refusal (no privilege or a policy violation).
 import { randomUUID } from 'node:crypto';
+import type pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { config } from '../support/stack.ts';
 import {
@@ -13,6 +14,7 @@ import {
   inRolledBackTx,
   jwtFor,
   runAs,
+  subscribe,
   withDb,
 } from './db-support.ts';
 
@@ -297,13 +299,14 @@ const buckets: Record<string, Record<Op, Cell>> = {
       sql: `select name from storage.objects where bucket_id = 'brand-assets' and name = $owner || '/logo/logo.png'`,
       expect: { anon: 0, other: 0, owner: 1, admin: 1 },
     },
+    // Brand assets are written only by the api, after it checked their bytes (issue 23, item 6).
     insert: {
       sql: `insert into storage.objects (bucket_id, name) values ('brand-assets', $owner || '/podcastCover/cover.jpg')`,
-      expect: { anon: 'denied', other: 'denied', owner: 1, admin: 'denied' },
+      expect: all('denied'),
     },
     update: {
       sql: `update storage.objects set metadata = '{}' where bucket_id = 'brand-assets' and name = $owner || '/logo/logo.png'`,
-      expect: { anon: 0, other: 0, owner: 1, admin: 0 },
+      expect: all(0),
     },
     delete: {
       sql: `delete from storage.objects where bucket_id = 'brand-assets' and name = $owner || '/logo/logo.png'`,
@@ -385,24 +388,9 @@ describe('storage rules beyond the matrix', () => {
       'denied',
     ],
     [
-      'a logo that is not PNG',
-      `insert into storage.objects (bucket_id, name) values ('brand-assets', $owner || '/logo/logo.jpg')`,
-      'denied',
-    ],
-    [
-      'a brand asset outside any slot',
-      `insert into storage.objects (bucket_id, name) values ('brand-assets', $owner || '/misc/file.png')`,
-      'denied',
-    ],
-    [
-      'a JPEG cover',
-      `insert into storage.objects (bucket_id, name) values ('brand-assets', $owner || '/podcastCover/art.JPEG')`,
-      1,
-    ],
-    [
-      'an intro clip',
+      'a brand asset written directly, even in its slot with its type (only the api writes them)',
       `insert into storage.objects (bucket_id, name) values ('brand-assets', $owner || '/clipIntro/intro.mp4')`,
-      1,
+      'denied',
     ],
     [
       'deleting a submitted episode file',
@@ -440,6 +428,113 @@ describe('storage rules beyond the matrix', () => {
   });
 });
 
+/** The SQLSTATE and message of a statement run as the storage service (no RLS), or null. */
+async function asStorageService(db: pg.Client, sql: string, params: unknown[]): Promise<{ code?: string; message?: string } | null> {
+  await db.query('savepoint service');
+  try {
+    await db.query(sql, params);
+    await db.query('release savepoint service');
+    return null;
+  } catch (error) {
+    await db.query('rollback to savepoint service');
+    const { code, message } = error as { code?: string; message?: string };
+    return { code, message };
+  }
+}
+
+const insertSized = `insert into storage.objects (bucket_id, name, owner_id, metadata)
+  values ($1, $2, split_part($2, '/', 1), jsonb_build_object('mimetype', 'video/mp4', 'size', $3::bigint))`;
+const GiB = 1024 ** 3;
+
+// Rules that hold for every writer, the storage service included: hosted Storage writes each
+// upload's final row, and every signed upload, without RLS (issue 23, items 10 and 11).
+describe('storage for subscribers only, within quota, submitted files locked', () => {
+  it('refuses uploads to an account without an active subscription, through RLS and without it', async () => {
+    await inRolledBackTx(async (db) => {
+      const neverPaid = await createUser(db);
+      const cancelled = await createUser(db);
+      await subscribe(db, cancelled.id, 'growth', 'canceled');
+      for (const user of [neverPaid, cancelled]) {
+        const viaApi = await runAs(db, { id: user.id }, `insert into storage.objects (bucket_id, name) values ('episodes', $1)`, [`${user.id}/u/a.mp4`]);
+        expect(viaApi).toMatchObject({ code: '42501', message: 'An active subscription is required to upload files.' });
+        const signed = await asStorageService(db, insertSized, ['episodes', `${user.id}/u/b.mp4`, 1024]);
+        expect(signed).toMatchObject({ code: '42501', message: 'An active subscription is required to upload files.' });
+        const brand = await asStorageService(db, insertSized, ['brand-assets', `${user.id}/videoIntro/x.mp4`, 1024]);
+        expect(brand?.code).toBe('42501');
+      }
+    });
+  });
+
+  it("keeps each subscriber within their plan's quota, counting both buckets and declared sizes", async () => {
+    await inRolledBackTx(async (db) => {
+      const { rows } = await db.query(`select storage_quota_bytes::bigint as quota from public.plans where id = 'starter'`);
+      const quota = Number(rows[0].quota);
+      expect(quota).toBe(50 * GiB);
+      const user = await createReadySubscriber(db, 'starter');
+      expect(await asStorageService(db, insertSized, ['episodes', `${user.id}/u/1.mp4`, quota - 2 * GiB])).toBeNull();
+      expect(await asStorageService(db, insertSized, ['brand-assets', `${user.id}/videoIntro/i.mp4`, GiB])).toBeNull();
+      const over = await asStorageService(db, insertSized, ['episodes', `${user.id}/u/2.mp4`, 2 * GiB]);
+      expect(over?.code).toBe('42501');
+      expect(over?.message).toMatch(/^Storage quota reached: your plan keeps up to 53\.7 GB/);
+      // Storage's test insert before the bytes: the declared length counts.
+      const declared = await runAs(
+        db,
+        { id: user.id },
+        `insert into storage.objects (bucket_id, name, metadata) values ('episodes', $1, jsonb_build_object('contentLength', $2::bigint))`,
+        [`${user.id}/u/3.mp4`, 2 * GiB],
+      );
+      expect(declared.code).toBe('42501');
+      // Replacing a file counts its new size, not both.
+      const replaced = await asStorageService(
+        db,
+        `update storage.objects set metadata = jsonb_build_object('size', $2::bigint), version = 'v2' where bucket_id = 'episodes' and name = $1`,
+        [`${user.id}/u/1.mp4`, quota - GiB],
+      );
+      expect(replaced).toBeNull();
+      expect(await asStorageService(db, insertSized, ['episodes', `${user.id}/u/4.mp4`, 1])).toMatchObject({ code: '42501' });
+      // Removing a file frees its bytes.
+      await db.query(`delete from storage.objects where bucket_id = 'brand-assets' and name = $1`, [`${user.id}/videoIntro/i.mp4`]);
+      expect(await asStorageService(db, insertSized, ['episodes', `${user.id}/u/4.mp4`, GiB])).toBeNull();
+      // Another subscriber's usage is theirs.
+      expect(await asStorageService(db, insertSized, ['episodes', `${other.id}/u/fits.mp4`, GiB])).toBeNull();
+    });
+  });
+
+  it('never replaces, moves or renames a submitted episode file, whoever asks', async () => {
+    await inRolledBackTx(async (db) => {
+      const overwrite = await asStorageService(
+        db,
+        `insert into storage.objects (bucket_id, name, owner_id, version, metadata) values ('episodes', $1, split_part($1, '/', 1), 'evil', '{"size": 10}')
+         on conflict (bucket_id, name) do update set version = excluded.version, metadata = excluded.metadata`,
+        [ownerSubmittedVideo()],
+      );
+      expect(overwrite).toMatchObject({ code: '42501', message: 'This file was submitted for processing and can no longer be replaced.' });
+      const moved = await asStorageService(db, `update storage.objects set name = $2 where bucket_id = 'episodes' and name = $1`, [
+        ownerSubmittedVideo(),
+        `${owner.id}/uploads/elsewhere.mp4`,
+      ]);
+      expect(moved?.code).toBe('42501');
+      const draft = await asStorageService(db, `update storage.objects set version = 'v2' where bucket_id = 'episodes' and name = $1`, [
+        `${owner.id}/uploads/draft.mp4`,
+      ]);
+      expect(draft).toBeNull();
+    });
+  });
+
+  it('lists unsubmitted uploads past the retention for the cleanup, never a submitted file', async () => {
+    await inRolledBackTx(async (db) => {
+      await db.query(`update storage.objects set created_at = now() - interval '4 days' where bucket_id = 'episodes' and name like $1 || '/%'`, [owner.id]);
+      const { rows } = await db.query(
+        `select name from private.stale_episode_uploads(interval '72 hours', 1000) as name where name like $1 || '/%'`,
+        [owner.id],
+      );
+      expect(rows.map((row) => row.name)).toEqual([`${owner.id}/uploads/draft.mp4`]);
+      const fresh = await db.query(`select name from private.stale_episode_uploads(interval '5 days', 1000) as name where name like $1 || '/%'`, [owner.id]);
+      expect(fresh.rows).toEqual([]);
+    });
+  });
+});
+
 describe('columns a subscriber must never change', () => {
   const guarded = [
     `onboarding_completed_at = now()`,
@@ -448,6 +543,10 @@ describe('columns a subscriber must never change', () => {
     `email = 'someone@else.com'`,
     `id = gen_random_uuid()`,
     `created_at = now()`,
+    // Brand-asset paths: only the api sets them, to files whose bytes it checked (issue 23, item 6).
+    ...['logo_path', 'podcast_cover_path', 'video_intro_path', 'video_outro_path', 'clip_intro_path', 'clip_outro_path'].map(
+      (column) => `${column} = null`,
+    ),
   ];
   for (const assignment of guarded) {
     it(`owner cannot set profiles.${assignment.split(' ')[0]}`, async () => {
@@ -474,17 +573,19 @@ describe('columns a subscriber must never change', () => {
         [owner.id],
       );
       expect(badColour.code).toBe('23514');
-      const foreignLogo = await runAs(db, actor('owner'), `update public.profiles set logo_path = $2 where id = $1`, [
-        owner.id,
-        `${other.id}/logo/logo.png`,
-      ]);
-      expect(foreignLogo.code).toBe('23514');
-      const wrongType = await runAs(db, actor('owner'), `update public.profiles set logo_path = $2 where id = $1`, [
-        owner.id,
-        `${owner.id}/logo/logo.jpg`,
-      ]);
-      expect(wrongType.code).toBe('23514');
     });
+  });
+
+  it('a brand-asset path stays in the owner\'s folder and the slot\'s type, even written by the service', async () => {
+    for (const path of [`${other.id}/logo/logo.png`, `${owner.id}/logo/logo.jpg`]) {
+      const code = await inRolledBackTx((db) =>
+        db.query(`update public.profiles set logo_path = $2 where id = $1`, [owner.id, path]).then(
+          () => null,
+          (error: { code?: string }) => error.code,
+        ),
+      );
+      expect(code).toBe('23514');
+    }
   });
 
   it('a subscriber cannot write their subscription or connections, even their own', async () => {

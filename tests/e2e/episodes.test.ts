@@ -1,7 +1,7 @@
 // The dashboard and the Submit New Episode dialog in a real browser: resumable uploads with
 // visible progress, submission, delivery to the automation receiver, resume after a reload,
 // the gating by block reason, the header menu, Quick Actions and a logged-out visit.
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,7 +9,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { config, withDb } from '../support/stack.ts';
 import { createUser, type TestUser, type UserOptions } from '../support/users.ts';
-import { eventually, receivedFor, runDeliveries, submitEpisode, tokenOf, uploadEpisodeFile, useAutomation } from '../support/episodes.ts';
+import { eventually, mp4Like, receivedFor, runDeliveries, submitEpisode, tokenOf, uploadEpisodeFile, useAutomation } from '../support/episodes.ts';
 import { expectAccessible, expectOnPage, useBrowser, waitForToast, webUrl } from './support/browser.ts';
 
 const harness = useBrowser();
@@ -19,7 +19,7 @@ const MiB = 1024 * 1024;
 
 async function mp4File(name: string, size: number): Promise<{ file: string; sha256: string; size: number }> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'castloop-episodes-'));
-  const bytes = randomBytes(size);
+  const bytes = mp4Like(size); // submissions are checked to start as an MP4
   const file = path.join(dir, name);
   await writeFile(file, bytes);
   return { file, sha256: createHash('sha256').update(bytes).digest('hex'), size };

@@ -3,14 +3,14 @@
 // submit an episode uploaded with TUS, the automation receiver gets the same bytes, and an
 // administrator resubmits it. Every screen gets an axe check and a screenshot kept with the test
 // report (test-results/journey/).
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../../local/config.ts';
-import { eventually, receivedFor, runDeliveries, useAutomation, type ReceivedDelivery } from '../support/episodes.ts';
+import { eventually, mp4Like, receivedFor, runDeliveries, useAutomation, type ReceivedDelivery } from '../support/episodes.ts';
 import { jpegBytes, mp4Bytes, pngBytes } from '../support/media-fixtures.ts';
 import { uniqueEmail, withDb } from '../support/stack.ts';
 import { signIn as signInClient } from '../support/submissions.ts';
@@ -134,7 +134,7 @@ describe('the whole journey', () => {
       if (request.url().includes('/storage/v1/upload/resumable')) tusRequests.push(request.method());
     });
     const dir = await mkdtemp(path.join(os.tmpdir(), 'castloop-journey-'));
-    const bytes = randomBytes(2 * 1024 * 1024);
+    const bytes = mp4Like(2 * 1024 * 1024); // submissions are checked to start as an MP4
     const episodeFile = path.join(dir, 'Pilot-Episode.mp4');
     await writeFile(episodeFile, bytes);
     await submit.click();

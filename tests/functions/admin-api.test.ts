@@ -162,7 +162,8 @@ describe('GET /api/admin/object-storage/files as an administrator', () => {
   });
 
   it('answers the first page of 10,000 files fast, and the next page from its cursor', async () => {
-    const prefix = `bulk-${Date.now()}`;
+    // Files live in their owner's folder, and only a subscriber's (the storage rules' trigger).
+    const prefix = (await createUser('subscribed', { tier: 'scale' })).id;
     await withDb((db) =>
       db.query(
         `insert into storage.objects (bucket_id, name, owner_id, metadata)

@@ -1,10 +1,11 @@
 // The episode paths of the `api` function: submit (every refusal is a 4xx with the reason and
-// writes nothing), stats with gating, the caller's list (never another user's), signed uploads.
+// writes nothing; files must be MP4 on their bytes), stats with gating, the caller's list (never
+// another user's), signed uploads (only for subscribers).
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { config, withDb } from '../support/stack.ts';
 import { createUser } from '../support/users.ts';
-import { callApi, countRows, readySubmitter, submitEpisode, tokenOf, uploadEpisodeFile } from '../support/episodes.ts';
+import { callApi, countRows, mp4Like, readySubmitter, submitEpisode, tokenOf, uploadEpisodeFile } from '../support/episodes.ts';
 
 describe('POST /api/episodes/submit-direct-storage', () => {
   it('writes the episode, its log and one outbox row; stats and the list show it', async () => {
@@ -71,6 +72,19 @@ describe('POST /api/episodes/submit-direct-storage', () => {
     expect(anonymous).toEqual({ status: 401, body: { message: 'Unauthorized' } });
   });
 
+  it('accepts only files that are MP4 on their bytes, whatever their name and declared type', async () => {
+    const erin = await readySubmitter({ tier: 'growth' });
+    const html = await uploadEpisodeFile(erin, 0, 'episode.mp4', Buffer.from('<!doctype html><script>alert(document.cookie)</script>'));
+    const playlist = await uploadEpisodeFile(erin, 0, 'playlist.mp4', Buffer.from('#EXTM3U\n#EXTINF:10,\nfile:///etc/passwd\n'));
+    const good = await uploadEpisodeFile(erin);
+    for (const bad of [html, playlist]) {
+      const res = await submitEpisode(erin, [good.path, bad.path]);
+      expect(res).toEqual({ status: 415, body: { message: `Only MP4 video files can be submitted. ${bad.path} is not an MP4 video.` } });
+    }
+    expect(await countRows(erin.id)).toEqual({ episodes: 0, logs: 0, deliveries: 0 });
+    expect((await submitEpisode(erin, [good.path])).status).toBe(201);
+  });
+
   it('starter plan: the second episode of the month is refused with the limit message', async () => {
     const carol = await readySubmitter({ tier: 'starter' });
     expect((await submitEpisode(carol, [(await uploadEpisodeFile(carol)).path])).status).toBe(201);
@@ -117,12 +131,18 @@ describe('POST /api/objects/upload', () => {
     const signed = await callApi('POST', 'objects/upload', dave.token);
     expect(signed.status).toBe(200);
     expect(signed.body.path.startsWith(`${dave.id}/`)).toBe(true);
-    const put = await fetch(signed.body.uploadURL, { method: 'PUT', headers: { 'content-type': 'video/mp4' }, body: Buffer.from('mp4 bytes') });
+    const put = await fetch(signed.body.uploadURL, { method: 'PUT', headers: { 'content-type': 'video/mp4' }, body: mp4Like(1024) });
     expect(put.status).toBe(200);
     const res = await submitEpisode(dave, [signed.body.uploadURL]);
     expect(res.status).toBe(201);
     const log = await withDb(async (db) => (await db.query('select object_storage_files from public.submission_logs where user_id = $1', [dave.id])).rows[0]);
     expect(log.object_storage_files).toEqual([signed.body.path]);
     expect((await callApi('POST', 'objects/upload')).status).toBe(401);
+  });
+
+  it('gives no upload URL to an account that never paid', async () => {
+    const freeloader = await createUser('new');
+    const res = await callApi('POST', 'objects/upload', await tokenOf(freeloader));
+    expect(res).toEqual({ status: 403, body: { message: 'Failed to get upload URL' } });
   });
 });

@@ -123,6 +123,7 @@ describe('POST /api/onboarding/submit-with-files and /complete', () => {
     ['a missing required file', () => multipart(firstTimeFields, { ...goodFiles(), logo: undefined }), 400, 'Brand logo is required'],
     ['a JPEG sent as the logo', () => multipart(firstTimeFields, { ...goodFiles(), logo: [jpegBytes(8, 8), 'brand.jpg', 'image/jpeg'] }), 415, 'Logo must be a PNG file'],
     ['a PNG renamed to .png but holding JPEG bytes', () => multipart(firstTimeFields, { ...goodFiles(), logo: [jpegBytes(8, 8), 'brand.png', 'image/png'] }), 415, 'Logo must be a PNG file'],
+    ['an HLS playlist named and typed as a PNG logo', () => multipart(firstTimeFields, { ...goodFiles(), logo: [Buffer.from('#EXTM3U\n#EXTINF:1,\nfile:///etc/passwd\n'), 'x.png', 'image/png'] }), 415, 'Logo must be a PNG file'],
     ['a non-MP4 clip', () => multipart(firstTimeFields, { ...goodFiles(), clipIntro: [pngBytes(9, 16), 'clip.mp4', 'video/mp4'] }), 415, 'Clip intro must be an MP4 file'],
     ['an oversized logo part', () => {
       const big = Buffer.alloc(10 * 1024 * 1024 + 1);
@@ -194,6 +195,39 @@ describe('POST /api/onboarding/submit', () => {
     expect((await profileRow(user.id)).podcast_title).toBeNull();
     expect((await call(token, 'POST', 'onboarding/submit', {})).status).toBe(400);
     expect((await call(token, 'POST', 'onboarding/submit', { fields: { podcastLanguage: 'nl' } })).status).toBe(400);
+  });
+});
+
+describe('brand assets only through the api', () => {
+  it('refuses a brand asset uploaded straight to Storage and a path set through the REST API', async () => {
+    const user = await createUser('subscribed');
+    const token = await tokenOf(user);
+    const headers = { apikey: config.anonKey, authorization: `Bearer ${token}` };
+    const playlist = '#EXTM3U\n#EXTINF:1,\nfile:///etc/passwd\n';
+    const upload = await fetch(`${config.urls.api}/storage/v1/object/brand-assets/${user.id}/logo/x.png`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'image/png' },
+      body: playlist,
+    });
+    expect(await upload.json()).toMatchObject({ statusCode: '403' });
+    expect(await brandObjects(user.id)).toEqual([]);
+
+    const patch = await fetch(`${config.urls.api}/rest/v1/profiles?id=eq.${user.id}`, {
+      method: 'PATCH',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ logo_path: `${user.id}/logo/x.png` }),
+    });
+    expect(patch.status).toBe(403);
+    expect((await patch.json()).code).toBe('42501');
+    expect((await profileRow(user.id)).logo_path).toBeNull();
+  });
+
+  it('refuses files of an account that never paid, keeping nothing', async () => {
+    const user = await createUser('new');
+    const refused = await call(await tokenOf(user), 'POST', 'onboarding/submit-with-files', multipart({}, { logo: [pngBytes(16, 16), 'brand.png', 'image/png'] }));
+    expect(refused).toEqual({ status: 403, body: { message: 'An active subscription is required to upload files.' } });
+    expect(await brandObjects(user.id)).toEqual([]);
+    expect((await profileRow(user.id)).logo_path).toBeNull();
   });
 });
 

@@ -39,9 +39,21 @@ export interface UploadedFile {
   sha256: string;
 }
 
-/** Uploads `size` random bytes as video/mp4 into the user's folder of the `episodes` bucket. */
-export async function uploadEpisodeFile(owner: { id: string; token: string }, size = 64 * 1024, name = 'episode.mp4'): Promise<UploadedFile> {
-  const bytes = randomBytes(size);
+/** The first bytes of an MP4 (its `ftyp` box): submissions are checked to start with one. */
+export const MP4_SIGNATURE = Buffer.from([0, 0, 0, 16, ...Buffer.from('ftypisom'), 0, 0, 2, 0]);
+
+/** Bytes that pass as an MP4 on submission: its signature, then `size` random bytes in all. */
+export function mp4Like(size: number): Buffer<ArrayBuffer> {
+  return Buffer.concat([MP4_SIGNATURE, randomBytes(Math.max(0, size - MP4_SIGNATURE.length))]);
+}
+
+/** Uploads `size` bytes (an MP4 signature, then random) as video/mp4 into the user's folder of the `episodes` bucket. */
+export async function uploadEpisodeFile(
+  owner: { id: string; token: string },
+  size = 64 * 1024,
+  name = 'episode.mp4',
+  bytes: Buffer<ArrayBuffer> = mp4Like(size),
+): Promise<UploadedFile> {
   const path = `${owner.id}/${randomUUID()}/${name}`;
   const res = await fetch(`${config.urls.api}/storage/v1/object/episodes/${path}`, {
     method: 'POST',

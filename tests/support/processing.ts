@@ -44,31 +44,28 @@ export async function readySubscriber(
   options: { youtube?: boolean; postAutomatically?: boolean } = {},
 ) {
   const user = await createUser('onboarded', { tier });
-  const { client } = await signIn(user);
+  const { client, token: accessToken } = await signIn(user);
   const token = `sandbox-google-${user.id}`;
-  const upload = async (bucket: string, objectPath: string, file: string, contentType: string) => {
-    const { error } = await client.storage.from(bucket).upload(objectPath, readFileSync(file), { contentType });
-    if (error) throw new Error(`upload ${objectPath}: ${error.message}`);
-    return objectPath;
-  };
-  const assets = {
-    video_intro_path: await upload('brand-assets', `${user.id}/videoIntro/intro.mp4`, media.intro, 'video/mp4'),
-    video_outro_path: await upload('brand-assets', `${user.id}/videoOutro/outro.mp4`, media.outro, 'video/mp4'),
-    clip_intro_path: await upload('brand-assets', `${user.id}/clipIntro/intro.mp4`, media.clipIntro, 'video/mp4'),
-    clip_outro_path: await upload('brand-assets', `${user.id}/clipOutro/outro.mp4`, media.clipOutro, 'video/mp4'),
-    logo_path: await upload('brand-assets', `${user.id}/logo/logo.png`, media.logo, 'image/png'),
-  };
-  const { error } = await client
-    .from('profiles')
-    .update({
-      ...assets,
-      brand_color_primary: '112233',
-      brand_color_secondary: '445566',
-      brand_color_tertiary: '778899',
-      post_automatically: options.postAutomatically ?? false,
-    })
-    .eq('id', user.id);
-  if (error) throw new Error(`profile: ${error.message}`);
+  // Brand assets go in the only way there is: the api checks their bytes and sets their paths.
+  const form = new FormData();
+  form.append(
+    'fields',
+    JSON.stringify({ brandColorPrimary: '112233', brandColorSecondary: '445566', brandColorTertiary: '778899', postAutomatically: options.postAutomatically ?? false }),
+  );
+  const assets: Array<[string, string, string, string]> = [
+    ['videoIntro', media.intro, 'intro.mp4', 'video/mp4'],
+    ['videoOutro', media.outro, 'outro.mp4', 'video/mp4'],
+    ['clipIntro', media.clipIntro, 'intro.mp4', 'video/mp4'],
+    ['clipOutro', media.clipOutro, 'outro.mp4', 'video/mp4'],
+    ['logo', media.logo, 'logo.png', 'image/png'],
+  ];
+  for (const [slot, file, name, type] of assets) form.append(slot, new Blob([new Uint8Array(readFileSync(file))], { type }), name);
+  const saved = await fetch(`${config.urls.api}/functions/v1/api/onboarding/submit-with-files`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${accessToken}` },
+    body: form,
+  });
+  if (!saved.ok) throw new Error(`brand assets: ${saved.status} ${await saved.text()}`);
   await withDb(async (db) => {
     await db.query(`update public.profiles set hosting_ready_at = now() - interval '1 day' where id = $1`, [user.id]);
     for (const provider of options.youtube ? ['google', 'youtube'] : ['google']) {

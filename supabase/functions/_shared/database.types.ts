@@ -245,6 +245,7 @@ export type Database = {
           price_cents: number | null
           processing_time_limit_seconds: number
           sort_order: number
+          storage_quota_bytes: number
           title: string
           unavailable_features: string[]
           updated_at: string
@@ -265,6 +266,7 @@ export type Database = {
           price_cents?: number | null
           processing_time_limit_seconds?: number
           sort_order?: number
+          storage_quota_bytes?: number
           title: string
           unavailable_features?: string[]
           updated_at?: string
@@ -285,6 +287,7 @@ export type Database = {
           price_cents?: number | null
           processing_time_limit_seconds?: number
           sort_order?: number
+          storage_quota_bytes?: number
           title?: string
           unavailable_features?: string[]
           updated_at?: string

@@ -49,6 +49,7 @@ export const FUNCTION_NAMES = [
   'oauth-callback',
   'oauth-refresh',
   'deliver-submissions',
+  'storage-cleanup',
 ] as const;
 export type FunctionName = (typeof FUNCTION_NAMES)[number];
 
@@ -62,6 +63,7 @@ export const requiredSettings: Record<FunctionName, readonly string[]> = {
   'oauth-callback': [...platform, 'SITE_URL', 'TOKEN_ENCRYPTION_KEYS'],
   'oauth-refresh': [...platform, 'TOKEN_ENCRYPTION_KEYS'],
   'deliver-submissions': [...platform, 'SITE_URL'],
+  'storage-cleanup': platform,
 };
 
 const value = (env: Env, name: string) => env[name]?.trim() ?? '';

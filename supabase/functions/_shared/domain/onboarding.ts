@@ -3,6 +3,7 @@
 // configuration form and the `api` function both validate with.
 import { z } from 'zod/mini';
 import { googleFontFamilies, podcastCategories, podcastLanguages, podcastTimezones } from './onboarding-lists.ts';
+import { mediaTypeOf, type SignedMediaType } from './file-signatures.ts';
 import { isBlank, isBrandAssetSlot, type BrandAssetSlot } from './profile-record.ts';
 
 export {
@@ -100,7 +101,7 @@ export type OnboardingFields = Partial<Record<ProfileTextField, string>> & {
 type AssetShape = 'square' | 'landscape' | 'portrait';
 
 interface SlotRule {
-  mimeType: 'image/png' | 'image/jpeg' | 'video/mp4';
+  mimeType: SignedMediaType;
   extensions: readonly string[];
   /** The `accept` attribute of the file chooser. */
   accept: string;
@@ -180,17 +181,9 @@ export function fileShapeProblem(slot: BrandAssetSlot, size: { width: number; he
   return Math.abs(size.width / size.height - wanted) / wanted <= ASPECT_TOLERANCE ? null : rule.shapeMessage;
 }
 
-/** The first bytes each type starts with (PNG signature, JPEG SOI, an MP4's 'ftyp' box). */
+/** Whether a file's first bytes (at least SIGNATURE_BYTES of them) are of the slot's type. */
 export function contentMatchesType(slot: BrandAssetSlot, head: Uint8Array): boolean {
-  const bytes = (...values: number[]) => values.every((value, i) => head[i] === value);
-  switch (brandAssetRules[slot].mimeType) {
-    case 'image/png':
-      return bytes(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a);
-    case 'image/jpeg':
-      return bytes(0xff, 0xd8, 0xff);
-    case 'video/mp4':
-      return head.length >= 8 && String.fromCharCode(head[4], head[5], head[6], head[7]) === 'ftyp';
-  }
+  return mediaTypeOf(head) === brandAssetRules[slot].mimeType;
 }
 
 /**

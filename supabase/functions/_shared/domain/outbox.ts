@@ -1,5 +1,6 @@
 // Delivery of accepted submissions to the processing automation (the outbox): how often a
 // failed delivery is retried and when it is given up.
+import { SIGNED_URL_MAX_SECONDS } from './storage-limits.ts';
 
 /** Attempts before a delivery is marked failed (the last error is kept for administrators). */
 export const MAX_DELIVERY_ATTEMPTS = 8;
@@ -7,8 +8,8 @@ const RETRY_BASE_SECONDS = 30;
 const RETRY_CAP_SECONDS = 60 * 60;
 /** How long a claimed delivery stays with its runner before another may claim it again. */
 export const DELIVERY_LEASE_SECONDS = 5 * 60;
-/** How long the signed download URLs in a delivery stay valid. */
-export const DOWNLOAD_URL_SECONDS = 7 * 24 * 60 * 60;
+/** How long the signed download URLs in a delivery stay valid: the longest allowed. */
+export const DOWNLOAD_URL_SECONDS = SIGNED_URL_MAX_SECONDS;
 export const SIGNATURE_HEADER = 'Castloop-Signature';
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 

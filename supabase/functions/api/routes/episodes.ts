@@ -8,7 +8,9 @@ import {
   episodeObjectPath,
   submitEpisodePayloadSchema,
 } from '../../_shared/domain/episodes.ts';
+import { settings } from '../../_shared/config.ts';
 import { databaseError, type DatabaseError } from '../../_shared/database-errors.ts';
+import { mediaTypeOf, SIGNATURE_BYTES } from '../../_shared/domain/file-signatures.ts';
 import { HttpError, parseJsonBody, readBodyText } from '../../_shared/http-error.ts';
 import { readAsCaller, requireCaller } from '../../_shared/session.ts';
 import { userClient } from '../../_shared/supabase-clients.ts';
@@ -39,13 +41,39 @@ function objectPathOf(uploadUrl: string): string {
   return pathname.slice(at + marker.length);
 }
 
+const NOT_MP4 = 'Only MP4 video files can be submitted.';
+
+/**
+ * Each file must be an MP4 on its bytes (an `ftyp` box first), whatever its name and declared
+ * type: its first bytes are read from Storage (service role, caller's own folder only) before
+ * the submission is written.
+ */
+async function requireMp4Files(caller: { userId: string }, files: string[]): Promise<void> {
+  const { serviceRoleKey: key, supabaseUrl } = settings();
+  await Promise.all(
+    files.map(async (file) => {
+      if (!file.startsWith(`${caller.userId}/`)) throw new HttpError(403, 'Only your own uploaded files can be submitted.');
+      const url = `${supabaseUrl}/storage/v1/object/${EPISODES_BUCKET}/${file.split('/').map(encodeURIComponent).join('/')}`;
+      const res = await fetch(url, { headers: { authorization: `Bearer ${key}`, apikey: key, range: `bytes=0-${SIGNATURE_BYTES - 1}` } });
+      if (!res.ok) {
+        await res.body?.cancel();
+        if (res.status === 400 || res.status === 404) throw new HttpError(404, `File ${file} was not found in storage.`);
+        throw new HttpError(502, `Could not read ${file} from storage (${res.status})`);
+      }
+      const head = new Uint8Array(await res.arrayBuffer()).subarray(0, SIGNATURE_BYTES);
+      if (mediaTypeOf(head) !== 'video/mp4') throw new HttpError(415, `${NOT_MP4} ${file} is not an MP4 video.`);
+    }),
+  );
+}
+
 export const episodeRoutes = new Hono();
 
 episodeRoutes.post('/episodes/submit-direct-storage', async (c) => {
   const caller = await requireCaller(c);
   const { uploadUrls, episodeData } = await parseJsonBody(c.req.raw, submitEpisodePayloadSchema);
   const files = uploadUrls.map(objectPathOf);
-  if (files.some((file) => !/\.mp4$/i.test(file))) throw new HttpError(400, 'Only MP4 video files can be submitted.');
+  if (files.some((file) => !/\.mp4$/i.test(file))) throw new HttpError(400, NOT_MP4);
+  await requireMp4Files(caller, files);
   const { data, error } = await userClient(caller.accessToken).rpc('submit_episode', { files, options: episodeData });
   if (error) throw submitRefusal(error);
   return c.json({ success: true, episode: data }, 201);

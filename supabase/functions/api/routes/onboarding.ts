@@ -1,7 +1,10 @@
 // Onboarding and the profile (spec sections 3, 4, 5 and 7): the profile read, the saves with and
 // without files, file deletion and completion. Files go to the `brand-assets` bucket under the
-// caller's folder; everything runs with the caller's JWT, so RLS, column grants and storage
-// policies apply. A save either lands whole (files and fields) or leaves nothing behind.
+// caller's folder. This route is the only way a brand asset is written: it checks each file's
+// bytes against its slot, then stores it and sets its path with the service role (subscribers
+// may neither upload into brand-assets nor set the *_path columns themselves). Everything else
+// runs with the caller's JWT, so RLS and column grants apply. A save either lands whole (files
+// and fields) or leaves nothing behind.
 import { Hono } from 'hono';
 import { z } from 'zod';
 import {
@@ -23,10 +26,11 @@ import {
 import { settings } from '../../_shared/config.ts';
 import type { Database } from '../../_shared/database.types.ts';
 import { databaseError } from '../../_shared/database-errors.ts';
+import { SIGNATURE_BYTES } from '../../_shared/domain/file-signatures.ts';
 import { HttpError, parseJsonBody } from '../../_shared/http-error.ts';
 import { multipartParts } from '../../_shared/multipart.ts';
 import { loadCallerAccount, requireCaller, type Caller } from '../../_shared/session.ts';
-import { userClient } from '../../_shared/supabase-clients.ts';
+import { serviceClient, userClient } from '../../_shared/supabase-clients.ts';
 
 type ProfileRow = Database['public']['Tables']['profiles']['Row'];
 type ProfileUpdate = Database['public']['Tables']['profiles']['Update'];
@@ -48,7 +52,7 @@ async function profileRecord(caller: Caller): Promise<ProfileRecord | null> {
   return data as unknown as ProfileRecord | null;
 }
 
-// ------------------------------------------------------------------ storage, as the caller
+// ------------------------------------------------------------------ storage
 
 function storageUrl(objectName = ''): string {
   const base = `${settings().supabaseUrl}/storage/v1/object/${BUCKET}`;
@@ -57,6 +61,30 @@ function storageUrl(objectName = ''): string {
 
 function storageHeaders(caller: Caller): Record<string, string> {
   return { authorization: `Bearer ${caller.accessToken}`, apikey: settings().anonKey };
+}
+
+/** Brand assets are written with the service role, once their bytes passed the slot's check. */
+function serviceStorageHeaders(): Record<string, string> {
+  const key = settings().serviceRoleKey;
+  return { authorization: `Bearer ${key}`, apikey: key };
+}
+
+/** The Storage API's refusal of an upload as the answer this route gives. */
+async function storageRefusal(res: Response, slot: BrandAssetSlot): Promise<HttpError> {
+  const rule = brandAssetRules[slot];
+  const text = await res.text();
+  let body: { statusCode?: string; message?: string } = {};
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // not JSON: reported as it came
+  }
+  const status = body.statusCode ?? String(res.status);
+  if (status === '413') return new HttpError(413, rule.sizeMessage);
+  if (status === '415' || /mime/i.test(text)) return new HttpError(415, rule.typeMessage);
+  // No active subscription, or the storage quota reached (the storage trigger's words).
+  if (status === '403' && body.message) return new HttpError(403, body.message);
+  return new HttpError(502, `Could not store ${slot}: ${text}`);
 }
 
 async function removeObjects(caller: Caller, names: string[]): Promise<void> {
@@ -106,15 +134,15 @@ async function uploadPart(caller: Caller, slot: BrandAssetSlot, filename: string
         return refuse(controller, error instanceof HttpError ? error : new HttpError(400, `The ${slot} file part ended early`));
       }
       if (next.done) {
-        if (head.byteLength < 8 || !contentMatchesType(slot, head)) return refuse(controller, new HttpError(415, rule.typeMessage));
+        if (head.byteLength < SIGNATURE_BYTES || !contentMatchesType(slot, head)) return refuse(controller, new HttpError(415, rule.typeMessage));
         return controller.close();
       }
       const chunk = next.value;
       received += chunk.byteLength;
       if (received > rule.maxBytes) return refuse(controller, new HttpError(413, rule.sizeMessage));
-      if (head.byteLength < 8) {
-        head = new Uint8Array([...head, ...chunk.subarray(0, 8 - head.byteLength)]);
-        if (head.byteLength >= 8 && !contentMatchesType(slot, head)) return refuse(controller, new HttpError(415, rule.typeMessage));
+      if (head.byteLength < SIGNATURE_BYTES) {
+        head = new Uint8Array([...head, ...chunk.subarray(0, SIGNATURE_BYTES - head.byteLength)]);
+        if (head.byteLength >= SIGNATURE_BYTES && !contentMatchesType(slot, head)) return refuse(controller, new HttpError(415, rule.typeMessage));
       }
       controller.enqueue(chunk);
     },
@@ -126,7 +154,7 @@ async function uploadPart(caller: Caller, slot: BrandAssetSlot, filename: string
   try {
     res = await fetch(storageUrl(objectName), {
       method: 'POST',
-      headers: { ...storageHeaders(caller), 'content-type': rule.mimeType, 'x-upsert': 'false' },
+      headers: { ...serviceStorageHeaders(), 'content-type': rule.mimeType, 'x-upsert': 'false' },
       body: checked,
     });
   } catch (error) {
@@ -135,11 +163,7 @@ async function uploadPart(caller: Caller, slot: BrandAssetSlot, filename: string
     throw new HttpError(502, `Could not store ${slot}: ${(error as Error).message}`);
   }
   if (refusal) throw refusal;
-  if (!res.ok) {
-    const text = await res.text();
-    const status = res.status === 413 ? 413 : res.status === 415 || /mime/i.test(text) ? 415 : 502;
-    throw new HttpError(status, status === 413 ? rule.sizeMessage : status === 415 ? rule.typeMessage : `Could not store ${slot}: ${text}`);
-  }
+  if (!res.ok) throw await storageRefusal(res, slot);
   await res.body?.cancel();
   return objectName;
 }
@@ -184,7 +208,10 @@ async function saveProfile(caller: Caller, stored: ProfileRow, fields: Onboardin
   try {
     requireFirstTimeFields(fields, stored, Object.fromEntries(brandAssetSlots.map((slot) => [slot, Boolean(uploads[slot] ?? stored[pathColumn(slot)])])));
     if (Object.keys(update).length > 0) {
-      const { error } = await userClient(caller.accessToken).from('profiles').update(update).eq('id', caller.userId);
+      // New paths only with the service role (subscribers cannot set them); the fields in the same
+      // update are the validated ones above, for the caller's own row.
+      const client = newFiles.length > 0 ? serviceClient() : userClient(caller.accessToken);
+      const { error } = await client.from('profiles').update(update).eq('id', caller.userId);
       if (error) throw databaseError(error, 'Could not save the profile');
     }
   } catch (error) {
@@ -286,7 +313,8 @@ onboardingRoutes.post('/onboarding/delete-attachment', async (c) => {
   if (!path) throw new HttpError(404, `No ${fieldName} file to delete`);
   // The file goes first: a path left pointing at nothing reads as no file, never as an orphan.
   await removeObjects(caller, [path]);
-  const { error } = await userClient(caller.accessToken)
+  // Paths are the service's to write (see saveProfile); this clears the caller's own.
+  const { error } = await serviceClient()
     .from('profiles')
     .update({ [pathColumn(fieldName)]: null } as ProfileUpdate)
     .eq('id', caller.userId);

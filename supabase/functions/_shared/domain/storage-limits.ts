@@ -1,0 +1,9 @@
+// Limits on what Storage hands out and keeps (docs/decisions.md, "Storage limits"). Hosted
+// Storage has no setting for a signed URL's lifetime, so every code path that signs one uses
+// these, and the local Storage refuses longer ones.
+
+/** The longest a signed download URL may live: a week, what the processing automation needs. */
+export const SIGNED_URL_MAX_SECONDS = 7 * 24 * 60 * 60;
+
+/** An episode upload no submission names is deleted after this long (storage-cleanup). */
+export const UNSUBMITTED_UPLOAD_RETENTION_HOURS = 72;
