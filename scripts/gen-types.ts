@@ -76,7 +76,8 @@ interface NamedTypes {
 }
 
 function scalar(typeSchema: string, typeName: string, category: string, named: NamedTypes): string {
-  if (typeSchema === schema && named.enums.has(typeName)) return `Database["public"]["Enums"][${JSON.stringify(typeName)}]`;
+  if (typeSchema === schema && named.enums.has(typeName))
+    return `Database["public"]["Enums"][${JSON.stringify(typeName)}]`;
   if (typeSchema === schema && category === 'C' && named.composites.has(typeName)) {
     return `Database["public"]["CompositeTypes"][${JSON.stringify(typeName)}]`;
   }
@@ -222,7 +223,10 @@ export async function generateTypes(client: pg.Client): Promise<string> {
       [schema],
     )
   ).rows;
-  const named: NamedTypes = { enums: new Set(enumRows.map((e) => e.name)), composites: new Set(composites.map((c) => c.name)) };
+  const named: NamedTypes = {
+    enums: new Set(enumRows.map((e) => e.name)),
+    composites: new Set(composites.map((c) => c.name)),
+  };
 
   const functions = (
     await client.query<FunctionInfo>(

@@ -30,7 +30,9 @@ describe('gotrue-contract.yaml', () => {
       expect(validateAnswer('GET', '/user', 200, without(user, field)), field).not.toEqual([]);
     }
     const identity = (user.identities as Json[])[0];
-    expect(validateAnswer('GET', '/user', 200, { ...user, identities: [without(identity, 'provider')] })).not.toEqual([]);
+    expect(validateAnswer('GET', '/user', 200, { ...user, identities: [without(identity, 'provider')] })).not.toEqual(
+      [],
+    );
     // A real oneOf: a body that is both a session and a user is neither.
     expect(validateAnswer('POST', '/signup', 200, { ...user, ...session })).not.toEqual([]);
   });

@@ -53,7 +53,9 @@ it("gives the fixture schema's `Database` the shape supabase's generator gives i
     }, url.toString());
     const start = generated.indexOf('public: {');
     const publicSchema = generated.slice(start, generated.indexOf('\n}\n', start));
-    expect(layoutFree(publicSchema)).toBe(layoutFree(await readFile(path.join(fixtures, 'database-public.expected.txt'), 'utf8')));
+    expect(layoutFree(publicSchema)).toBe(
+      layoutFree(await readFile(path.join(fixtures, 'database-public.expected.txt'), 'utf8')),
+    );
   } finally {
     await withDb((db) => db.query(`drop database ${name} with (force)`));
   }
