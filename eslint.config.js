@@ -6,6 +6,15 @@ import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescrip
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
+const fixedSleepMs = 200;
+const fixedSleeps = [
+  `CallExpression[callee.name='setTimeout'][arguments.1.value>${fixedSleepMs}]`,
+  `CallExpression[callee.name=/^(sleep|delay|wait)$/][arguments.0.value>${fixedSleepMs}]`,
+  `CallExpression[callee.property.name='waitForTimeout'][arguments.0.value>${fixedSleepMs}]`,
+];
+const loops = ['WhileStatement', 'DoWhileStatement', 'ForStatement', 'ForOfStatement', 'ForInStatement'].map((loop) => `${loop} *`).join(', ');
+const fixedSleepMessage = `A fixed wait over ${fixedSleepMs} ms on the real clock: poll with a deadline, set the time in SQL, or use fake timers.`;
+
 export default tseslint.config(
   { ignores: ['node_modules', 'dist', '.local-data', 'coverage', 'test-results', 'bench/results'] },
   js.configs.recommended,
@@ -48,6 +57,15 @@ export default tseslint.config(
           ],
         },
       ],
+    },
+  },
+  {
+    // Tests off the real clock: no fixed wait over 200 ms in a test. Poll with a deadline
+    // (expect.poll, or a loop: a wait inside a loop is a poll interval), set times in SQL, or
+    // use fake timers.
+    files: ['tests/**/*.ts', '**/*.test.{ts,tsx}'],
+    rules: {
+      'no-restricted-syntax': ['error', ...fixedSleeps.map((selector) => ({ selector: `${selector}:not(${loops})`, message: fixedSleepMessage }))],
     },
   },
   {

@@ -26,6 +26,7 @@ interface Column {
   nullable: boolean;
   has_default: boolean;
   is_identity: boolean;
+  is_identity_always: boolean;
   is_generated: boolean;
   is_updatable: boolean;
 }
@@ -68,8 +69,18 @@ interface TypeInfo {
 
 const quote = (name: string) => (/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) ? name : JSON.stringify(name));
 
-function scalar(typeSchema: string, typeName: string, category: string, enums: Set<string>): string {
-  if (typeSchema === schema && enums.has(typeName)) return `Database["public"]["Enums"][${JSON.stringify(typeName)}]`;
+/** The enums and composite types of the schema, which types refer to by name. */
+interface NamedTypes {
+  enums: Set<string>;
+  composites: Set<string>;
+}
+
+function scalar(typeSchema: string, typeName: string, category: string, named: NamedTypes): string {
+  if (typeSchema === schema && named.enums.has(typeName))
+    return `Database["public"]["Enums"][${JSON.stringify(typeName)}]`;
+  if (typeSchema === schema && category === 'C' && named.composites.has(typeName)) {
+    return `Database["public"]["CompositeTypes"][${JSON.stringify(typeName)}]`;
+  }
   if (category === 'E' && typeSchema !== schema) return 'string';
   switch (typeName) {
     case 'bool':
@@ -115,12 +126,12 @@ function scalar(typeSchema: string, typeName: string, category: string, enums: S
   }
 }
 
-function columnType(column: Column, enums: Set<string>): string {
+function columnType(column: Column, named: NamedTypes): string {
   if (column.type_category === 'A' && column.element_name) {
-    const element = scalar(column.element_schema ?? '', column.element_name, column.element_category ?? '', enums);
+    const element = scalar(column.element_schema ?? '', column.element_name, column.element_category ?? '', named);
     return element.includes(' ') || element.includes('|') ? `(${element})[]` : `${element}[]`;
   }
-  return scalar(column.type_schema, column.type_name, column.type_category, enums);
+  return scalar(column.type_schema, column.type_name, column.type_category, named);
 }
 
 function indent(text: string, by: number): string {
@@ -153,7 +164,8 @@ export async function generateTypes(client: pg.Client): Promise<string> {
               tn.nspname as type_schema, t.typname as type_name, t.typcategory as type_category,
               en.nspname as element_schema, et.typname as element_name, et.typcategory as element_category,
               not a.attnotnull as nullable, a.atthasdef as has_default,
-              a.attidentity <> '' as is_identity, a.attgenerated <> '' as is_generated,
+              a.attidentity <> '' as is_identity, a.attidentity = 'a' as is_identity_always,
+              a.attgenerated <> '' as is_generated,
               coalesce(col.is_updatable = 'YES', false) as is_updatable
          from pg_catalog.pg_attribute a
          join pg_catalog.pg_class c on c.oid = a.attrelid
@@ -164,7 +176,7 @@ export async function generateTypes(client: pg.Client): Promise<string> {
          left join pg_catalog.pg_namespace en on en.oid = et.typnamespace
          left join information_schema.columns col
            on col.table_schema = n.nspname and col.table_name = c.relname and col.column_name = a.attname
-        where n.nspname = $1 and c.relkind in ('r', 'p', 'v', 'm', 'f') and a.attnum > 0 and not a.attisdropped
+        where n.nspname = $1 and c.relkind in ('r', 'p', 'v', 'm', 'f', 'c') and a.attnum > 0 and not a.attisdropped
         order by c.relname, a.attname`,
       [schema],
     )
@@ -201,7 +213,6 @@ export async function generateTypes(client: pg.Client): Promise<string> {
       [schema],
     )
   ).rows;
-  const enums = new Set(enumRows.map((e) => e.name));
 
   const composites = (
     await client.query<{ name: string }>(
@@ -212,6 +223,10 @@ export async function generateTypes(client: pg.Client): Promise<string> {
       [schema],
     )
   ).rows;
+  const named: NamedTypes = {
+    enums: new Set(enumRows.map((e) => e.name)),
+    composites: new Set(composites.map((c) => c.name)),
+  };
 
   const functions = (
     await client.query<FunctionInfo>(
@@ -253,13 +268,13 @@ export async function generateTypes(client: pg.Client): Promise<string> {
       const inner = tsOfOid(t.elem);
       return inner.includes(' ') || inner.includes('|') ? `(${inner})[]` : `${inner}[]`;
     }
-    return scalar(t.schema, t.name, t.category, enums);
+    return scalar(t.schema, t.name, t.category, named);
   };
 
   const columnsOf = (table: string) => columns.filter((c) => c.table_name === table);
   const rowOf = (table: string) =>
     objectType(
-      columnsOf(table).map((c) => [quote(c.column_name), columnType(c, enums) + (c.nullable ? ' | null' : '')]),
+      columnsOf(table).map((c) => [quote(c.column_name), columnType(c, named) + (c.nullable ? ' | null' : '')]),
     );
   const relationshipsOf = (table: string) => {
     const fks = foreignKeys.filter((fk) => fk.table_name === table);
@@ -284,14 +299,15 @@ export async function generateTypes(client: pg.Client): Promise<string> {
     const cols = columnsOf(relation.name);
     const isTable = relation.kind === 'r' || relation.kind === 'p' || relation.kind === 'f';
     const insertFields: [string, string][] = cols.map((c) => {
-      const type = columnType(c, enums) + (c.nullable ? ' | null' : '');
-      if (c.is_generated) return [`${quote(c.column_name)}?`, 'never'];
+      const type = columnType(c, named) + (c.nullable ? ' | null' : '');
+      // Postgres writes generated and always-identity columns itself.
+      if (c.is_generated || c.is_identity_always) return [`${quote(c.column_name)}?`, 'never'];
       const optional = c.nullable || c.has_default || c.is_identity;
       return [`${quote(c.column_name)}${optional ? '?' : ''}`, type];
     });
     const updateFields: [string, string][] = cols.map((c) => {
-      if (c.is_generated) return [`${quote(c.column_name)}?`, 'never'];
-      return [`${quote(c.column_name)}?`, columnType(c, enums) + (c.nullable ? ' | null' : '')];
+      if (c.is_generated || c.is_identity_always) return [`${quote(c.column_name)}?`, 'never'];
+      return [`${quote(c.column_name)}?`, columnType(c, named) + (c.nullable ? ' | null' : '')];
     });
     const parts: [string, string][] = [['Row', rowOf(relation.name)]];
     if (isTable || cols.some((c) => c.is_updatable)) {
@@ -324,7 +340,8 @@ export async function generateTypes(client: pg.Client): Promise<string> {
           );
 
     let returns: string;
-    let setof: string | null = null;
+    // A function returning rows of a relation or a composite type names it (SetofOptions).
+    let setofTarget: string | null = null;
     const returnType = types.get(Number(fn.return_type));
     if (outputs.length > 0) {
       returns = objectType(
@@ -334,12 +351,10 @@ export async function generateTypes(client: pg.Client): Promise<string> {
     } else if (returnType?.relname && relationNames.has(returnType.relname) && returnType.schema === schema) {
       returns = rowOf(returnType.relname);
       if (fn.returns_set) returns += '[]';
-      setof = objectType([
-        ['from', '"*"'],
-        ['to', JSON.stringify(returnType.relname)],
-        ['isOneToOne', String(!fn.returns_set)],
-        ['isSetofReturn', String(fn.returns_set)],
-      ]);
+      setofTarget = returnType.relname;
+    } else if (returnType && returnType.schema === schema && named.composites.has(returnType.name)) {
+      returns = tsOfOid(Number(fn.return_type)) + (fn.returns_set ? '[]' : '');
+      setofTarget = returnType.name;
     } else {
       returns = tsOfOid(Number(fn.return_type));
       if (fn.returns_set) returns = returns.includes(' ') || returns.includes('|') ? `(${returns})[]` : `${returns}[]`;
@@ -348,7 +363,17 @@ export async function generateTypes(client: pg.Client): Promise<string> {
       ['Args', args],
       ['Returns', returns],
     ];
-    if (setof) parts.push(['SetofOptions', setof]);
+    if (setofTarget) {
+      parts.push([
+        'SetofOptions',
+        objectType([
+          ['from', '"*"'],
+          ['to', JSON.stringify(setofTarget)],
+          ['isOneToOne', String(!fn.returns_set)],
+          ['isSetofReturn', String(fn.returns_set)],
+        ]),
+      ]);
+    }
     const group = functionGroups.get(fn.name) ?? [];
     group.push(objectType(parts));
     functionGroups.set(fn.name, group);

@@ -108,8 +108,7 @@ describe('sign-up and sign-in with supabase-js', () => {
     );
     expect(parent).toEqual({ parent: first.refresh_token, revoked: false });
 
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(events).toEqual(expect.arrayContaining(['SIGNED_IN', 'TOKEN_REFRESHED']));
+    await expect.poll(() => events).toEqual(expect.arrayContaining(['SIGNED_IN', 'TOKEN_REFRESHED']));
     expectCallsValid(calls);
   });
 
@@ -132,8 +131,7 @@ describe('sign-up and sign-in with supabase-js', () => {
 
     const changed = await client.auth.updateUser({ password: 'a-brand-new-password' });
     expect(changed.error).toBeNull();
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(events).toContain('USER_UPDATED');
+    await expect.poll(() => events).toContain('USER_UPDATED');
 
     // This session goes on; the other one is over.
     expect((await client.auth.getUser()).error).toBeNull();
@@ -160,8 +158,7 @@ describe('sign-up and sign-in with supabase-js', () => {
       events.push(event);
     });
     expect((await b.client.auth.signOut({ scope: 'local' })).error).toBeNull();
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(events).toContain('SIGNED_OUT');
+    await expect.poll(() => events).toContain('SIGNED_OUT');
     // b's refresh token is gone, c and a still work.
     expect(
       (await recordingClient().client.auth.refreshSession({ refresh_token: bSession.refresh_token })).error?.code,
@@ -213,8 +210,7 @@ describe('password recovery with supabase-js', () => {
     expect(decodeJwt(verified.data.session!.access_token).amr).toEqual([
       { method: 'recovery', timestamp: expect.any(Number) },
     ]);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(events).toContain('PASSWORD_RECOVERY');
+    await expect.poll(() => events).toContain('PASSWORD_RECOVERY');
 
     // The token is single-use.
     const again = await recordingClient().client.auth.verifyOtp({ token_hash: tokenHash, type: 'recovery' });

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
-import { SignJWT } from 'jose';
+import { SignJWT, type JWTPayload } from 'jose';
 import { config, withDb } from '../support/stack.ts';
 
 const secret = new TextEncoder().encode(config.jwtSecret);
@@ -18,6 +18,13 @@ export function userJwt(sub: string, expiresIn: string | number = '1h'): Promise
     .setIssuedAt()
     .setExpirationTime(expiresIn)
     .sign(secret);
+}
+
+/** A signed-URL token with `claims`, as it stands once its lifetime has run out (issued that long ago, and a second more). */
+export function lapsedSignedUrlToken(claims: JWTPayload): Promise<string> {
+  const lifetime = claims.exp! - claims.iat!;
+  const iat = Math.floor(Date.now() / 1000) - lifetime - 1;
+  return new SignJWT({ ...claims, iat, exp: iat + lifetime }).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).sign(secret);
 }
 
 /** Realtime is never used here; Node 20 has no WebSocket, so give supabase-js a stub. */

@@ -2,6 +2,7 @@
 // /storage/v1/upload/resumable: big uploads, resume after a crash from the stored offset,
 // limits and RLS refusing before a byte is stored, and no leftovers.
 import { createHash, randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
 import * as tus from 'tus-js-client';
@@ -46,6 +47,12 @@ class MemoryUrlStorage implements tus.UrlStorage {
   }
 }
 
+/** How many bytes of the upload at `url` the server has on disk. */
+async function storedBytesOf(url: string): Promise<number> {
+  const id = new URL(url).pathname.split('/').pop()!;
+  return (await fs.stat(path.join(storageDir, 'tus', id))).size;
+}
+
 /**
  * An HTTP stack that "crashes" during one PATCH: it sends half of the chunk on a request that
  * declared the whole chunk, then drops the connection, as a tab closed mid-upload would.
@@ -77,14 +84,12 @@ class CrashingStack implements tus.HttpStack {
       send: async (body: Buffer) => {
         const half = body.subarray(0, Math.floor(body.length / 2));
         this.sentBeforeCrash = Number(headers['Upload-Offset']) + half.length;
-        await new Promise<void>((resolve) => {
-          const req = http.request(url, { method: 'PATCH', headers: { ...headers, 'Content-Length': String(body.length) } });
-          req.on('error', () => resolve());
-          req.write(half, () => setTimeout(() => {
-            req.destroy();
-            resolve();
-          }, 300));
-        });
+        const req = http.request(url, { method: 'PATCH', headers: { ...headers, 'Content-Length': String(body.length) } });
+        req.on('error', () => {});
+        await new Promise<void>((resolve) => req.write(half, () => resolve()));
+        // The connection drops once the server has stored part of the half it was sent.
+        await expect.poll(() => storedBytesOf(url), { timeout: 10_000 }).toBeGreaterThan(Number(headers['Upload-Offset']));
+        req.destroy();
         throw new Error('simulated crash in the middle of a chunk');
       },
     };
@@ -192,12 +197,12 @@ describe('TUS resumable uploads', () => {
     expect(await objectRow(buckets.tus, name)).toBeNull(); // not complete: no row
 
     // The server kept what it stored; HEAD tells where to resume.
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    const head = await fetch(first.url!, { method: 'HEAD', headers: { 'tus-resumable': '1.0.0', authorization: `Bearer ${alice.jwt}` } });
+    const headOf = () => fetch(first.url!, { method: 'HEAD', headers: { 'tus-resumable': '1.0.0', authorization: `Bearer ${alice.jwt}` } });
+    // What arrived of the interrupted chunk is kept (once the server has let go of the dropped request).
+    await expect.poll(async () => Number((await headOf()).headers.get('upload-offset')), { timeout: 5000 }).toBeGreaterThan(2 * chunkSize);
+    const head = await headOf();
     expect(head.status).toBe(200);
     const storedOffset = Number(head.headers.get('upload-offset'));
-    // What arrived of the interrupted chunk is kept.
-    expect(storedOffset).toBeGreaterThan(2 * chunkSize);
     expect(storedOffset).toBeLessThanOrEqual(sentByFirst);
     expect(Number(head.headers.get('upload-length'))).toBe(data.length);
 

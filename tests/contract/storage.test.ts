@@ -1,12 +1,13 @@
 // Local Storage through the gateway with @supabase/supabase-js, unchanged: uploads, downloads,
 // listing, signed URLs, limits, and RLS deciding per caller, as on Supabase.
 import http from 'node:http';
+import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeJwt } from 'jose';
 import { SIGNED_URL_MAX_SECONDS } from '../../supabase/functions/_shared/domain/storage-limits.ts';
 import { config } from '../support/stack.ts';
 import {
-  buckets, clientAs, filesUnder, objectRow, setUpTestBuckets, tearDownTestBuckets, storageUrl, testUser, userJwt, type TestUser,
+  buckets, clientAs, filesUnder, lapsedSignedUrlToken, objectRow, setUpTestBuckets, tearDownTestBuckets, storageUrl, testUser, userJwt, type TestUser,
 } from './storage-support.ts';
 
 let alice: TestUser;
@@ -171,9 +172,13 @@ describe('signed URLs', () => {
     expect(other.status).toBe(400);
     expect(await other.json()).toMatchObject({ statusCode: '400', code: 'InvalidSignature' });
 
+    // A one-second URL carries a one-second lifetime; once past it, the server refuses it.
     const short = await bucket.createSignedUrl(`${alice.id}/signed/one.txt`, 1);
-    await new Promise((resolve) => setTimeout(resolve, 2100));
-    const expired = await fetch(short.data!.signedUrl);
+    const shortUrl = new URL(short.data!.signedUrl);
+    const claims = decodeJwt(shortUrl.searchParams.get('token')!);
+    expect(claims.exp! - claims.iat!).toBe(1);
+    shortUrl.searchParams.set('token', await lapsedSignedUrlToken(claims));
+    const expired = await fetch(shortUrl);
     expect(expired.status).toBe(400);
     expect(await expired.json()).toMatchObject({ statusCode: '403', code: 'InvalidJWT', message: 'jwt expired' });
   });
@@ -317,9 +322,8 @@ describe('limits, public buckets, JWTs, buckets', () => {
         resolve();
       }, 200));
     });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await expect.poll(() => filesUnder('tmp'), { timeout: 5000 }).toEqual([]);
     expect(await objectRow(buckets.private, name)).toBeNull();
-    expect(await filesUnder('tmp')).toEqual([]);
   });
 
   it('answers an unknown bucket with NoSuchBucket', async () => {

@@ -599,10 +599,9 @@ describe('the sandbox against Stripe\'s published API description (the stripe pa
     await raw('DELETE', `/v1/subscriptions/${subscriptionId}`);
     const other = await raw('POST', '/v1/customers', 'email=gone%40example.com');
     sample('DeletedCustomer', 'DELETE /v1/customers/{id}', await raw('DELETE', `/v1/customers/${other.id}`));
-    await new Promise((resolve) => setTimeout(resolve, 300));
 
-    const types = new Set(received.map((r) => r.event.type));
-    expect([...types].sort()).toEqual([
+    // Until the last webhook has arrived.
+    await expect.poll(() => [...new Set(received.map((r) => r.event.type))].sort(), { timeout: 5000 }).toEqual([
       'checkout.session.completed',
       'checkout.session.expired',
       'customer.created',

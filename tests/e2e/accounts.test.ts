@@ -93,8 +93,11 @@ describe('sign in', () => {
     await page.mouse.move(box.x + 20, y);
     await page.mouse.down();
     await page.mouse.move(box.x + 50, y, { steps: 5 });
+    const offset = () => toast.evaluate((element) => (element as HTMLElement).style.transform);
+    await expect.poll(offset).toBe('translateX(30px)');
     await page.mouse.up();
-    await page.waitForTimeout(300);
+    // Let go: the toast springs back (the release was handled) and stays.
+    await expect.poll(offset).toBe('translateX(0px)');
     expect(await toast.isVisible()).toBe(true);
     await page.mouse.move(box.x + 20, y);
     await page.mouse.down();

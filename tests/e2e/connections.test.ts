@@ -2,7 +2,7 @@
 // sandboxes: connect Google Drive, Deny, an expired token and 'Refresh', disconnect, WordPress,
 // and which providers an ordinary account and the internal test account may connect.
 import type { Page } from 'playwright-core';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SANDBOX_WORDPRESS_USER } from '../../local/sandbox/oauth/index.ts';
 import { config, withDb } from '../support/stack.ts';
 import { createUser, type TestUser } from '../support/users.ts';
@@ -20,14 +20,6 @@ async function signIn(user: TestUser): Promise<Page> {
 const panel = (page: Page) => page.getByRole('region', { name: 'Social Media Connections' });
 const row = (page: Page, label: string) => panel(page).getByRole('listitem').filter({ hasText: label });
 
-async function setGoogleLifetime(seconds: number | null): Promise<void> {
-  await fetch(`${config.urls.sandbox}/oauth/_control/lifetime`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ provider: 'google', seconds }),
-  });
-}
-
 async function connectThroughSandbox(page: Page, label: string, decision: 'Authorize' | 'Deny', checkAccessibility = false): Promise<void> {
   await panel(page).getByRole('button', { name: `Connect ${label}` }).click();
   const dialog = page.getByRole('dialog', { name: `Connect ${label}` });
@@ -39,10 +31,6 @@ async function connectThroughSandbox(page: Page, label: string, decision: 'Autho
   await page.getByRole('button', { name: decision }).click();
   await page.waitForURL((url) => url.pathname === '/dashboard');
 }
-
-afterEach(async () => {
-  await setGoogleLifetime(null);
-});
 
 describe('Social Media Connections panel', () => {
   it('connects Google Drive through the provider: Connected, the summary line, then Disconnect', async () => {
@@ -75,12 +63,11 @@ describe('Social Media Connections panel', () => {
   });
 
   it("an expired token shows 'Expired' and 'Refresh' brings it back", async () => {
-    const page = await signIn(await createUser('onboarded'));
-    await setGoogleLifetime(2);
+    const user = await createUser('onboarded');
+    const page = await signIn(user);
     await connectThroughSandbox(page, 'Google Drive', 'Authorize');
     await row(page, 'Google Drive').getByText('Connected', { exact: true }).waitFor();
-    await setGoogleLifetime(null);
-    await page.waitForTimeout(2100);
+    await withDb((db) => db.query(`update public.oauth_connections set expires_at = now() - interval '1 second' where user_id = $1 and provider = 'google'`, [user.id]));
     await page.reload();
     await row(page, 'Google Drive').getByText('Expired', { exact: true }).waitFor();
     await panel(page).getByText('0/1 working, 1 need attention').waitFor();

@@ -1,7 +1,7 @@
 // Social connections through the `api` and `oauth-callback` functions against the OAuth and
 // WordPress sandboxes: the PKCE flow and every refusal (nothing stored), the list, disconnect,
 // the token check, WordPress application passwords, and the daily refresh job run by cron.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCronJobNow } from '../../local/cron/scheduler.ts';
 import { SANDBOX_WORDPRESS_ENDLESS_SITE, SANDBOX_WORDPRESS_USER } from '../../local/sandbox/oauth/index.ts';
 import { anonClient, config, withDb } from '../support/stack.ts';
@@ -97,12 +97,6 @@ async function sandbox(path: string, body?: unknown) {
   });
   return res.json();
 }
-
-const setLifetime = (seconds: number | null) => sandbox('/oauth/_control/lifetime', { provider: 'google', seconds });
-
-afterEach(async () => {
-  await setLifetime(null);
-});
 
 describe('GET /api/oauth/{provider} and the callback', () => {
   it('starts PKCE (S256) with a state, and Authorize stores an encrypted, working connection', async () => {
@@ -239,11 +233,9 @@ describe('disconnect and the token check', () => {
 
   it('POST /api/oauth/refresh-all refreshes an expired token, validates the rest, and asks to reconnect a revoked grant', async () => {
     const user = await createUser('onboarded');
-    await setLifetime(1);
     const { token, flow } = await connect(user, 'google');
-    await setLifetime(null);
     await connect(user, 'youtube');
-    await new Promise((resolve) => setTimeout(resolve, 1100));
+    await withDb((db) => db.query(`update public.oauth_connections set expires_at = now() - interval '1 second' where user_id = $1 and provider = 'google'`, [user.id]));
     expect(Date.parse((await entry(token, 'google')).expiresAt as string)).toBeLessThan(Date.now());
 
     const check = await call('POST', 'oauth/refresh-all', token);

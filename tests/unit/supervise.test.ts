@@ -1,6 +1,6 @@
 // A supervised part of the local stack comes back when it dies, and the stack is told when it
 // cannot (npm start then exits with the reason).
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { spawnService, superviseService } from '../../local/lib/process.ts';
 
 const longRunning = () =>
@@ -15,9 +15,16 @@ describe('superviseService', () => {
     process.kill(first, 'SIGKILL');
     await expect.poll(() => service.pid(), { timeout: 5000 }).not.toBe(first);
     expect(lines).toEqual(['sleeper exited (SIGKILL); restarting', 'sleeper is back (attempt 1)']);
-    await service.stop();
-    await new Promise((resolve) => setTimeout(resolve, 800));
+    // Run the clock past every restart backoff: a stopped process is not started again.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      await service.stop();
+      await vi.advanceTimersByTimeAsync(60_000);
+    } finally {
+      vi.useRealTimers();
+    }
     expect(starts).toBe(2);
+    expect(lines).toHaveLength(2);
   });
 
   it('replaces the process on request (a changed file), without calling it a death', async () => {

@@ -26,7 +26,7 @@ export type Database = {
           admin_id: string
           created_at?: string
           details?: Json
-          id?: number
+          id?: never
           target_user_id?: string | null
         }
         Update: {
@@ -35,7 +35,7 @@ export type Database = {
           admin_id?: string
           created_at?: string
           details?: Json
-          id?: number
+          id?: never
           target_user_id?: string | null
         }
         Relationships: []

@@ -1,9 +1,9 @@
 // @vitest-environment jsdom
 // The panel with a fake network: states, summary line, and the token-check and disconnect toasts
 // (including the 'Reconnection Needed' toast 2 s after the check).
-import type { ConnectionEntry, ProviderId } from '@domain/connection-status';
+import type { ConnectionEntry, ProviderId, TokenCheckResult } from '@domain/connection-status';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, render, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Toaster } from 'react-hot-toast';
 import { MemoryRouter } from 'react-router-dom';
@@ -35,6 +35,11 @@ function entry(provider: ProviderId, overrides: Partial<ConnectionEntry> = {}): 
   };
 }
 const live = { connected: true, hasAccessToken: true, hasRefreshToken: true, createdAt: new Date(Date.now() - hour).toISOString(), updatedAt: new Date(Date.now() - hour).toISOString() };
+
+/** Moves the fake clock on by `ms`, letting React render what the timers and promises did. */
+async function advanceClock(ms: number): Promise<void> {
+  await act(() => vi.advanceTimersByTimeAsync(ms));
+}
 
 function renderPanel() {
   return render(
@@ -89,17 +94,27 @@ describe('ConnectionsPanel', () => {
   });
 
   it("the token check toasts its result, then 'Reconnection Needed' 2 s later, and refetches", async () => {
-    network.request.mockResolvedValue({ validated: [{ provider: 'google' }], refreshed: [], failed: [], needsReauth: [{ provider: 'x' }, { provider: 'youtube' }] });
+    let answer: (result: TokenCheckResult) => void = () => {};
+    network.request.mockReturnValue(new Promise<TokenCheckResult>((resolve) => (answer = resolve)));
     renderPanel();
     await userEvent.click(await screen.findByRole('button', { name: 'Refresh X (Twitter)' }));
     expect(network.request).toHaveBeenCalledWith('POST', '/api/oauth/refresh-all');
-    await screen.findByText('Token Check Complete');
-    await screen.findByText('1 tokens working, 2 need attention - reconnect required');
-    const shownAt = Date.now();
-    await screen.findByText('Reconnection Needed', undefined, { timeout: 4000 });
-    await screen.findByText('Please reconnect: X (Twitter), YouTube');
-    expect(Date.now() - shownAt).toBeGreaterThanOrEqual(1500);
-    await waitFor(() => expect(network.load).toHaveBeenCalledTimes(2));
+    // From the answer on, the clock moves only when the test moves it.
+    vi.useFakeTimers();
+    try {
+      answer({ validated: [{ provider: 'google' }], refreshed: [], failed: [], needsReauth: [{ provider: 'x' }, { provider: 'youtube' }] });
+      await advanceClock(0);
+      expect(screen.getByText('Token Check Complete')).toBeTruthy();
+      expect(screen.getByText('1 tokens working, 2 need attention - reconnect required')).toBeTruthy();
+      await advanceClock(1999);
+      expect(screen.queryByText('Reconnection Needed')).toBeNull();
+      await advanceClock(1);
+      expect(screen.getByText('Reconnection Needed')).toBeTruthy();
+      expect(screen.getByText('Please reconnect: X (Twitter), YouTube')).toBeTruthy();
+      expect(network.load).toHaveBeenCalledTimes(2);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("a failed token check toasts 'Token Refresh Failed' with the message", async () => {
