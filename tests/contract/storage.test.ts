@@ -3,7 +3,6 @@
 import http from 'node:http';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeJwt } from 'jose';
 import { SIGNED_URL_MAX_SECONDS } from '../../supabase/functions/_shared/domain/storage-limits.ts';
 import { config } from '../support/stack.ts';
 import {
