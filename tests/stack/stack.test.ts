@@ -40,6 +40,8 @@ describe('PostgREST through the gateway', () => {
       await db.query(`
         create table public.stack_probe (id int primary key, owner uuid, is_public boolean not null, body text);
         alter table public.stack_probe enable row level security;
+        -- Hosted Supabase grants nothing by default on new tables (nor does the local bootstrap).
+        grant select on public.stack_probe to anon, authenticated;
         create policy "anyone reads public rows" on public.stack_probe for select to anon, authenticated using (is_public);
         create policy "owners read their rows" on public.stack_probe for select to authenticated using (owner = (select auth.uid()));
         insert into public.stack_probe values (1, null, true, 'public'), (2, '${userA}', false, 'a'), (3, '${userB}', false, 'b');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { databaseError } from './database-errors.ts';
+import { databaseError, isUnstorableText } from './database-errors.ts';
 
 const answer = (error: { code?: string; message: string; details?: string | null }) => {
   const mapped = databaseError(error, 'Could not save');
@@ -36,5 +36,17 @@ describe('databaseError: the one mapping from a database refusal to HTTP', () =>
   it("answers the server's own failures with 500", () => {
     for (const code of [undefined, '42P01', '57014', '08006', 'PGRST301', 'CONNECTION_CLOSED'])
       expect(answer({ code, message: 'boom' })).toEqual({ status: 500, message: 'Could not save: boom' });
+  });
+});
+
+describe('isUnstorableText', () => {
+  it.each([
+    ['a\u0000b', true],
+    ['lone \uD800 high', true],
+    ['lone \uDC00 low', true],
+    ['pair \uD83C\uDFA7 ok', false],
+    ['plain/uploads/a.mp4', false],
+  ])('%j is unstorable: %s', (text, unstorable) => {
+    expect(isUnstorableText(text)).toBe(unstorable);
   });
 });

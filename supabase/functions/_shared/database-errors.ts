@@ -14,7 +14,12 @@ type Status = HttpError['status'];
 
 /** Text Postgres cannot store: a NUL character, or a lone UTF-16 surrogate (invalid JSON to PostgREST). */
 const unstorableText = new Set(['22P05', '22021', 'PGRST102']);
-const unstorableTextMessage = 'Text may not contain NUL characters or invalid Unicode';
+export const unstorableTextMessage = 'Text may not contain NUL characters or invalid Unicode';
+
+/** Whether `text` holds what Postgres (and Storage's object names) cannot store. */
+export function isUnstorableText(text: string): boolean {
+  return text.includes('\u0000') || /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(text);
+}
 
 /** Our SQL functions' own refusals: the message is a reason code, the detail the words for people. */
 const raisedByUs = (code: string) => code === '22023' || code === 'P0001' || code === 'P0002' || code === '42501' || /^PT\d{3}$/.test(code);

@@ -9,7 +9,7 @@ import {
   submitEpisodePayloadSchema,
 } from '../../_shared/domain/episodes.ts';
 import { settings } from '../../_shared/config.ts';
-import { databaseError, type DatabaseError } from '../../_shared/database-errors.ts';
+import { databaseError, isUnstorableText, unstorableTextMessage, type DatabaseError } from '../../_shared/database-errors.ts';
 import { mediaTypeOf, SIGNATURE_BYTES } from '../../_shared/domain/file-signatures.ts';
 import { HttpError, parseJsonBody, readBodyText } from '../../_shared/http-error.ts';
 import { readAsCaller, requireCaller } from '../../_shared/session.ts';
@@ -53,6 +53,8 @@ async function requireMp4Files(caller: { userId: string }, files: string[]): Pro
   await Promise.all(
     files.map(async (file) => {
       if (!file.startsWith(`${caller.userId}/`)) throw new HttpError(403, 'Only your own uploaded files can be submitted.');
+      // A name no storage can hold is the client's mistake, before Storage is asked.
+      if (isUnstorableText(file)) throw new HttpError(400, `Could not submit the episode: ${unstorableTextMessage}`);
       const url = `${supabaseUrl}/storage/v1/object/${EPISODES_BUCKET}/${file.split('/').map(encodeURIComponent).join('/')}`;
       const res = await fetch(url, { headers: { authorization: `Bearer ${key}`, apikey: key, range: `bytes=0-${SIGNATURE_BYTES - 1}` } });
       if (!res.ok) {
