@@ -95,7 +95,8 @@ describe('the walk findings', () => {
     // The update form on a phone: the post setting's label stays inside its card.
     const postSettings = page.getByRole('region', { name: /Post Settings/ });
     await postSettings.waitFor();
-    await expectInside(postSettings.locator('label', { hasText: 'Post automatically to my connected platforms' }), postSettings);
+    const postLabel = postSettings.getByText('Post automatically to my connected platforms', { exact: true });
+    await expectInside(postLabel, postSettings);
     await expectNoSidewaysScroll(page, phone.width);
     await expectAccessible(page);
 
