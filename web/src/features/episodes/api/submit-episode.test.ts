@@ -1,6 +1,6 @@
-// The episode submission's toast text for each kind of failed response (spec section 8): the
-// server's message, else 'Failed to submit episode', or 'Server error ({status}): {statusText}'
-// when the body is not readable JSON. Other toasts keep the '{status}: {text}' message.
+// errorMessage with the submission's fallbacks (the dialog's toasts: submit-episode-dialog.test.tsx):
+// an error that is not a response gets 'Failed to submit episode', and other toasts, without the
+// fallbacks, keep the '{status}: {text}' message.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { apiRequest, errorMessage } from '@/lib/api-client';
 import { episodeTexts } from '../texts';
@@ -20,23 +20,7 @@ async function failureOf(status: number, statusText: string, body: string, conte
 
 const submissionToast = (error: unknown) => errorMessage(error, episodeTexts.submitFailed, episodeTexts.serverError);
 
-describe('the submission failure toast', () => {
-  it("shows the server's message", async () => {
-    const error = await failureOf(409, 'Conflict', '{"message":"Monthly episode submission limit reached."}');
-    expect(submissionToast(error)).toBe('Monthly episode submission limit reached.');
-  });
-
-  it("shows 'Failed to submit episode' for JSON without a message", async () => {
-    expect(submissionToast(await failureOf(500, 'Internal Server Error', '{}'))).toBe('Failed to submit episode');
-    expect(submissionToast(await failureOf(400, 'Bad Request', '{"message":"  "}'))).toBe('Failed to submit episode');
-  });
-
-  it('shows the status for a body that is not JSON: an HTML error page or nothing', async () => {
-    const html = '<html><body><h1>502 Bad Gateway</h1></body></html>';
-    expect(submissionToast(await failureOf(502, 'Bad Gateway', html, 'text/html'))).toBe('Server error (502): Bad Gateway');
-    expect(submissionToast(await failureOf(503, 'Service Unavailable', ''))).toBe('Server error (503): Service Unavailable');
-  });
-
+describe('the submission fallbacks of errorMessage', () => {
   it('shows the fallback for an error that is not a response', () => {
     expect(submissionToast('offline')).toBe('Failed to submit episode');
   });
