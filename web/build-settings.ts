@@ -13,9 +13,9 @@ export interface SpaSettings {
 
 export const requiredSpaSettings = ['VITE_SUPABASE_URL', 'VITE_SUPABASE_ANON_KEY'] as const;
 
-function isHttpUrl(value: string): boolean {
+function isHttpUrl(value: string, protocols = ['http:', 'https:']): boolean {
   try {
-    return ['http:', 'https:'].includes(new URL(value).protocol);
+    return protocols.includes(new URL(value).protocol);
   } catch {
     return false;
   }
@@ -30,6 +30,10 @@ export function resolveSpaSettings(env: Record<string, string | undefined>, targ
   else if (target === 'build' && env.CASTLOOP_LOCAL_STACK !== '1' && isLoopbackUrl(supabaseUrl)) {
     problems.push(`VITE_SUPABASE_URL is this machine (${supabaseUrl}); a production build needs the project's URL`);
   }
+  // Optional: without it the onboarding page shows no player (web/src/lib/external-links.ts).
+  const introVideoUrl = env.VITE_INTRO_VIDEO_URL?.trim();
+  if (introVideoUrl && !isHttpUrl(introVideoUrl, ['https:']))
+    problems.push(`VITE_INTRO_VIDEO_URL is not an https embed URL ("${introVideoUrl}")`);
   if (problems.length > 0) {
     throw new Error(
       `SPA configuration: ${problems.join('; ')}. Give the build the project's values (docs/deploy.md, section 6); npm start and npm test pass the local stack's own.`,

@@ -112,6 +112,7 @@ const functions: Record<string, Grants> = {
   'private.brand_asset_exists(text,text[])': exec('authenticated'),
   'private.complete_onboarding()': exec('authenticated'),
   'private.resubmit_submission(uuid,text[],text,jsonb)': exec('authenticated'),
+  'private.submission_automation(uuid)': exec('authenticated'),
   'private.attachment_state(text,text[])': exec('authenticated'),
   'private.admin_find_subscriber(text)': exec('authenticated'),
   'private.require_admin()': exec('authenticated'),

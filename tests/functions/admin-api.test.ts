@@ -238,6 +238,7 @@ describe('POST /api/admin/episodes/resubmit as an administrator', () => {
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({
       message: 'Episode successfully resubmitted to an automation webhook',
+      automation: 'webhook',
       log: { id: expect.any(String), status: 'resubmitted' },
     });
     const stored = await withDb(async (db) => {
@@ -285,6 +286,24 @@ describe('POST /api/admin/episodes/resubmit as an administrator', () => {
       originalLogId,
       delivery: { state: 'pending' },
     });
+  });
+
+  it('says so when the built-in worker takes the resubmission, not the webhook', async () => {
+    await setActiveAutomation('builtin');
+    let res: Awaited<ReturnType<typeof call>>;
+    try {
+      res = await call('POST', 'admin/episodes/resubmit', adminToken, { objectStorageFiles: [file], userEmail: subscriber.email });
+    } finally {
+      await setActiveAutomation('webhook');
+    }
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({
+      message: "Episode successfully resubmitted to Castloop's built-in processing",
+      automation: 'builtin',
+      log: { id: expect.any(String), status: 'resubmitted' },
+    });
+    const logs = await call('GET', 'admin/episode-logs', adminToken);
+    expect(logs.body.items.find((log: { id: string }) => log.id === res.body.log.id)).toMatchObject({ delivery: { state: 'skipped' } });
   });
 
   const missingFile = '00000000-0000-4000-8000-000000000001/uploads/missing.mp4';

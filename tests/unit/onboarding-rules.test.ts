@@ -50,6 +50,12 @@ describe('required fields', () => {
     const missing = missingRequiredFields('setup', { ...complete, podcastAuthor: ' Not Provided ', brandFont: '  ' }, { logo: true });
     expect(missing.map((m) => m.field)).toEqual(['podcastAuthor', 'podcastCover', 'brandFont']);
   });
+
+  it('counts a colour as complete only when it is a valid one, as the form validates it', () => {
+    const colours = { brandColorPrimary: '12', brandColorSecondary: 'GGGGGG', brandColorTertiary: ' a1b2c3 ' };
+    const missing = missingRequiredFields('setup', { ...complete, ...colours }, { logo: true, podcastCover: true });
+    expect(missing.map((m) => m.field)).toEqual(['brandColorPrimary', 'brandColorSecondary']);
+  });
 });
 
 describe('colours', () => {

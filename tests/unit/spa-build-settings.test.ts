@@ -27,6 +27,19 @@ describe('the SPA build settings', () => {
     ).toThrow(/not an http\(s\) URL/);
   });
 
+  it('takes an optional intro video only as an https URL', () => {
+    expect(() => resolveSpaSettings({ ...project, VITE_INTRO_VIDEO_URL: 'youtube.com/embed/x' }, 'build')).toThrow(
+      /VITE_INTRO_VIDEO_URL is not an https embed URL \("youtube.com\/embed\/x"\)/,
+    );
+    expect(() => resolveSpaSettings({ ...project, VITE_INTRO_VIDEO_URL: 'http://video.example/embed/x' }, 'build')).toThrow(
+      /VITE_INTRO_VIDEO_URL/,
+    );
+    expect(resolveSpaSettings({ ...project, VITE_INTRO_VIDEO_URL: 'https://www.youtube-nocookie.com/embed/abc' }, 'build').supabaseUrl).toBe(
+      project.VITE_SUPABASE_URL,
+    );
+    expect(resolveSpaSettings({ ...project, VITE_INTRO_VIDEO_URL: ' ' }, 'build').supabaseUrl).toBe(project.VITE_SUPABASE_URL);
+  });
+
   it('takes the local address only when the local stack says so', () => {
     const local = {
       VITE_SUPABASE_URL: 'http://127.0.0.1:23321',

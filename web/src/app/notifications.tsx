@@ -55,7 +55,9 @@ export function Notifications() {
   }, []);
   return (
     <section ref={region} tabIndex={-1} aria-label={appTexts.notificationsLabel} className="outline-none">
-      <Toaster position="bottom-right" toastOptions={{ duration: TOAST_DURATION_MS, style: { maxWidth: 420 } }}>
+      {/* At the top, away from the forms' submit buttons at the bottom: a toast over the button the
+          pointer rests on would cover it and, paused while hovered, never leave. */}
+      <Toaster position="top-center" toastOptions={{ duration: TOAST_DURATION_MS, style: { maxWidth: 420 } }}>
         {(toast) => <SwipeableToast toast={toast} />}
       </Toaster>
     </section>

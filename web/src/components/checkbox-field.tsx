@@ -9,9 +9,10 @@ interface CheckboxFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>,
 
 export const CheckboxField = forwardRef<HTMLInputElement, CheckboxFieldProps>(function CheckboxField({ label, toggle = false, ...input }, ref) {
   return (
-    <label className="label cursor-pointer justify-start gap-2">
-      <input ref={ref} type="checkbox" className={toggle ? 'toggle toggle-primary' : 'checkbox'} {...input} />
-      <span className="label-text">{label}</span>
+    // daisyUI's label does not wrap: a long label on a phone would run past its card.
+    <label className="label cursor-pointer justify-start gap-2 whitespace-normal">
+      <input ref={ref} type="checkbox" className={`shrink-0 ${toggle ? 'toggle toggle-primary' : 'checkbox'}`} {...input} />
+      <span className="label-text min-w-0">{label}</span>
     </label>
   );
 });

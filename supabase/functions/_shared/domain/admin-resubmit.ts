@@ -16,8 +16,18 @@ export const adminResubmitMessages = {
   noFiles: 'Please select at least one file to resubmit.',
   emailRequiredTitle: 'Email Required',
   emailRequired: "Please enter the user's email address.",
+  /** The spec's words, for a resubmission the automation webhook takes. */
   success: 'Episode successfully resubmitted to an automation webhook',
+  successBuiltin: "Episode successfully resubmitted to Castloop's built-in processing",
 } as const;
+
+/** Which automation took a submission: the built-in worker, or the webhook (through the outbox). */
+export type ResubmitAutomation = 'builtin' | 'webhook';
+
+/** The success message naming the automation that took the resubmission. */
+export function resubmitSuccessMessage(automation: ResubmitAutomation): string {
+  return automation === 'builtin' ? adminResubmitMessages.successBuiltin : adminResubmitMessages.success;
+}
 
 interface SubmissionParameters {
   startTimestamp?: string | null;

@@ -38,6 +38,11 @@ const onboardingMessages = {
   timezoneUnknown: 'Timezone must be one of the listed UTC offsets',
 } as const;
 
+/** The colour rule (spec section 5): exactly 6 hex characters, without '#'. */
+export function isHexColor(value: string): boolean {
+  return new RegExp(`^[0-9A-Fa-f]{${HEX_COLOR_LENGTH}}$`).test(value);
+}
+
 /** The colour input's rule: '#' stripped, upper-cased, at most 6 characters. */
 export function normalizeHexColor(input: string): string {
   return input.replace(/#/g, '').toUpperCase().slice(0, HEX_COLOR_LENGTH);
@@ -54,7 +59,7 @@ const oneOf = (values: readonly string[], message: string) =>
   );
 const hexColor = z.string().check(
   z.trim(),
-  z.refine((value) => value === '' || /^[0-9A-Fa-f]{6}$/.test(value), onboardingMessages.hexColor),
+  z.refine((value) => value === '' || isHexColor(value), onboardingMessages.hexColor),
 );
 
 /** The profile's text fields as the form and `/api/onboarding/submit` send them ('' clears). */
@@ -238,10 +243,16 @@ export const requiredOnboardingFields: readonly { field: RequiredField; message:
   { field: 'logo', message: onboardingMessages.logoRequired },
 ];
 
+const requiredColorFields: readonly RequiredField[] = [
+  'brandColorPrimary',
+  'brandColorSecondary',
+  'brandColorTertiary',
+];
+
 /**
- * The required fields of `mode` that are still missing. A text field counts when it is not blank;
- * a file slot when a file is chosen or one is already stored (`filesPresent`). Update mode
- * requires nothing.
+ * The required fields of `mode` that are still missing. A text field counts when it is not blank,
+ * a colour only when it is a valid one ('12' is not complete); a file slot when a file is chosen
+ * or one is already stored (`filesPresent`). Update mode requires nothing.
  */
 export function missingRequiredFields(
   mode: OnboardingMode,
@@ -249,9 +260,12 @@ export function missingRequiredFields(
   filesPresent: Partial<Record<BrandAssetSlot, boolean>>,
 ): { field: RequiredField; message: string }[] {
   if (mode === 'update') return [];
-  return requiredOnboardingFields.filter(({ field }) =>
-    isBrandAssetSlot(field) ? !filesPresent[field] : isBlank(values[field]),
-  );
+  return requiredOnboardingFields.filter(({ field }) => {
+    if (isBrandAssetSlot(field)) return !filesPresent[field];
+    const value = values[field];
+    if (requiredColorFields.includes(field)) return !isHexColor(value?.trim() ?? '');
+    return isBlank(value);
+  });
 }
 
 export function requiredFieldCount(mode: OnboardingMode): number {

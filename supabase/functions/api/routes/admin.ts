@@ -4,8 +4,9 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import {
-  adminResubmitMessages,
   resubmitPayloadSchema,
+  resubmitSuccessMessage,
+  type ResubmitAutomation,
   type ObjectStorageFile,
   type Page,
   type SubmissionLog,
@@ -78,5 +79,6 @@ adminRoutes.post('/episodes/resubmit', async (c) => {
     original_log_id: payload.originalLogId ?? undefined,
   });
   if (error) throw rpcError(error);
-  return c.json({ message: adminResubmitMessages.success, log: data }, 201);
+  const { automation, ...log } = data as unknown as { automation: ResubmitAutomation; id: string; status: string; submittedAt: string };
+  return c.json({ message: resubmitSuccessMessage(automation), automation, log }, 201);
 });

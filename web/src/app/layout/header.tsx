@@ -23,11 +23,17 @@ export function Header() {
   const [menuOpen, setMenuOpen] = useState(false);
   const menuId = useId();
   const menuRoot = useRef<HTMLDivElement>(null);
+  const menuButton = useRef<HTMLButtonElement>(null);
   const name = [account?.firstName, account?.lastName].filter(Boolean).join(' ') || account?.email;
 
   useEffect(() => {
     if (!menuOpen) return;
-    const onKey = (event: KeyboardEvent) => event.key === 'Escape' && setMenuOpen(false);
+    // Escape closes the menu and puts focus back on its button, where the keyboard user was.
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return;
+      setMenuOpen(false);
+      menuButton.current?.focus();
+    };
     const onClick = (event: MouseEvent) => {
       if (!menuRoot.current?.contains(event.target as Node)) setMenuOpen(false);
     };
@@ -50,6 +56,7 @@ export function Header() {
       {account && (
         <div ref={menuRoot} className="relative">
           <button
+            ref={menuButton}
             type="button"
             className="btn btn-ghost gap-2"
             aria-expanded={menuOpen}
@@ -64,7 +71,8 @@ export function Header() {
                 {initialsOf(account.firstName, account.lastName, account.email)}
               </span>
             )}
-            <span className="hidden text-sm sm:inline">{name}</span>
+            {/* The name shows on phones too (spec: avatar and name), cut short there; the label has it whole. */}
+            <span className="max-w-[7rem] truncate text-sm sm:max-w-xs">{name}</span>
           </button>
           {menuOpen && (
             <ul id={menuId} className="menu absolute right-0 z-20 mt-2 w-60 rounded-box border border-base-300 bg-base-100 p-2 shadow">

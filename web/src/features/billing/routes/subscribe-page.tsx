@@ -35,8 +35,8 @@ export default function SubscribePage() {
               {texts.backToDashboard}
             </button>
           )}
-          {/* Active subscribers reach the portal from their subscription card: one button, not two. */}
-          {account?.stripeCustomerId && !isActive && (
+          {/* The spec: shown whenever the user has a payment customer, beside the active card's 'Manage Billing'. */}
+          {account?.stripeCustomerId && (
             <button type="button" className="btn btn-outline" disabled={busy} onClick={openPortal}>
               {texts.manageYourBilling}
             </button>

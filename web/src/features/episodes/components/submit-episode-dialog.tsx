@@ -15,8 +15,9 @@ import { useForm } from 'react-hook-form';
 import { CheckboxField } from '@/components/checkbox-field';
 import { FormField } from '@/components/form-field';
 import { Modal } from '@/components/modal';
+import { errorMessage } from '@/lib/api-client';
 import { notify } from '@/lib/toast';
-import { submitFailureMessage, useSubmitEpisode } from '../api/submit-episode';
+import { useSubmitEpisode } from '../api/submit-episode';
 import { episodeTexts as t, gatingTexts as g } from '../texts';
 import { useEpisodeUploads, type UploadItem } from '../upload/use-episode-uploads';
 import { gateOf } from './gating';
@@ -89,7 +90,7 @@ export default function SubmitEpisodeDialog({ userId, stats, open, onClose }: Pr
           form.reset(defaultEpisodeOptions);
           onClose();
         },
-        onError: (error) => notify.error(t.submitFailedTitle, { description: submitFailureMessage(error) }),
+        onError: (error) => notify.error(t.submitFailedTitle, { description: errorMessage(error, t.submitFailed, t.serverError) }),
       },
     );
   });

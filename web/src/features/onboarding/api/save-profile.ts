@@ -4,7 +4,6 @@
 import type { BrandAssetSlot, OnboardingFields, ProfileRecord } from '@domain/onboarding';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ApiError, apiRequest } from '@/lib/api-client';
-import { failedRequestMessage } from '@/lib/failed-request-message';
 import { currentAccessToken } from '@/lib/supabase';
 import { profileRecordKey } from './get-profile-record';
 
@@ -49,7 +48,7 @@ async function submitWithFiles({ fields, files, onProgress }: SaveProfileInput):
     };
     xhr.onload = () => {
       if (xhr.status >= 200 && xhr.status < 300) resolve(JSON.parse(xhr.responseText) as ProfileRecord | null);
-      else reject(new ApiError(xhr.status, failedRequestMessage(xhr.status, xhr.statusText, xhr.responseText)));
+      else reject(ApiError.fromResponse(xhr.status, xhr.statusText, xhr.responseText));
     };
     xhr.onerror = () => reject(new ApiError(0, 'Network error: the upload did not finish'));
     xhr.send(body);

@@ -1,6 +1,6 @@
 // The configuration form's inputs: each with a visible label tied to it and its message below.
-import { useId, useState, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes } from 'react';
-import { normalizeHexColor } from '@domain/onboarding';
+import { useId, useRef, useState, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes } from 'react';
+import { isHexColor, normalizeHexColor } from '@domain/onboarding';
 import { LabelledField, validityProps } from '@/components/form-field';
 import { texts } from '../texts';
 
@@ -52,11 +52,18 @@ interface ColorFieldProps {
 export function ColorField({ label, value, error, onChange, onBlur }: ColorFieldProps) {
   const id = useId();
   const [open, setOpen] = useState(false);
-  const valid = /^[0-9A-F]{6}$/.test(value);
+  const toggle = useRef<HTMLButtonElement>(null);
+  // Closing puts focus back on the swatch button that opened the popover.
+  const close = () => {
+    setOpen(false);
+    toggle.current?.focus();
+  };
+  const valid = isHexColor(value);
   return (
     <LabelledField id={id} label={label} error={error}>
       <div className="relative flex items-center gap-2">
         <button
+          ref={toggle}
           type="button"
           className="btn btn-square btn-outline"
           aria-label={texts.form.pickColor(label.replace(/\s*\*$/, ''))}
@@ -77,7 +84,16 @@ export function ColorField({ label, value, error, onChange, onBlur }: ColorField
           onBlur={onBlur}
         />
         {open && (
-          <div role="dialog" aria-label={label.replace(/\s*\*$/, '')} className="absolute left-0 top-full z-20 mt-2 flex items-center gap-2 rounded-box border border-base-300 bg-base-100 p-3 shadow-lg">
+          <div
+            role="dialog"
+            aria-label={label.replace(/\s*\*$/, '')}
+            onKeyDown={(event) => {
+              if (event.key !== 'Escape') return;
+              event.stopPropagation();
+              close();
+            }}
+            className="absolute left-0 top-full z-20 mt-2 flex items-center gap-2 rounded-box border border-base-300 bg-base-100 p-3 shadow-lg"
+          >
             <input
               type="color"
               aria-label={`${label.replace(/\s*\*$/, '')} picker`}
@@ -85,7 +101,7 @@ export function ColorField({ label, value, error, onChange, onBlur }: ColorField
               value={valid ? `#${value}` : '#000000'}
               onChange={(event) => onChange(normalizeHexColor(event.target.value))}
             />
-            <button type="button" className="btn btn-sm btn-primary" onClick={() => setOpen(false)}>
+            <button type="button" className="btn btn-sm btn-primary" onClick={close}>
               {texts.form.colorDone}
             </button>
           </div>

@@ -4,7 +4,7 @@ import type { Account } from '@domain/account';
 import type { ProfileTextField } from '@domain/onboarding';
 import { podcastLanguages } from '@domain/podcast-languages';
 import { attachmentOf, isBlank, type AttachmentState, type BrandAssetSlot, type ProfileRecord } from '@domain/profile-record';
-import { lazy, Suspense, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { useCurrentAccount } from '@/lib/current-account';
 import { useProfileRecord } from '../api/get-profile-record';
 import { fieldLabels, texts } from '../texts';
@@ -16,10 +16,11 @@ const ConfigurationForm = lazy(() =>
 );
 
 const t = texts.card;
-type Tab = 'view' | 'update';
+const tabs = ['view', 'update'] as const;
+type Tab = (typeof tabs)[number];
 
 function Badge({ children }: { children: ReactNode }) {
-  return <span className="badge badge-outline badge-primary">{children}</span>;
+  return <span className="badge badge-outline badge-primary h-auto max-w-full">{children}</span>;
 }
 
 function Value({ value }: { value: string | null | undefined }) {
@@ -105,9 +106,11 @@ function ProfileView({ record }: { record: ProfileRecord }) {
           <h3 className="text-lg font-semibold">{title}</h3>
           <dl>
             {rows.map(([label, value]) => (
-              <div key={label} className="grid grid-cols-[10rem_1fr] gap-2 py-1">
+              // On phones the label sits above its value; a long e-mail or address wraps anywhere
+              // rather than widening the page.
+              <div key={label} className="grid grid-cols-1 gap-x-2 py-1 sm:grid-cols-[10rem_minmax(0,1fr)]">
                 <dt className="font-medium">{label}</dt>
-                <dd>{value}</dd>
+                <dd className="min-w-0 [overflow-wrap:anywhere]">{value}</dd>
               </div>
             ))}
           </dl>
@@ -148,14 +151,25 @@ export function ProfileCard() {
   const { data: account } = useCurrentAccount();
   const [tab, setTab] = useState<Tab>('view');
   if (!account) return null;
+  // The WAI-ARIA tabs pattern: Left/Right move to the previous/next tab (wrapping), Home/End to
+  // the first/last, and the tab reached is selected and focused.
+  const onTabKey = (event: KeyboardEvent<HTMLDivElement>) => {
+    const index = tabs.indexOf(tab);
+    const target = { ArrowLeft: index - 1, ArrowRight: index + 1, Home: 0, End: tabs.length - 1 }[event.key];
+    if (target === undefined) return;
+    event.preventDefault();
+    const next = tabs[(target + tabs.length) % tabs.length];
+    setTab(next);
+    document.getElementById(`profile-tab-${next}`)?.focus();
+  };
   return (
     <section className="card bg-base-100 shadow" aria-labelledby="profile-card-title">
       <div className="card-body gap-4">
         <h2 id="profile-card-title" className="card-title">
           {t.title}
         </h2>
-        <div role="tablist" className="flex w-fit gap-2">
-          {(['view', 'update'] as const).map((id) => (
+        <div role="tablist" aria-label={t.title} className="flex w-fit gap-2" onKeyDown={onTabKey}>
+          {tabs.map((id) => (
             <button
               key={id}
               type="button"
@@ -163,6 +177,8 @@ export function ProfileCard() {
               id={`profile-tab-${id}`}
               aria-selected={tab === id}
               aria-controls="profile-tab-panel"
+              // Roving tabindex: Tab reaches the selected tab only; the arrow keys move between them.
+              tabIndex={tab === id ? 0 : -1}
               className={`btn btn-sm ${tab === id ? 'btn-primary' : 'btn-outline'}`}
               onClick={() => setTab(id)}
             >

@@ -52,9 +52,11 @@ export default function OnboardingPage() {
         </Card>
         <Card title={t.introTitle}>
           <p>{t.introBody}</p>
-          <div className="aspect-video w-full overflow-hidden rounded-box bg-base-200">
-            <iframe className="h-full w-full" src={introVideoUrl} title={t.introVideoTitle} allow="encrypted-media; picture-in-picture" allowFullScreen loading="lazy" />
-          </div>
+          {introVideoUrl && (
+            <div className="aspect-video w-full overflow-hidden rounded-box bg-base-200">
+              <iframe className="h-full w-full" src={introVideoUrl} title={t.introVideoTitle} allow="encrypted-media; picture-in-picture" allowFullScreen loading="lazy" />
+            </div>
+          )}
         </Card>
       </div>
       <Card title={t.profileTitle}>

@@ -1,0 +1,74 @@
+// @vitest-environment jsdom
+// The dialog's 'Submission Failed' toast for each failed answer of the submit call (spec section
+// 8), with a file already uploaded (remembered from before a reload) and a fake network.
+import type { EpisodeStats } from '@domain/episodes';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { cleanup, render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { Toaster } from 'react-hot-toast';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createQueryClient } from '@/lib/query-client';
+import { writeRemembered } from '../upload/remembered';
+import SubmitEpisodeDialog from './submit-episode-dialog';
+
+vi.mock('@/lib/supabase', () => ({ currentAccessToken: async () => 'token', authClient: vi.fn(), database: vi.fn() }));
+
+const userId = 'user-1';
+const openStats: EpisodeStats = {
+  thisMonth: 0,
+  total: 0,
+  currentCount: 0,
+  limit: 2,
+  subscriptionTier: 'growth',
+  canSubmit: true,
+  blockReason: null,
+  hostingSetup: false,
+  onboardingCompleted: true,
+  socialConnected: true,
+};
+
+beforeEach(() => {
+  // jsdom has no matchMedia (the toast area asks it) and no modal <dialog> methods.
+  window.matchMedia ??= ((query: string) => ({ matches: false, media: query, addEventListener() {}, removeEventListener() {} })) as unknown as typeof window.matchMedia;
+  HTMLDialogElement.prototype.showModal ??= function showModal(this: HTMLDialogElement) {
+    this.setAttribute('open', '');
+  };
+  HTMLDialogElement.prototype.close ??= function close(this: HTMLDialogElement) {
+    this.removeAttribute('open');
+  };
+  writeRemembered(userId, { uploaded: [{ name: 'episode.mp4', size: 1024, path: `${userId}/uploads/episode.mp4` }], interrupted: [] });
+});
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+  localStorage.clear();
+});
+
+/** Submits with the server answering `body`, and returns the toast's description. */
+async function toastFor(status: number, statusText: string, body: string, contentType = 'application/json') {
+  vi.stubGlobal('fetch', async () => new Response(body || null, { status, statusText, headers: { 'Content-Type': contentType } }));
+  render(
+    <QueryClientProvider client={createQueryClient()}>
+      <SubmitEpisodeDialog userId={userId} stats={openStats} open onClose={() => {}} />
+      <Toaster />
+    </QueryClientProvider>,
+  );
+  await userEvent.click(screen.getByRole('button', { name: 'Submit Episode' }));
+  const title = await screen.findByText('Submission Failed');
+  return title.nextElementSibling?.textContent;
+}
+
+describe("the dialog's 'Submission Failed' toast", () => {
+  it("shows the server's message", async () => {
+    expect(await toastFor(409, 'Conflict', '{"message":"Monthly episode submission limit reached."}')).toBe('Monthly episode submission limit reached.');
+  });
+  it("shows 'Failed to submit episode' for a JSON body without a message", async () => {
+    expect(await toastFor(500, 'Internal Server Error', '{}')).toBe('Failed to submit episode');
+  });
+  it("shows 'Server error (502): Bad Gateway' for a proxy's HTML page", async () => {
+    expect(await toastFor(502, 'Bad Gateway', '<html><body><h1>502 Bad Gateway</h1></body></html>', 'text/html')).toBe('Server error (502): Bad Gateway');
+  });
+  it("shows 'Server error (503): Service Unavailable' for an empty body", async () => {
+    expect(await toastFor(503, 'Service Unavailable', '')).toBe('Server error (503): Service Unavailable');
+  });
+});
