@@ -57,6 +57,17 @@ describe('docs/deploy.md, section 4: the Edge Functions', () => {
     }
   });
 
+  it('its `secrets set` command sets every setting a function refuses to start without', () => {
+    const command = /^npx supabase secrets set ((?:.*\\\n)*.*)$/m.exec(functions)?.[1] ?? '';
+    const set = new Set([...command.matchAll(/\b([A-Z][A-Z0-9_]+)=/g)].map((m) => m[1]));
+    expect(set.size).toBeGreaterThan(0);
+    for (const name of FUNCTION_NAMES) {
+      for (const setting of requiredSettings[name]) {
+        if (!platformSettings.includes(setting)) expect(set.has(setting), `secrets set lacks ${setting}`).toBe(true);
+      }
+    }
+  });
+
   it('lists every function with each setting it refuses to start without, and explains each one', () => {
     const secretsTable = functions.slice(0, functions.indexOf('| function |'));
     for (const name of FUNCTION_NAMES) {
