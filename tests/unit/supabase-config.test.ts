@@ -43,7 +43,8 @@ async function startWith(edit: (toml: string) => string = (toml) => toml): Promi
 
 const dockerStep = /Cannot connect to the Docker daemon/;
 
-describe('supabase/config.toml and the Supabase CLI', () => {
+// Each case runs the CLI binary, which takes seconds on a loaded machine: more than vitest's 5 s default.
+describe('supabase/config.toml and the Supabase CLI', { timeout: 30_000 }, () => {
   it('the CLI reads and validates the whole file and goes on to start the containers', async () => {
     const output = await startWith();
     // Its first words are about Docker: nothing about the config came before.
