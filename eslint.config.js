@@ -1,5 +1,6 @@
 // Lint rules for the whole repository. Feature folders may not import one another or the
-// app layer: shared code -> features -> app.
+// app layer: shared code -> features -> app. The rooms (web, functions, worker, local) import
+// one another only as `roomZones` allows (docs/decisions.md, "Architecture: the rooms").
 import js from '@eslint/js';
 import { importX } from 'eslint-plugin-import-x';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
@@ -12,8 +13,75 @@ const fixedSleeps = [
   `CallExpression[callee.name=/^(sleep|delay|wait)$/][arguments.0.value>${fixedSleepMs}]`,
   `CallExpression[callee.property.name='waitForTimeout'][arguments.0.value>${fixedSleepMs}]`,
 ];
-const loops = ['WhileStatement', 'DoWhileStatement', 'ForStatement', 'ForOfStatement', 'ForInStatement'].map((loop) => `${loop} *`).join(', ');
+const loops = ['WhileStatement', 'DoWhileStatement', 'ForStatement', 'ForOfStatement', 'ForInStatement']
+  .map((loop) => `${loop} *`)
+  .join(', ');
 const fixedSleepMessage = `A fixed wait over ${fixedSleepMs} ms on the real clock: poll with a deadline, set the time in SQL, or use fake timers.`;
+
+// Which room may import what, by resolved path (import-x/no-restricted-paths, relative to this
+// file). Tests are outside the rooms (they may reach anything they check); so are scripts/ and
+// bench/. Pure domain code is the only thing two runtimes share: _shared/domain/ (also bundled
+// into the SPA) and _shared/domain-server/ (the functions, the worker and the local stack only).
+const functions = 'supabase/functions';
+const domainOnly = {
+  shared: './_shared/domain',
+  server: './_shared/domain-server',
+  types: './_shared/database.types.ts',
+};
+const roomZones = [
+  {
+    target: 'web',
+    from: functions,
+    except: [domainOnly.shared, domainOnly.types],
+    message:
+      'The SPA imports from supabase/functions only the shared domain code (_shared/domain, @domain/*) and the database types: never function runtime code or server-only domain code (_shared/domain-server).',
+  },
+  {
+    target: ['web', 'vite.config.ts'],
+    from: ['local', 'worker'],
+    message: 'The SPA and its build never import the local stack or the worker.',
+  },
+  {
+    target: functions,
+    from: ['local', 'web', 'worker'],
+    message: 'The functions never import the local stack, the SPA or the worker.',
+  },
+  { target: 'worker', from: ['local', 'web'], message: 'The worker never imports the local stack or the SPA.' },
+  {
+    target: 'worker',
+    from: functions,
+    except: [domainOnly.shared, domainOnly.server, domainOnly.types],
+    message:
+      'The worker (Node) shares only pure domain code with the functions (Deno): _shared/domain and _shared/domain-server.',
+  },
+  {
+    target: 'local',
+    from: ['web', 'worker'],
+    message:
+      'The local stack reaches the SPA only through vite.config.ts and the worker only by running worker/main.ts (local/worker.ts), both by path.',
+  },
+  {
+    target: 'local',
+    from: functions,
+    except: [domainOnly.shared, domainOnly.server],
+    message:
+      'The local stack runs the functions through the Deno host by path; from supabase/functions it imports only pure domain code.',
+  },
+  {
+    // What the SPA bundles imports nothing server-side: the shared domain code is closed.
+    target: `${functions}/_shared/domain`,
+    from: functions,
+    except: [domainOnly.shared, domainOnly.types],
+    message: 'Shared domain code imports only shared domain code and the database types (the SPA bundles it).',
+  },
+  {
+    target: `${functions}/_shared/domain-server`,
+    from: functions,
+    except: [domainOnly.shared, domainOnly.server, domainOnly.types],
+    message:
+      'Server-only domain code is pure: it imports only domain code and the database types, never function runtime code.',
+  },
+];
 
 export default tseslint.config(
   { ignores: ['node_modules', 'dist', '.local-data', 'coverage', 'test-results', 'bench/results'] },
@@ -29,13 +97,19 @@ export default tseslint.config(
   },
   {
     // No import cycles anywhere in the product or the local stack.
-    files: ['web/src/**/*.{ts,tsx}', 'supabase/functions/**/*.ts', 'local/**/*.ts', 'worker/**/*.ts'],
+    files: ['web/**/*.{ts,tsx}', 'vite.config.ts', 'supabase/functions/**/*.ts', 'local/**/*.ts', 'worker/**/*.ts'],
     plugins: { 'import-x': importX },
     settings: {
       ...importX.flatConfigs.typescript.settings,
       'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.json' })],
     },
     rules: { 'import-x/no-cycle': 'error' },
+  },
+  {
+    // The rooms' fences (roomZones above).
+    files: ['web/**/*.{ts,tsx}', 'vite.config.ts', 'supabase/functions/**/*.ts', 'local/**/*.ts', 'worker/**/*.ts'],
+    ignores: ['**/*.test.{ts,tsx}'],
+    rules: { 'import-x/no-restricted-paths': ['error', { basePath: import.meta.dirname, zones: roomZones }] },
   },
   {
     files: ['web/src/**/*.{ts,tsx}'],
@@ -52,8 +126,14 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['@/features/*', '@/app/*'], message: 'A feature imports only shared code (components, lib, @domain); the app composes features.' },
-            { group: ['../../*', '!../../components/*', '!../../lib/*'], message: 'Do not reach into another feature.' },
+            {
+              group: ['@/features/*', '@/app/*'],
+              message: 'A feature imports only shared code (components, lib, @domain); the app composes features.',
+            },
+            {
+              group: ['../../*', '!../../components/*', '!../../lib/*'],
+              message: 'Do not reach into another feature.',
+            },
           ],
         },
       ],
@@ -65,13 +145,27 @@ export default tseslint.config(
     // use fake timers.
     files: ['tests/**/*.ts', '**/*.test.{ts,tsx}'],
     rules: {
-      'no-restricted-syntax': ['error', ...fixedSleeps.map((selector) => ({ selector: `${selector}:not(${loops})`, message: fixedSleepMessage }))],
+      'no-restricted-syntax': [
+        'error',
+        ...fixedSleeps.map((selector) => ({ selector: `${selector}:not(${loops})`, message: fixedSleepMessage })),
+      ],
     },
   },
   {
-    files: ['web/src/components/**/*.{ts,tsx}', 'web/src/lib/**/*.{ts,tsx}', 'supabase/functions/_shared/domain/**/*.ts'],
+    files: [
+      'web/src/components/**/*.{ts,tsx}',
+      'web/src/lib/**/*.{ts,tsx}',
+      'supabase/functions/_shared/domain/**/*.ts',
+    ],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['@/features/*', '@/app/*'], message: 'Shared code must not depend on features or the app.' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['@/features/*', '@/app/*'], message: 'Shared code must not depend on features or the app.' },
+          ],
+        },
+      ],
     },
   },
 );

@@ -1,8 +1,8 @@
 // The ONE place the worker gets a subscriber's access token for a connection (Google Drive,
 // YouTube, X, LinkedIn). Tokens are stored by the Edge Functions in private.oauth_tokens,
-// AES-256-GCM encrypted (domain/token-cipher.ts, the same keyring). A token that expires within
+// AES-256-GCM encrypted (domain-server/token-cipher.ts, the same keyring). A token that expires within
 // five minutes is refreshed here, at the provider's token endpoint, with the same code the
-// functions use (domain/oauth-token-endpoint.ts), and stored for the next user of the row.
+// functions use (domain-server/oauth-token-endpoint.ts), and stored for the next user of the row.
 //
 // Concurrency: the refresh happens with the token row locked (`for update`), so a second worker
 // waits and then reads the token the first one stored; a refresh the functions run (daily job,
@@ -10,8 +10,8 @@
 // token (X) is therefore never refreshed twice or overwritten by an older one.
 import type pg from 'pg';
 import { providerLabel, type OAuthProviderId, type ProviderId } from '../supabase/functions/_shared/domain/connection-status.ts';
-import { refreshGrant, type OAuthProviderConfig } from '../supabase/functions/_shared/domain/oauth-token-endpoint.ts';
-import { openToken, parseTokenKeyring, sealToken, type TokenKeyring } from '../supabase/functions/_shared/domain/token-cipher.ts';
+import { refreshGrant, type OAuthProviderConfig } from '../supabase/functions/_shared/domain-server/oauth-token-endpoint.ts';
+import { openToken, parseTokenKeyring, sealToken, type TokenKeyring } from '../supabase/functions/_shared/domain-server/token-cipher.ts';
 
 class ReconnectRequiredError extends Error {
   /** Reconnecting is the only fix: retrying cannot help. */

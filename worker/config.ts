@@ -2,8 +2,8 @@
 import os from 'node:os';
 import path from 'node:path';
 import { PROVIDERS, isOAuthProviderId, type OAuthProviderId } from '../supabase/functions/_shared/domain/connection-status.ts';
-import { oauthProviderConfigFromEnv, type OAuthProviderConfig } from '../supabase/functions/_shared/domain/oauth-token-endpoint.ts';
-import { parseOrigins } from '../supabase/functions/_shared/domain/public-address.ts';
+import { oauthProviderConfigFromEnv, type OAuthProviderConfig } from '../supabase/functions/_shared/domain-server/oauth-token-endpoint.ts';
+import { parseOrigins } from '../supabase/functions/_shared/domain-server/public-address.ts';
 import type { EncodeSettings } from './media/render.ts';
 
 export interface WorkerConfig {

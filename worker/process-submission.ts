@@ -15,7 +15,7 @@ import {
   logoSizeProblem,
   timeLimitReason,
   videoLimitProblem,
-} from '../supabase/functions/_shared/domain/processing-limits.ts';
+} from '../supabase/functions/_shared/domain-server/processing-limits.ts';
 import { ffmpeg, inputArgs, MediaError, probe, probeImage, type MediaInfo } from './media/ffmpeg.ts';
 import { renderClip, renderEpisode, type MediaInput } from './media/render.ts';
 import { brandColours, type ClipStyle } from './media/styles.ts';

@@ -1,7 +1,7 @@
 // The worker's reads and writes of public.episode_processing and what a job needs to know. The
 // worker connects as a server role (no RLS); subscribers and admins read the rows through RLS.
 import type pg from 'pg';
-import type { ProcessingLimits } from '../supabase/functions/_shared/domain/processing-limits.ts';
+import type { ProcessingLimits } from '../supabase/functions/_shared/domain-server/processing-limits.ts';
 
 export interface OutputRecord {
   name: string;

@@ -2,7 +2,7 @@
 // judged on what the name resolves to, the sandbox passes only by configuration, and an answer
 // that never ends is cut off at the cap.
 import { describe, expect, it } from 'vitest';
-import { USER_SITE_ANSWER_MAX_BYTES } from '../supabase/functions/_shared/domain/capped-response.ts';
+import { USER_SITE_ANSWER_MAX_BYTES } from '../supabase/functions/_shared/domain-server/capped-response.ts';
 import { ApiError } from './api-error.ts';
 import { assertPublicSite, siteJson } from './user-site.ts';
 

@@ -3,8 +3,8 @@
 // the host resolves to must be public, and answers are read only up to a cap. The local stack's
 // sandbox origins pass by configuration (WORDPRESS_SANDBOX_ORIGINS), never by request.
 import { lookup } from 'node:dns/promises';
-import { AnswerTooLargeError, readCappedJson, USER_SITE_ANSWER_MAX_BYTES } from '../supabase/functions/_shared/domain/capped-response.ts';
-import { isIpLiteral, isSandboxOrigin, nonPublicAddressReason } from '../supabase/functions/_shared/domain/public-address.ts';
+import { AnswerTooLargeError, readCappedJson, USER_SITE_ANSWER_MAX_BYTES } from '../supabase/functions/_shared/domain-server/capped-response.ts';
+import { isIpLiteral, isSandboxOrigin, nonPublicAddressReason } from '../supabase/functions/_shared/domain-server/public-address.ts';
 import { ApiError } from './api-error.ts';
 
 /** How long one call to the site may take, its answer included. */

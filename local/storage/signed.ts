@@ -2,7 +2,7 @@
 // Creating one needs the caller to see (download) or be allowed to insert (upload) the object;
 // using one needs no other credential.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { SIGNED_URL_MAX_SECONDS } from '../../supabase/functions/_shared/domain/storage-limits.ts';
+import { SIGNED_URL_MAX_SECONDS } from '../../supabase/functions/_shared/domain-server/storage-limits.ts';
 import type { StorageContext } from './context.ts';
 import { sendObject } from './download.ts';
 import { errors } from './errors.ts';

@@ -3,7 +3,7 @@
 import http from 'node:http';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SIGNED_URL_MAX_SECONDS } from '../../supabase/functions/_shared/domain/storage-limits.ts';
+import { SIGNED_URL_MAX_SECONDS } from '../../supabase/functions/_shared/domain-server/storage-limits.ts';
 import { config } from '../support/stack.ts';
 import {
   buckets, clientAs, filesUnder, lapsedSignedUrlToken, objectRow, setUpTestBuckets, tearDownTestBuckets, storageUrl, testUser, userJwt, type TestUser,

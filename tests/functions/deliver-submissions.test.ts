@@ -4,7 +4,7 @@
 // submissions the built-in worker takes.
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { MAX_DELIVERY_ATTEMPTS } from '../../supabase/functions/_shared/domain/outbox.ts';
+import { MAX_DELIVERY_ATTEMPTS } from '../../supabase/functions/_shared/domain-server/outbox.ts';
 import { config, withDb } from '../support/stack.ts';
 import { createUser } from '../support/users.ts';
 import {

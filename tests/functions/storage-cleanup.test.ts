@@ -1,7 +1,7 @@
 // `storage-cleanup` (Supabase Cron, hourly): episode uploads no submission names are deleted
 // through the Storage API once older than the retention; submitted files and recent uploads stay.
 import { describe, expect, it } from 'vitest';
-import { UNSUBMITTED_UPLOAD_RETENTION_HOURS } from '../../supabase/functions/_shared/domain/storage-limits.ts';
+import { UNSUBMITTED_UPLOAD_RETENTION_HOURS } from '../../supabase/functions/_shared/domain-server/storage-limits.ts';
 import { config, withDb } from '../support/stack.ts';
 import { readySubmitter, submitEpisode, uploadEpisodeFile } from '../support/episodes.ts';
 

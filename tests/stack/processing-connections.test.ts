@@ -16,7 +16,7 @@ import { databaseTokenSource } from '../../worker/access-token.ts';
 import { loadWorkerConfig } from '../../worker/config.ts';
 import { ffmpegPath } from '../../worker/media/ffmpeg.ts';
 import { workerEnv } from '../../local/worker.ts';
-import { openToken, parseTokenKeyring } from '../../supabase/functions/_shared/domain/token-cipher.ts';
+import { openToken, parseTokenKeyring } from '../../supabase/functions/_shared/domain-server/token-cipher.ts';
 import { useAutomation } from '../support/episodes.ts';
 import { makeFixtures, type Fixtures } from '../support/media.ts';
 import { config, withDb } from '../support/stack.ts';

@@ -6,7 +6,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { timeLimitReason } from '../../supabase/functions/_shared/domain/processing-limits.ts';
+import { timeLimitReason } from '../../supabase/functions/_shared/domain-server/processing-limits.ts';
 import { useAutomation } from '../support/episodes.ts';
 import { colourName, frameColour, makeFixtures, makeVideo, type Fixtures } from '../support/media.ts';
 import { downloadFromDrive, finished, readySubscriber, submit, waitFor, type Output } from '../support/processing.ts';

@@ -2,7 +2,7 @@
 // subscription and onboarding state written as the Stripe webhook and onboarding would.
 import type pg from 'pg';
 import { oauthFunctionEnv } from '../../local/sandbox/oauth/settings.ts';
-import { parseTokenKeyring, sealToken } from '../../supabase/functions/_shared/domain/token-cipher.ts';
+import { parseTokenKeyring, sealToken } from '../../supabase/functions/_shared/domain-server/token-cipher.ts';
 import { config, serviceClient, uniqueEmail, withDb } from './stack.ts';
 
 export type UserState = 'new' | 'subscribed' | 'onboarded' | 'admin';

@@ -27,12 +27,16 @@ afterAll(() => server?.close());
 const status = async (url: string) => (await fetch(`${base}${url}`)).status;
 
 describe('vite dev server', () => {
-  it.each(['local/sandbox/stripe/settings.ts', 'local/demo-accounts.ts', '.env.example', 'supabase/seed.sql', 'package.json'])(
-    'refuses /@fs/ for %s',
-    async (file) => {
-      expect(await status(`/@fs${path.join(root, file)}`)).toBe(403);
-    },
-  );
+  it.each([
+    'local/sandbox/stripe/settings.ts',
+    'local/demo-accounts.ts',
+    '.env.example',
+    'supabase/seed.sql',
+    'package.json',
+    'supabase/functions/_shared/domain-server/token-cipher.ts',
+  ])('refuses /@fs/ for %s', async (file) => {
+    expect(await status(`/@fs${path.join(root, file)}`)).toBe(403);
+  });
 
   it('serves the SPA and the shared domain code', async () => {
     expect(await status('/')).toBe(200);

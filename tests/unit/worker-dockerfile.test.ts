@@ -1,6 +1,6 @@
 // The worker's image definition (worker/Dockerfile) checked against the repository, since no
 // Docker engine builds it here: the Node it pins is the project's, every file it copies exists and
-// is in its build context, it installs production dependencies only, runs the local stack's entry
+// is in its build context, every file the worker loads is copied, it installs production dependencies only, runs the local stack's entry
 // point as a non-root user, and has a health check. dockerfile-utils lints the syntax (see
 // docs/deploy.md).
 import { existsSync, readFileSync } from 'node:fs';
@@ -31,6 +31,13 @@ function instructions(text: string): Instruction[] {
 
 const dockerfile = instructions(read('worker/Dockerfile'));
 const all = (keyword: string) => dockerfile.filter((i) => i.keyword === keyword);
+/** What the COPY lines copy (repository paths), their destinations and flags dropped. */
+const copySources = all('COPY').flatMap((copy) =>
+  copy.args
+    .split(/\s+/)
+    .filter((part) => !part.startsWith('--'))
+    .slice(0, -1),
+);
 const pkg = JSON.parse(read('package.json')) as {
   engines: { node: string };
   dependencies?: Record<string, string>;
@@ -49,8 +56,8 @@ function satisfies(v: string, range: string): boolean {
   throw new Error(`engines.node ${range}: a form this test does not read`);
 }
 
-/** The packages the worker's own code (worker/main.ts and what it imports at run time) loads. */
-function runtimePackages(): Set<string> {
+/** The repository files and the packages the worker loads at run time (worker/main.ts and its imports). */
+function runtimeImports(): { files: Set<string>; packages: Set<string> } {
   const seen = new Set<string>();
   const packages = new Set<string>();
   const walk = (file: string) => {
@@ -67,7 +74,7 @@ function runtimePackages(): Set<string> {
       packages.add(spec);
   };
   walk(path.join(root, 'worker', 'main.ts'));
-  return packages;
+  return { files: seen, packages };
 }
 
 describe('worker/Dockerfile', () => {
@@ -107,15 +114,19 @@ describe('worker/Dockerfile', () => {
       .split('\n')
       .filter((line) => line.startsWith('!'))
       .map((line) => line.slice(1));
-    const copies = all('COPY');
-    expect(copies.length).toBeGreaterThan(0);
-    for (const copy of copies) {
-      const parts = copy.args.split(/\s+/).filter((part) => !part.startsWith('--'));
-      for (const source of parts.slice(0, -1)) {
-        expect(existsSync(path.join(root, source)), `COPY ${source}`).toBe(true);
-        expect(ignore, `${source} in worker/Dockerfile.dockerignore`).toContain(source);
-      }
+    expect(copySources.length).toBeGreaterThan(0);
+    for (const source of copySources) {
+      expect(existsSync(path.join(root, source)), `COPY ${source}`).toBe(true);
+      expect(ignore, `${source} in worker/Dockerfile.dockerignore`).toContain(source);
     }
+  });
+
+  it('copies every file the worker loads at run time', () => {
+    const copied = copySources.map((source) => path.join(root, source));
+    const missing = [...runtimeImports().files].filter(
+      (file) => !copied.some((source) => file === source || file.startsWith(`${source}${path.sep}`)),
+    );
+    expect(missing.map((file) => path.relative(root, file))).toEqual([]);
   });
 
   it('runs the entry point the local stack runs, as a non-root user, with a health check', () => {
@@ -133,7 +144,7 @@ describe('worker/Dockerfile', () => {
   // Once package.json splits what runs from tooling, every package the worker loads (and tsx,
   // its loader) must be a production dependency, or the image lacks it.
   it.skipIf(!pkg.dependencies)("the worker's run-time packages are production dependencies", () => {
-    const needed = [...runtimePackages(), WORKER_ENTRY[1]];
+    const needed = [...runtimeImports().packages, WORKER_ENTRY[1]];
     expect(needed).toContain('pg-boss');
     expect(needed.filter((name) => !pkg.dependencies?.[name])).toEqual([]);
   });

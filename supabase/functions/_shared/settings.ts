@@ -4,10 +4,10 @@
 // itself (local/functions/functions.ts), as `supabase secrets set` does for a hosted project.
 import { isOAuthProviderId, PROVIDERS, type OAuthProviderId } from './domain/connection-status.ts';
 import { isLoopbackUrl } from './domain/loopback-url.ts';
-import { oauthProviderConfigFromEnv, type OAuthProviderConfig } from './domain/oauth-token-endpoint.ts';
-import { MAX_DELIVERY_ATTEMPTS } from './domain/outbox.ts';
+import { oauthProviderConfigFromEnv, type OAuthProviderConfig } from './domain-server/oauth-token-endpoint.ts';
+import { MAX_DELIVERY_ATTEMPTS } from './domain-server/outbox.ts';
 import { PLAN_TIERS } from './domain/plans.ts';
-import { parseOrigins } from './domain/public-address.ts';
+import { parseOrigins } from './domain-server/public-address.ts';
 import { misplacedLocalDefaults } from './local-defaults.ts';
 
 type Env = Record<string, string | undefined>;

@@ -1,6 +1,6 @@
-// The functions' side of token encryption at rest (domain/token-cipher.ts): the keyring comes
+// The functions' side of token encryption at rest (domain-server/token-cipher.ts): the keyring comes
 // from the TOKEN_ENCRYPTION_KEYS secret, and a missing or malformed one is a 503.
-import { openToken, parseTokenKeyring, sealToken, type TokenKeyring } from './domain/token-cipher.ts';
+import { openToken, parseTokenKeyring, sealToken, type TokenKeyring } from './domain-server/token-cipher.ts';
 import { settings } from './config.ts';
 import { HttpError } from './http-error.ts';
 

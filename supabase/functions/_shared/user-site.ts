@@ -1,11 +1,11 @@
 // Requests the functions make to a server a subscriber names (a WordPress site; issue 23,
 // item 7): the host is resolved and every address it resolves to must be public
-// (domain/public-address.ts), and every answer is read only up to a cap
-// (domain/capped-response.ts) within the request's time limit. The one exception is
+// (domain-server/public-address.ts), and every answer is read only up to a cap
+// (domain-server/capped-response.ts) within the request's time limit. The one exception is
 // configuration: WORDPRESS_SANDBOX_ORIGINS names the local stack's sandbox origins (it plays
 // WordPress on a loopback address); it is unset in production and no request can add to it.
 import { settings } from './config.ts';
-import { isIpLiteral, isSandboxOrigin, nonPublicAddressReason } from './domain/public-address.ts';
+import { isIpLiteral, isSandboxOrigin, nonPublicAddressReason } from './domain-server/public-address.ts';
 import { HttpError } from './http-error.ts';
 
 export const SITE_NOT_PUBLIC = 'The site address must be a public internet address';

@@ -8,7 +8,7 @@ import {
   retryDelaySeconds,
   shouldGiveUp,
   SIGNATURE_HEADER,
-} from '../_shared/domain/outbox.ts';
+} from '../_shared/domain-server/outbox.ts';
 import { settings } from '../_shared/config.ts';
 import { EPISODES_BUCKET } from '../_shared/domain/episodes.ts';
 import { db } from '../_shared/db.ts';

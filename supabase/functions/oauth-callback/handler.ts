@@ -6,7 +6,7 @@ import { settings } from '../_shared/config.ts';
 import { db } from '../_shared/db.ts';
 import { storeConnection } from '../_shared/oauth/connections.ts';
 import { OAUTH_BINDING_COOKIE, oauthProviderConfig, oauthRedirectUri } from '../_shared/oauth/providers.ts';
-import { exchangeCode } from '../_shared/domain/oauth-token-endpoint.ts';
+import { exchangeCode } from '../_shared/domain-server/oauth-token-endpoint.ts';
 import { sha256Hex } from '../_shared/oauth/tokens.ts';
 
 function backToDashboard(provider: string | null, outcome: 'connected' | 'failed'): Response {

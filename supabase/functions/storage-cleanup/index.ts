@@ -3,7 +3,7 @@
 // storage.objects, and only the API removes the bytes), episode uploads that no submission names
 // and that are older than UNSUBMITTED_UPLOAD_RETENTION_HOURS.
 import { EPISODES_BUCKET } from '../_shared/domain/episodes.ts';
-import { UNSUBMITTED_UPLOAD_RETENTION_HOURS } from '../_shared/domain/storage-limits.ts';
+import { UNSUBMITTED_UPLOAD_RETENTION_HOURS } from '../_shared/domain-server/storage-limits.ts';
 import { requireSettings } from '../_shared/config.ts';
 import { db } from '../_shared/db.ts';
 import { serveFunction } from '../_shared/serve.ts';

@@ -15,7 +15,7 @@ import { db } from '../db.ts';
 import { HttpError } from '../http-error.ts';
 import { currentKeyId, decryptSecret, encryptSecret } from '../token-crypto.ts';
 import { oauthProviderConfig } from './providers.ts';
-import { refreshGrant, revokeToken, type RefreshResult } from '../domain/oauth-token-endpoint.ts';
+import { refreshGrant, revokeToken, type RefreshResult } from '../domain-server/oauth-token-endpoint.ts';
 import { verifyWordpressCredentials } from './wordpress.ts';
 
 type Sql = postgres.Sql | postgres.TransactionSql;

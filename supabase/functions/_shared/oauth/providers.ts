@@ -1,8 +1,8 @@
 // Each OAuth provider's endpoints, scopes and client credentials, from the function's secrets
-// (domain/oauth-token-endpoint.ts reads them: OAUTH_<PROVIDER>_CLIENT_ID, _CLIENT_SECRET, and
+// (domain-server/oauth-token-endpoint.ts reads them: OAUTH_<PROVIDER>_CLIENT_ID, _CLIENT_SECRET, and
 // _SANDBOX_URL, which the local stack sets to send the provider's endpoints to its sandbox).
 import { providerLabel, type OAuthProviderId } from '../domain/connection-status.ts';
-import type { OAuthProviderConfig } from '../domain/oauth-token-endpoint.ts';
+import type { OAuthProviderConfig } from '../domain-server/oauth-token-endpoint.ts';
 import { settings } from '../config.ts';
 import { HttpError } from '../http-error.ts';
 

@@ -1,5 +1,5 @@
 // Random values and hashes for the OAuth flows (state, PKCE). The token endpoint calls
-// themselves are in domain/oauth-token-endpoint.ts, shared with the processing worker.
+// themselves are in domain-server/oauth-token-endpoint.ts, shared with the processing worker.
 
 function base64Url(bytes: Uint8Array): string {
   let binary = '';

@@ -1,8 +1,8 @@
 // WordPress application passwords: the site address (normalised and checked before Castloop
 // calls it) and the check of the credentials against the site's REST API. The site is a
 // server the subscriber names: user-site.ts checks where it resolves, and its answer is capped.
-import { AnswerTooLargeError, readCappedJson, USER_SITE_ANSWER_MAX_BYTES } from '../domain/capped-response.ts';
-import { isSandboxOrigin } from '../domain/public-address.ts';
+import { AnswerTooLargeError, readCappedJson, USER_SITE_ANSWER_MAX_BYTES } from '../domain-server/capped-response.ts';
+import { isSandboxOrigin } from '../domain-server/public-address.ts';
 import { HttpError } from '../http-error.ts';
 import { assertPublicSite, sandboxOrigins } from '../user-site.ts';
 

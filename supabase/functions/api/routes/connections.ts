@@ -11,7 +11,7 @@ import { db } from '../../_shared/db.ts';
 import { HttpError, parseJsonBody } from '../../_shared/http-error.ts';
 import { checkUserTokens, isInternalTestAccount, listConnections, removeConnection, storeConnection } from '../../_shared/oauth/connections.ts';
 import { OAUTH_BINDING_COOKIE, oauthRedirectUri, oauthProviderConfig } from '../../_shared/oauth/providers.ts';
-import { authorizationUrl } from '../../_shared/domain/oauth-token-endpoint.ts';
+import { authorizationUrl } from '../../_shared/domain-server/oauth-token-endpoint.ts';
 import { pkceChallenge, randomToken, sha256Hex } from '../../_shared/oauth/tokens.ts';
 import { normaliseSiteUrl, verifyWordpressCredentials } from '../../_shared/oauth/wordpress.ts';
 import { requireCaller } from '../../_shared/session.ts';

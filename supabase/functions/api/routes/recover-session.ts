@@ -8,7 +8,7 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { db } from '../../_shared/db.ts';
-import { checkoutUserId, recoverableUserId } from '../../_shared/domain/checkout-recovery.ts';
+import { checkoutUserId, recoverableUserId } from '../../_shared/domain-server/checkout-recovery.ts';
 import { HttpError, parseJsonBody } from '../../_shared/http-error.ts';
 import { accessTokenOf, callerAddress, loadAccount, requireCaller, setSessionCookies } from '../../_shared/session.ts';
 import { publicClient, serviceClient } from '../../_shared/supabase-clients.ts';

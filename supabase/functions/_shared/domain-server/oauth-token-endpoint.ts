@@ -3,7 +3,7 @@
 // wants the client authenticated. Shared by the Edge Functions (connect, daily refresh, token
 // check) and the processing worker (refresh on demand), so both read and refresh tokens alike.
 // Web APIs only (fetch, URL, btoa): runs in Deno and Node. Never logs or returns token values.
-import type { OAuthProviderId } from './connection-status.ts';
+import type { OAuthProviderId } from '../domain/connection-status.ts';
 
 interface Endpoints {
   authorizeUrl: string;
