@@ -42,12 +42,7 @@ const profileColumns = [
   'podcast_primary_category',
   'podcast_secondary_category',
   'post_automatically',
-  'logo_path',
-  'podcast_cover_path',
-  'video_intro_path',
-  'video_outro_path',
-  'clip_intro_path',
-  'clip_outro_path',
+  // Not the brand asset paths: only the api sets them, once it checked the file's bytes.
 ];
 
 const relations: Record<string, Grants> = {
@@ -73,6 +68,7 @@ const relations: Record<string, Grants> = {
   'private.oauth_states': none,
   'private.automation_settings': none,
   'private.account_credential_changes': none,
+  'private.storage_usage': { anon: '', authenticated: '', service_role: 'select' },
 };
 
 const exec = (...who: Role[]): Grants => ({
@@ -135,6 +131,14 @@ const functions: Record<string, Grants> = {
   'private.missing_onboarding_fields(uuid)': exec(),
   'private.note_credential_change()': exec(),
   'private.processing_limits(uuid)': exec('service_role'),
+  // Storage rules: the trigger and its usage bookkeeping run as their owner; the cleanup job and
+  // the quota reads are the service role's.
+  'private.enforce_storage_rules()': exec(),
+  'private.account_storage_usage()': exec(),
+  'private.object_bytes(jsonb)': exec('service_role'),
+  'private.object_user(text,text)': exec('service_role'),
+  'private.storage_quota_bytes(uuid)': exec('service_role'),
+  'private.stale_episode_uploads(interval,integer)': exec('service_role'),
   'private.change_user_email(uuid,text)': exec(),
   'private.invoke_edge_function(text,jsonb,integer)': exec(),
   'private.subscriber_summary(uuid)': exec(),
