@@ -9,6 +9,7 @@ import {
   submitEpisodePayloadSchema,
 } from '../../_shared/domain/episodes.ts';
 import { settings } from '../../_shared/config.ts';
+import { db } from '../../_shared/db.ts';
 import { databaseError, type DatabaseError } from '../../_shared/database-errors.ts';
 import { mediaTypeOf, SIGNATURE_BYTES } from '../../_shared/domain/file-signatures.ts';
 import { HttpError, parseJsonBody, readBodyText } from '../../_shared/http-error.ts';
@@ -43,25 +44,47 @@ function objectPathOf(uploadUrl: string): string {
 
 const NOT_MP4 = 'Only MP4 video files can be submitted.';
 
+/** The object `file` of the `episodes` bucket as Postgres has it now, or null. */
+async function episodeObject(file: string): Promise<{ id: string; version: string | null } | null> {
+  try {
+    const [object] = await db()<{ id: string; version: string | null }[]>`
+      select id, version from storage.objects where bucket_id = ${EPISODES_BUCKET} and name = ${file}`;
+    return object ?? null;
+  } catch (error) {
+    const { code, message } = error as { code?: string; message: string };
+    throw databaseError({ code, message }, 'Could not check the episode files');
+  }
+}
+
 /**
  * Each file must be an MP4 on its bytes (an `ftyp` box first), whatever its name and declared
  * type: its first bytes are read from Storage (service role, caller's own folder only) before
- * the submission is written.
+ * the submission is written. Each file that passes is recorded at the version it had before
+ * the read (private.checked_episode_files): submit_episode() takes only files recorded at their
+ * current version, so calling it straight, or replacing a file after its check, is refused.
  */
 async function requireMp4Files(caller: { userId: string }, files: string[]): Promise<void> {
   const { serviceRoleKey: key, supabaseUrl } = settings();
   await Promise.all(
     files.map(async (file) => {
       if (!file.startsWith(`${caller.userId}/`)) throw new HttpError(403, 'Only your own uploaded files can be submitted.');
+      const notFound = () => new HttpError(404, `File ${file} was not found in storage.`);
+      const object = await episodeObject(file);
+      if (!object) throw notFound();
       const url = `${supabaseUrl}/storage/v1/object/${EPISODES_BUCKET}/${file.split('/').map(encodeURIComponent).join('/')}`;
       const res = await fetch(url, { headers: { authorization: `Bearer ${key}`, apikey: key, range: `bytes=0-${SIGNATURE_BYTES - 1}` } });
       if (!res.ok) {
         await res.body?.cancel();
-        if (res.status === 400 || res.status === 404) throw new HttpError(404, `File ${file} was not found in storage.`);
+        if (res.status === 400 || res.status === 404) throw notFound();
         throw new HttpError(502, `Could not read ${file} from storage (${res.status})`);
       }
       const head = new Uint8Array(await res.arrayBuffer()).subarray(0, SIGNATURE_BYTES);
       if (mediaTypeOf(head) !== 'video/mp4') throw new HttpError(415, `${NOT_MP4} ${file} is not an MP4 video.`);
+      // A write after the lookup gave the object a new version: this record then matches nothing.
+      await db()`
+        with expired as (delete from private.checked_episode_files where checked_at < now() - interval '1 day')
+        insert into private.checked_episode_files (object_id, version) values (${object.id}::uuid, ${object.version})
+        on conflict (object_id) do update set version = excluded.version, checked_at = excluded.checked_at`;
     }),
   );
 }
