@@ -42,12 +42,7 @@ const profileColumns = [
   'podcast_primary_category',
   'podcast_secondary_category',
   'post_automatically',
-  'logo_path',
-  'podcast_cover_path',
-  'video_intro_path',
-  'video_outro_path',
-  'clip_intro_path',
-  'clip_outro_path',
+  // The brand asset paths (logo_path, ...) are set only by the api, after it checked the bytes.
 ];
 
 const relations: Record<string, Grants> = {
@@ -73,6 +68,8 @@ const relations: Record<string, Grants> = {
   'private.oauth_states': none,
   'private.automation_settings': none,
   'private.account_credential_changes': none,
+  'private.storage_usage': { anon: '', authenticated: '', service_role: 'select' },
+  'private.checked_episode_files': none,
 };
 
 const exec = (...who: Role[]): Grants => ({
@@ -134,6 +131,13 @@ const functions: Record<string, Grants> = {
   'private.missing_onboarding_fields(uuid)': exec(),
   'private.note_credential_change()': exec(),
   'private.processing_limits(uuid)': exec('service_role'),
+  // Storage rules (migration 20261126151000): triggers, and the helpers storage-cleanup calls.
+  'private.enforce_storage_rules()': exec(),
+  'private.account_storage_usage()': exec(),
+  'private.object_bytes(jsonb)': exec('service_role'),
+  'private.object_user(text,text)': exec('service_role'),
+  'private.storage_quota_bytes(uuid)': exec('service_role'),
+  'private.stale_episode_uploads(interval,integer)': exec('service_role'),
   'private.change_user_email(uuid,text)': exec(),
   'private.invoke_edge_function(text,jsonb,integer)': exec(),
   'private.subscriber_summary(uuid)': exec(),
