@@ -34,8 +34,6 @@ set search_path = ''
 as $$
 declare
   v_file text;
-  v_object_id uuid;
-  v_version text;
 begin
   if p_files is null or cardinality(p_files) = 0 then
     raise exception 'no_files' using errcode = '22023', detail = 'Please upload at least one video file before submitting.';
@@ -53,20 +51,26 @@ begin
     if p_owner is not null and split_part(v_file, '/', 1) <> p_owner::text then
       raise exception 'file_not_owned' using errcode = '42501', detail = 'Only your own uploaded files can be submitted.';
     end if;
-    select o.id, o.version into v_object_id, v_version
+    perform 1
       from storage.objects o
      where o.bucket_id = 'episodes' and o.name = v_file
        for share;
     if not found then
       raise exception 'file_not_found' using errcode = '22023', detail = format('File %s was not found in storage.', v_file);
     end if;
-    if p_owner is not null then
-      delete from private.checked_episode_files c
-       where c.object_id = v_object_id and c.version is not distinct from v_version;
-      if not found then
-        raise exception 'file_not_checked' using errcode = 'PT415',
-          detail = format('Only MP4 video files can be submitted: submit %s through the app, which checks it.', v_file);
-      end if;
+  end loop;
+  if p_owner is null then
+    return;
+  end if;
+  -- Each check is used up by the submission (and comes back if the submission fails later).
+  foreach v_file in array p_files loop
+    delete from private.checked_episode_files c
+     using storage.objects o
+     where o.bucket_id = 'episodes' and o.name = v_file
+       and c.object_id = o.id and c.version is not distinct from o.version;
+    if not found then
+      raise exception 'file_not_checked' using errcode = 'PT415',
+        detail = format('Only MP4 video files can be submitted: submit %s through the app, which checks it.', v_file);
     end if;
   end loop;
 end

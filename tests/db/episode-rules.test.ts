@@ -1,6 +1,7 @@
 // episode_stats() gating and limits, and submit_episode(): every refusal writes nothing.
 import { describe, expect, it } from 'vitest';
 import {
+  addCheckedEpisodeFile,
   addEpisode,
   addObject,
   connectGoogle,
@@ -243,7 +244,7 @@ describe('submit_episode()', () => {
   async function ready(db: pg.Client, tier = 'growth') {
     const user = await createReadySubscriber(db, tier);
     const files = [`${user.id}/uploads/part-1.mp4`, `${user.id}/uploads/part-2.mp4`];
-    for (const file of files) await addObject(db, 'episodes', file, 'video/mp4');
+    for (const file of files) await addCheckedEpisodeFile(db, file);
     return { user, files };
   }
 
@@ -435,7 +436,7 @@ describe('admin resubmission and the outbox', () => {
     await inRolledBackTx(async (db) => {
       const user = await createReadySubscriber(db, 'growth');
       const file = `${user.id}/uploads/ep.mp4`;
-      await addObject(db, 'episodes', file, 'video/mp4');
+      await addCheckedEpisodeFile(db, file);
       const [{ r }] = await queryAs<{ r: Record<string, string> }>(
         db,
         { id: user.id },
@@ -481,7 +482,7 @@ describe('admin resubmission and the outbox', () => {
       const owner = await createReadySubscriber(db, 'growth');
       const other = await createReadySubscriber(db, 'growth');
       const file = `${owner.id}/uploads/ep.mp4`;
-      await addObject(db, 'episodes', file, 'video/mp4');
+      await addCheckedEpisodeFile(db, file);
       const [{ r }] = await queryAs<{ r: Record<string, string> }>(
         db,
         { id: owner.id },
@@ -524,7 +525,7 @@ describe('admin resubmission and the outbox', () => {
       await db.query(`update private.automation_settings set automation = 'webhook'`);
       const user = await createReadySubscriber(db, 'growth');
       const file = `${user.id}/uploads/ep.mp4`;
-      await addObject(db, 'episodes', file, 'video/mp4');
+      await addCheckedEpisodeFile(db, file);
       const [{ r }] = await queryAs<{ r: Record<string, string> }>(
         db,
         { id: user.id },
