@@ -12,8 +12,9 @@
 --   PT415     file_not_checked   415
 
 -- Written only by the functions' direct connection (as postgres), read only by submit_episode()
--- (security definer): no API role sees it. A row is consumed by the submission that names its
--- file; a row whose file was never submitted is removed by the next check a day later.
+-- (security definer): no API role sees it. A record stands for its object's version (a double
+-- click may submit a checked file twice, as before); records over a day old are removed by the
+-- next check.
 create table private.checked_episode_files (
   object_id uuid primary key,
   version text,
@@ -62,13 +63,11 @@ begin
   if p_owner is null then
     return;
   end if;
-  -- Each check is used up by the submission (and comes back if the submission fails later).
   foreach v_file in array p_files loop
-    delete from private.checked_episode_files c
-     using storage.objects o
-     where o.bucket_id = 'episodes' and o.name = v_file
-       and c.object_id = o.id and c.version is not distinct from o.version;
-    if not found then
+    if not exists (select 1
+                     from storage.objects o
+                     join private.checked_episode_files c on c.object_id = o.id and c.version is not distinct from o.version
+                    where o.bucket_id = 'episodes' and o.name = v_file) then
       raise exception 'file_not_checked' using errcode = 'PT415',
         detail = format('Only MP4 video files can be submitted: submit %s through the app, which checks it.', v_file);
     end if;
