@@ -16,10 +16,12 @@ import { HttpError, parseJsonBody, readBodyText } from '../../_shared/http-error
 import { readAsCaller, requireCaller } from '../../_shared/session.ts';
 import { userClient } from '../../_shared/supabase-clients.ts';
 
+const SUBMIT_FAILED = 'Could not submit the episode';
+
 /** A refusal of submit_episode() as HTTP: a named file that is not there is a 404. */
 function submitRefusal(error: DatabaseError): HttpError {
   if (error.message === 'file_not_found') return new HttpError(404, error.details || error.message);
-  return databaseError(error, 'Could not submit the episode');
+  return databaseError(error, SUBMIT_FAILED);
 }
 
 /**
@@ -52,7 +54,7 @@ async function episodeObject(file: string): Promise<{ id: string; version: strin
     return object ?? null;
   } catch (error) {
     const { code, message } = error as { code?: string; message: string };
-    throw databaseError({ code, message }, 'Could not check the episode files');
+    throw databaseError({ code, message }, SUBMIT_FAILED);
   }
 }
 
