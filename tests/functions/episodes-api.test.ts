@@ -125,6 +125,23 @@ describe('POST /api/episodes/submit-direct-storage', () => {
     expect(await countRows(gina.id)).toEqual({ episodes: 1, logs: 1, deliveries: 1 });
   });
 
+  it('checks a file again over its day-old record, and drops the records over a day old', async () => {
+    const hana = await readySubmitter({ tier: 'growth' });
+    const file = await uploadEpisodeFile(hana);
+    const gone = randomUUID();
+    await withDb((db) =>
+      db.query(
+        `insert into private.checked_episode_files (object_id, version, checked_at)
+         select id, version, now() - interval '2 days' from storage.objects where bucket_id = 'episodes' and name = $1
+         union all select $2::uuid, 'v', now() - interval '2 days'`,
+        [file.path, gone],
+      ),
+    );
+    expect((await submitEpisode(hana, [file.path])).status).toBe(201);
+    const left = await withDb(async (db) => (await db.query('select 1 from private.checked_episode_files where object_id = $1', [gone])).rowCount);
+    expect(left).toBe(0);
+  });
+
   it('starter plan: the second episode of the month is refused with the limit message', async () => {
     const carol = await readySubmitter({ tier: 'starter' });
     expect((await submitEpisode(carol, [(await uploadEpisodeFile(carol)).path])).status).toBe(201);

@@ -83,8 +83,10 @@ async function requireMp4Files(caller: { userId: string }, files: string[]): Pro
       const head = new Uint8Array(await res.arrayBuffer()).subarray(0, SIGNATURE_BYTES);
       if (mediaTypeOf(head) !== 'video/mp4') throw new HttpError(415, `${NOT_MP4} ${file} is not an MP4 video.`);
       // A write after the lookup gave the object a new version: this record then matches nothing.
+      // Records over a day old go (never this one: one statement may not delete and update a row).
       await db()`
-        with expired as (delete from private.checked_episode_files where checked_at < now() - interval '1 day')
+        with expired as (delete from private.checked_episode_files
+                          where checked_at < now() - interval '1 day' and object_id <> ${object.id}::uuid)
         insert into private.checked_episode_files (object_id, version) values (${object.id}::uuid, ${object.version})
         on conflict (object_id) do update set version = excluded.version, checked_at = excluded.checked_at`;
     }),
