@@ -2,7 +2,7 @@
 // audit log, refusals that write nothing.
 import { describe, expect, it } from 'vitest';
 import type pg from 'pg';
-import { addObject, createReadySubscriber, createUser, inRolledBackTx, queryAs, runAs, subscribe } from './db-support.ts';
+import { addCheckedEpisodeFile, addObject, createReadySubscriber, createUser, inRolledBackTx, queryAs, runAs, subscribe } from './db-support.ts';
 
 type Json = Record<string, unknown>;
 
@@ -176,7 +176,7 @@ describe('admin console reads', () => {
       const user = await createReadySubscriber(db, 'scale');
       const admin = await createUser(db, { admin: true });
       const file = `${user.id}/uploads/ep.mp4`;
-      await addObject(db, 'episodes', file, 'video/mp4');
+      await addCheckedEpisodeFile(db, file);
       const [{ r }] = await queryAs<{ r: Json }>(db, { id: user.id }, `select public.submit_episode($1, '{}') as r`, [
         [file],
       ]);

@@ -182,6 +182,24 @@ export async function addObject(db: pg.Client, bucket: string, name: string, mim
   );
 }
 
+/**
+ * An episode file as POST /api/episodes/submit-direct-storage leaves it once its bytes proved
+ * MP4 (private.checked_episode_files), for tests of submit_episode()'s other rules in SQL.
+ */
+export async function markEpisodeFileChecked(db: pg.Client, name: string): Promise<void> {
+  await db.query(
+    `insert into private.checked_episode_files (object_id, version)
+     select id, version from storage.objects where bucket_id = 'episodes' and name = $1`,
+    [name],
+  );
+}
+
+/** An MP4-typed object in the `episodes` bucket, checked as the api checks it. */
+export async function addCheckedEpisodeFile(db: pg.Client, name: string): Promise<void> {
+  await addObject(db, 'episodes', name, 'video/mp4');
+  await markEpisodeFileChecked(db, name);
+}
+
 export async function addEpisode(
   db: pg.Client,
   userId: string,

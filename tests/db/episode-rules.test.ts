@@ -1,6 +1,7 @@
 // episode_stats() gating and limits, and submit_episode(): every refusal writes nothing.
 import { describe, expect, it } from 'vitest';
 import {
+  addCheckedEpisodeFile,
   addEpisode,
   addObject,
   connectGoogle,
@@ -8,10 +9,12 @@ import {
   createReadySubscriber,
   createUser,
   inRolledBackTx,
+  markEpisodeFileChecked,
   queryAs,
   runAs,
   setHostingReady,
   subscribe,
+  withDb,
 } from './db-support.ts';
 import type pg from 'pg';
 
@@ -243,7 +246,7 @@ describe('submit_episode()', () => {
   async function ready(db: pg.Client, tier = 'growth') {
     const user = await createReadySubscriber(db, tier);
     const files = [`${user.id}/uploads/part-1.mp4`, `${user.id}/uploads/part-2.mp4`];
-    for (const file of files) await addObject(db, 'episodes', file, 'video/mp4');
+    for (const file of files) await addCheckedEpisodeFile(db, file);
     return { user, files };
   }
 
@@ -428,6 +431,41 @@ describe('submit_episode()', () => {
       expect(direct.code).toBe('42501');
     });
   });
+
+  it('takes only files checked at their current version, and a replacement racing it waits, then is refused', async () => {
+    const { user, file } = await withDb(async (db) => {
+      const user = await createReadySubscriber(db);
+      const file = `${user.id}/uploads/race.mp4`;
+      await addObject(db, 'episodes', file, 'video/mp4');
+      return { user, file };
+    });
+    await withDb(async (submitter) => {
+      await submitter.query('begin');
+      const unchecked = await runAs(submitter, { id: user.id }, `select public.submit_episode($1, '{}')`, [[file]]);
+      expect(unchecked).toMatchObject({ code: 'PT415', message: 'file_not_checked' });
+      await markEpisodeFileChecked(submitter, file);
+      await queryAs(submitter, { id: user.id }, `select public.submit_episode($1, '{}')`, [[file]]);
+      await withDb(async (uploader) => {
+        const [{ pid }] = (await uploader.query('select pg_backend_pid() as pid')).rows;
+        // A new version of the object, as Storage writes an x-upsert upload.
+        const replaced = uploader
+          .query(`update storage.objects set version = gen_random_uuid()::text where bucket_id = 'episodes' and name = $1`, [file])
+          .then(
+            () => 'replaced',
+            (error: Error) => error.message,
+          );
+        const deadline = Date.now() + 5000;
+        for (;;) {
+          const waiting = await submitter.query(`select 1 from pg_stat_activity where pid = $1 and wait_event_type = 'Lock'`, [pid]);
+          if (waiting.rowCount) break;
+          if (Date.now() > deadline) throw new Error(`the replacement did not wait for the submission: ${await replaced}`);
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        await submitter.query('commit');
+        expect(await replaced).toBe('This file was submitted for processing and can no longer be replaced.');
+      });
+    });
+  });
 });
 
 describe('admin resubmission and the outbox', () => {
@@ -435,7 +473,7 @@ describe('admin resubmission and the outbox', () => {
     await inRolledBackTx(async (db) => {
       const user = await createReadySubscriber(db, 'growth');
       const file = `${user.id}/uploads/ep.mp4`;
-      await addObject(db, 'episodes', file, 'video/mp4');
+      await addCheckedEpisodeFile(db, file);
       const [{ r }] = await queryAs<{ r: Record<string, string> }>(
         db,
         { id: user.id },
@@ -481,7 +519,7 @@ describe('admin resubmission and the outbox', () => {
       const owner = await createReadySubscriber(db, 'growth');
       const other = await createReadySubscriber(db, 'growth');
       const file = `${owner.id}/uploads/ep.mp4`;
-      await addObject(db, 'episodes', file, 'video/mp4');
+      await addCheckedEpisodeFile(db, file);
       const [{ r }] = await queryAs<{ r: Record<string, string> }>(
         db,
         { id: owner.id },
@@ -524,7 +562,7 @@ describe('admin resubmission and the outbox', () => {
       await db.query(`update private.automation_settings set automation = 'webhook'`);
       const user = await createReadySubscriber(db, 'growth');
       const file = `${user.id}/uploads/ep.mp4`;
-      await addObject(db, 'episodes', file, 'video/mp4');
+      await addCheckedEpisodeFile(db, file);
       const [{ r }] = await queryAs<{ r: Record<string, string> }>(
         db,
         { id: user.id },

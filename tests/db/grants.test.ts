@@ -69,6 +69,7 @@ const relations: Record<string, Grants> = {
   'private.automation_settings': none,
   'private.account_credential_changes': none,
   'private.storage_usage': { anon: '', authenticated: '', service_role: 'select' },
+  'private.checked_episode_files': none,
 };
 
 const exec = (...who: Role[]): Grants => ({

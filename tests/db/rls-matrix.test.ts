@@ -7,12 +7,14 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { config } from '../support/stack.ts';
 import {
   type Actor,
+  addCheckedEpisodeFile,
   addObject,
   connectGoogle,
   createReadySubscriber,
   createUser,
   inRolledBackTx,
   jwtFor,
+  markEpisodeFileChecked,
   runAs,
   subscribe,
   withDb,
@@ -50,7 +52,7 @@ beforeAll(async () => {
     );
     for (const user of [owner, other]) {
       await addObject(db, 'episodes', `${user.id}/uploads/draft.mp4`, 'video/mp4');
-      await addObject(db, 'episodes', `${user.id}/uploads/submitted.mp4`, 'video/mp4');
+      await addCheckedEpisodeFile(db, `${user.id}/uploads/submitted.mp4`);
       await addObject(db, 'brand-assets', `${user.id}/logo/logo.png`, 'image/png');
     }
     // The owner's submission, made the only way there is.
@@ -715,7 +717,10 @@ describe('through PostgREST', () => {
   });
 
   it('submit_episode refusals arrive with their reason', async () => {
-    await withDb((db) => connectGoogle(db, other.id, { refreshToken: false }));
+    await withDb(async (db) => {
+      await connectGoogle(db, other.id, { refreshToken: false });
+      await markEpisodeFileChecked(db, `${other.id}/uploads/draft.mp4`);
+    });
     const res = await rest('rpc/submit_episode', 'other', {
       method: 'POST',
       body: JSON.stringify({ files: [`${other.id}/uploads/draft.mp4`], options: {} }),

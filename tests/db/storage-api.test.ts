@@ -1,7 +1,7 @@
 // The bucket rules as the Storage API applies them (through the gateway, with user JWTs).
 import { beforeAll, describe, expect, it } from 'vitest';
 import { config } from '../support/stack.ts';
-import { type Actor, createReadySubscriber, createUser, jwtFor, queryAs, withDb } from './db-support.ts';
+import { type Actor, createReadySubscriber, createUser, jwtFor, markEpisodeFileChecked, queryAs, withDb } from './db-support.ts';
 
 let owner: Actor & { id: string };
 let other: Actor & { id: string };
@@ -123,6 +123,7 @@ describe('Storage API', () => {
     const second = new Uint8Array([...MP4_HEAD, 1, 2, 3]);
     expect((await put(second)).status).toBe(200);
     await withDb(async (db) => {
+      await markEpisodeFileChecked(db, path);
       await db.query('begin');
       await queryAs(db, { id: owner.id }, `select public.submit_episode(array[$1], '{}')`, [path]);
       await db.query('commit');

@@ -85,6 +85,63 @@ describe('POST /api/episodes/submit-direct-storage', () => {
     expect((await submitEpisode(erin, [good.path])).status).toBe(201);
   });
 
+  it('rpc/submit_episode straight through PostgREST cannot skip the byte check', async () => {
+    const frank = await readySubmitter({ tier: 'growth' });
+    const html = await uploadEpisodeFile(frank, 0, 'episode.mp4', Buffer.from('<!doctype html><p>not a video</p>'));
+    const good = await uploadEpisodeFile(frank);
+    for (const files of [[html.path], [good.path]]) {
+      const res = await fetch(`${config.urls.api}/rest/v1/rpc/submit_episode`, {
+        method: 'POST',
+        headers: { apikey: config.anonKey, authorization: `Bearer ${frank.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ files, options: {} }),
+      });
+      expect(res.status).toBe(415);
+      expect((await res.json()).details).toMatch(/^Only MP4 video files can be submitted/);
+    }
+    expect(await countRows(frank.id)).toEqual({ episodes: 0, logs: 0, deliveries: 0 });
+    expect((await submitEpisode(frank, [good.path])).status).toBe(201);
+  });
+
+  it('a file replaced after its check must be checked again', async () => {
+    const gina = await readySubmitter({ tier: 'starter' });
+    expect((await submitEpisode(gina, [(await uploadEpisodeFile(gina)).path])).status).toBe(201);
+    const file = await uploadEpisodeFile(gina);
+    const direct = () =>
+      fetch(`${config.urls.api}/rest/v1/rpc/submit_episode`, {
+        method: 'POST',
+        headers: { apikey: config.anonKey, authorization: `Bearer ${gina.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ files: [file.path] }),
+      }).then(async (res) => ({ status: res.status, reason: (await res.json()).message }));
+    // Checked by the api, then refused by the plan's limit: the check stands for these bytes.
+    expect((await submitEpisode(gina, [file.path])).status).toBe(403);
+    expect(await direct()).toEqual({ status: 403, reason: 'monthly_limit' });
+    const replaced = await fetch(`${config.urls.api}/storage/v1/object/episodes/${file.path}`, {
+      method: 'PUT',
+      headers: { apikey: config.anonKey, authorization: `Bearer ${gina.token}`, 'content-type': 'video/mp4', 'x-upsert': 'true' },
+      body: Buffer.from('<!doctype html><p>replaced</p>'),
+    });
+    expect(replaced.status).toBe(200);
+    expect(await direct()).toEqual({ status: 415, reason: 'file_not_checked' });
+    expect(await countRows(gina.id)).toEqual({ episodes: 1, logs: 1, deliveries: 1 });
+  });
+
+  it('checks a file again over its day-old record, and drops the records over a day old', async () => {
+    const hana = await readySubmitter({ tier: 'growth' });
+    const file = await uploadEpisodeFile(hana);
+    const gone = randomUUID();
+    await withDb((db) =>
+      db.query(
+        `insert into private.checked_episode_files (object_id, version, checked_at)
+         select id, version, now() - interval '2 days' from storage.objects where bucket_id = 'episodes' and name = $1
+         union all select $2::uuid, 'v', now() - interval '2 days'`,
+        [file.path, gone],
+      ),
+    );
+    expect((await submitEpisode(hana, [file.path])).status).toBe(201);
+    const left = await withDb(async (db) => (await db.query('select 1 from private.checked_episode_files where object_id = $1', [gone])).rowCount);
+    expect(left).toBe(0);
+  });
+
   it('starter plan: the second episode of the month is refused with the limit message', async () => {
     const carol = await readySubmitter({ tier: 'starter' });
     expect((await submitEpisode(carol, [(await uploadEpisodeFile(carol)).path])).status).toBe(201);

@@ -24,6 +24,21 @@ export async function uploadEpisodeFile(user: TestUser, name: string, bytes = 2 
   return path;
 }
 
+/**
+ * Marks episode files as the api's MP4 byte check does (private.checked_episode_files), so
+ * rpc/submit_episode takes them: for tests of what comes after a submission (the worker's own
+ * defences against a file that is no video included), not of the check.
+ */
+export async function markEpisodeFilesChecked(paths: string[]): Promise<void> {
+  await withDb((db) =>
+    db.query(
+      `insert into private.checked_episode_files (object_id, version)
+       select id, version from storage.objects where bucket_id = 'episodes' and name = any($1)`,
+      [paths],
+    ),
+  );
+}
+
 export interface LogFixture {
   status?: string;
   submittedAt?: Date;

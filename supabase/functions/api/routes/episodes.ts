@@ -9,16 +9,19 @@ import {
   submitEpisodePayloadSchema,
 } from '../../_shared/domain/episodes.ts';
 import { settings } from '../../_shared/config.ts';
+import { db } from '../../_shared/db.ts';
 import { databaseError, isUnstorableText, unstorableTextMessage, type DatabaseError } from '../../_shared/database-errors.ts';
 import { mediaTypeOf, SIGNATURE_BYTES } from '../../_shared/domain/file-signatures.ts';
 import { HttpError, parseJsonBody, readBodyText } from '../../_shared/http-error.ts';
 import { readAsCaller, requireCaller } from '../../_shared/session.ts';
 import { userClient } from '../../_shared/supabase-clients.ts';
 
+const SUBMIT_FAILED = 'Could not submit the episode';
+
 /** A refusal of submit_episode() as HTTP: a named file that is not there is a 404. */
 function submitRefusal(error: DatabaseError): HttpError {
   if (error.message === 'file_not_found') return new HttpError(404, error.details || error.message);
-  return databaseError(error, 'Could not submit the episode');
+  return databaseError(error, SUBMIT_FAILED);
 }
 
 /**
@@ -43,10 +46,24 @@ function objectPathOf(uploadUrl: string): string {
 
 const NOT_MP4 = 'Only MP4 video files can be submitted.';
 
+/** The object `file` of the `episodes` bucket as Postgres has it now, or null. */
+async function episodeObject(file: string): Promise<{ id: string; version: string | null } | null> {
+  try {
+    const [object] = await db()<{ id: string; version: string | null }[]>`
+      select id, version from storage.objects where bucket_id = ${EPISODES_BUCKET} and name = ${file}`;
+    return object ?? null;
+  } catch (error) {
+    const { code, message } = error as { code?: string; message: string };
+    throw databaseError({ code, message }, SUBMIT_FAILED);
+  }
+}
+
 /**
  * Each file must be an MP4 on its bytes (an `ftyp` box first), whatever its name and declared
  * type: its first bytes are read from Storage (service role, caller's own folder only) before
- * the submission is written.
+ * the submission is written. Each file that passes is recorded at the version it had before
+ * the read (private.checked_episode_files): submit_episode() takes only files recorded at their
+ * current version, so calling it straight, or replacing a file after its check, is refused.
  */
 async function requireMp4Files(caller: { userId: string }, files: string[]): Promise<void> {
   const { serviceRoleKey: key, supabaseUrl } = settings();
@@ -55,15 +72,25 @@ async function requireMp4Files(caller: { userId: string }, files: string[]): Pro
       if (!file.startsWith(`${caller.userId}/`)) throw new HttpError(403, 'Only your own uploaded files can be submitted.');
       // A name no storage can hold is the client's mistake, before Storage is asked.
       if (isUnstorableText(file)) throw new HttpError(400, `Could not submit the episode: ${unstorableTextMessage}`);
+      const notFound = () => new HttpError(404, `File ${file} was not found in storage.`);
+      const object = await episodeObject(file);
+      if (!object) throw notFound();
       const url = `${supabaseUrl}/storage/v1/object/${EPISODES_BUCKET}/${file.split('/').map(encodeURIComponent).join('/')}`;
       const res = await fetch(url, { headers: { authorization: `Bearer ${key}`, apikey: key, range: `bytes=0-${SIGNATURE_BYTES - 1}` } });
       if (!res.ok) {
         await res.body?.cancel();
-        if (res.status === 400 || res.status === 404) throw new HttpError(404, `File ${file} was not found in storage.`);
+        if (res.status === 400 || res.status === 404) throw notFound();
         throw new HttpError(502, `Could not read ${file} from storage (${res.status})`);
       }
       const head = new Uint8Array(await res.arrayBuffer()).subarray(0, SIGNATURE_BYTES);
       if (mediaTypeOf(head) !== 'video/mp4') throw new HttpError(415, `${NOT_MP4} ${file} is not an MP4 video.`);
+      // A write after the lookup gave the object a new version: this record then matches nothing.
+      // Records over a day old go (never this one: one statement may not delete and update a row).
+      await db()`
+        with expired as (delete from private.checked_episode_files
+                          where checked_at < now() - interval '1 day' and object_id <> ${object.id}::uuid)
+        insert into private.checked_episode_files (object_id, version) values (${object.id}::uuid, ${object.version})
+        on conflict (object_id) do update set version = excluded.version, checked_at = excluded.checked_at`;
     }),
   );
 }
