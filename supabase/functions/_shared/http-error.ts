@@ -1,5 +1,6 @@
 // Errors every function answers with: JSON `{ message }` and a fitting status.
 import { z } from 'zod';
+import { readStreamCapped } from './domain-server/capped-response.ts';
 
 export class HttpError extends Error {
   constructor(
@@ -22,32 +23,8 @@ export async function readBodyText(request: Request, limit = maxJsonBodyBytes): 
   const announced = Number(request.headers.get('content-length') ?? '0');
   if (announced > limit) throw tooLarge();
   if (!request.body) return '';
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    let next: ReadableStreamReadResult<Uint8Array>;
-    try {
-      next = await reader.read();
-    } catch {
-      // The client went away or broke off the body: its fault, and nobody may be left to answer.
-      throw new HttpError(400, 'The request body could not be read to its end');
-    }
-    if (next.done) break;
-    size += next.value.byteLength;
-    if (size > limit) {
-      await reader.cancel().catch(() => {});
-      throw tooLarge();
-    }
-    chunks.push(next.value);
-  }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return new TextDecoder().decode(bytes);
+  // The client went away or broke off the body: its fault, and nobody may be left to answer.
+  return await readStreamCapped(request.body, limit, tooLarge, () => new HttpError(400, 'The request body could not be read to its end'));
 }
 
 /**

@@ -22,18 +22,37 @@ export async function readCappedText(res: Response, limitBytes: number): Promise
     throw new AnswerTooLargeError(limitBytes);
   }
   if (!res.body) return '';
-  const reader = res.body.getReader();
+  return await readStreamCapped(res.body, limitBytes, () => new AnswerTooLargeError(limitBytes));
+}
+
+/**
+ * A body stream as text, never holding more than `limitBytes`: past the cap the rest is cancelled
+ * and `tooLarge()` thrown; a read that fails throws `unreadable(cause)`. Request bodies
+ * (`http-error.ts`) and answers from other servers both read through it.
+ */
+export async function readStreamCapped(
+  body: ReadableStream<Uint8Array>,
+  limitBytes: number,
+  tooLarge: () => Error,
+  unreadable: (cause: unknown) => Error = (cause) => (cause instanceof Error ? cause : new Error(String(cause))),
+): Promise<string> {
+  const reader = body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
+    let next: ReadableStreamReadResult<Uint8Array>;
+    try {
+      next = await reader.read();
+    } catch (cause) {
+      throw unreadable(cause);
+    }
+    if (next.done) break;
+    size += next.value.byteLength;
     if (size > limitBytes) {
       await reader.cancel().catch(() => {});
-      throw new AnswerTooLargeError(limitBytes);
+      throw tooLarge();
     }
-    chunks.push(value);
+    chunks.push(next.value);
   }
   const bytes = new Uint8Array(size);
   let offset = 0;
