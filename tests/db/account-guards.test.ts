@@ -60,6 +60,10 @@ describe('e-mail changes', () => {
       await db.query('rollback to savepoint before');
       await expect(db.query(`select private.change_user_email($1, 'not an address')`, [user.id])).rejects.toMatchObject({ code: '22023' });
       await db.query('rollback to savepoint before');
+      await expect(
+        db.query(`select private.change_user_email('00000000-0000-4000-8000-000000000000', 'unknown@example.com')`),
+      ).rejects.toMatchObject({ code: 'PT404', message: 'user_not_found' });
+      await db.query('rollback to savepoint before');
       await db.query(`select private.change_user_email($1, ' New.Address@Example.com ')`, [user.id]);
       const { rows } = await db.query('select u.email, p.email as profile from auth.users u join public.profiles p using (id) where u.id = $1', [user.id]);
       expect(rows[0]).toEqual({ email: 'new.address@example.com', profile: 'new.address@example.com' });

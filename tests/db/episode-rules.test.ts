@@ -344,7 +344,7 @@ describe('submit_episode()', () => {
       '42501',
       'file_not_owned',
     ],
-    ['a file that was never uploaded', (u, f) => [[...f, `${u}/uploads/missing.mp4`], {}], '22023', 'file_not_found'],
+    ['a file that was never uploaded', (u, f) => [[...f, `${u}/uploads/missing.mp4`], {}], 'PT404', 'file_not_found'],
   ];
   for (const [label, args, code, message] of refusals) {
     it(`refuses ${label} (${code} ${message}) and writes nothing`, async () => {

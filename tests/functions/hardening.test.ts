@@ -235,14 +235,15 @@ describe('bad input is a 4xx, never a 500', () => {
       body: JSON.stringify(body),
     });
 
-  it('rpc/submit_episode naming a missing file answers 400 file_not_found', async () => {
+  // Not found is PT404 in all our SQL (docs/decisions.md, "One error contract"): PostgREST answers 404.
+  it('rpc/submit_episode naming a missing file answers 404 file_not_found', async () => {
     const user = await createUser('onboarded');
     const res = await rpc('submit_episode', await accessTokenOf(user), { files: [`${user.id}/uploads/missing.mp4`] });
-    expect(res.status, res.text).toBe(400);
-    expect(res.json()).toMatchObject({ code: '22023', message: 'file_not_found' });
+    expect(res.status, res.text).toBe(404);
+    expect(res.json()).toMatchObject({ code: 'PT404', message: 'file_not_found' });
   });
 
-  it('an admin resubmission of an unknown log answers 400 original_log_not_found', async () => {
+  it('an admin resubmission of an unknown log answers 404 original_log_not_found', async () => {
     const admin = await createUser('admin');
     const owner = await createUser('onboarded');
     const file = `${owner.id}/uploads/episode.mp4`;
@@ -257,8 +258,8 @@ describe('bad input is a 4xx, never a 500', () => {
       user_email: owner.email,
       original_log_id: '00000000-0000-4000-8000-000000000000',
     });
-    expect(res.status, res.text).toBe(400);
-    expect(res.json()).toMatchObject({ code: '22023', message: 'original_log_not_found' });
+    expect(res.status, res.text).toBe(404);
+    expect(res.json()).toMatchObject({ code: 'PT404', message: 'original_log_not_found' });
   });
 
   it('a sign-up with a 250-character first name succeeds; the profile keeps 200', async () => {
