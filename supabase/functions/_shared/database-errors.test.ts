@@ -20,11 +20,22 @@ describe('databaseError: the one mapping from a database refusal to HTTP', () =>
       status: 400,
       message: 'The page cursor is incomplete.',
     });
-    expect(answer({ code: 'P0002', message: 'not_found', details: 'No such log.' })).toEqual({ status: 404, message: 'No such log.' });
-    expect(answer({ code: 'PT404', message: 'subscriber_not_found', details: 'No account uses x.' })).toMatchObject({ status: 404 });
+    expect(answer({ code: 'PT404', message: 'subscriber_not_found', details: 'No account uses x.' })).toEqual({
+      status: 404,
+      message: 'No account uses x.',
+    });
     expect(answer({ code: 'PT402', message: 'subscription_inactive' })).toMatchObject({ status: 403 });
     expect(answer({ code: '42501', message: 'not_admin' })).toMatchObject({ status: 403 });
     expect(answer({ code: '42501', message: 'not_authenticated' })).toEqual({ status: 401, message: 'Unauthorized' });
+  });
+
+  it('answers not found for PT404 alone, the one code our SQL raises for it', () => {
+    expect(answer({ code: 'PT404', message: 'file_not_found', details: 'File a.mp4 was not found in storage.' })).toEqual({
+      status: 404,
+      message: 'File a.mp4 was not found in storage.',
+    });
+    // Postgres's own no_data_found is no refusal of ours: a `select into strict` that found nothing.
+    expect(answer({ code: 'P0002', message: 'query returned no rows' })).toEqual({ status: 500, message: 'Could not save: query returned no rows' });
   });
 
   it('answers broken constraints and malformed values with 4xx, a duplicate with 409', () => {

@@ -21,8 +21,11 @@ export function isUnstorableText(text: string): boolean {
   return text.includes('\u0000') || /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(text);
 }
 
-/** Our SQL functions' own refusals: the message is a reason code, the detail the words for people. */
-const raisedByUs = (code: string) => code === '22023' || code === 'P0001' || code === 'P0002' || code === '42501' || /^PT\d{3}$/.test(code);
+/**
+ * Our SQL functions' own refusals: the message is a reason code, the detail the words for people.
+ * Not found is always PT404 (docs/decisions.md, "One error contract").
+ */
+const raisedByUs = (code: string) => code === '22023' || code === 'P0001' || code === '42501' || /^PT\d{3}$/.test(code);
 
 const answerable: readonly Status[] = [400, 401, 403, 404, 409, 413, 415, 422, 429];
 
@@ -30,7 +33,8 @@ const answerable: readonly Status[] = [400, 401, 403, 404, 409, 413, 415, 422, 4
 export function clientErrorStatus(error: DatabaseError): Status | null {
   const code = error.code ?? '';
   if (code === '42501') return error.message === 'not_authenticated' ? 401 : 403;
-  if (code === 'P0002' || code === 'PGRST116') return 404;
+  // PostgREST's own "no row" for a single-object request.
+  if (code === 'PGRST116') return 404;
   // PostgREST's convention: SQLSTATE PTnnn answers HTTP nnn. The API answers a missing
   // subscription (PT402) with 403, as every other "not allowed now".
   if (/^PT4\d\d$/.test(code)) {

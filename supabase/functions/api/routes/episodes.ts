@@ -10,19 +10,13 @@ import {
 } from '../../_shared/domain/episodes.ts';
 import { settings } from '../../_shared/config.ts';
 import { db } from '../../_shared/db.ts';
-import { databaseError, isUnstorableText, unstorableTextMessage, type DatabaseError } from '../../_shared/database-errors.ts';
+import { databaseError, isUnstorableText, unstorableTextMessage } from '../../_shared/database-errors.ts';
 import { mediaTypeOf, SIGNATURE_BYTES } from '../../_shared/domain/file-signatures.ts';
 import { HttpError, parseJsonBody, readBodyText } from '../../_shared/http-error.ts';
 import { readAsCaller, requireCaller } from '../../_shared/session.ts';
 import { userClient } from '../../_shared/supabase-clients.ts';
 
 const SUBMIT_FAILED = 'Could not submit the episode';
-
-/** A refusal of submit_episode() as HTTP: a named file that is not there is a 404. */
-function submitRefusal(error: DatabaseError): HttpError {
-  if (error.message === 'file_not_found') return new HttpError(404, error.details || error.message);
-  return databaseError(error, SUBMIT_FAILED);
-}
 
 /**
  * An entry of uploadUrls as an object path in the `episodes` bucket: a bare path, or a Storage
@@ -104,7 +98,7 @@ episodeRoutes.post('/episodes/submit-direct-storage', async (c) => {
   if (files.some((file) => !/\.mp4$/i.test(file))) throw new HttpError(400, NOT_MP4);
   await requireMp4Files(caller, files);
   const { data, error } = await userClient(caller.accessToken).rpc('submit_episode', { files, options: episodeData });
-  if (error) throw submitRefusal(error);
+  if (error) throw databaseError(error, SUBMIT_FAILED);
   return c.json({ success: true, episode: data }, 201);
 });
 
