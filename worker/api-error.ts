@@ -1,8 +1,9 @@
-// A refusal from a platform's API (Google Drive, YouTube, X, LinkedIn, WordPress), with its HTTP status.
+// A refusal from a platform's API (Google Drive, YouTube, X, LinkedIn, WordPress), with its HTTP
+// status. The same shape, (status, message), as the SPA's ApiError (web/src/lib/api-client.ts).
 export class ApiError extends Error {
   constructor(
-    message: string,
     readonly status: number,
+    message: string,
   ) {
     super(message);
   }

@@ -16,7 +16,7 @@ export interface Clip {
 
 async function check(res: Response, what: string): Promise<Response> {
   if (res.ok) return res;
-  throw new ApiError(`${what}: ${res.status} ${(await res.text()).slice(0, 300)}`, res.status);
+  throw new ApiError(res.status, `${what}: ${res.status} ${(await res.text()).slice(0, 300)}`);
 }
 
 const streamFile = (file: string) => Readable.toWeb(createReadStream(file)) as ReadableStream<Uint8Array>;
@@ -48,7 +48,7 @@ export async function postToYouTube(config: WorkerConfig, token: string, clip: C
   await check(start, 'Starting the YouTube upload');
   const session = start.headers.get('location');
   await start.body?.cancel();
-  if (!session) throw new ApiError('Starting the YouTube upload: no upload session', 502);
+  if (!session) throw new ApiError(502, 'Starting the YouTube upload: no upload session');
   const res = await fetch(session, {
     method: 'PUT',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'video/mp4', 'content-length': String(size) },
@@ -79,7 +79,7 @@ export async function postToX(config: WorkerConfig, token: string, clip: Clip): 
   const finalized = await fetch(`${config.xApiBase}/2/media/upload/${mediaId}/finalize`, { method: 'POST', headers: auth });
   let processing = ((await (await check(finalized, 'Finishing the X media upload')).json()) as { data: { processing_info?: { state: string; check_after_secs?: number } } }).data.processing_info;
   for (let polls = 0; processing && processing.state !== 'succeeded'; polls += 1) {
-    if (processing.state === 'failed' || polls > 60) throw new ApiError(`X could not process the video (${processing.state})`, 502);
+    if (processing.state === 'failed' || polls > 60) throw new ApiError(502, `X could not process the video (${processing.state})`);
     await new Promise((resolve) => setTimeout(resolve, (processing?.check_after_secs ?? 1) * 1000));
     const status = await fetch(`${config.xApiBase}/2/media/upload?command=STATUS&media_id=${mediaId}`, { headers: auth });
     processing = ((await (await check(status, 'Checking the X media upload')).json()) as { data: { processing_info?: { state: string; check_after_secs?: number } } }).data.processing_info;

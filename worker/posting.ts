@@ -71,7 +71,7 @@ async function downloadFromDrive(config: WorkerConfig, token: string, fileId: st
   const res = await fetch(`${config.googleApiBase}/drive/v3/files/${encodeURIComponent(fileId)}?alt=media`, {
     headers: { authorization: `Bearer ${token}` },
   });
-  if (!res.ok || !res.body) throw new ApiError(`Reading ${fileId} from Drive: ${res.status}`, res.status);
+  if (!res.ok || !res.body) throw new ApiError(res.status, `Reading ${fileId} from Drive: ${res.status}`);
   await pipeline(Readable.fromWeb(res.body as WebReadableStream<Uint8Array>), createWriteStream(file));
 }
 

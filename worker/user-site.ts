@@ -22,9 +22,9 @@ export async function assertPublicSite(url: URL, sandboxOrigins: readonly string
   const addresses = isIpLiteral(url.hostname)
     ? [url.hostname]
     : (await lookup(url.hostname, { all: true, verbatim: true }).catch(() => [])).map((entry) => entry.address);
-  if (addresses.length === 0) throw new ApiError(`The WordPress site ${url.hostname} does not resolve`, 502);
+  if (addresses.length === 0) throw new ApiError(502, `The WordPress site ${url.hostname} does not resolve`);
   if (addresses.some((address) => nonPublicAddressReason(address) !== null)) {
-    throw new ApiError(`The WordPress site ${url.hostname} is not on a public internet address: reconnect WordPress with your public site`, 403);
+    throw new ApiError(403, `The WordPress site ${url.hostname} is not on a public internet address: reconnect WordPress with your public site`);
   }
 }
 
@@ -34,9 +34,9 @@ export async function siteJson<T>(res: Response, what: string): Promise<T> {
   try {
     body = await readCappedJson(res, USER_SITE_ANSWER_MAX_BYTES);
   } catch (error) {
-    if (error instanceof AnswerTooLargeError) throw new ApiError(`${what}: the answer is larger than ${USER_SITE_ANSWER_MAX_BYTES} bytes`, 502);
-    throw new ApiError(`${what}: the site did not send its whole answer in time`, 504);
+    if (error instanceof AnswerTooLargeError) throw new ApiError(502, `${what}: the answer is larger than ${USER_SITE_ANSWER_MAX_BYTES} bytes`);
+    throw new ApiError(504, `${what}: the site did not send its whole answer in time`);
   }
-  if (!res.ok) throw new ApiError(`${what}: ${res.status} ${JSON.stringify(body ?? null).slice(0, 300)}`, res.status);
+  if (!res.ok) throw new ApiError(res.status, `${what}: ${res.status} ${JSON.stringify(body ?? null).slice(0, 300)}`);
   return body as T;
 }

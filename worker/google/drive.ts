@@ -9,7 +9,7 @@ import { ApiError } from '../api-error.ts';
 async function check(res: Response, what: string): Promise<Response> {
   if (res.ok) return res;
   const text = (await res.text()).slice(0, 300);
-  throw new ApiError(`${what}: Google answered ${res.status} ${text}`, res.status);
+  throw new ApiError(res.status, `${what}: Google answered ${res.status} ${text}`);
 }
 
 interface DriveFile {
@@ -69,7 +69,7 @@ export class DriveClient {
     await check(start, `Starting the upload of ${name}`);
     await start.body?.cancel();
     const session = start.headers.get('location');
-    if (!session) throw new ApiError(`Starting the upload of ${name}: no upload session`, 502);
+    if (!session) throw new ApiError(502, `Starting the upload of ${name}: no upload session`);
     const res = await fetch(session, {
       method: 'PUT',
       headers: this.headers({ 'content-type': mimeType, 'content-length': String(size) }),
