@@ -12,6 +12,7 @@ import {
 } from '../_shared/domain-server/outbox.ts';
 import { settings } from '../_shared/config.ts';
 import { EPISODES_BUCKET } from '../_shared/domain/episodes.ts';
+import { BRAND_ASSETS_BUCKET } from '../_shared/domain/onboarding.ts';
 import { db } from '../_shared/db.ts';
 import { HttpError, parseJsonBody } from '../_shared/http-error.ts';
 import { serviceClient } from '../_shared/supabase-clients.ts';
@@ -56,7 +57,7 @@ async function deliveryBody(delivery: Delivery, context: DeliveryContext | undef
   const expiresAt = new Date(Date.now() + DOWNLOAD_URL_SECONDS * 1000).toISOString();
   const fileUrls = await signedUrls(EPISODES_BUCKET, files);
   const assetPaths = context?.brandAssetPaths ?? {};
-  const assetUrls = await signedUrls('brand-assets', Object.values(assetPaths));
+  const assetUrls = await signedUrls(BRAND_ASSETS_BUCKET, Object.values(assetPaths));
   return {
     ...delivery.payload,
     deliveryId: delivery.id,
