@@ -5,6 +5,7 @@
 import { createClient, type SupabaseClient, type User } from '@supabase/supabase-js';
 import pg from 'pg';
 import Stripe from 'stripe';
+import { BRAND_ASSETS_BUCKET } from '../supabase/functions/_shared/domain/onboarding.ts';
 import type { StackConfig } from './config.ts';
 import { stripeSettings } from './sandbox/stripe/settings.ts';
 
@@ -162,7 +163,7 @@ async function uploadBrandAsset(
   bytes: Buffer,
   contentType: string,
 ): Promise<string | null> {
-  const { error } = await client.storage.from('brand-assets').upload(path, bytes, { contentType, upsert: true });
+  const { error } = await client.storage.from(BRAND_ASSETS_BUCKET).upload(path, bytes, { contentType, upsert: true });
   return error ? null : path;
 }
 

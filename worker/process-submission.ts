@@ -4,6 +4,8 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type pg from 'pg';
+import { EPISODES_BUCKET } from '../supabase/functions/_shared/domain/episodes.ts';
+import { BRAND_ASSETS_BUCKET } from '../supabase/functions/_shared/domain/onboarding.ts';
 import type { WorkerConfig } from './config.ts';
 import type { AccessTokenSource } from './access-token.ts';
 import { DriveClient } from './google/drive.ts';
@@ -75,7 +77,7 @@ async function optionalAsset(
   if (!objectPath) return undefined;
   let asset: MediaInput;
   try {
-    asset = await fetchInput(ctx, dir, 'brand-assets', objectPath, slot.file, signal);
+    asset = await fetchInput(ctx, dir, BRAND_ASSETS_BUCKET, objectPath, slot.file, signal);
   } catch (error) {
     if (signal.aborted || !(error instanceof MediaError)) throw error;
     ctx.log(`skipping brand asset ${objectPath}: ${error.message}`);
@@ -92,7 +94,7 @@ async function optionalLogo(ctx: JobContext, dir: string, objectPath: string, si
   const file = path.join(dir, 'logo.png');
   let size: { width: number; height: number };
   try {
-    await downloadObject(ctx.config, 'brand-assets', objectPath, file, signal);
+    await downloadObject(ctx.config, BRAND_ASSETS_BUCKET, objectPath, file, signal);
     size = await probeImage(file, signal);
   } catch (error) {
     if (signal.aborted || !(error instanceof MediaError)) throw error;
@@ -158,7 +160,7 @@ async function processJob(ctx: JobContext, job: SubmissionJob, userId: string, s
     await store.progress(job.id, 'downloading', 2);
     const parts: MediaInput[] = [];
     for (const [i, objectPath] of job.files.entries()) {
-      const part = await fetchInput(ctx, dir, 'episodes', objectPath, `part-${i}.mp4`, signal);
+      const part = await fetchInput(ctx, dir, EPISODES_BUCKET, objectPath, `part-${i}.mp4`, signal);
       if (!part.info.video) throw new MediaError(`${path.basename(objectPath)} has no video`, true);
       const problem = videoLimitProblem(path.basename(objectPath), part.info, job.limits, null);
       if (problem) throw new MediaError(problem, true);

@@ -1,6 +1,7 @@
 // One run of the outbox worker: claim due deliveries, post each to the automation webhook
 // (signed body, idempotency key, signed expiring download URLs), record the outcome with
 // exponential backoff, and give up after the last attempt keeping the last error.
+import { z } from 'zod';
 import {
   DELIVERY_LEASE_SECONDS,
   DOWNLOAD_URL_SECONDS,
@@ -11,8 +12,9 @@ import {
 } from '../_shared/domain-server/outbox.ts';
 import { settings } from '../_shared/config.ts';
 import { EPISODES_BUCKET } from '../_shared/domain/episodes.ts';
+import { BRAND_ASSETS_BUCKET } from '../_shared/domain/onboarding.ts';
 import { db } from '../_shared/db.ts';
-import { HttpError, readBodyText } from '../_shared/http-error.ts';
+import { HttpError, parseJsonBody } from '../_shared/http-error.ts';
 import { serviceClient } from '../_shared/supabase-clients.ts';
 import { signatureHeader } from '../_shared/webhook-signature.ts';
 import { isServiceCaller } from '../_shared/service-caller.ts';
@@ -55,7 +57,7 @@ async function deliveryBody(delivery: Delivery, context: DeliveryContext | undef
   const expiresAt = new Date(Date.now() + DOWNLOAD_URL_SECONDS * 1000).toISOString();
   const fileUrls = await signedUrls(EPISODES_BUCKET, files);
   const assetPaths = context?.brandAssetPaths ?? {};
-  const assetUrls = await signedUrls('brand-assets', Object.values(assetPaths));
+  const assetUrls = await signedUrls(BRAND_ASSETS_BUCKET, Object.values(assetPaths));
   return {
     ...delivery.payload,
     deliveryId: delivery.id,
@@ -108,19 +110,21 @@ async function deliver(delivery: Delivery, context: DeliveryContext | undefined,
   return error === null ? 'delivered' : giveUp ? 'failed' : 'retrying';
 }
 
+/** A run's optional body: how many deliveries to claim and for how long (bad values: the defaults). */
+const runOptionsSchema = z.object({ limit: z.unknown().optional(), leaseSeconds: z.unknown().optional() });
+
 export async function handleDeliveryRun(request: Request): Promise<Response> {
   if (request.method !== 'POST') return json(405, { message: 'Use POST' });
   if (!isServiceCaller(request)) return json(401, { message: 'Only the scheduler may run deliveries' });
   const config = deliverySettings();
   if (!config.url || !config.secret) return json(503, { message: 'AUTOMATION_WEBHOOK_URL and AUTOMATION_WEBHOOK_SECRET must be set' });
 
-  let options: { limit?: unknown; leaseSeconds?: unknown };
+  let options: z.infer<typeof runOptionsSchema>;
   try {
-    const text = await readBodyText(request);
-    options = text ? JSON.parse(text) : {};
+    options = await parseJsonBody(request, runOptionsSchema);
   } catch (error) {
     if (error instanceof HttpError) return json(error.status, { message: error.message });
-    return json(400, { message: 'Request body must be valid JSON' });
+    throw error;
   }
   const limit = Number.isInteger(options.limit) && (options.limit as number) > 0 ? Math.min(options.limit as number, 100) : 20;
   const lease = Number.isInteger(options.leaseSeconds) && (options.leaseSeconds as number) > 0 ? (options.leaseSeconds as number) : DELIVERY_LEASE_SECONDS;

@@ -191,6 +191,9 @@ export function contentMatchesType(slot: BrandAssetSlot, head: Uint8Array): bool
   return mediaTypeOf(head) === brandAssetRules[slot].mimeType;
 }
 
+/** The Storage bucket of the brand assets (created by the migrations, private to the owner). */
+export const BRAND_ASSETS_BUCKET = 'brand-assets';
+
 /**
  * Object name in the brand-assets bucket: `<user id>/<slot>/<unique prefix>-<file name>`. The
  * prefix keeps a replacement from overwriting the file it replaces until the profile points at it.

@@ -8,26 +8,31 @@ import { isPlanTier } from '../../_shared/domain/plans.ts';
 import { databaseError } from '../../_shared/database-errors.ts';
 import { HttpError, parseJsonBody } from '../../_shared/http-error.ts';
 import { requireCaller, type Caller } from '../../_shared/session.ts';
-import { serviceClient } from '../../_shared/supabase-clients.ts';
+import { userClient } from '../../_shared/supabase-clients.ts';
 import { priceIdsByTier, stripeClient } from '../../_shared/stripe.ts';
 
 const siteUrl = () => settings().siteUrl;
 
 const checkoutSchema = z.object({ tier: z.string().max(50) });
 
-async function storedBilling(userId: string): Promise<{ customerId: string | null; active: boolean }> {
-  const { data, error } = await serviceClient().from('subscriptions').select('stripe_customer_id, status').eq('user_id', userId).maybeSingle();
+/** The caller's own subscription row, read as the caller (RLS lets each user read their own). */
+async function storedBilling(caller: Caller): Promise<{ customerId: string | null; active: boolean }> {
+  const { data, error } = await userClient(caller.accessToken)
+    .from('subscriptions')
+    .select('stripe_customer_id, status')
+    .eq('user_id', caller.userId)
+    .maybeSingle();
   if (error) throw databaseError(error, 'Could not read billing data');
   return { customerId: data?.stripe_customer_id ?? null, active: data?.status === 'active' };
 }
 
-async function storedCustomerId(userId: string): Promise<string | null> {
-  return (await storedBilling(userId)).customerId;
+async function storedCustomerId(caller: Caller): Promise<string | null> {
+  return (await storedBilling(caller)).customerId;
 }
 
 /** The caller's Stripe customer, created once and remembered. */
 async function customerFor(caller: Caller): Promise<string> {
-  const existing = await storedCustomerId(caller.userId);
+  const existing = await storedCustomerId(caller);
   if (existing) return existing;
   const customer = await stripeClient().customers.create(
     { email: caller.email, metadata: { user_id: caller.userId } },
@@ -35,7 +40,7 @@ async function customerFor(caller: Caller): Promise<string> {
     { idempotencyKey: `customer-for-${caller.userId}` },
   );
   await db()`select private.remember_stripe_customer(${caller.userId}::uuid, ${customer.id})`;
-  return (await storedCustomerId(caller.userId)) ?? customer.id;
+  return (await storedCustomerId(caller)) ?? customer.id;
 }
 
 export const billingRoutes = new Hono();
@@ -47,7 +52,7 @@ billingRoutes.post('/create-checkout-session', async (c) => {
   const price = priceIdsByTier()[tier];
   if (!price) throw new HttpError(503, `The ${tier} plan has no Stripe price configured`);
   // A second checkout would start a second subscription: plan changes go through the portal.
-  if ((await storedBilling(caller.userId)).active) {
+  if ((await storedBilling(caller)).active) {
     throw new HttpError(409, 'You already have an active subscription. Change your plan from the billing portal.');
   }
   const customer = await customerFor(caller);
@@ -67,7 +72,7 @@ billingRoutes.post('/create-checkout-session', async (c) => {
 
 billingRoutes.post('/create-portal-session', async (c) => {
   const caller = await requireCaller(c);
-  const customer = await storedCustomerId(caller.userId);
+  const customer = await storedCustomerId(caller);
   if (!customer) throw new HttpError(400, 'No billing account yet: choose a plan first');
   const portal = await stripeClient().billingPortal.sessions.create({ customer, return_url: `${siteUrl()}/subscribe` });
   return c.json({ url: portal.url });

@@ -8,12 +8,14 @@ import { isOAuthProviderId, isProviderAvailable, isProviderId, providerLabel, ty
 import { wordpressCredentialsSchema } from '../../_shared/domain/wordpress-credentials.ts';
 import { settings } from '../../_shared/config.ts';
 import { db } from '../../_shared/db.ts';
+import { databaseError } from '../../_shared/database-errors.ts';
 import { HttpError, parseJsonBody } from '../../_shared/http-error.ts';
 import { checkUserTokens, isInternalTestAccount, listConnections, removeConnection, storeConnection } from '../../_shared/oauth/connections.ts';
 import { OAUTH_BINDING_COOKIE, oauthRedirectUri, oauthProviderConfig } from '../../_shared/oauth/providers.ts';
 import { authorizationUrl } from '../../_shared/domain-server/oauth-token-endpoint.ts';
 import { pkceChallenge, randomToken, sha256Hex } from '../../_shared/oauth/tokens.ts';
 import { normaliseSiteUrl, verifyWordpressCredentials } from '../../_shared/oauth/wordpress.ts';
+import { userClient } from '../../_shared/supabase-clients.ts';
 import { requireCaller } from '../../_shared/session.ts';
 
 export const connectionRoutes = new Hono();
@@ -60,7 +62,12 @@ connectionRoutes.post('/oauth/refresh-all', async (c) => {
 connectionRoutes.post('/oauth/wordpress/connect', async (c) => {
   const caller = await requireCaller(c);
   const { username, password, siteUrl } = await parseJsonBody(c.req.raw, wordpressCredentialsSchema);
-  const [profile] = await db()<{ podcast_website: string | null }[]>`select podcast_website from public.profiles where id = ${caller.userId}`;
+  const { data: profile, error } = await userClient(caller.accessToken)
+    .from('profiles')
+    .select('podcast_website')
+    .eq('id', caller.userId)
+    .maybeSingle();
+  if (error) throw databaseError(error, 'Could not read the profile');
   const site = siteUrl || profile?.podcast_website?.trim();
   if (!site) throw new HttpError(400, 'Please enter the address of your WordPress site');
   const base = normaliseSiteUrl(site);

@@ -2,6 +2,7 @@
 // its log and the outbox row in one transaction: submit_episode()), statistics with gating, the
 // caller's list, and signed upload URLs for clients that PUT a file instead of using TUS.
 import { Hono } from 'hono';
+import { z } from 'zod';
 import {
   type Episode,
   EPISODES_BUCKET,
@@ -12,7 +13,7 @@ import { settings } from '../../_shared/config.ts';
 import { db } from '../../_shared/db.ts';
 import { databaseError, isUnstorableText, unstorableTextMessage } from '../../_shared/database-errors.ts';
 import { mediaTypeOf, SIGNATURE_BYTES } from '../../_shared/domain/file-signatures.ts';
-import { HttpError, parseJsonBody, readBodyText } from '../../_shared/http-error.ts';
+import { HttpError, parseJsonBody } from '../../_shared/http-error.ts';
 import { readAsCaller, requireCaller } from '../../_shared/session.ts';
 import { userClient } from '../../_shared/supabase-clients.ts';
 
@@ -128,18 +129,13 @@ episodeRoutes.get('/episodes', async (c) => {
   return c.json(episodes);
 });
 
+/** A signed upload's optional body: a file name for the object path (anything else: the default). */
+const uploadRequestSchema = z.object({ fileName: z.unknown().optional() });
+
 episodeRoutes.post('/objects/upload', async (c) => {
   const caller = await requireCaller(c);
-  let fileName = 'episode.mp4';
-  const text = await readBodyText(c.req.raw);
-  if (text) {
-    try {
-      const body = JSON.parse(text) as { fileName?: unknown };
-      if (typeof body.fileName === 'string' && body.fileName.trim()) fileName = body.fileName.trim();
-    } catch {
-      throw new HttpError(400, 'Request body must be valid JSON');
-    }
-  }
+  const { fileName: named } = await parseJsonBody(c.req.raw, uploadRequestSchema);
+  const fileName = typeof named === 'string' && named.trim() ? named.trim() : 'episode.mp4';
   const objectPath = episodeObjectPath(caller.userId, crypto.randomUUID(), fileName);
   const { data, error } = await userClient(caller.accessToken).storage.from(EPISODES_BUCKET).createSignedUploadUrl(objectPath);
   if (error || !data) throw new HttpError(403, 'Failed to get upload URL');

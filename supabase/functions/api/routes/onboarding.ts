@@ -8,6 +8,7 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import {
+  BRAND_ASSETS_BUCKET,
   brandAssetObjectName,
   brandAssetRules,
   brandAssetSlots,
@@ -35,7 +36,6 @@ import { serviceClient, userClient } from '../../_shared/supabase-clients.ts';
 type ProfileRow = Database['public']['Tables']['profiles']['Row'];
 type ProfileUpdate = Database['public']['Tables']['profiles']['Update'];
 
-const BUCKET = 'brand-assets';
 const snake = (name: string) => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
 const pathColumn = (slot: BrandAssetSlot) => `${snake(slot)}_path` as keyof ProfileRow & keyof ProfileUpdate;
 
@@ -55,7 +55,7 @@ async function profileRecord(caller: Caller): Promise<ProfileRecord | null> {
 // ------------------------------------------------------------------ storage
 
 function storageUrl(objectName = ''): string {
-  const base = `${settings().supabaseUrl}/storage/v1/object/${BUCKET}`;
+  const base = `${settings().supabaseUrl}/storage/v1/object/${BRAND_ASSETS_BUCKET}`;
   return objectName ? `${base}/${objectName.split('/').map(encodeURIComponent).join('/')}` : base;
 }
 

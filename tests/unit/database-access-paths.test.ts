@@ -1,0 +1,35 @@
+// One database access path per purpose (docs/decisions.md, "Architecture: the rooms"): the
+// caller's own data through PostgREST as the caller (userClient), service work through db(), and
+// serviceClient() only for what Postgres cannot do: the Auth admin API and Storage. A table read
+// or RPC through serviceClient() would be a third way to reach the database, with the service
+// role's rights and none of db()'s transactions.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const functionsDir = path.resolve(import.meta.dirname, '..', '..', 'supabase', 'functions');
+
+const sources = (dir: string): string[] =>
+  readdirSync(dir).flatMap((entry) => {
+    const file = path.join(dir, entry);
+    return statSync(file).isDirectory() ? sources(file) : file.endsWith('.ts') && !file.endsWith('.test.ts') ? [file] : [];
+  });
+
+describe('database access in the functions', () => {
+  it('never goes through the service client (PostgREST with the service key)', () => {
+    const holders = sources(functionsDir)
+      .filter((file) => /serviceClient\(\)\s*\.(?:from|rpc|schema)\(/.test(readFileSync(file, 'utf8')))
+      .map((file) => path.relative(functionsDir, file));
+    // The one listed deviation (docs/decisions.md): onboarding writes the brand asset paths with
+    // the service key until its split moves them to db().
+    expect(holders).toEqual(['api/routes/onboarding.ts']);
+  });
+
+  it('reads the measured dashboard data as the caller only through readAsCaller in the dashboard routes', () => {
+    const holders = sources(functionsDir)
+      .filter((file) => /\breadAsCaller\(/.test(readFileSync(file, 'utf8')))
+      .map((file) => path.relative(functionsDir, file))
+      .sort();
+    expect(holders).toEqual(['_shared/session.ts', 'api/routes/episodes.ts']);
+  });
+});
