@@ -277,7 +277,11 @@ describe('stack lifecycle', () => {
       expect(await answer(() => fixture('exits'))).toBe('bye');
       await replaced(host, before, 'functions host after its own exit');
       await servesAgain(health);
-      expect(events.some((line) => line.startsWith(`${host.name} exited (code 3)`))).toBe(true);
+      // The supervisor logs the exit with the part's last output, which may arrive after it has
+      // already restarted the part on a loaded machine.
+      await expect
+        .poll(() => events.some((line) => line.startsWith(`${host.name} exited (code 3)`)), { timeout: 10_000, message: events.join('\n') })
+        .toBe(true);
 
       // The worker runs on the project's Node, as everything npm starts does.
       const worker = stack.services.worker!;
