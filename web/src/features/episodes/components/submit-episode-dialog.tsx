@@ -19,7 +19,8 @@ import { errorMessage } from '@/lib/api-client';
 import { notify } from '@/lib/toast';
 import { useSubmitEpisode } from '../api/submit-episode';
 import { episodeTexts as t, gatingTexts as g } from '../texts';
-import { useEpisodeUploads, type UploadItem } from '../upload/use-episode-uploads';
+import { type UploadItem } from '../upload/upload-queue';
+import { useEpisodeUploads } from '../upload/use-episode-uploads';
 import { gateOf } from './gating';
 
 interface Props {

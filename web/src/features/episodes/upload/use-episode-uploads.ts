@@ -6,84 +6,31 @@
 // a service worker (held-files.ts) and its upload goes on by itself; after a closed browser or
 // where that worker is unavailable, choosing the same file again does the same. Files are read
 // a chunk at a time, never whole.
-import { EPISODE_MIME_TYPE, EPISODES_BUCKET, episodeObjectPath, MAX_EPISODE_FILE_BYTES, MAX_EPISODE_FILES } from '@domain/episodes';
+import { EPISODE_MIME_TYPE, EPISODES_BUCKET, MAX_EPISODE_FILE_BYTES, MAX_EPISODE_FILES } from '@domain/episodes';
 import type { Upload } from 'tus-js-client';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { anonKey, currentAccessToken, storageUrl } from '@/lib/supabase';
 import { notify } from '@/lib/toast';
 import { episodeTexts as t } from '../texts';
-import { heldFiles, holdFile, HOLD_PING_MS, pingHeldFiles, releaseFile } from './held-files';
-import { readRemembered, type Remembered, writeRemembered } from './remembered';
-
-/** Storage's TUS uploads take exactly 6 MiB chunks. */
-const CHUNK_BYTES = 6 * 1024 * 1024;
-/** The upload library's defaults (spec section 9). */
-const RETRY_DELAYS_MS = [0, 1000, 3000, 5000];
-const PROGRESS_THROTTLE_MS = 500;
-
-
-/** The upload library, fetched once; a failed fetch is tried again on the next call. */
-let tusLibrary: Promise<typeof import('tus-js-client')> | null = null;
-function loadTus(): Promise<typeof import('tus-js-client')> {
-  tusLibrary ??= import('tus-js-client').catch((error: unknown) => {
-    tusLibrary = null;
-    throw error;
-  });
-  return tusLibrary;
-}
-
-export type UploadStatus = 'uploading' | 'uploaded' | 'failed';
-
-export interface UploadItem {
-  id: string;
-  name: string;
-  size: number;
-  status: UploadStatus;
-  bytesUploaded: number;
-  /** The object path, known once the upload exists on the server. */
-  path: string | null;
-  error: string | null;
-}
+import { holdFile, releaseFile } from './held-files';
+import { useHeldFilesAlive, useResumeAfterReload } from './resume-after-reload';
+import { episodeUpload, loadTus } from './tus-upload';
+import { useUploadQueue, type UploadItem } from './upload-queue';
 
 export function useEpisodeUploads(userId: string) {
-  const [items, setItems] = useState<UploadItem[]>(() =>
-    readRemembered(userId).uploaded.map((file) => ({ ...file, id: crypto.randomUUID(), status: 'uploaded', bytesUploaded: file.size, error: null })),
-  );
-  const [interrupted, setInterrupted] = useState(() => readRemembered(userId).interrupted);
+  const heldPrefix = `${userId}/`;
+  const { items, setItems, interrupted, setInterrupted, update, overall } = useUploadQueue(userId, heldPrefix);
   const [problem, setProblem] = useState<string | null>(null);
   const uploads = useRef(new Map<string, { upload: Upload; file: File }>());
   const batch = useRef({ started: 0, finished: 0 });
-  const restored = useRef(false);
-  const heldPrefix = `${userId}/`;
 
   // Fetch the library while the user picks files, so the first upload starts at once.
   useEffect(() => {
     loadTus().catch(() => undefined);
   }, []);
 
-  // Remember what survives a reload: finished files, and unfinished ones to continue.
-  useEffect(() => {
-    const remembered: Remembered = {
-      uploaded: items.flatMap((item) => (item.status === 'uploaded' && item.path ? [{ name: item.name, size: item.size, path: item.path }] : [])),
-      interrupted: [
-        ...interrupted.filter((entry) => !items.some((item) => item.name === entry.name && item.size === entry.size)),
-        ...items.filter((item) => item.status !== 'uploaded').map(({ id, name, size }) => ({ key: heldPrefix + id, name, size })),
-      ],
-    };
-    writeRemembered(userId, remembered);
-  }, [items, interrupted, userId, heldPrefix]);
-
-  // While uploads run, keep the worker holding their files alive.
   const uploading = items.some((item) => item.status === 'uploading');
-  useEffect(() => {
-    if (!uploading) return;
-    const timer = setInterval(() => void pingHeldFiles(), HOLD_PING_MS);
-    return () => clearInterval(timer);
-  }, [uploading]);
-
-  const update = useCallback((id: string, change: Partial<UploadItem>) => {
-    setItems((current) => current.map((item) => (item.id === id ? { ...item, ...change } : item)));
-  }, []);
+  useHeldFilesAlive(uploading);
 
   const start = useCallback(
     async (id: string, file: File) => {
@@ -94,54 +41,23 @@ export function useEpisodeUploads(userId: string) {
         update(id, { status: 'failed', error: t.uploadUrlFailed });
         return;
       }
-      const metadata = {
-        bucketName: EPISODES_BUCKET,
-        objectName: episodeObjectPath(userId, crypto.randomUUID(), file.name),
-        contentType: EPISODE_MIME_TYPE,
-        cacheControl: '3600',
-      };
-      let lastProgress = 0;
-      const upload = new tus.Upload(file, {
-        endpoint: `${storageUrl}/upload/resumable`,
-        chunkSize: CHUNK_BYTES,
-        retryDelays: RETRY_DELAYS_MS,
-        headers: { apikey: anonKey, 'x-upsert': 'false' },
-        metadata,
-        fingerprint: async (f: File) => ['castloop-episode', userId, f.name, f.size, f.lastModified].join(':'),
-        storeFingerprintForResuming: true,
-        removeFingerprintOnSuccess: true,
-        // A long upload may outlive an access token: always send the current one.
-        onBeforeRequest: async (request) => {
-          const token = await currentAccessToken();
-          if (token) request.setHeader('Authorization', `Bearer ${token}`);
-        },
-        onUploadUrlAvailable: () => update(id, { path: metadata.objectName }),
-        onProgress: (sent) => {
-          const now = Date.now();
-          if (now - lastProgress < PROGRESS_THROTTLE_MS && sent < file.size) return;
-          lastProgress = now;
-          update(id, { bytesUploaded: sent });
-        },
-        onSuccess: () => {
+      const { upload, continuePrevious } = episodeUpload(tus, userId, file, {
+        onPath: (path) => update(id, { path }),
+        onProgress: (sent) => update(id, { bytesUploaded: sent }),
+        onSuccess: (path) => {
           uploads.current.delete(id);
           void releaseFile(heldPrefix + id);
-          update(id, { status: 'uploaded', bytesUploaded: file.size, path: metadata.objectName, error: null });
+          update(id, { status: 'uploaded', bytesUploaded: file.size, path, error: null });
           batch.current.finished += 1;
           if (batch.current.finished === batch.current.started) {
             notify.success(t.filesUploadedTitle, { description: t.filesUploaded(batch.current.finished) });
             batch.current = { started: 0, finished: 0 };
           }
         },
-        onError: (error) => update(id, { status: 'failed', error: error.message }),
+        onError: (message) => update(id, { status: 'failed', error: message }),
       });
       uploads.current.set(id, { upload, file });
-      const previous = await upload.findPreviousUploads();
-      if (previous[0]) {
-        // Continue the earlier upload of this very file, under its original name.
-        metadata.objectName = previous[0].metadata.objectName ?? metadata.objectName;
-        upload.resumeFromPreviousUpload(previous[0]);
-      }
-      update(id, { path: previous[0] ? metadata.objectName : null });
+      update(id, { path: await continuePrevious() });
       upload.start();
     },
     [update, userId, heldPrefix],
@@ -158,26 +74,10 @@ export function useEpisodeUploads(userId: string) {
       setItems((current) => [...current, ...accepted.map(({ item }) => item)]);
       setInterrupted((current) => current.filter((entry) => !accepted.some(({ item }) => item.name === entry.name && item.size === entry.size)));
     },
-    [start],
+    [start, setItems, setInterrupted],
   );
 
-  // After a reload: continue the unfinished uploads whose files the worker still holds.
-  useEffect(() => {
-    if (restored.current) return;
-    restored.current = true;
-    const waiting = readRemembered(userId).interrupted;
-    if (!waiting.some((entry) => entry.key)) return;
-    void heldFiles(heldPrefix).then((files) => {
-      begin(
-        waiting.flatMap((entry) => {
-          const file = entry.key ? files.get(entry.key) : undefined;
-          if (!entry.key || !file || file.name !== entry.name || file.size !== entry.size) return [];
-          const item: UploadItem = { id: entry.key.slice(heldPrefix.length), name: file.name, size: file.size, status: 'uploading', bytesUploaded: 0, path: null, error: null };
-          return [{ item, file }];
-        }),
-      );
-    });
-  }, [begin, heldPrefix, userId]);
+  useResumeAfterReload(userId, heldPrefix, begin);
 
   const addFiles = useCallback(
     (files: File[]) => {
@@ -233,7 +133,7 @@ export function useEpisodeUploads(userId: string) {
         }).catch(() => undefined);
       }
     },
-    [items, heldPrefix],
+    [items, heldPrefix, setItems],
   );
 
   /** After a submission: the files now belong to the episode. */
@@ -241,13 +141,7 @@ export function useEpisodeUploads(userId: string) {
     uploads.current.clear();
     setItems([]);
     setInterrupted([]);
-  }, []);
-
-  const overall = useMemo(() => {
-    const total = items.reduce((sum, item) => sum + item.size, 0);
-    const sent = items.reduce((sum, item) => sum + item.bytesUploaded, 0);
-    return total === 0 ? 0 : Math.floor((sent / total) * 100);
-  }, [items]);
+  }, [setItems, setInterrupted]);
 
   return {
     items,

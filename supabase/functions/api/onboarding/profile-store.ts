@@ -1,0 +1,98 @@
+// Reading and saving the caller's profile row: fields, brand-asset paths and the first-time rules.
+import { z } from 'zod';
+import {
+  brandAssetSlots,
+  missingRequiredFields,
+  onboardingFieldsSchema,
+  profileTextFields,
+  type BrandAssetSlot,
+  type OnboardingFields,
+  type ProfileRecord,
+} from '../../_shared/domain/onboarding.ts';
+import type { Database } from '../../_shared/database.types.ts';
+import { databaseError } from '../../_shared/database-errors.ts';
+import { HttpError } from '../../_shared/http-error.ts';
+import type { Caller } from '../../_shared/session.ts';
+import { serviceClient, userClient } from '../../_shared/supabase-clients.ts';
+import { removeQuietly } from './brand-asset-storage.ts';
+
+export type ProfileRow = Database['public']['Tables']['profiles']['Row'];
+export type ProfileUpdate = Database['public']['Tables']['profiles']['Update'];
+
+const snake = (name: string) => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+export const pathColumn = (slot: BrandAssetSlot) => `${snake(slot)}_path` as keyof ProfileRow & keyof ProfileUpdate;
+
+export async function storedProfile(caller: Caller): Promise<ProfileRow> {
+  const { data, error } = await userClient(caller.accessToken).from('profiles').select('*').eq('id', caller.userId).maybeSingle();
+  if (error) throw databaseError(error, 'Could not read the profile');
+  if (!data) throw new HttpError(401, 'Unauthorized');
+  return data;
+}
+
+export async function profileRecord(caller: Caller): Promise<ProfileRecord | null> {
+  const { data, error } = await userClient(caller.accessToken).rpc('onboarding_profile');
+  if (error) throw databaseError(error, 'Could not read the profile');
+  return data as unknown as ProfileRecord | null;
+}
+
+/** The row update for `fields`: every given text field ('' clears it) and postAutomatically. */
+function fieldColumns(fields: OnboardingFields): ProfileUpdate {
+  const update: Record<string, string | boolean | null> = {};
+  for (const field of profileTextFields) {
+    const value = fields[field];
+    if (value !== undefined) update[snake(field)] = value === '' ? null : value;
+  }
+  if (fields.postAutomatically !== undefined) update.post_automatically = fields.postAutomatically;
+  return update as ProfileUpdate;
+}
+
+function requireFirstTimeFields(fields: OnboardingFields, stored: ProfileRow, filesPresent: Partial<Record<BrandAssetSlot, boolean>>): void {
+  if (!fields.isFirstTimeOnboarding) return;
+  const values = Object.fromEntries(
+    profileTextFields.map((field) => [field, fields[field] !== undefined ? fields[field] : (stored[snake(field) as keyof ProfileRow] as string | null)]),
+  );
+  const missing = missingRequiredFields('setup', values, filesPresent);
+  if (missing.length > 0) throw new HttpError(400, missing.map((item) => item.message).join(', '));
+}
+
+/**
+ * Writes the fields and the new file paths in one update. On failure the new files are removed;
+ * on success the files they replace are.
+ */
+export async function saveProfile(caller: Caller, stored: ProfileRow, fields: OnboardingFields, uploads: Partial<Record<BrandAssetSlot, string>>) {
+  const update: ProfileUpdate = fieldColumns(fields);
+  const replaced: string[] = [];
+  for (const slot of brandAssetSlots) {
+    const path = uploads[slot];
+    if (!path) continue;
+    (update as Record<string, string>)[pathColumn(slot)] = path;
+    const old = stored[pathColumn(slot)] as string | null;
+    if (old && old !== path) replaced.push(old);
+  }
+  const newFiles = Object.values(uploads).filter((path): path is string => Boolean(path));
+  try {
+    requireFirstTimeFields(fields, stored, Object.fromEntries(brandAssetSlots.map((slot) => [slot, Boolean(uploads[slot] ?? stored[pathColumn(slot)])])));
+    if (Object.keys(update).length > 0) {
+      // New paths only with the service role (subscribers cannot set them); the fields in the same
+      // update are the validated ones above, for the caller's own row.
+      const client = newFiles.length > 0 ? serviceClient() : userClient(caller.accessToken);
+      const { error } = await client.from('profiles').update(update).eq('id', caller.userId);
+      if (error) throw databaseError(error, 'Could not save the profile');
+    }
+  } catch (error) {
+    await removeQuietly(caller, newFiles);
+    throw error;
+  }
+  await removeQuietly(caller, replaced);
+  return profileRecord(caller);
+}
+
+export function parseFields(value: unknown): OnboardingFields {
+  const result = z.safeParse(onboardingFieldsSchema, value);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    const field = issue?.path.join('.');
+    throw new HttpError(400, field && issue.code === 'unrecognized_keys' ? issue.message : field ? `${field}: ${issue.message}` : (issue?.message ?? 'Invalid fields'));
+  }
+  return result.data;
+}

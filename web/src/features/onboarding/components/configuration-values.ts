@@ -1,0 +1,79 @@
+// The configuration form's values: their shape, defaults from the stored profile, and the schema.
+import type { Account } from '@domain/account';
+import {
+  attachmentOf,
+  brandAssetSlots,
+  isBlank,
+  missingRequiredFields,
+  normalizeHexColor,
+  profileFieldsShape,
+  profileTextFields,
+  type BrandAssetSlot,
+  type OnboardingMode,
+  type ProfileRecord,
+  type ProfileTextField,
+} from '@domain/onboarding';
+import { z } from 'zod/mini';
+
+export type ConfigurationValues = Record<ProfileTextField, string> & {
+  emailAddress: string;
+  postAutomatically: boolean;
+  files: Partial<Record<BrandAssetSlot, File | null>>;
+};
+
+export const podcastFields: ProfileTextField[] = [
+  'podcastTitle',
+  'podcastDescription',
+  'podcastAuthor',
+  'podcastCopyright',
+  'podcastKeywords',
+  'podcastWebsite',
+  'podcastLanguage',
+  'podcastTimezone',
+  'podcastPrimaryCategory',
+  'podcastSecondaryCategory',
+];
+export const colorFields = ['brandColorPrimary', 'brandColorSecondary', 'brandColorTertiary'] as const;
+
+function storedFiles(record: ProfileRecord | null | undefined): Partial<Record<BrandAssetSlot, boolean>> {
+  return Object.fromEntries(brandAssetSlots.map((slot) => [slot, record ? attachmentOf(record, slot)?.exists === true : false]));
+}
+
+export function presentFiles(record: ProfileRecord | null | undefined, chosen: ConfigurationValues['files']) {
+  const stored = storedFiles(record);
+  return Object.fromEntries(brandAssetSlots.map((slot) => [slot, Boolean(stored[slot] || chosen?.[slot])]));
+}
+
+export function configurationSchema(mode: OnboardingMode, record: ProfileRecord | null | undefined) {
+  return z
+    .object({
+      ...profileFieldsShape,
+      emailAddress: z.string(),
+      postAutomatically: z.boolean(),
+      files: z.custom<ConfigurationValues['files']>(),
+    })
+    .check(
+      z.superRefine((values, ctx) => {
+        for (const { field, message } of missingRequiredFields(mode, values, presentFiles(record, values.files))) {
+          ctx.addIssue({ code: 'custom', message, path: (brandAssetSlots as readonly string[]).includes(field) ? ['files', field] : [field], input: values });
+        }
+      }),
+    );
+}
+
+export function defaultsFrom(record: ProfileRecord | null | undefined, account: Account): ConfigurationValues {
+  const text = (field: ProfileTextField) => {
+    const value = record?.[field] ?? null;
+    if (isBlank(value)) return '';
+    return colorFields.includes(field as (typeof colorFields)[number]) ? normalizeHexColor(value!) : value!;
+  };
+  const values = Object.fromEntries(profileTextFields.map((field) => [field, text(field)])) as Record<ProfileTextField, string>;
+  return {
+    ...values,
+    firstName: values.firstName || account.firstName || '',
+    lastName: values.lastName || account.lastName || '',
+    emailAddress: record?.emailAddress ?? account.email,
+    postAutomatically: record?.postAutomatically ?? account.postAutomatically,
+    files: {},
+  };
+}

@@ -1,0 +1,116 @@
+// The feeder: queued public.episode_processing rows become queue jobs, on a notification or a timer.
+import pg from 'pg';
+import type { PgBoss } from 'pg-boss';
+import type { WorkerConfig } from './config.ts';
+import type { HealthState } from './health.ts';
+import { QUEUE } from './queue.ts';
+
+const NOTIFY_CHANNEL = 'episode_processing';
+/** Past the plan's time limit, so the handler's own limit (with its reason) always fires first. */
+const EXPIRY_MARGIN_SECONDS = 600;
+
+export interface RunningFeeder {
+  /** Stops the timer (and with it reconnecting the listener); the listener stays until close. */
+  halt(): void;
+  close(): Promise<void>;
+}
+
+/**
+ * The job id is the row id, so a row is enqueued once even when two workers feed at the same
+ * moment. Fair turns between subscribers come from pg-boss: each job is in its subscriber's group
+ * (at most jobsPerSubscriber of a group run at once, on every worker together), and its priority
+ * goes down by one for each job of the same subscriber already waiting or running, so a
+ * subscriber's second episode waits behind everyone else's first (pg-boss takes the highest
+ * priority, then the oldest).
+ */
+export async function startFeeder(
+  config: WorkerConfig,
+  db: pg.Pool,
+  boss: PgBoss,
+  health: HealthState,
+  log: (line: string) => void,
+): Promise<RunningFeeder> {
+  let feeding = false;
+  const feed = async () => {
+    if (feeding) return;
+    feeding = true;
+    const client = await db.connect();
+    try {
+      await client.query('begin');
+      const { rows } = await client.query<{ id: string; user_id: string | null; time_limit_seconds: number; enqueued_before: number }>(
+        `select p.id, p.user_id, lim.processing_time_limit_seconds as time_limit_seconds,
+                (select count(*)::int from public.episode_processing q
+                  where q.user_id = p.user_id and q.enqueued_at is not null and q.status in ('queued', 'processing')) as enqueued_before
+           from public.episode_processing p
+           left join lateral private.processing_limits(p.user_id) lim on true
+          where p.enqueued_at is null and p.status = 'queued'
+          order by p.created_at limit 50 for update of p skip locked`,
+      );
+      const inThisBatch = new Map<string | null, number>();
+      for (const row of rows) {
+        const ahead = row.enqueued_before + (inThisBatch.get(row.user_id) ?? 0);
+        inThisBatch.set(row.user_id, (inThisBatch.get(row.user_id) ?? 0) + 1);
+        await boss.send(QUEUE, { processingId: row.id }, {
+          id: row.id,
+          ...(row.user_id ? { group: { id: row.user_id } } : {}),
+          priority: -ahead,
+          // pg-boss's own bound sits past the plan's time limit, which the handler enforces.
+          expireInSeconds: row.time_limit_seconds + EXPIRY_MARGIN_SECONDS,
+          db: { executeSql: (text: string, values?: unknown[]) => client.query(text, values) },
+        });
+        await client.query('update public.episode_processing set enqueued_at = now() where id = $1', [row.id]);
+      }
+      await client.query('commit');
+      health.lastDatabaseAt = Date.now();
+      if (rows.length) log(`queued ${rows.length} submission(s)`);
+    } catch (error) {
+      await client.query('rollback').catch(() => {});
+      log(`feeding the queue failed: ${(error as Error).message}`);
+    } finally {
+      client.release();
+      feeding = false;
+    }
+  };
+
+  // New submissions wake the feeder at once; when the listener is down, polling still feeds.
+  let listener: pg.Client | null = null;
+  let connecting = false;
+  let stopped = false;
+  const listen = async () => {
+    if (connecting) return;
+    connecting = true;
+    const client = new pg.Client({ connectionString: config.databaseUrl });
+    client.on('notification', () => void feed());
+    client.on('error', (error) => {
+      log(`listener: ${error.message}`);
+      if (listener === client) listener = null;
+      void client.end().catch(() => {});
+    });
+    try {
+      await client.connect();
+      await client.query(`listen ${NOTIFY_CHANNEL}`);
+      listener = client;
+    } catch (error) {
+      log(`listener: ${(error as Error).message}`);
+      void client.end().catch(() => {});
+    } finally {
+      connecting = false;
+    }
+  };
+  await listen();
+  const feedTimer = setInterval(() => {
+    if (!listener && !stopped) void listen();
+    void feed();
+  }, config.feedIntervalMs);
+  await feed();
+
+  return {
+    halt() {
+      stopped = true;
+      clearInterval(feedTimer);
+    },
+    async close() {
+      await listener?.end().catch(() => {});
+    },
+  };
+}
