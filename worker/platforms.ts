@@ -6,17 +6,13 @@ import { createReadStream, statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { ApiError } from './api-error.ts';
+import { answerJson, check } from './provider-answer.ts';
 import type { WorkerConfig } from './config.ts';
 import { assertPublicSite, siteJson, USER_SITE_TIMEOUT_MS, USER_SITE_UPLOAD_TIMEOUT_MS } from './user-site.ts';
 
 export interface Clip {
   file: string;
   title: string;
-}
-
-async function check(res: Response, what: string): Promise<Response> {
-  if (res.ok) return res;
-  throw new ApiError(res.status, `${what}: ${res.status} ${(await res.text()).slice(0, 300)}`);
 }
 
 const streamFile = (file: string) => Readable.toWeb(createReadStream(file)) as ReadableStream<Uint8Array>;
@@ -55,7 +51,7 @@ export async function postToYouTube(config: WorkerConfig, token: string, clip: C
     body: streamFile(clip.file),
     duplex: 'half',
   } as RequestInit);
-  return ((await (await check(res, 'Uploading to YouTube')).json()) as { id: string }).id;
+  return ((await answerJson(res, 'Uploading to YouTube')) as { id: string }).id;
 }
 
 const X_CHUNK = 4 * 1024 * 1024;
@@ -69,7 +65,7 @@ export async function postToX(config: WorkerConfig, token: string, clip: Clip): 
     headers: { ...auth, 'content-type': 'application/json' },
     body: JSON.stringify({ media_type: 'video/mp4', total_bytes: size, media_category: 'tweet_video' }),
   });
-  const mediaId = ((await (await check(init, 'Starting the X media upload')).json()) as { data: { id: string } }).data.id;
+  const mediaId = ((await answerJson(init, 'Starting the X media upload')) as { data: { id: string } }).data.id;
   for (let position = 0, segment = 0; position < size; position += X_CHUNK, segment += 1) {
     const form = new FormData();
     form.set('segment_index', String(segment));
@@ -77,33 +73,33 @@ export async function postToX(config: WorkerConfig, token: string, clip: Clip): 
     await check(await fetch(`${config.xApiBase}/2/media/upload/${mediaId}/append`, { method: 'POST', headers: auth, body: form }), 'Uploading to X');
   }
   const finalized = await fetch(`${config.xApiBase}/2/media/upload/${mediaId}/finalize`, { method: 'POST', headers: auth });
-  let processing = ((await (await check(finalized, 'Finishing the X media upload')).json()) as { data: { processing_info?: { state: string; check_after_secs?: number } } }).data.processing_info;
+  let processing = ((await answerJson(finalized, 'Finishing the X media upload')) as { data: { processing_info?: { state: string; check_after_secs?: number } } }).data.processing_info;
   for (let polls = 0; processing && processing.state !== 'succeeded'; polls += 1) {
     if (processing.state === 'failed' || polls > 60) throw new ApiError(502, `X could not process the video (${processing.state})`);
     await new Promise((resolve) => setTimeout(resolve, (processing?.check_after_secs ?? 1) * 1000));
     const status = await fetch(`${config.xApiBase}/2/media/upload?command=STATUS&media_id=${mediaId}`, { headers: auth });
-    processing = ((await (await check(status, 'Checking the X media upload')).json()) as { data: { processing_info?: { state: string; check_after_secs?: number } } }).data.processing_info;
+    processing = ((await answerJson(status, 'Checking the X media upload')) as { data: { processing_info?: { state: string; check_after_secs?: number } } }).data.processing_info;
   }
   const post = await fetch(`${config.xApiBase}/2/tweets`, {
     method: 'POST',
     headers: { ...auth, 'content-type': 'application/json' },
     body: JSON.stringify({ text: clip.title.slice(0, 280), media: { media_ids: [mediaId] } }),
   });
-  return ((await (await check(post, 'Posting to X')).json()) as { data: { id: string } }).data.id;
+  return ((await answerJson(post, 'Posting to X')) as { data: { id: string } }).data.id;
 }
 
 /** LinkedIn: the member's URN, the Videos API (initialize, PUT each part, finalize), then a post. */
 export async function postToLinkedIn(config: WorkerConfig, token: string, clip: Clip): Promise<string> {
   const rest = { authorization: `Bearer ${token}`, 'linkedin-version': config.linkedinVersion, 'x-restli-protocol-version': '2.0.0' };
   const me = await fetch(`${config.linkedinApiBase}/v2/userinfo`, { headers: { authorization: `Bearer ${token}` } });
-  const author = `urn:li:person:${((await (await check(me, 'Reading the LinkedIn member')).json()) as { sub: string }).sub}`;
+  const author = `urn:li:person:${((await answerJson(me, 'Reading the LinkedIn member')) as { sub: string }).sub}`;
   const size = statSync(clip.file).size;
   const init = await fetch(`${config.linkedinApiBase}/rest/videos?action=initializeUpload`, {
     method: 'POST',
     headers: { ...rest, 'content-type': 'application/json' },
     body: JSON.stringify({ initializeUploadRequest: { owner: author, fileSizeBytes: size, uploadCaptions: false, uploadThumbnail: false } }),
   });
-  const { value } = (await (await check(init, 'Starting the LinkedIn video upload')).json()) as {
+  const { value } = (await answerJson(init, 'Starting the LinkedIn video upload')) as {
     value: { video: string; uploadToken: string; uploadInstructions: { uploadUrl: string; firstByte: number; lastByte: number }[] };
   };
   const partIds: string[] = [];

@@ -5,12 +5,7 @@
 import { createReadStream, statSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { ApiError } from '../api-error.ts';
-
-async function check(res: Response, what: string): Promise<Response> {
-  if (res.ok) return res;
-  const text = (await res.text()).slice(0, 300);
-  throw new ApiError(res.status, `${what}: Google answered ${res.status} ${text}`);
-}
+import { answerJson, check } from '../provider-answer.ts';
 
 interface DriveFile {
   id: string;
@@ -39,7 +34,7 @@ export class DriveClient {
     url.searchParams.set('fields', 'files(id,name,webViewLink)');
     url.searchParams.set('spaces', 'drive');
     const res = await fetch(url, { headers: this.headers(), signal });
-    const { files } = (await (await check(res, 'Looking for files in Drive')).json()) as { files: DriveFile[] };
+    const { files } = (await answerJson(res, 'Looking for files in Drive', 'Google')) as { files: DriveFile[] };
     return files[0] ?? null;
   }
 
@@ -50,7 +45,7 @@ export class DriveClient {
       body: JSON.stringify({ name, mimeType: 'application/vnd.google-apps.folder', appProperties }),
       signal,
     });
-    return (await (await check(res, 'Creating the Drive folder')).json()) as DriveFile;
+    return (await answerJson(res, 'Creating the Drive folder', 'Google')) as DriveFile;
   }
 
   /** Uploads `file` into `folderId` in one resumable session, streamed from disk. */
@@ -66,7 +61,7 @@ export class DriveClient {
       body: JSON.stringify({ name, parents: [folderId], mimeType, appProperties }),
       signal,
     });
-    await check(start, `Starting the upload of ${name}`);
+    await check(start, `Starting the upload of ${name}`, 'Google');
     await start.body?.cancel();
     const session = start.headers.get('location');
     if (!session) throw new ApiError(502, `Starting the upload of ${name}: no upload session`);
@@ -77,6 +72,6 @@ export class DriveClient {
       duplex: 'half',
       signal,
     } as RequestInit);
-    return (await (await check(res, `Uploading ${name}`)).json()) as DriveFile;
+    return (await answerJson(res, `Uploading ${name}`, 'Google')) as DriveFile;
   }
 }

@@ -18,6 +18,7 @@ import { HttpError, parseJsonBody } from '../_shared/http-error.ts';
 import { serviceClient } from '../_shared/supabase-clients.ts';
 import { signatureHeader } from '../_shared/webhook-signature.ts';
 import { isServiceCaller } from '../_shared/service-caller.ts';
+import { PROVIDER_ANSWER_MAX_BYTES, readCappedText } from '../_shared/domain-server/capped-response.ts';
 
 type Delivery = { id: string; submission_log_id: string; attempts: number; payload: Record<string, unknown> };
 type DeliveryContext = {
@@ -90,7 +91,7 @@ async function deliver(delivery: Delivery, context: DeliveryContext | undefined,
       signal: AbortSignal.timeout(config.timeoutMs),
     });
     status = response.status;
-    const text = await response.text();
+    const text = await readCappedText(response, PROVIDER_ANSWER_MAX_BYTES);
     if (!response.ok) error = `HTTP ${response.status}: ${text.slice(0, 500) || response.statusText}`;
   } catch (cause) {
     error = cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause);

@@ -6,6 +6,12 @@
 /** The most the server reads of an answer from a site a subscriber names (WordPress's JSON answers are a few KB). */
 export const USER_SITE_ANSWER_MAX_BYTES = 256 * 1024;
 
+/**
+ * The most the server reads of an answer from an API it is configured to call (token endpoints,
+ * Google, X, LinkedIn, the automation webhook, Storage): their JSON answers are a few KB.
+ */
+export const PROVIDER_ANSWER_MAX_BYTES = 1024 * 1024;
+
 /** Thrown when an answer is larger than the cap: the body is cancelled, never held whole. */
 export class AnswerTooLargeError extends Error {
   constructor(readonly limitBytes: number) {
@@ -71,4 +77,20 @@ export async function readCappedJson(res: Response, limitBytes: number): Promise
   } catch {
     return undefined;
   }
+}
+
+/** The first `bytes` bytes of `body` (fewer if it is shorter); the rest is cancelled, never read. */
+export async function readHead(body: ReadableStream<Uint8Array>, bytes: number): Promise<Uint8Array> {
+  const reader = body.getReader();
+  const head = new Uint8Array(bytes);
+  let filled = 0;
+  while (filled < bytes) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    const take = value.subarray(0, bytes - filled);
+    head.set(take, filled);
+    filled += take.byteLength;
+  }
+  await reader.cancel().catch(() => {});
+  return head.subarray(0, filled);
 }

@@ -4,6 +4,7 @@
 // check) and the processing worker (refresh on demand), so both read and refresh tokens alike.
 // Web APIs only (fetch, URL, btoa): runs in Deno and Node. Never logs or returns token values.
 import type { OAuthProviderId } from '../domain/connection-status.ts';
+import { PROVIDER_ANSWER_MAX_BYTES, readCappedText } from './capped-response.ts';
 
 interface Endpoints {
   authorizeUrl: string;
@@ -159,7 +160,8 @@ function clientRequest(config: OAuthProviderConfig, params: Record<string, strin
 
 async function tokenCall(config: OAuthProviderConfig, params: Record<string, string>): Promise<TokenSet> {
   const res = await fetch(config.tokenUrl, clientRequest(config, params));
-  const text = await res.text();
+  // Larger than any token answer: reported as not one.
+  const text = await readCappedText(res, PROVIDER_ANSWER_MAX_BYTES).catch(() => '');
   let body: Record<string, unknown> = {};
   try {
     body = JSON.parse(text);

@@ -5,6 +5,7 @@ import { SIGNATURE_BYTES } from '../../_shared/domain/file-signatures.ts';
 import { HttpError } from '../../_shared/http-error.ts';
 import type { Caller } from '../../_shared/session.ts';
 import { BRAND_ASSETS_BUCKET } from '../../_shared/domain/onboarding.ts';
+import { PROVIDER_ANSWER_MAX_BYTES, readCappedText } from '../../_shared/domain-server/capped-response.ts';
 
 // The upload stays a raw fetch rather than storage-js's `upload`: storage-js turns a failed
 // request into its own error (losing the refusal this stream raised, and the Storage answer's
@@ -23,7 +24,7 @@ function serviceStorageHeaders(): Record<string, string> {
 /** The Storage API's refusal of an upload as the answer this route gives. */
 async function storageRefusal(res: Response, slot: BrandAssetSlot): Promise<HttpError> {
   const rule = brandAssetRules[slot];
-  const text = await res.text();
+  const text = await readCappedText(res, PROVIDER_ANSWER_MAX_BYTES).catch(() => '');
   let body: { statusCode?: string; message?: string } = {};
   try {
     body = JSON.parse(text);

@@ -16,6 +16,7 @@ import { mediaTypeOf, SIGNATURE_BYTES } from '../../_shared/domain/file-signatur
 import { HttpError, parseJsonBody } from '../../_shared/http-error.ts';
 import { readAsCaller, requireCaller } from '../../_shared/session.ts';
 import { userClient } from '../../_shared/supabase-clients.ts';
+import { readHead } from '../../_shared/domain-server/capped-response.ts';
 
 const SUBMIT_FAILED = 'Could not submit the episode';
 
@@ -77,7 +78,8 @@ async function requireMp4Files(caller: { userId: string }, files: string[]): Pro
         if (res.status === 400 || res.status === 404) throw notFound();
         throw new HttpError(502, `Could not read ${file} from storage (${res.status})`);
       }
-      const head = new Uint8Array(await res.arrayBuffer()).subarray(0, SIGNATURE_BYTES);
+      // Only the first bytes, even from a Storage that ignored the range and sends the whole file.
+      const head = res.body ? await readHead(res.body, SIGNATURE_BYTES) : new Uint8Array(0);
       if (mediaTypeOf(head) !== 'video/mp4') throw new HttpError(415, `${NOT_MP4} ${file} is not an MP4 video.`);
       // A write after the lookup gave the object a new version: this record then matches nothing.
       // Records over a day old go (never this one: one statement may not delete and update a row).
