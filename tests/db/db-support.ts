@@ -186,18 +186,18 @@ export async function addObject(db: pg.Client, bucket: string, name: string, mim
  * An episode file as POST /api/episodes/submit-direct-storage leaves it once its bytes proved
  * MP4 (private.checked_episode_files), for tests of submit_episode()'s other rules in SQL.
  */
-export async function markEpisodeFileChecked(db: pg.Client, name: string): Promise<void> {
+export async function markEpisodeFileChecked(db: pg.Client, name: string, durationSeconds: number | null = null): Promise<void> {
   await db.query(
-    `insert into private.checked_episode_files (object_id, version)
-     select id, version from storage.objects where bucket_id = 'episodes' and name = $1`,
-    [name],
+    `insert into private.checked_episode_files (object_id, version, duration_seconds)
+     select id, version, $2 from storage.objects where bucket_id = 'episodes' and name = $1`,
+    [name, durationSeconds],
   );
 }
 
-/** An MP4-typed object in the `episodes` bucket, checked as the api checks it. */
-export async function addCheckedEpisodeFile(db: pg.Client, name: string): Promise<void> {
+/** An MP4-typed object in the `episodes` bucket, checked as the api checks it (its length read, or unknown). */
+export async function addCheckedEpisodeFile(db: pg.Client, name: string, durationSeconds: number | null = null): Promise<void> {
   await addObject(db, 'episodes', name, 'video/mp4');
-  await markEpisodeFileChecked(db, name);
+  await markEpisodeFileChecked(db, name, durationSeconds);
 }
 
 export async function addEpisode(
@@ -210,6 +210,33 @@ export async function addEpisode(
     [userId, submittedAt],
   );
   return rows[0].id as string;
+}
+
+/**
+ * Gives an episode a submission log (the subscriber's own, at `loggedAt`) and the built-in
+ * worker's processing row in `status`; returns the log's id.
+ */
+export async function setProcessing(
+  db: pg.Client,
+  episodeId: string,
+  status: 'queued' | 'processing' | 'delivered' | 'failed',
+  loggedAt: string | Date = new Date(),
+): Promise<string> {
+  const { rows } = await db.query(
+    `insert into public.submission_logs (episode_id, user_id, user_email, object_storage_files, submitted_at)
+     select e.id, e.user_id, 'episode@example.test', e.files, $2 from public.episodes e where e.id = $1
+     returning id`,
+    [episodeId, loggedAt],
+  );
+  const logId = rows[0].id as string;
+  await db.query(
+    `insert into public.episode_processing (submission_log_id, episode_id, user_id, status, failure_reason)
+     select $1, e.id, e.user_id, $3, case when $3 = 'failed' then 'The start time 9:05:07 is past the end of the video.' end
+       from public.episodes e where e.id = $2
+     on conflict (submission_log_id) do update set status = excluded.status, failure_reason = excluded.failure_reason`,
+    [logId, episodeId, status],
+  );
+  return logId;
 }
 
 /** A subscriber who may submit: active plan, Google Drive connected, hosting ready. */

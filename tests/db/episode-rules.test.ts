@@ -13,6 +13,7 @@ import {
   queryAs,
   runAs,
   setHostingReady,
+  setProcessing,
   subscribe,
   withDb,
 } from './db-support.ts';
@@ -194,7 +195,7 @@ describe('episode_stats()', () => {
       const user = await createReadySubscriber(db, 'starter');
       await db.query(`update public.profiles set hosting_ready_at = '2020-01-01Z' where id = $1`, [user.id]);
       await connectGoogle(db, user.id, { expiresAt: null });
-      await addEpisode(db, user.id, '2026-02-28T23:59:59.999Z');
+      await setProcessing(db, await addEpisode(db, user.id, '2026-02-28T23:59:59.999Z'), 'delivered');
       // Still February in UTC: the limit is reached.
       expect(await statsAt(db, user.id, '2026-02-28T23:59:59.999Z')).toMatchObject({
         thisMonth: 1,
@@ -207,7 +208,7 @@ describe('episode_stats()', () => {
         blockReason: null,
         canSubmit: true,
       });
-      await addEpisode(db, user.id, '2026-03-01T00:00:00Z');
+      await setProcessing(db, await addEpisode(db, user.id, '2026-03-01T00:00:00Z'), 'delivered');
       expect(await statsAt(db, user.id, '2026-03-31T23:59:59Z')).toMatchObject({
         thisMonth: 1,
         total: 2,
@@ -228,9 +229,9 @@ describe('episode_stats()', () => {
         `select date_trunc('month', now() at time zone 'UTC') at time zone 'UTC' as start`,
       );
       const monthStart = rows[0].start as Date;
-      await addEpisode(db, user.id, new Date(monthStart.getTime() - 1));
+      await setProcessing(db, await addEpisode(db, user.id, new Date(monthStart.getTime() - 1)), 'delivered');
       expect(await stats(db, user.id)).toMatchObject({ thisMonth: 0, total: 1, canSubmit: true });
-      await addEpisode(db, user.id, monthStart);
+      await setProcessing(db, await addEpisode(db, user.id, monthStart), 'delivered');
       expect(await stats(db, user.id)).toMatchObject({ thisMonth: 1, total: 2, blockReason: 'monthly_limit' });
     });
   });

@@ -85,6 +85,7 @@ const functions: Record<string, Grants> = {
   'public.episode_stats()': exec('authenticated', 'service_role'),
   'public.dashboard_stats()': exec('authenticated', 'service_role'),
   'public.submit_episode(text[],jsonb)': exec('authenticated'),
+  'public.retry_episode(uuid)': exec('authenticated'),
   'public.complete_onboarding()': exec('authenticated'),
   'public.onboarding_profile()': exec('authenticated'),
   'public.resubmit_submission(text[],text,jsonb,uuid)': exec('authenticated'),
@@ -93,6 +94,7 @@ const functions: Record<string, Grants> = {
   'public.admin_resubmit_submission(text[],text,jsonb,uuid)': exec('authenticated'),
   'public.admin_find_subscriber(text)': exec('authenticated'),
   'public.admin_mark_hosting_ready(text,boolean)': exec('authenticated'),
+  'public.admin_hosting_setups(timestamp with time zone,uuid,integer)': exec('authenticated'),
   'public.admin_set_internal_test_account(text,boolean)': exec('authenticated'),
   'public.admin_set_admin_role(text,boolean)': exec('authenticated'),
   // Helpers the RPCs and policies above run as the caller.
@@ -106,6 +108,10 @@ const functions: Record<string, Grants> = {
   'private.connection_display_state(provider,boolean,text,boolean,boolean,timestamp with time zone,timestamp with time zone,timestamp with time zone,timestamp with time zone)':
     exec('authenticated', 'service_role'),
   'private.submit_episode(text[],jsonb)': exec('authenticated'),
+  'private.retry_episode(uuid)': exec('authenticated'),
+  'private.episode_outcome(uuid)': exec('authenticated', 'service_role'),
+  'private.timestamp_seconds(text)': exec('authenticated', 'service_role'),
+  'private.check_trim_against_length(jsonb,numeric)': exec('authenticated', 'service_role'),
   'private.brand_asset_exists(text,text[])': exec('authenticated'),
   'private.complete_onboarding()': exec('authenticated'),
   'private.resubmit_submission(uuid,text[],text,jsonb)': exec('authenticated'),
@@ -115,6 +121,7 @@ const functions: Record<string, Grants> = {
   'private.require_admin()': exec('authenticated'),
   'private.check_page_size(integer)': exec('authenticated'),
   'private.admin_mark_hosting_ready(text,boolean)': exec('authenticated'),
+  'private.admin_hosting_setups(timestamp with time zone,uuid,integer)': exec('authenticated'),
   'private.admin_set_internal_test_account(text,boolean)': exec('authenticated'),
   'private.admin_set_admin_role(text,boolean)': exec('authenticated'),
   'private.jwt_session_is_live()': exec('authenticated'),
@@ -154,6 +161,10 @@ const functions: Record<string, Grants> = {
   'private.audit_resubmission()': exec(),
   'private.queue_episode_processing()': exec(),
   'private.skip_delivery_taken_by_worker()': exec(),
+  'private.episode_first_attempt()': exec(),
+  'private.block_reason_detail(text)': exec(),
+  'private.log_own_submission(uuid,uuid,text[],jsonb,uuid,timestamp with time zone)': exec(),
+  'private.start_hosting_setup_on_onboarding()': exec(),
 };
 
 const rolesSql = `(values ('anon'), ('authenticated'), ('service_role')) as r(role)`;

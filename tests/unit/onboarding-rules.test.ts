@@ -14,7 +14,7 @@ import {
 import { googleFontFamilies, podcastCategories, podcastLanguages, podcastTimezones } from '@domain/onboarding-lists';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod/mini';
-import { blobReader, mp4Dimensions } from '../../web/src/lib/mp4-dimensions.ts';
+import { blobReader, mp4Dimensions } from '../../supabase/functions/_shared/domain/mp4-header.ts';
 import { jpegBytes, mp4Bytes, pngBytes } from '../support/media-fixtures.ts';
 
 const complete = {

@@ -1,5 +1,5 @@
 // The pixel size of a chosen image or MP4, read in the browser without uploading it.
-import { blobReader, mp4Dimensions } from './mp4-dimensions';
+import { blobReader, mp4Dimensions } from '@domain/mp4-header';
 
 type MediaSize = { width: number; height: number };
 

@@ -25,7 +25,47 @@ const optionalTimestamp = z.optional(
   z.union([z.literal(''), z.string().check(z.regex(TIMESTAMP_PATTERN, timestampMessage))]),
 );
 
-export const episodeOptionsSchema = z.object({
+/** hh:mm:ss (already matched by TIMESTAMP_PATTERN) as seconds; null for none. */
+export function timestampSeconds(value: string | null | undefined): number | null {
+  if (!value) return null;
+  const [h, m, s] = value.split(':').map(Number);
+  return h * 3600 + m * 60 + s;
+}
+
+/** Whole seconds as hh:mm:ss, as SQL's check_trim_against_length writes a length. */
+export function formatDuration(seconds: number): string {
+  const whole = Math.floor(seconds);
+  return [Math.floor(whole / 3600), Math.floor((whole % 3600) / 60), whole % 60].map((n) => String(n).padStart(2, '0')).join(':');
+}
+
+/** The refusals of trim times, word for word as submit_episode() raises them. */
+export const trimMessages = {
+  endBeforeStart: 'The end time must be after the start time.',
+  startPastEnd: (start: string, durationSeconds: number) =>
+    `The start time ${start} is past the end of the video (${formatDuration(durationSeconds)} long).`,
+} as const;
+
+type TrimTimes = { startTimestamp?: string; endTimestamp?: string };
+
+/**
+ * What is wrong with the trim times for a video of `durationSeconds` (null: length unknown), or
+ * null. The end must follow the start; the start must leave at least one second of the video
+ * (the worker's rule). An end past the video's end is allowed: processing stops at the end.
+ */
+export function trimProblem(
+  { startTimestamp, endTimestamp }: TrimTimes,
+  durationSeconds: number | null,
+): { field: 'startTimestamp' | 'endTimestamp'; message: string } | null {
+  const start = timestampSeconds(startTimestamp);
+  const end = timestampSeconds(endTimestamp);
+  if (start !== null && end !== null && end <= start) return { field: 'endTimestamp', message: trimMessages.endBeforeStart };
+  if (start !== null && durationSeconds !== null && start + 1 > durationSeconds) {
+    return { field: 'startTimestamp', message: trimMessages.startPastEnd(startTimestamp ?? '', durationSeconds) };
+  }
+  return null;
+}
+
+const optionFields = {
   startTimestamp: optionalTimestamp,
   endTimestamp: optionalTimestamp,
   addLogo: z._default(z.boolean(), true),
@@ -35,7 +75,22 @@ export const episodeOptionsSchema = z.object({
     z.number().check(z.int(), z.gte(DAYS_BETWEEN_CLIPS_MIN), z.lte(DAYS_BETWEEN_CLIPS_MAX)),
     DAYS_BETWEEN_CLIPS_MIN,
   ),
-});
+};
+
+/**
+ * The options, with the trim times checked against a video of `durationSeconds` (null when the
+ * length is unknown: only the end-after-start rule applies).
+ */
+export function episodeOptionsSchemaFor(durationSeconds: number | null) {
+  return z.object(optionFields).check(
+    z.superRefine((options, ctx) => {
+      const problem = trimProblem(options, durationSeconds);
+      if (problem) ctx.issues.push({ code: 'custom', message: problem.message, path: [problem.field], input: options });
+    }),
+  );
+}
+
+export const episodeOptionsSchema = episodeOptionsSchemaFor(null);
 export type EpisodeOptions = z.output<typeof episodeOptionsSchema>;
 
 export const defaultEpisodeOptions: EpisodeOptions = {
@@ -76,6 +131,8 @@ export interface EpisodeStats {
   hostingSetup: boolean;
   onboardingCompleted: boolean;
   socialConnected: boolean;
+  /** When podcast hosting setup began; null once hosting is ready (or before onboarding). */
+  hostingSetupStartedAt: string | null;
 }
 
 /** GET /api/episodes. */
