@@ -28,7 +28,8 @@ alter table public.episodes
   -- The subscriber's latest attempt (the submission, or the latest retry): the month it counts in.
   add column last_attempt_at timestamptz;
 update public.episodes set last_attempt_at = submitted_at;
-alter table public.episodes alter column last_attempt_at set not null;
+-- The default only keeps the column optional to writers: the insert trigger below sets it.
+alter table public.episodes alter column last_attempt_at set not null, alter column last_attempt_at set default now();
 -- The month's count per subscriber.
 create index episodes_user_id_last_attempt_at_idx on public.episodes (user_id, last_attempt_at);
 -- An episode's logs newest first (its outcome, a retry's original); it also serves the foreign key,

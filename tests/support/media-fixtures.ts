@@ -70,10 +70,15 @@ const identity = u32(0x00010000, 0, 0, 0, 0x00010000, 0, 0, 0, 0x40000000);
  * A structurally valid MP4 whose video track is `width` x `height`. With `moovLast` the movie box
  * follows the media data, as in files not prepared for streaming.
  */
-export function mp4Bytes(width: number, height: number, options: { moovLast?: boolean; padding?: number } = {}): Buffer {
+export function mp4Bytes(
+  width: number,
+  height: number,
+  options: { moovLast?: boolean; padding?: number; durationSeconds?: number } = {},
+): Buffer {
   const timescale = 1000;
   const ftyp = box('ftyp', Buffer.from('isom', 'latin1'), u32(0x200), Buffer.from('isomiso2avc1mp41', 'latin1'));
-  const mvhd = fullBox('mvhd', 0, 0, u32(0, 0, timescale, 0, 0x00010000), u16(0x0100, 0), u32(0, 0), identity, u32(0, 0, 0, 0, 0, 0), u32(2));
+  // The movie's length (0: not said) in the movie header.
+  const mvhd = fullBox('mvhd', 0, 0, u32(0, 0, timescale, Math.round((options.durationSeconds ?? 0) * timescale), 0x00010000), u16(0x0100, 0), u32(0, 0), identity, u32(0, 0, 0, 0, 0, 0), u32(2));
   const tkhd = fullBox('tkhd', 0, 3, u32(0, 0, 1, 0, 0, 0, 0), u16(0, 0, 0, 0), identity, u32(width * 65536, height * 65536));
   const mdhd = fullBox('mdhd', 0, 0, u32(0, 0, timescale, 0), u16(0x55c4, 0));
   const hdlr = fullBox('hdlr', 0, 0, u32(0), Buffer.from('vide', 'latin1'), u32(0, 0, 0), Buffer.from('VideoHandler\0', 'latin1'));

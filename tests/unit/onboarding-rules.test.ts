@@ -14,7 +14,7 @@ import {
 import { googleFontFamilies, podcastCategories, podcastLanguages, podcastTimezones } from '@domain/onboarding-lists';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod/mini';
-import { blobReader, mp4Dimensions } from '../../supabase/functions/_shared/domain/mp4-header.ts';
+import { blobReader, mp4Dimensions, mp4DurationSeconds } from '../../supabase/functions/_shared/domain/mp4-header.ts';
 import { jpegBytes, mp4Bytes, pngBytes } from '../support/media-fixtures.ts';
 
 const complete = {
@@ -143,5 +143,27 @@ describe('MP4 dimensions without decoding', () => {
   });
   it('answers null for a file that is no MP4', async () => {
     expect(await read(pngBytes(16, 9))).toBeNull();
+  });
+});
+
+describe('MP4 length from the movie header', () => {
+  const reads: number[] = [];
+  const length = (bytes: Buffer) => {
+    const blob = new Blob([new Uint8Array(bytes)]);
+    const read = blobReader(blob);
+    return mp4DurationSeconds(async (offset, size) => {
+      reads.push(size);
+      return read(offset, size);
+    }, bytes.length);
+  };
+  it('reads the length, also when the movie box follows the media data, with only small reads', async () => {
+    expect(await length(mp4Bytes(1920, 1080, { durationSeconds: 45 }))).toBe(45);
+    reads.length = 0;
+    expect(await length(mp4Bytes(1280, 720, { durationSeconds: 3725.5, moovLast: true, padding: 100_000 }))).toBe(3725.5);
+    expect(Math.max(...reads)).toBeLessThanOrEqual(32);
+  });
+  it('answers null when the header does not say or the file is no MP4', async () => {
+    expect(await length(mp4Bytes(1920, 1080))).toBeNull();
+    expect(await length(pngBytes(16, 9))).toBeNull();
   });
 });

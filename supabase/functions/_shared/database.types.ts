@@ -131,9 +131,11 @@ export type Database = {
           add_logo: boolean
           clip_style: Database["public"]["Enums"]["clip_style"]
           days_between_clips: number
+          duration_seconds: number | null
           end_timestamp: string | null
           files: string[]
           id: string
+          last_attempt_at: string
           start_timestamp: string | null
           submitted_at: string
           title: string
@@ -144,9 +146,11 @@ export type Database = {
           add_logo?: boolean
           clip_style?: Database["public"]["Enums"]["clip_style"]
           days_between_clips?: number
+          duration_seconds?: number | null
           end_timestamp?: string | null
           files: string[]
           id?: string
+          last_attempt_at?: string
           start_timestamp?: string | null
           submitted_at?: string
           title: string
@@ -157,9 +161,11 @@ export type Database = {
           add_logo?: boolean
           clip_style?: Database["public"]["Enums"]["clip_style"]
           days_between_clips?: number
+          duration_seconds?: number | null
           end_timestamp?: string | null
           files?: string[]
           id?: string
+          last_attempt_at?: string
           start_timestamp?: string | null
           submitted_at?: string
           title?: string
@@ -306,6 +312,7 @@ export type Database = {
           email: string | null
           first_name: string | null
           hosting_ready_at: string | null
+          hosting_setup_started_at: string | null
           id: string
           is_internal_test_account: boolean
           last_name: string | null
@@ -339,6 +346,7 @@ export type Database = {
           email?: string | null
           first_name?: string | null
           hosting_ready_at?: string | null
+          hosting_setup_started_at?: string | null
           id: string
           is_internal_test_account?: boolean
           last_name?: string | null
@@ -372,6 +380,7 @@ export type Database = {
           email?: string | null
           first_name?: string | null
           hosting_ready_at?: string | null
+          hosting_setup_started_at?: string | null
           id?: string
           is_internal_test_account?: boolean
           last_name?: string | null
@@ -661,6 +670,14 @@ export type Database = {
         }
         Returns: Json
       }
+      admin_hosting_setups: {
+        Args: {
+          p_after_id?: string
+          p_after_started_at?: string
+          p_limit?: number
+        }
+        Returns: Json
+      }
       admin_mark_hosting_ready: {
         Args: {
           p_email: string
@@ -729,6 +746,12 @@ export type Database = {
           object_storage_files: string[]
           original_log_id?: string
           user_email: string
+        }
+        Returns: Json
+      }
+      retry_episode: {
+        Args: {
+          episode_id: string
         }
         Returns: Json
       }

@@ -1,6 +1,6 @@
 import { z } from 'zod/mini';
 import { describe, expect, it } from 'vitest';
-import { episodeObjectPath, episodeOptionsSchema, normalizeDaysBetweenClips, submitEpisodePayloadSchema } from './episodes';
+import { episodeObjectPath, episodeOptionsSchema, episodeOptionsSchemaFor, normalizeDaysBetweenClips, submitEpisodePayloadSchema, trimProblem } from './episodes';
 
 describe('episode options', () => {
   it('accepts hh:mm:ss with hours 0-23 and an optional leading zero, or empty', () => {
@@ -32,5 +32,29 @@ describe('episodeObjectPath', () => {
     expect(episodeObjectPath('u1', 'x', 'My Show (final).MP4')).toBe('u1/x/My-Show-final.mp4');
     expect(episodeObjectPath('u1', 'x', '../../etc/passwd')).toBe('u1/x/etc-passwd.mp4');
     expect(episodeObjectPath('u1', 'x', '.mp4')).toBe('u1/x/episode.mp4');
+  });
+});
+
+describe('trim times against the video (the rule submit_episode() applies)', () => {
+  it('needs the end after the start and one second left after the start', () => {
+    expect(trimProblem({ startTimestamp: '00:02:00', endTimestamp: '00:01:00' }, null)).toEqual({
+      field: 'endTimestamp',
+      message: 'The end time must be after the start time.',
+    });
+    expect(trimProblem({ startTimestamp: '9:05:07' }, 45)).toEqual({
+      field: 'startTimestamp',
+      message: 'The start time 9:05:07 is past the end of the video (00:00:45 long).',
+    });
+    expect(trimProblem({ startTimestamp: '00:00:44' }, 45)).toBeNull();
+    expect(trimProblem({ startTimestamp: '00:00:45' }, 46)).toBeNull();
+    expect(trimProblem({ startTimestamp: '00:00:45' }, 45.5)).not.toBeNull();
+    expect(trimProblem({ startTimestamp: '9:05:07' }, null)).toBeNull();
+    expect(trimProblem({ startTimestamp: '', endTimestamp: '' }, 45)).toBeNull();
+    expect(trimProblem({ endTimestamp: '10:00:00' }, 45)).toBeNull();
+  });
+  it('the form schema shows the problem under its field', () => {
+    const result = episodeOptionsSchemaFor(45).safeParse({ startTimestamp: '00:01:00' });
+    expect(result.success).toBe(false);
+    expect(result.error?.issues[0]).toMatchObject({ path: ['startTimestamp'], message: expect.stringMatching(/^The start time 00:01:00 is past the end/) });
   });
 });

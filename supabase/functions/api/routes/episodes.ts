@@ -17,6 +17,7 @@ import { HttpError, parseJsonBody } from '../../_shared/http-error.ts';
 import { readAsCaller, requireCaller } from '../../_shared/session.ts';
 import { userClient } from '../../_shared/supabase-clients.ts';
 import { readHead } from '../../_shared/domain-server/capped-response.ts';
+import { type ByteReader, mp4DurationSeconds } from '../../_shared/domain/mp4-header.ts';
 
 const SUBMIT_FAILED = 'Could not submit the episode';
 
@@ -42,11 +43,18 @@ function objectPathOf(uploadUrl: string): string {
 
 const NOT_MP4 = 'Only MP4 video files can be submitted.';
 
+interface StoredObject {
+  id: string;
+  version: string | null;
+  size: number;
+}
+
 /** The object `file` of the `episodes` bucket as Postgres has it now, or null. */
-async function episodeObject(file: string): Promise<{ id: string; version: string | null } | null> {
+async function episodeObject(file: string): Promise<StoredObject | null> {
   try {
-    const [object] = await db()<{ id: string; version: string | null }[]>`
-      select id, version from storage.objects where bucket_id = ${EPISODES_BUCKET} and name = ${file}`;
+    const [object] = await db()<StoredObject[]>`
+      select id, version, private.object_bytes(metadata)::float8 as size
+        from storage.objects where bucket_id = ${EPISODES_BUCKET} and name = ${file}`;
     return object ?? null;
   } catch (error) {
     const { code, message } = error as { code?: string; message: string };
@@ -55,11 +63,35 @@ async function episodeObject(file: string): Promise<{ id: string; version: strin
 }
 
 /**
+ * Ranged reads of a stored object, each at most `length` bytes. A Storage that ignores the range
+ * is trusted only for a read from the start (the first bytes are then the right ones).
+ */
+function storageReader(url: string, key: string): ByteReader {
+  return async (offset, length) => {
+    const res = await fetch(url, { headers: { authorization: `Bearer ${key}`, apikey: key, range: `bytes=${offset}-${offset + length - 1}` } });
+    if (res.status !== 206 && !(res.status === 200 && offset === 0)) {
+      await res.body?.cancel();
+      throw new Error(`Storage answered ${res.status} to a ranged read`);
+    }
+    return res.body ? await readHead(res.body, length) : new Uint8Array(0);
+  };
+}
+
+/**
+ * The video's length from its MP4 header, read with a few small ranged requests; null when the
+ * header cannot be read that way (the worker's own check then decides, after the download).
+ */
+function storedVideoSeconds(url: string, key: string, size: number): Promise<number | null> {
+  return mp4DurationSeconds(storageReader(url, key), size).catch(() => null);
+}
+
+/**
  * Each file must be an MP4 on its bytes (an `ftyp` box first), whatever its name and declared
  * type: its first bytes are read from Storage (service role, caller's own folder only) before
  * the submission is written. Each file that passes is recorded at the version it had before
- * the read (private.checked_episode_files): submit_episode() takes only files recorded at their
- * current version, so calling it straight, or replacing a file after its check, is refused.
+ * the read (private.checked_episode_files), with its length when the header says it:
+ * submit_episode() takes only files recorded at their current version (so calling it straight,
+ * or replacing a file after its check, is refused) and checks the trim times against the lengths.
  */
 async function requireMp4Files(caller: { userId: string }, files: string[]): Promise<void> {
   const { serviceRoleKey: key, supabaseUrl } = settings();
@@ -81,13 +113,16 @@ async function requireMp4Files(caller: { userId: string }, files: string[]): Pro
       // Only the first bytes, even from a Storage that ignored the range and sends the whole file.
       const head = res.body ? await readHead(res.body, SIGNATURE_BYTES) : new Uint8Array(0);
       if (mediaTypeOf(head) !== 'video/mp4') throw new HttpError(415, `${NOT_MP4} ${file} is not an MP4 video.`);
+      const seconds = await storedVideoSeconds(url, key, object.size);
       // A write after the lookup gave the object a new version: this record then matches nothing.
       // Records over a day old go (never this one: one statement may not delete and update a row).
       await db()`
         with expired as (delete from private.checked_episode_files
                           where checked_at < now() - interval '1 day' and object_id <> ${object.id}::uuid)
-        insert into private.checked_episode_files (object_id, version) values (${object.id}::uuid, ${object.version})
-        on conflict (object_id) do update set version = excluded.version, checked_at = excluded.checked_at`;
+        insert into private.checked_episode_files (object_id, version, duration_seconds)
+        values (${object.id}::uuid, ${object.version}, ${seconds})
+        on conflict (object_id) do update
+          set version = excluded.version, checked_at = excluded.checked_at, duration_seconds = excluded.duration_seconds`;
     }),
   );
 }
@@ -103,6 +138,17 @@ episodeRoutes.post('/episodes/submit-direct-storage', async (c) => {
   const { data, error } = await userClient(caller.accessToken).rpc('submit_episode', { files, options: episodeData });
   if (error) throw databaseError(error, SUBMIT_FAILED);
   return c.json({ success: true, episode: data }, 201);
+});
+
+// A failed episode of the caller's, queued again (retry_episode()): 404 not the caller's, 409 not
+// failed, files gone or no room left this month.
+episodeRoutes.post('/episodes/:id/retry', async (c) => {
+  const caller = await requireCaller(c);
+  const id = c.req.param('id');
+  if (!z.uuid().safeParse(id).success) throw new HttpError(404, 'No such episode.');
+  const { data, error } = await userClient(caller.accessToken).rpc('retry_episode', { episode_id: id });
+  if (error) throw databaseError(error, 'Could not retry the episode');
+  return c.json({ success: true, episode: data });
 });
 
 episodeRoutes.get('/episodes/stats', async (c) => {

@@ -25,6 +25,7 @@ const openStats: EpisodeStats = {
   hostingSetup: false,
   onboardingCompleted: true,
   socialConnected: true,
+  hostingSetupStartedAt: null,
 };
 
 beforeEach(() => {
