@@ -1,6 +1,7 @@
 // Every route of the SPA in one table: its address, its title and who may see it. The router
 // and the access rules (access.ts) both read it.
 import { ADMIN_CONSOLE_PATH, type HomeDestination } from '@domain/account';
+import { ADMIN_HOSTING_PATH } from '@domain/admin-hosting';
 import { lazyPage, type LazyPage } from './lazy-page';
 
 /**
@@ -39,6 +40,7 @@ export const routeTable: readonly AppRoute[] = [
   { path: '/onboarding', title: 'Onboarding', access: member('/onboarding'), page: lazyPage(() => import('@/features/onboarding/routes/onboarding-page')) },
   { path: '/done', title: 'Thanks for Submitting!', access: member(), page: lazyPage(() => import('@/features/episodes/routes/done-page')) },
   { path: ADMIN_CONSOLE_PATH, title: 'Episode Resubmission Admin', access: anyone, page: lazyPage(() => import('@/features/admin/routes/resubmit-page')) },
+  { path: ADMIN_HOSTING_PATH, title: 'Hosting Setup', access: anyone, page: lazyPage(() => import('@/features/admin/routes/hosting-page')) },
 ];
 
 /** The route for an address, ignoring a trailing slash; undefined for an unknown address. */

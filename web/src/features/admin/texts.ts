@@ -62,3 +62,30 @@ export const texts = {
   failedTitle: 'Resubmission Failed',
   failed: 'Failed to resubmit episode',
 } as const;
+
+/** The hosting setup queue (issue 26, item 9). */
+export const hostingTexts = {
+  title: 'Hosting Setup',
+  subtitle: 'Subscribers whose podcast hosting is being set up. Episode submission opens when hosting is marked ready.',
+  nav: 'Admin pages',
+  resubmitLink: 'Episode resubmission',
+  hostingLink: 'Hosting setup',
+  listTitle: 'Waiting for hosting',
+  caption: 'Subscribers waiting for hosting, longest waiting first',
+  columns: { subscriber: 'Subscriber', plan: 'Plan', started: 'Setup started', action: 'Action' },
+  empty: 'Nobody is waiting for hosting setup.',
+  noPlan: 'No plan',
+  started: (ago: string, when: string) => `${ago} (${when})`,
+  markReady: 'Mark hosting ready',
+  markReadyFor: (email: string) => `Mark hosting ready for ${email}`,
+  marking: 'Marking...',
+  loadMore: 'Load more subscribers',
+  startTitle: 'Start hosting setup',
+  startHint: 'For a subscriber whose hosting must be set up again: their submissions wait until it is marked ready.',
+  email: 'Subscriber email',
+  start: 'Start hosting setup',
+  starting: 'Starting...',
+  doneTitle: 'Hosting Updated',
+  failedTitle: 'Hosting Update Failed',
+  failed: 'Could not update hosting',
+} as const;

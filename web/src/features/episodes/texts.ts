@@ -30,6 +30,8 @@ export const gatingTexts = {
     title: 'Episode submission unavailable',
     monthlyLimit: (limit: number) => `Monthly limit reached. Your plan allows ${limit} episode(s) per month.`,
     monthlyLimitHint: 'Upgrade your plan or wait until next month to submit more episodes.',
+    /** When hosting setup began: 'Hosting setup started 2 days ago.' */
+    hostingStarted: (ago: string) => `Hosting setup started ${ago}.`,
   },
   button: {
     google_drive_invalid: 'Reconnect Google Drive',
@@ -52,6 +54,12 @@ export const episodeTexts = {
   /** An episode's processing by the built-in worker: 'Delivered', 'Failed: <reason>', ... */
   processingState: describeProcessing,
   processingProgress: (title: string) => `Processing progress of ${title}`,
+  retry: 'Retry',
+  retrying: 'Retrying...',
+  retriedTitle: 'Episode Queued Again',
+  retried: (title: string) => `${title} is back in the processing queue. It counts toward this month's episodes.`,
+  retryFailedTitle: 'Retry Failed',
+  retryFailed: 'Could not retry the episode',
 
   dialogTitle: 'Submit New Episode',
   close: 'Close',
@@ -80,6 +88,7 @@ export const episodeTexts = {
   startTimestamp: 'Start timestamp (hh:mm:ss)',
   endTimestamp: 'End timestamp (hh:mm:ss)',
   timestampPlaceholder: '00:00:00',
+  videoLength: (length: string) => `Your video is ${length} long: the start time must be before its end.`,
   addLogo: 'Add logo',
   addIntroOutro: 'Add intro/outro',
   clipStyle: 'Clip style',

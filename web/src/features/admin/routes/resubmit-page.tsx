@@ -15,6 +15,7 @@ import { notify } from '@/lib/toast';
 import { useEpisodeLogs } from '../api/get-episode-logs';
 import { useObjectStorageFiles } from '../api/get-object-storage-files';
 import { useResubmitEpisode } from '../api/resubmit-episode';
+import { AdminNav } from '../components/admin-nav';
 import { ObjectStorageFileList } from '../components/object-storage-file-list';
 import { ResubmitFormCard } from '../components/resubmit-form';
 import { SubmissionLogList } from '../components/submission-log-list';
@@ -53,7 +54,8 @@ export default function ResubmitPage() {
   return (
     <main className="mx-auto flex max-w-7xl flex-col gap-6 px-4 py-8">
       <div>
-        <h1 className="text-3xl font-bold">{texts.title}</h1>
+        <AdminNav />
+        <h1 className="mt-3 text-3xl font-bold">{texts.title}</h1>
         <p className="mt-1">{texts.subtitle}</p>
       </div>
       {logs.isPending && <FullPageSpinner label={texts.loading} />}

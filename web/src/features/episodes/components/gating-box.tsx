@@ -1,5 +1,6 @@
 // The orange box on the Submit New Episode panel when submission is blocked.
 import type { EpisodeStats } from '@domain/episodes';
+import { timeAgo } from '@domain/relative-time';
 import { gatingTexts as t } from '../texts';
 import { gateOf } from './gating';
 
@@ -10,7 +11,7 @@ export function GatingBox({ stats }: { stats: EpisodeStats }) {
     gate === 'monthly_limit'
       ? [t.box.monthlyLimit(stats.limit ?? 0), t.box.monthlyLimitHint]
       : gate === 'hosting_setup'
-        ? [t.banner.hosting_setup]
+        ? [t.banner.hosting_setup, ...(stats.hostingSetupStartedAt ? [t.box.hostingStarted(timeAgo(new Date(stats.hostingSetupStartedAt)))] : [])]
         : gate === 'none'
           ? [t.banner.none]
           : [t.toast[gate]];

@@ -1,8 +1,12 @@
-// The first three episodes, newest first, with "... ago" times and their processing state.
-import { RECENT_EPISODES_SHOWN } from '@domain/episodes';
+// The first three episodes, newest first, with "... ago" times and their processing state; a
+// failed one shows why and can be retried.
+import { type Episode, RECENT_EPISODES_SHOWN } from '@domain/episodes';
 import type { ProcessingState } from '@domain/processing';
 import { timeAgo } from '@domain/relative-time';
+import { errorMessage } from '@/lib/api-client';
+import { notify } from '@/lib/toast';
 import { useEpisodes } from '../api/get-episodes';
+import { useRetryEpisode } from '../api/retry-episode';
 import { episodeTexts as t } from '../texts';
 
 const statusStyles: Record<ProcessingState['status'], string> = {
@@ -20,6 +24,21 @@ function ProcessingLine({ title, state }: { title: string; state: ProcessingStat
         <progress className="progress w-24" value={state.progress} max={100} aria-label={t.processingProgress(title)} />
       )}
     </span>
+  );
+}
+
+function RetryButton({ episode }: { episode: Episode }) {
+  const retry = useRetryEpisode();
+  const onRetry = () =>
+    retry.mutate(episode.id, {
+      onSuccess: () => notify.success(t.retriedTitle, { description: t.retried(episode.title) }),
+      onError: (error) => notify.error(t.retryFailedTitle, { description: errorMessage(error, t.retryFailed) }),
+    });
+  return (
+    <button type="button" className="btn btn-outline btn-xs self-start" disabled={retry.isPending} onClick={onRetry}>
+      {retry.isPending ? t.retrying : t.retry}
+      <span className="sr-only"> {episode.title}</span>
+    </button>
   );
 }
 
@@ -49,6 +68,7 @@ export function RecentEpisodes() {
                 </span>
               </span>
               {episode.processing && <ProcessingLine title={episode.title} state={episode.processing} />}
+              {episode.processing?.status === 'failed' && <RetryButton episode={episode} />}
             </li>
           ))}
         </ul>

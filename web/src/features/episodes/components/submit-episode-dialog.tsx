@@ -4,13 +4,14 @@ import {
   CLIP_STYLES,
   defaultEpisodeOptions,
   type EpisodeOptions,
-  episodeOptionsSchema,
+  episodeOptionsSchemaFor,
   type EpisodeStats,
   EPISODE_MIME_TYPE,
+  formatDuration,
   normalizeDaysBetweenClips,
 } from '@domain/episodes';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useId } from 'react';
+import { useId, useMemo } from 'react';
 import { useForm } from 'react-hook-form';
 import { CheckboxField } from '@/components/checkbox-field';
 import { FormField } from '@/components/form-field';
@@ -67,7 +68,11 @@ export default function SubmitEpisodeDialog({ userId, stats, open, onClose }: Pr
   const uploads = useEpisodeUploads(userId);
   const submit = useSubmitEpisode();
   const gate = gateOf(stats);
-  const form = useForm({ resolver: zodResolver(episodeOptionsSchema), defaultValues: defaultEpisodeOptions });
+  // The trim times are checked against the uploaded videos' length (when their headers say it)
+  // before anything is submitted; the server checks them again.
+  const { videoSeconds } = uploads;
+  const resolver = useMemo(() => zodResolver(episodeOptionsSchemaFor(videoSeconds)), [videoSeconds]);
+  const form = useForm({ resolver, defaultValues: defaultEpisodeOptions });
   const { errors } = form.formState;
 
   const onSubmit = form.handleSubmit((options: EpisodeOptions) => {
@@ -182,6 +187,7 @@ export default function SubmitEpisodeDialog({ userId, stats, open, onClose }: Pr
 
         <fieldset className="grid gap-3 sm:grid-cols-2">
           <legend className="mb-2 font-semibold">{t.optionsLegend}</legend>
+          {videoSeconds !== null && <p className="text-sm text-base-content/70 sm:col-span-2">{t.videoLength(formatDuration(videoSeconds))}</p>}
           <FormField
             label={t.startTimestamp}
             placeholder={t.timestampPlaceholder}

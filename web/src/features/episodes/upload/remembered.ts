@@ -2,7 +2,7 @@
 // files (still to be submitted) and the unfinished uploads (continued from the held file, or
 // from the same file chosen again).
 export interface Remembered {
-  uploaded: Array<{ name: string; size: number; path: string }>;
+  uploaded: Array<{ name: string; size: number; path: string; durationSeconds?: number | null }>;
   /** `key` names the upload's file in held-files; entries saved before it existed have none. */
   interrupted: Array<{ key?: string; name: string; size: number }>;
 }

@@ -13,6 +13,8 @@ export interface UploadItem {
   /** The object path, known once the upload exists on the server. */
   path: string | null;
   error: string | null;
+  /** The video's length from its MP4 header: undefined while it is read, null when it does not say. */
+  durationSeconds?: number | null;
 }
 
 export function useUploadQueue(userId: string, heldPrefix: string) {
@@ -24,7 +26,9 @@ export function useUploadQueue(userId: string, heldPrefix: string) {
   // Remember what survives a reload: finished files, and unfinished ones to continue.
   useEffect(() => {
     const remembered: Remembered = {
-      uploaded: items.flatMap((item) => (item.status === 'uploaded' && item.path ? [{ name: item.name, size: item.size, path: item.path }] : [])),
+      uploaded: items.flatMap((item) =>
+        item.status === 'uploaded' && item.path ? [{ name: item.name, size: item.size, path: item.path, durationSeconds: item.durationSeconds }] : [],
+      ),
       interrupted: [
         ...interrupted.filter((entry) => !items.some((item) => item.name === entry.name && item.size === entry.size)),
         ...items.filter((item) => item.status !== 'uploaded').map(({ id, name, size }) => ({ key: heldPrefix + id, name, size })),

@@ -7,6 +7,7 @@
 // where that worker is unavailable, choosing the same file again does the same. Files are read
 // a chunk at a time, never whole.
 import { EPISODE_MIME_TYPE, EPISODES_BUCKET, MAX_EPISODE_FILE_BYTES, MAX_EPISODE_FILES } from '@domain/episodes';
+import { blobReader, mp4DurationSeconds } from '@domain/mp4-header';
 import type { Upload } from 'tus-js-client';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { anonKey, currentAccessToken, storageUrl } from '@/lib/supabase';
@@ -16,6 +17,18 @@ import { holdFile, releaseFile } from './held-files';
 import { useHeldFilesAlive, useResumeAfterReload } from './resume-after-reload';
 import { episodeUpload, loadTus } from './tus-upload';
 import { useUploadQueue, type UploadItem } from './upload-queue';
+
+/** The uploaded videos' length together (one episode), or null while any of them is unknown. */
+function videoSecondsOf(items: UploadItem[]): number | null {
+  const uploaded = items.filter((item) => item.status === 'uploaded');
+  if (uploaded.length === 0) return null;
+  let total = 0;
+  for (const item of uploaded) {
+    if (typeof item.durationSeconds !== 'number') return null;
+    total += item.durationSeconds;
+  }
+  return total;
+}
 
 export function useEpisodeUploads(userId: string) {
   const heldPrefix = `${userId}/`;
@@ -73,8 +86,14 @@ export function useEpisodeUploads(userId: string) {
       }
       setItems((current) => [...current, ...accepted.map(({ item }) => item)]);
       setInterrupted((current) => current.filter((entry) => !accepted.some(({ item }) => item.name === entry.name && item.size === entry.size)));
+      // Each video's length, from its header, so the dialog can check the trim times before submitting.
+      for (const { item, file } of accepted) {
+        void mp4DurationSeconds(blobReader(file), file.size)
+          .catch(() => null)
+          .then((durationSeconds) => update(item.id, { durationSeconds }));
+      }
     },
-    [start, setItems, setInterrupted],
+    [start, setItems, setInterrupted, update],
   );
 
   useResumeAfterReload(userId, heldPrefix, begin);
@@ -150,6 +169,7 @@ export function useEpisodeUploads(userId: string) {
     overall,
     uploading,
     uploadedPaths: items.flatMap((item) => (item.status === 'uploaded' && item.path ? [item.path] : [])),
+    videoSeconds: videoSecondsOf(items),
     addFiles,
     retry,
     remove,
