@@ -161,15 +161,20 @@ episodeRoutes.get('/episodes', async (c) => {
   const requested = Number(c.req.query('limit') ?? 100);
   const limit = Number.isInteger(requested) && requested > 0 ? Math.min(requested, 1000) : 100;
   // Filtered by owner explicitly (RLS alone would also admit an admin's view of everyone), so
-  // the (user_id, submitted_at) index serves it however many episodes others have. Each
-  // episode's latest processing (a resubmission is processed again) comes in the same query.
+  // the (user_id, submitted_at) index serves it however many episodes others have. The
+  // processing of each episode's latest attempt (a retry or resubmission is processed again;
+  // null when the webhook took it) comes in the same query.
   const episodes = (await readAsCaller(
     caller,
     `select coalesce(jsonb_agg(jsonb_build_object(
          'id', e.id, 'title', e.title, 'submittedAt', e.submitted_at,
-         'processing', (select jsonb_build_object('status', p.status, 'stage', p.stage, 'progress', p.progress,
-                                                  'failureReason', p.failure_reason, 'updatedAt', p.updated_at)
-                          from public.episode_processing p where p.episode_id = e.id order by p.created_at desc limit 1)
+         'processing', (select case when p.id is not null then
+                                 jsonb_build_object('status', p.status, 'stage', p.stage, 'progress', p.progress,
+                                                    'failureReason', p.failure_reason, 'updatedAt', p.updated_at) end
+                          from public.submission_logs l
+                          left join public.episode_processing p on p.submission_log_id = l.id
+                         where l.episode_id = e.id
+                         order by l.submitted_at desc, l.id desc limit 1)
        ) order by e.submitted_at desc), '[]'::jsonb) as result
        from (select id, title, submitted_at from public.episodes
               where user_id = (select auth.uid()) order by submitted_at desc limit ${limit}) e`,
