@@ -128,7 +128,7 @@ describe.each(viewports)('at %s px', (_, viewport) => {
     await expectNoSidewaysScroll(adminPage, viewport.width);
 
     await row.getByRole('button', { name: `Mark hosting ready for ${subscriber.email}` }).click();
-    await waitForToast(adminPage, 'Hosting Updated', `Hosting is ready for ${subscriber.email}: they can submit episodes now.`);
+    await waitForToast(adminPage, 'Hosting Ready', `Hosting is ready for ${subscriber.email}: they can submit episodes now.`);
     await expect.poll(() => adminPage.getByRole('listitem').filter({ hasText: subscriber.email }).count()).toBe(0);
 
     await page.reload();
@@ -138,7 +138,7 @@ describe.each(viewports)('at %s px', (_, viewport) => {
     // Started again: back on the list, and the subscriber waits again.
     await adminPage.getByLabel('Subscriber email').fill(subscriber.email);
     await adminPage.getByRole('button', { name: 'Start hosting setup' }).click();
-    await waitForToast(adminPage, 'Hosting Updated', `Hosting setup started for ${subscriber.email}: submissions wait until it is marked ready.`);
+    await waitForToast(adminPage, 'Hosting Setup Started', `Hosting setup started for ${subscriber.email}: submissions wait until it is marked ready.`);
     await adminPage.getByRole('listitem').filter({ hasText: subscriber.email }).getByText(/^Setup started: just now/).waitFor();
     await expectAccessible(adminPage);
 

@@ -85,7 +85,8 @@ export const hostingTexts = {
   email: 'Subscriber email',
   start: 'Start hosting setup',
   starting: 'Starting...',
-  doneTitle: 'Hosting Updated',
+  readyTitle: 'Hosting Ready',
+  startedTitle: 'Hosting Setup Started',
   failedTitle: 'Hosting Update Failed',
   failed: 'Could not update hosting',
 } as const;

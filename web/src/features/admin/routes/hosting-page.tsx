@@ -24,7 +24,7 @@ function StartSetupForm() {
   const form = useForm<HostingAction>({ resolver: zodResolver(hostingActionSchema), defaultValues: { email: '' } });
   const onSubmit = async (payload: HostingAction) => {
     const result = await start.mutateAsync(payload);
-    notify.success(t.doneTitle, { description: result.message });
+    notify.success(t.startedTitle, { description: result.message });
     form.reset({ email: '' });
   };
   return (
@@ -48,7 +48,7 @@ export default function HostingPage() {
     markReady.mutate(
       { email: setup.email },
       {
-        onSuccess: (result) => notify.success(t.doneTitle, { description: result.message }),
+        onSuccess: (result) => notify.success(t.readyTitle, { description: result.message }),
         onError: (error) => notify.error(t.failedTitle, { description: errorMessage(error, t.failed) }),
         onSettled: () => setMarking(null),
       },
