@@ -2,7 +2,11 @@
 // checked against the stored video's length, a failed episode that gives its slot back and can
 // be retried, and the admin console's hosting setup queue.
 import { randomUUID } from 'node:crypto';
+import { mkdtemp, readFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { makeVideo } from '../support/media.ts';
 import { mp4Bytes } from '../support/media-fixtures.ts';
 import { withDb } from '../support/stack.ts';
 import { callApi, countRows, readySubmitter, submitEpisode, tokenOf, uploadEpisodeFile } from '../support/episodes.ts';
@@ -28,6 +32,17 @@ describe('trim times against the stored video', () => {
     }
     expect(await countRows(ana.id)).toEqual({ episodes: 0, logs: 0, deliveries: 0 });
     expect((await callApi('GET', 'episodes/stats', ana.token)).body).toMatchObject({ thisMonth: 0, canSubmit: true });
+  });
+
+  it("reads the length of an MP4 as ffmpeg writes it (the movie box after the media)", async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'castloop-quota-'));
+    const bytes = await readFile(makeVideo(path.join(dir, 'real.mp4'), { size: '160x90', fps: 10, seconds: 6 }));
+    const fay = await readySubmitter({ tier: 'growth' });
+    const file = await uploadEpisodeFile(fay, 0, 'real.mp4', bytes as Buffer<ArrayBuffer>);
+    const refused = await submitEpisode(fay, [file.path], { startTimestamp: '00:00:06' });
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toMatch(/^The start time 00:00:06 is past the end of the video \(00:00:0[56] long\)\.$/);
+    expect((await submitEpisode(fay, [file.path], { startTimestamp: '00:00:04' })).status).toBe(201);
   });
 
   it('refuses an end that is not after the start (400) and takes times inside the video', async () => {
