@@ -263,6 +263,7 @@ export function selectClipsWithWords(
 ): ClipRange[] {
   const spoken = selectClipsFromWords(sentences, profile, count, keywords, durationSeconds);
   if (spoken.length >= count || !profile) return spoken;
-  const extra = selectClips(profile, count).filter((c) => spoken.every((s) => c.end <= s.start || c.start >= s.end));
+  // Asked for more than needed: some of them overlap the clips from the words.
+  const extra = selectClips(profile, count + spoken.length).filter((c) => spoken.every((s) => c.end <= s.start || c.start >= s.end));
   return [...spoken, ...extra.slice(0, count - spoken.length)].sort((a, b) => a.start - b.start);
 }
