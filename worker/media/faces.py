@@ -26,8 +26,7 @@ def main() -> None:
     out = []
     previous = None
     for frame in frames:
-        equalised = cv2.equalizeHist(frame)
-        found = cascade.detectMultiScale(equalised, scaleFactor=1.1, minNeighbors=5, minSize=(smallest, smallest))
+        found = cascade.detectMultiScale(frame, scaleFactor=1.1, minNeighbors=5, minSize=(smallest, smallest))
         faces = []
         for (x, y, w, h) in (found if len(found) else []):
             motion = 0.0
