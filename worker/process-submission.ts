@@ -11,7 +11,7 @@ import type { AccessTokenSource } from './access-token.ts';
 import { DriveClient } from './google/drive.ts';
 import { analyseAudio } from './media/analysis.ts';
 import type { ClipRange } from './media/clip-selection.ts';
-import { chooseClips, clipText, copyForClip, episodeKeywords, episodeTitle } from './media/clip-words.ts';
+import { chooseClips, clipTexts, copyForClip, episodeKeywords, episodeTitle } from './media/clip-words.ts';
 import { captionFont } from './media/fonts.ts';
 import {
   BRAND_VIDEO_MAX_SECONDS,
@@ -208,16 +208,20 @@ async function processJob(ctx: JobContext, job: SubmissionJob, userId: string, s
     const caption = { textFile: path.join(dir, 'caption.txt'), length: [...captionText].length };
     await writeFile(caption.textFile, captionText, 'utf8');
     const font = await captionFont(job.brand.font, { registry: config.fontRegistry, cacheDir: path.join(config.tempDir, 'fonts'), signal, log: ctx.log });
+    const style = job.options.clipStyle as ClipStyle;
+    const clipHeight = Math.max(2, Math.round(config.encode.clipHeight / 2) * 2);
+    await store.progress(job.id, 'framing the clips', 38);
+    const texts = await clipTexts(
+      {
+        transcript, trimStart: start, main, style, colours, font,
+        width: Math.max(2, Math.round((clipHeight * 9) / 16 / 2) * 2), height: clipHeight,
+        title: caption, dir, log: ctx.log, signal,
+      },
+      clips,
+    );
     for (const [i, clip] of clips.entries()) {
       await store.progress(job.id, `rendering clip ${i + 1} of ${clips.length}`, 40 + (40 * i) / Math.max(1, clips.length));
       const file = path.join(dir, `clip-${i + 1}.mp4`);
-      const style = job.options.clipStyle as ClipStyle;
-      const clipHeight = Math.max(2, Math.round(config.encode.clipHeight / 2) * 2);
-      const text = await clipText({
-        transcript, clip, trimStart: start, main, style, colours, font,
-        width: Math.max(2, Math.round((clipHeight * 9) / 16 / 2) * 2), height: clipHeight,
-        title: caption, dir, index: i, log: ctx.log, signal,
-      });
       await renderClip({
         main,
         start: start + clip.start,
@@ -226,7 +230,7 @@ async function processJob(ctx: JobContext, job: SubmissionJob, userId: string, s
         outro: clipOutro,
         style,
         colours,
-        text,
+        text: texts[i],
         logo,
         output: file,
         settings: config.encode,

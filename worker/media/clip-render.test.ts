@@ -50,8 +50,10 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('framing on the speaker', () => {
   it('finds a real face off-centre and keeps it inside the 9:16 crop all along', async () => {
-    const samples = await detectFaces(faceVideo, { width: 640, height: 360 }, 0, 3, dir, () => {});
+    // Two moments of the video in one detector run.
+    const [samples, second] = await detectFaces(faceVideo, { width: 640, height: 360 }, [{ start: 0, end: 3 }, { start: 1, end: 2 }], dir, () => {});
     expect(samples).not.toBeNull();
+    expect(second?.frames.length).toBe(3);
     const seen = samples!.frames.filter((f) => f.length > 0);
     expect(seen.length).toBeGreaterThanOrEqual(samples!.frames.length * 0.8);
     const cropWidth = 202;
@@ -71,7 +73,8 @@ describe('framing on the speaker', () => {
   }, 60_000);
 
   it('finds no face in a picture without one: the clip keeps the whole picture', async () => {
-    const samples = await detectFaces(plainVideo, { width: 640, height: 360 }, 0, 3, dir, () => {});
+    const [samples] = await detectFaces(plainVideo, { width: 640, height: 360 }, [{ start: 0, end: 3 }], dir, () => {});
+    expect(samples?.frames.length).toBe(9);
     expect(speakerPath(samples!, 640, 202)).toBeNull();
   }, 60_000);
 });

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Transcript } from '../transcript/transcript.ts';
-import { chooseClips, clipText, copyForClip, episodeKeywords, episodeTitle } from './clip-words.ts';
+import { chooseClips, clipTexts, copyForClip, episodeKeywords, episodeTitle } from './clip-words.ts';
 import type { AudioProfile } from './clip-selection.ts';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'castloop-clip-words-'));
@@ -68,13 +68,13 @@ describe('clips from the words', () => {
       dir,
       log: () => {},
     };
-    const spoken = await clipText({ ...base, transcript: talk, clip: { start: 5, end: 12, score: 1, startsAtPause: true, endsAtPause: true }, index: 0 });
+    const clip = { start: 5, end: 12, score: 1, startsAtPause: true, endsAtPause: true };
+    const [spoken] = await clipTexts({ ...base, transcript: talk }, [clip]);
     expect(spoken.title).toBeUndefined();
     const ass = readFileSync(spoken.captions?.assFile as string, 'utf8');
     expect(ass).toContain('Style: Caption,DejaVu Sans,');
     // The first word inside the clip (5 s into the episode), timed from the clip's start.
     expect(ass).toMatch(/^Dialogue: 0,0:00:00\.00,0:00:00\.40,.*\}when\{\\r\} savings come$/m);
-    const silent = await clipText({ ...base, transcript: null, clip: { start: 5, end: 12, score: 1, startsAtPause: true, endsAtPause: true }, index: 1 });
-    expect(silent).toEqual({ title: base.title });
+    expect(await clipTexts({ ...base, transcript: null }, [clip, clip])).toEqual([{ title: base.title }, { title: base.title }]);
   });
 });

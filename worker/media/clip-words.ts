@@ -60,8 +60,7 @@ export function copyForClip(transcript: Transcript | null, clip: ClipRange, keyw
 
 export interface ClipTextInput {
   transcript: Transcript | null;
-  /** The moment, seconds from the trimmed episode's start, and where that start is in the file. */
-  clip: ClipRange;
+  /** Where the trimmed episode (the clips' and the transcript's zero) starts in the file. */
   trimStart: number;
   main: MediaInput;
   style: ClipStyle;
@@ -70,40 +69,44 @@ export interface ClipTextInput {
   /** The clip frame's size. */
   width: number;
   height: number;
-  /** Burned in instead of captions when the moment has no words. */
+  /** Burned in instead of captions when a moment has no words. */
   title: Caption;
   dir: string;
-  index: number;
   log: (line: string) => void;
   signal?: AbortSignal;
 }
 
-/** A clip's captions (an ASS file written to `dir`) or its title, and its framing on the speaker when a face is found. */
-export async function clipText(input: ClipTextInput): Promise<ClipText> {
-  const text: ClipText = {};
-  const words = hasWords(input.transcript)
-    ? clipWords(input.transcript.words, new Set(input.transcript.sentences.map((s) => s.firstWord)), input.clip.start, input.clip.end)
-    : [];
-  if (words.length) {
-    const assFile = path.join(input.dir, `clip-${input.index + 1}.ass`);
+/**
+ * Per clip: its captions (an ASS file written to `dir`) or the title, and its framing on the
+ * speaker when a face is found (one detector run for all clips).
+ */
+export async function clipTexts(input: ClipTextInput, clips: ClipRange[]): Promise<ClipText[]> {
+  const texts: ClipText[] = [];
+  for (const [i, clip] of clips.entries()) {
+    const words = hasWords(input.transcript)
+      ? clipWords(input.transcript.words, new Set(input.transcript.sentences.map((s) => s.firstWord)), clip.start, clip.end)
+      : [];
+    if (!words.length) {
+      texts.push({ title: input.title });
+      continue;
+    }
+    const assFile = path.join(input.dir, `clip-${i + 1}.ass`);
     await writeFile(
       assFile,
       captionScript({ words, style: input.style, colours: input.colours, fontFamily: input.font.family, width: input.width, height: input.height }),
       'utf8',
     );
-    text.captions = { assFile, fontsDir: input.font.dir };
-  } else {
-    text.title = input.title;
+    texts.push({ captions: { assFile, fontsDir: input.font.dir } });
   }
   const video = input.main.info.video;
-  if (video) {
-    const cropWidth = Math.max(2, Math.round((video.height * framingAspect(input.style)) / 2) * 2);
-    if (cropWidth < video.width - 2) {
-      const start = input.trimStart + input.clip.start;
-      const faces = await detectFaces(input.main.file, video, start, input.trimStart + input.clip.end, input.dir, input.log, input.signal);
-      const keys = faces && speakerPath(faces, video.width, cropWidth);
-      if (keys) text.framing = { width: cropWidth, x: cropExpression(keys) };
-    }
-  }
-  return text;
+  if (!video) return texts;
+  const cropWidth = Math.max(2, Math.round((video.height * framingAspect(input.style)) / 2) * 2);
+  // A picture no wider than the crop (portrait) has nothing to frame.
+  if (cropWidth >= video.width - 2) return texts;
+  const ranges = clips.map((c) => ({ start: input.trimStart + c.start, end: input.trimStart + c.end }));
+  const faces = await detectFaces(input.main.file, video, ranges, input.dir, input.log, input.signal);
+  return texts.map((text, i) => {
+    const keys = faces[i] && speakerPath(faces[i], video.width, cropWidth);
+    return keys ? { ...text, framing: { width: cropWidth, x: cropExpression(keys) } } : text;
+  });
 }

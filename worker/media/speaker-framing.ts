@@ -116,48 +116,52 @@ export function cropExpression(keys: CameraKey[]): string {
 const SCRIPT = path.join(path.dirname(fileURLToPath(import.meta.url)), 'faces.py');
 
 /**
- * Faces in `file` between `start` and `end` (episode seconds), in source pixels; null when the
- * detector is not installed or fails (logged): the clip is then laid out as without a face.
+ * Faces in `file` in each of `ranges` (episode seconds), in source pixels; null for every range
+ * when the detector is not installed or fails (logged): the clips are then laid out as without a face.
  */
 export async function detectFaces(
   file: string,
   source: { width: number; height: number },
-  start: number,
-  end: number,
+  ranges: { start: number; end: number }[],
   workDir: string,
   log: (line: string) => void,
   signal?: AbortSignal,
-): Promise<FaceSamples | null> {
+): Promise<(FaceSamples | null)[]> {
+  if (!ranges.length) return [];
   const detector = faceDetector();
   const width = Math.min(SAMPLE_WIDTH, source.width - (source.width % 2));
   const height = Math.max(2, Math.round((source.height * width) / source.width / 2) * 2);
   const dir = await mkdtemp(path.join(workDir, 'faces-'));
   try {
-    const frames = path.join(dir, 'frames.gray');
-    await ffmpeg(
-      [
-        ...inputArgs('video', file, ['-ss', start.toFixed(3), '-to', end.toFixed(3)]),
-        '-an', '-vf', `fps=${SAMPLE_FPS},scale=${width}:${height},format=gray`, '-f', 'rawvideo', `file:${frames}`,
-      ],
-      signal,
-    );
+    const files: string[] = [];
+    for (const [i, range] of ranges.entries()) {
+      const frames = path.join(dir, `clip-${i}.gray`);
+      await ffmpeg(
+        [
+          ...inputArgs('video', file, ['-ss', range.start.toFixed(3), '-to', range.end.toFixed(3)]),
+          '-an', '-vf', `fps=${SAMPLE_FPS},scale=${width}:${height},format=gray`, '-f', 'rawvideo', `file:${frames}`,
+        ],
+        signal,
+      );
+      files.push(frames);
+    }
     let stdout: string;
     try {
-      ({ stdout } = await promisify(execFile)(detector.python, [SCRIPT, frames, String(width), String(height), detector.cascade], {
+      ({ stdout } = await promisify(execFile)(detector.python, [SCRIPT, String(width), String(height), detector.cascade, ...files], {
         signal,
-        maxBuffer: 16 * 1024 * 1024,
+        maxBuffer: 64 * 1024 * 1024,
       }));
     } catch (error) {
       if (signal?.aborted) throw error;
       log(`no speaker framing (the face detector failed): ${(error as Error).message.split('\n').slice(-2).join(' ')}`);
-      return null;
+      return ranges.map(() => null);
     }
     const scale = source.width / width;
-    const parsed = JSON.parse(stdout) as { frames: number[][][] };
-    return {
+    const parsed = JSON.parse(stdout) as { clips: number[][][][] };
+    return parsed.clips.map((frames) => ({
       interval: 1 / SAMPLE_FPS,
-      frames: parsed.frames.map((faces) => faces.map(([x, y, w, h, motion]) => ({ x: x * scale, y: y * scale, w: w * scale, h: h * scale, motion }))),
-    };
+      frames: frames.map((faces) => faces.map(([x, y, w, h, motion]) => ({ x: x * scale, y: y * scale, w: w * scale, h: h * scale, motion }))),
+    }));
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
