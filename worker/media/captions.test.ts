@@ -66,10 +66,10 @@ describe('caption script (ASS)', () => {
     const events = ass.split('\n').filter((l) => l.startsWith('Dialogue:'));
     expect(events).toHaveLength(3);
     // The accent (amber F59E0B as &H000B9EF5) on the spoken word only; braces in words are dropped.
-    expect(events[0]).toContain('0:00:00.00,0:00:00.35,Caption,,0,0,0,,{\\an5\\pos(540,1344)}{\\c&H000B9EF5\\fscx112\\fscy112}hello{\\r} there world');
+    expect(events[0]).toContain('0:00:00.00,0:00:00.35,Caption,,0,0,0,,{\\an5\\pos(540,1325)}{\\c&H000B9EF5\\fscx112\\fscy112}hello{\\r} there world');
     expect(events[1]).toContain('hello {\\c&H000B9EF5\\fscx112\\fscy112}there{\\r} world');
     expect(events[2]).toMatch(/0:00:00\.70,0:00:01\.40,.*hello there \{.*\}world\{\\r\}$/);
-    // Centre at 70% of the height, margins a tenth of the width: inside 12%..75% and the sides.
+    // Centre at 69% of the height, margins a tenth of the width: inside 12%..75% and the sides.
     expect(ass).toMatch(/,5,108,108,0,1$/m);
   });
 

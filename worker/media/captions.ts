@@ -39,7 +39,7 @@ interface StyleRules {
 }
 
 const RULES: Record<ClipStyle, StyleRules> = {
-  DEFAULT: { wordsPerGroup: 3, charsPerGroup: 20, size: 0.045, upperCase: false, emphasisScale: 112, box: false, centreY: 0.7 },
+  DEFAULT: { wordsPerGroup: 3, charsPerGroup: 20, size: 0.045, upperCase: false, emphasisScale: 112, box: false, centreY: 0.69 },
   PROFESSIONAL: { wordsPerGroup: 6, charsPerGroup: 32, size: 0.034, upperCase: false, emphasisScale: 100, box: true, centreY: 0.69 },
   CREATIVE: { wordsPerGroup: 2, charsPerGroup: 14, size: 0.055, upperCase: true, emphasisScale: 125, box: false, centreY: 0.68 },
 };
@@ -139,7 +139,8 @@ export function captionScript(input: CaptionScript): string {
     -1, 0, 0, 0, 100, 100, 0, 0, rules.box ? 3 : 1, outline, rules.upperCase ? Math.round(size * 0.08) : 0, 5, side, side, 0, 1,
   ].join(',');
   const x = Math.round(input.width / 2);
-  const y = Math.round(input.height * rules.centreY);
+  // Kept inside the safe area with room for two lines whatever a style asks.
+  const y = Math.round(input.height * Math.min(SAFE_AREA.bottom - rules.size * 1.2, Math.max(SAFE_AREA.top + rules.size * 1.2, rules.centreY)));
   const emphasis = [
     accent ? `\\c${assColour(accent)}` : '',
     rules.emphasisScale !== 100 ? `\\fscx${rules.emphasisScale}\\fscy${rules.emphasisScale}` : '',

@@ -1,4 +1,5 @@
 // The ffmpeg filter graphs for the finished episode and the 9:16 clips.
+import { SAFE_AREA } from './captions.ts';
 import { ffmpeg, inputArgs, type MediaInfo } from './ffmpeg.ts';
 import { clipStyleFilter, type BrandColours, type ClipStyle, type ClipText } from './styles.ts';
 
@@ -154,7 +155,7 @@ export async function renderClip(job: ClipRender): Promise<void> {
   if (job.outro) segments.push({ inputArgs: inputArgs('video', job.outro.file), info: job.outro.info, duration: job.outro.info.durationSeconds });
 
   const logoIndex = segments.length;
-  // A sixth of the width, clear of the platforms' top bar and side buttons (captions.ts SAFE_AREA).
+  // A sixth of the width, clear of the platforms' top bar and side buttons.
   const logoSize = even(width / 6);
   const { args, graph } = buildConcat(
     outputFps(job.main.info),
@@ -166,7 +167,7 @@ export async function renderClip(job: ClipRender): Promise<void> {
     job.logo ? inputArgs('png', job.logo) : [],
     (index, label) =>
       job.logo && index === mainIndex
-        ? `[${logoIndex}:v]scale=${logoSize}:-1[logo];${label}[logo]overlay=W-w-${even(width * 0.1)}:${even(height * 0.12)}`
+        ? `[${logoIndex}:v]scale=${logoSize}:-1[logo];${label}[logo]overlay=W-w-${even(width * SAFE_AREA.side)}:${even(height * SAFE_AREA.top)}`
         : null,
   );
   await ffmpeg(
