@@ -37,6 +37,8 @@ export function workerEnv(config: StackConfig): Record<string, string> {
           WORKER_FEED_INTERVAL_MS: '500',
           WORKER_RETRY_DELAY_SECONDS: '1',
           WORKER_POST_RETRY_SECONDS: '1',
+          // Tests run offline: captions in the bundled fallback font (worker/media/fonts.ts).
+          WORKER_FONT_REGISTRY: 'off',
         }
       : {}),
   };

@@ -43,6 +43,8 @@ export interface WorkerConfig {
   retryLimit: number;
   retryDelaySeconds: number;
   encode: EncodeSettings;
+  /** npm registry the brand fonts (@fontsource) are fetched from; null ('off'): captions in the fallback font. */
+  fontRegistry: string | null;
   /** GET /health on this port (worker/health.ts); null: no health server. */
   healthPort: number | null;
   /** This process, as recorded on the rows it works on. */
@@ -108,6 +110,7 @@ function oauthClients(env: NodeJS.ProcessEnv): Partial<Record<OAuthProviderId, O
 /** The worker's settings, or an error that names every missing or malformed one. */
 export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerConfig {
   const read = settingsReader(env);
+  const raw = (key: string) => env[key]?.trim() ?? '';
   const config: WorkerConfig = {
     databaseUrl: read.requiredUrl('WORKER_DATABASE_URL', ['postgres:', 'postgresql:']),
     supabaseUrl: read.requiredUrl('SUPABASE_URL', ['http:', 'https:']),
@@ -134,6 +137,7 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerCo
       crf: read.int('WORKER_X264_CRF', 21),
       clipHeight: read.int('WORKER_CLIP_HEIGHT', 1920, 16),
     },
+    fontRegistry: raw('WORKER_FONT_REGISTRY') === 'off' ? null : read.apiBase('WORKER_FONT_REGISTRY', 'https://registry.npmjs.org'),
     healthPort: env.WORKER_HEALTH_PORT ? read.int('WORKER_HEALTH_PORT', 0) : null,
     workerName: `${os.hostname()}/${process.pid}`,
   };
@@ -147,4 +151,16 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerCo
  */
 export function mediaBinaries(env: NodeJS.ProcessEnv = process.env): { ffmpeg: string; ffprobe: string } {
   return { ffmpeg: env.FFMPEG_PATH || '/usr/bin/ffmpeg', ffprobe: env.FFPROBE_PATH || '/usr/bin/ffprobe' };
+}
+
+/**
+ * The face detector for speaker framing: Debian's python3 with python3-opencv and the Haar
+ * cascade from opencv-data (scripts/ensure-ffmpeg.sh, the worker image), or FACE_DETECTOR_PYTHON
+ * and FACE_CASCADE. Missing, it is skipped (clips keep the whole picture).
+ */
+export function faceDetector(env: NodeJS.ProcessEnv = process.env): { python: string; cascade: string } {
+  return {
+    python: env.FACE_DETECTOR_PYTHON || '/usr/bin/python3',
+    cascade: env.FACE_CASCADE || '/usr/share/opencv4/haarcascades/haarcascade_frontalface_default.xml',
+  };
 }

@@ -13,6 +13,10 @@ import { assertPublicSite, siteJson, USER_SITE_TIMEOUT_MS, USER_SITE_UPLOAD_TIME
 export interface Clip {
   file: string;
   title: string;
+  /** The post's text for this platform (the title when the clip has none of its own). */
+  text: string;
+  /** YouTube's description; WordPress's content under the video (HTML blocks). */
+  body?: string;
 }
 
 const streamFile = (file: string) => Readable.toWeb(createReadStream(file)) as ReadableStream<Uint8Array>;
@@ -39,7 +43,7 @@ export async function postToYouTube(config: WorkerConfig, token: string, clip: C
       'x-upload-content-type': 'video/mp4',
       'x-upload-content-length': String(size),
     },
-    body: JSON.stringify({ snippet: { title: clip.title.slice(0, 100) }, status: { privacyStatus: 'public' } }),
+    body: JSON.stringify({ snippet: { title: [...clip.title].slice(0, 100).join(''), description: clip.body ?? '' }, status: { privacyStatus: 'public' } }),
   });
   await check(start, 'Starting the YouTube upload');
   const session = start.headers.get('location');
@@ -83,7 +87,7 @@ export async function postToX(config: WorkerConfig, token: string, clip: Clip): 
   const post = await fetch(`${config.xApiBase}/2/tweets`, {
     method: 'POST',
     headers: { ...auth, 'content-type': 'application/json' },
-    body: JSON.stringify({ text: clip.title.slice(0, 280), media: { media_ids: [mediaId] } }),
+    body: JSON.stringify({ text: clip.text, media: { media_ids: [mediaId] } }),
   });
   return ((await answerJson(post, 'Posting to X')) as { data: { id: string } }).data.id;
 }
@@ -120,7 +124,7 @@ export async function postToLinkedIn(config: WorkerConfig, token: string, clip: 
     headers: { ...rest, 'content-type': 'application/json' },
     body: JSON.stringify({
       author,
-      commentary: clip.title,
+      commentary: clip.text,
       visibility: 'PUBLIC',
       distribution: { feedDistribution: 'MAIN_FEED', targetEntities: [], thirdPartyDistributionChannels: [] },
       content: { media: { title: clip.title, id: value.video } },
@@ -162,7 +166,7 @@ export async function postToWordpress(
     body: JSON.stringify({
       title: clip.title,
       status: 'publish',
-      content: `<!-- wp:video {"id":${Number(media.id)}} -->\n<figure class="wp-block-video"><video controls src="${escaped}"></video></figure>\n<!-- /wp:video -->`,
+      content: `<!-- wp:video {"id":${Number(media.id)}} -->\n<figure class="wp-block-video"><video controls src="${escaped}"></video></figure>\n<!-- /wp:video -->${clip.body ? `\n${clip.body}` : ''}`,
     }),
     redirect: 'manual',
     signal: AbortSignal.timeout(USER_SITE_TIMEOUT_MS),

@@ -15,6 +15,7 @@ import type { AccessTokenSource } from './access-token.ts';
 import { ApiError } from './api-error.ts';
 import { postToLinkedIn, postToWordpress, postToX, postToYouTube, type Clip } from './platforms.ts';
 import type { OutputRecord, SubmissionJob } from './store.ts';
+import type { ClipPosts } from './media/clip-copy.ts';
 
 /**
  * Platforms the worker posts to, in order: those every subscriber may connect. Facebook,
@@ -65,6 +66,24 @@ interface DuePost {
   clip_name: string;
   drive_file_id: string;
   attempts: number;
+  /** The clip's outcome record, holding its title and posts (older records have neither). */
+  output: { title?: string; posts?: ClipPosts } | null;
+}
+
+/** What `provider` posts for the clip: its own title and text, else (no transcript) the file's name. */
+export function clipPost(provider: PostingProvider, post: Pick<DuePost, 'clip_name' | 'output'>, file: string): Clip {
+  const fallback = post.output?.title ?? post.clip_name.replace(/\.mp4$/, '');
+  const posts = post.output?.posts;
+  switch (provider) {
+    case 'youtube':
+      return { file, title: posts?.youtube.title || fallback, text: fallback, body: posts?.youtube.description || undefined };
+    case 'x':
+      return { file, title: fallback, text: posts?.x.text || fallback };
+    case 'linkedin':
+      return { file, title: fallback, text: posts?.linkedin.text || fallback };
+    case 'wordpress':
+      return { file, title: posts?.wordpress.title || fallback, text: fallback, body: posts?.wordpress.content || undefined };
+  }
 }
 
 async function downloadFromDrive(config: WorkerConfig, token: string, fileId: string, file: string): Promise<void> {
@@ -85,7 +104,9 @@ export async function postDueClips(config: WorkerConfig, db: pg.Pool, tokens: Ac
                       where status = 'scheduled' and scheduled_for <= now()
                         and (locked_until is null or locked_until <= now())
                       order by scheduled_for limit $1 for update skip locked)
-     returning p.id, p.user_id, p.provider, p.clip_name, p.drive_file_id, p.attempts`,
+     returning p.id, p.user_id, p.provider, p.clip_name, p.drive_file_id, p.attempts,
+               (select o from public.episode_processing e cross join jsonb_array_elements(e.outputs) o
+                 where e.id = p.episode_processing_id and o ->> 'name' = p.clip_name limit 1) as output`,
     [limit],
   );
   let posted = 0;
@@ -96,7 +117,7 @@ export async function postDueClips(config: WorkerConfig, db: pg.Pool, tokens: Ac
       const driveToken = await tokens.accessToken(post.user_id, 'google');
       const file = path.join(dir, 'clip.mp4');
       await downloadFromDrive(config, driveToken, post.drive_file_id, file);
-      const externalId = await postClip(config, tokens, post.user_id, post.provider, { file, title: post.clip_name.replace(/\.mp4$/, '') });
+      const externalId = await postClip(config, tokens, post.user_id, post.provider, clipPost(post.provider, post, file));
       await db.query(
         `update public.scheduled_posts
             set status = 'posted', posted_at = now(), external_id = $2, last_error = null, locked_until = null

@@ -10,7 +10,9 @@ import type { WorkerConfig } from './config.ts';
 import type { AccessTokenSource } from './access-token.ts';
 import { DriveClient } from './google/drive.ts';
 import { analyseAudio } from './media/analysis.ts';
-import { selectClips, type ClipRange } from './media/clip-selection.ts';
+import type { ClipRange } from './media/clip-selection.ts';
+import { chooseClips, clipTexts, copyForClip, episodeKeywords, episodeTitle } from './media/clip-words.ts';
+import { captionFont } from './media/fonts.ts';
 import {
   BRAND_VIDEO_MAX_SECONDS,
   episodeLengthProblem,
@@ -24,6 +26,7 @@ import { brandColours, type ClipStyle } from './media/styles.ts';
 import { schedulePosts } from './posting.ts';
 import { downloadObject } from './storage.ts';
 import type { OutputRecord, ProcessingStore, SubmissionJob } from './store.ts';
+import type { Transcript } from './transcript/transcript.ts';
 
 export interface JobContext {
   config: WorkerConfig;
@@ -182,22 +185,40 @@ async function processJob(ctx: JobContext, job: SubmissionJob, userId: string, s
     const clipOutro = await brandVideo(job.brand.clipOutroPath, 'clip-outro.mp4', 'Your clip outro');
     const logo = job.options.addLogo && job.brand.logoPath ? await optionalLogo(ctx, dir, job.brand.logoPath, signal) : undefined;
 
+    // Words for clips (issue 27 items 2, 6, 7): the transcription stage provides the transcript
+    // (null: none, clips by sound) and the show notes' keywords (none: a local list).
+    const transcript: Transcript | null = null;
+    const keywords = episodeKeywords(transcript);
+    const title = episodeTitle(job.title, job.files[0] ?? '', keywords);
+
     await store.progress(job.id, 'analysing', 10);
     const clips = main.info.hasAudio
-      ? selectClips(await analyseAudio(main.file, start, end - start, signal), job.clipsPerEpisode)
+      ? chooseClips(transcript, await analyseAudio(main.file, start, end - start, signal), job.clipsPerEpisode, keywords)
       : evenlySpaced(end - start, job.clipsPerEpisode);
 
     await store.progress(job.id, 'rendering the episode', 15);
-    const base = safeName(job.title);
+    const base = safeName(title);
     const rendered: { record: OutputRecord; file: string }[] = [];
     const episodeFile = path.join(dir, 'episode.mp4');
     await renderEpisode({ main, start, end, intro, outro, logo, output: episodeFile, settings: config.encode, signal });
     rendered.push({ record: await outputRecord(episodeFile, `${base}.mp4`, 'episode', signal), file: episodeFile });
 
     const colours = brandColours(job.brand);
-    const captionText = job.title.replace(/\s+/g, ' ').trim();
+    const captionText = title.replace(/\s+/g, ' ').trim();
     const caption = { textFile: path.join(dir, 'caption.txt'), length: [...captionText].length };
     await writeFile(caption.textFile, captionText, 'utf8');
+    const font = await captionFont(job.brand.font, { registry: config.fontRegistry, cacheDir: path.join(config.tempDir, 'fonts'), signal, log: ctx.log });
+    const style = job.options.clipStyle as ClipStyle;
+    const clipHeight = Math.max(2, Math.round(config.encode.clipHeight / 2) * 2);
+    await store.progress(job.id, 'framing the clips', 38);
+    const texts = await clipTexts(
+      {
+        transcript, trimStart: start, main, style, colours, font,
+        width: Math.max(2, Math.round((clipHeight * 9) / 16 / 2) * 2), height: clipHeight,
+        title: caption, dir, log: ctx.log, signal,
+      },
+      clips,
+    );
     for (const [i, clip] of clips.entries()) {
       await store.progress(job.id, `rendering clip ${i + 1} of ${clips.length}`, 40 + (40 * i) / Math.max(1, clips.length));
       const file = path.join(dir, `clip-${i + 1}.mp4`);
@@ -207,16 +228,21 @@ async function processJob(ctx: JobContext, job: SubmissionJob, userId: string, s
         end: start + clip.end,
         intro: clipIntro,
         outro: clipOutro,
-        style: job.options.clipStyle as ClipStyle,
+        style,
         colours,
-        caption,
+        text: texts[i],
+        logo,
         output: file,
         settings: config.encode,
         signal,
       });
       const name = `${base} - clip ${String(i + 1).padStart(2, '0')}.mp4`;
       const record = await outputRecord(file, name, 'clip', signal);
-      rendered.push({ record: { ...record, startSeconds: clip.start, cutAtPauses: clip.startsAtPause && clip.endsAtPause }, file });
+      const copy = copyForClip(transcript, clip, keywords, title, name.replace(/\.mp4$/, ''));
+      rendered.push({
+        record: { ...record, startSeconds: clip.start, cutAtPauses: clip.startsAtPause && clip.endsAtPause, cutAtSentences: !!clip.sentences, title: copy.title, posts: copy.posts },
+        file,
+      });
     }
 
     await store.progress(job.id, 'uploading to Google Drive', 80);

@@ -2,6 +2,7 @@
 // worker connects as a server role (no RLS); subscribers and admins read the rows through RLS.
 import type pg from 'pg';
 import type { ProcessingLimits } from '../supabase/functions/_shared/domain-server/processing-limits.ts';
+import type { ClipPosts } from './media/clip-copy.ts';
 
 export interface OutputRecord {
   name: string;
@@ -12,6 +13,11 @@ export interface OutputRecord {
   /** Clips: where the moment starts in the trimmed episode, and whether its edges sit at pauses. */
   startSeconds?: number;
   cutAtPauses?: boolean;
+  /** Clips chosen from the transcript start and end on sentence boundaries. */
+  cutAtSentences?: boolean;
+  /** Clips: the title and each platform's post, from the clip's own words (posting.ts reads them). */
+  title?: string;
+  posts?: ClipPosts;
   driveFileId?: string;
 }
 
@@ -33,6 +39,8 @@ export interface SubmissionJob {
   clipsPerEpisode: number;
   postAutomatically: boolean;
   brand: {
+    /** The profile's Google Fonts family, for captions. */
+    font: string | null;
     primary: string | null;
     secondary: string | null;
     tertiary: string | null;
@@ -62,7 +70,7 @@ export class ProcessingStore {
               coalesce(e.title, 'Episode') as title,
               coalesce(pl.clips_per_episode, (select d.clips_per_episode from public.plans d where d.id = 'starter'), $2) as clips,
               coalesce(pr.post_automatically, true) as post_automatically,
-              pr.brand_color_primary, pr.brand_color_secondary, pr.brand_color_tertiary,
+              pr.brand_font, pr.brand_color_primary, pr.brand_color_secondary, pr.brand_color_tertiary,
               pr.logo_path, pr.video_intro_path, pr.video_outro_path, pr.clip_intro_path, pr.clip_outro_path,
               lim.max_video_pixels, lim.max_frame_rate, lim.max_episode_seconds, lim.processing_time_limit_seconds
          from public.episode_processing p
@@ -96,6 +104,7 @@ export class ProcessingStore {
       clipsPerEpisode: Number(r.clips),
       postAutomatically: r.post_automatically,
       brand: {
+        font: r.brand_font,
         primary: r.brand_color_primary,
         secondary: r.brand_color_secondary,
         tertiary: r.brand_color_tertiary,

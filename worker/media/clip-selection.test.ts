@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clipLength, MIN_CLIP_SECONDS, selectClips, type AudioProfile, type Interval } from './clip-selection.ts';
+import { clipLength, isQuestion, MIN_CLIP_SECONDS, selectClips, selectClipsWithWords, type AudioProfile, type Interval } from './clip-selection.ts';
 
 /** Talk at -25 dB with 1 s pauses every 6 s, louder (-12 dB) inside `peaks`. */
 function profile(durationSeconds: number, peaks: Interval[] = []): AudioProfile {
@@ -54,5 +54,62 @@ describe('selectClips', () => {
   it('makes fewer clips only when the episode cannot hold them', () => {
     expect(selectClips(profile(12), 10).length).toBeLessThan(10);
     expect(selectClips(profile(3), 3)).toEqual([]);
+  });
+});
+
+describe('selectClipsWithWords', () => {
+  /** 4-second sentences with 0.5 s pauses; `said` overrides a sentence's words. */
+  function sentences(count: number, said: Record<number, string> = {}) {
+    return Array.from({ length: count }, (_, i) => ({
+      text: said[i] ?? `this is filler sentence number ${i} about nothing much`,
+      start: i * 4.5,
+      end: i * 4.5 + 4,
+    }));
+  }
+
+  it('starts and ends every clip on a sentence boundary, in the pause around it', () => {
+    const spoken = sentences(60);
+    const duration = 60 * 4.5;
+    const clips = selectClipsWithWords(spoken, profile(duration), 5, [], duration);
+    expect(clips).toHaveLength(5);
+    for (const clip of clips) {
+      const { first, end } = clip.sentences as { first: number; end: number };
+      expect(clip.start).toBeLessThanOrEqual(spoken[first].start);
+      expect(clip.start).toBeGreaterThanOrEqual(first > 0 ? spoken[first - 1].end : 0);
+      expect(clip.end).toBeGreaterThanOrEqual(spoken[end - 1].end);
+      expect(clip.end).toBeLessThanOrEqual(end < spoken.length ? spoken[end].start : duration);
+      // No word of a sentence outside the clip is inside it.
+      expect(spoken.filter((s) => s.end > clip.start && s.start < clip.end)).toEqual(spoken.slice(first, end));
+    }
+    clips.slice(1).forEach((clip, i) => expect(clip.start).toBeGreaterThanOrEqual(clips[i].end));
+  });
+
+  it('prefers what is said: a question answered, with the episode\'s keywords, over louder filler', () => {
+    const said = {
+      30: 'why do budgets fail for most households',
+      31: 'budgets fail because savings are treated as leftovers',
+      32: 'pay your savings first and the budget holds',
+    };
+    const duration = 60 * 4.5;
+    // The loud stretch is elsewhere (40-80 s).
+    const clips = selectClipsWithWords(sentences(60, said), profile(duration, [{ start: 40, end: 80 }]), 3, ['budgets', 'savings'], duration);
+    expect(clips.some((c) => c.sentences?.first === 30)).toBe(true);
+    // Loudness still counts: one of the clips is in the loud stretch.
+    expect(clips.some((c) => c.start < 80 && c.end > 40)).toBe(true);
+  });
+
+  it('recognises questions without punctuation, as engines without it write them', () => {
+    expect(isQuestion('how do you start')).toBe(true);
+    expect(isQuestion('Is it worth it?')).toBe(true);
+    expect(isQuestion('we start with budgets')).toBe(false);
+  });
+
+  it('tops up by sound when the sentences cannot give the tier its count', () => {
+    // One long sentence in a 120 s episode: a single clip from the words, the rest by sound.
+    const spoken = [{ text: 'a single sentence that goes on', start: 10, end: 30 }];
+    const clips = selectClipsWithWords(spoken, profile(120), 3, [], 120);
+    expect(clips).toHaveLength(3);
+    expect(clips.filter((c) => c.sentences)).toHaveLength(1);
+    clips.slice(1).forEach((clip, i) => expect(clip.start).toBeGreaterThanOrEqual(clips[i].end));
   });
 });

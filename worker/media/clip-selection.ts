@@ -14,6 +14,9 @@
 //    resumes after a pause, the end to where the next pause begins), so no clip starts or ends
 //    mid-word when silence detection found a pause nearby.
 // 5. Clips are returned in episode order.
+//
+// With a transcript (selectClipsFromWords) the candidates are runs of whole sentences instead,
+// scored on what is said as well as how it sounds (docs/decisions.md, "Clips from the words").
 
 export interface Interval {
   start: number;
@@ -30,6 +33,8 @@ export interface AudioProfile {
 
 export interface ClipRange extends Interval {
   score: number;
+  /** Chosen from the transcript: the first sentence's index and one past the last. */
+  sentences?: { first: number; end: number };
   /** Whether each edge sits at a detected pause (or the episode's start or end). */
   startsAtPause: boolean;
   endsAtPause: boolean;
@@ -134,4 +139,131 @@ export function selectClips(profile: AudioProfile, count: number): ClipRange[] {
     clip.endsAtPause = pause !== null;
   }
   return clips;
+}
+
+/** A sentence of the transcript (worker/transcript/transcript.ts), as clip selection reads it. */
+export interface SpokenSentence extends Interval {
+  text: string;
+}
+
+/** Lower-case word tokens of a text. */
+export const tokens = (text: string) => text.toLowerCase().match(/[\p{L}\p{N}']+/gu) ?? [];
+
+const QUESTION_OPENERS = new Set(['what', 'why', 'how', 'who', 'when', 'where', 'which', 'whose', 'is', 'are', 'do', 'does', 'did', 'can', 'could', 'would', 'should', 'will', 'have', 'has', 'isn\'t', 'aren\'t', 'don\'t', 'doesn\'t']);
+/** Openers of a sentence that continues the one before it: not where a thought starts. */
+const CONTINUATIONS = new Set(['and', 'but', 'so', 'or', 'because', 'which', 'that', 'then', 'also', 'too', 'it', 'this', 'he', 'she', 'they']);
+
+/** A question by its mark, or (engines without punctuation) by its first word. */
+export function isQuestion(text: string): boolean {
+  return /\?\s*$/.test(text) || QUESTION_OPENERS.has(tokens(text)[0] ?? '');
+}
+
+/** Seconds a clip may reach past its target length to end on a sentence boundary. */
+const SENTENCE_SLACK = 1.6;
+/** How far an edge moves into the pause around it (never into the next sentence). */
+const EDGE_PAD = 0.25;
+
+interface Candidate {
+  first: number;
+  last: number;
+  start: number;
+  end: number;
+  text: number;
+  sound: number;
+}
+
+/** What is said, 0..1: the episode's keywords, a question answered, a thought that starts with the clip, the length. */
+function textScore(sentences: SpokenSentence[], first: number, last: number, keywords: Set<string>, target: number): number {
+  const words = sentences.slice(first, last + 1).flatMap((s) => tokens(s.text));
+  const hits = new Set(words.filter((w) => keywords.has(w))).size;
+  const keywordScore = Math.min(1, hits / 3);
+  let answered = 0;
+  for (let k = first; k < last; k++) if (isQuestion(sentences[k].text) && !isQuestion(sentences[k + 1].text)) answered = 1;
+  const hook = isQuestion(sentences[first].text) ? 1 : 0;
+  const complete = CONTINUATIONS.has(tokens(sentences[first].text)[0] ?? '') ? 0 : 1;
+  const span = sentences[last].end - sentences[first].start;
+  const fit = Math.max(0, 1 - Math.abs(span - target) / target);
+  return 0.35 * keywordScore + 0.2 * answered + 0.1 * hook + 0.2 * complete + 0.15 * fit;
+}
+
+/**
+ * Up to `count` clips that are whole sentences: scored half on what is said (textScore), half on
+ * how it sounds (the loudness heuristic's energy, when there is sound), taken best first without
+ * overlap, each edge in the pause around its sentence. Fewer than `count` when the sentences do
+ * not fit; the caller tops up by sound.
+ */
+export function selectClipsFromWords(
+  sentences: SpokenSentence[],
+  profile: AudioProfile | null,
+  count: number,
+  keywords: string[],
+  durationSeconds: number,
+): ClipRange[] {
+  if (count < 1 || durationSeconds < MIN_CLIP_SECONDS || !sentences.length) return [];
+  const target = Math.min(clipLength(durationSeconds, count), durationSeconds);
+  const longest = Math.max(target * SENTENCE_SLACK, target + 10);
+  const shortest = Math.max(MIN_CLIP_SECONDS, target * 0.5);
+  const keywordSet = new Set(keywords.flatMap((k) => tokens(k)));
+  const energy = profile ? windowEnergy(profile) : [];
+  const soundOf = (start: number, end: number) => {
+    if (!profile) return 0;
+    const from = Math.floor(start / profile.windowSeconds);
+    const to = Math.max(from + 1, Math.ceil(end / profile.windowSeconds));
+    const part = energy.slice(from, to);
+    return part.length ? part.reduce((a, b) => a + b, 0) / part.length : 0;
+  };
+
+  const candidates: Candidate[] = [];
+  for (let first = 0; first < sentences.length; first++) {
+    for (let last = first; last < sentences.length; last++) {
+      const span = sentences[last].end - sentences[first].start;
+      if (span > longest) break;
+      if (span < shortest) continue;
+      candidates.push({
+        first,
+        last,
+        start: sentences[first].start,
+        end: sentences[last].end,
+        text: textScore(sentences, first, last, keywordSet, target),
+        sound: soundOf(sentences[first].start, sentences[last].end),
+      });
+    }
+  }
+  const loudest = Math.max(0, ...candidates.map((c) => c.sound));
+  const score = (c: Candidate) => (profile && loudest > 0 ? 0.5 * c.text + 0.5 * (c.sound / loudest) : c.text);
+  candidates.sort((a, b) => score(b) - score(a) || a.start - b.start);
+
+  const taken: Candidate[] = [];
+  for (const c of candidates) {
+    if (taken.length >= count) break;
+    if (taken.every((t) => c.end <= t.start || c.start >= t.end)) taken.push(c);
+  }
+  taken.sort((a, b) => a.start - b.start);
+  return taken.map((c) => {
+    const before = c.first > 0 ? sentences[c.first - 1].end : 0;
+    const after = c.last + 1 < sentences.length ? sentences[c.last + 1].start : durationSeconds;
+    return {
+      start: Math.max(0, c.start - Math.min(EDGE_PAD, Math.max(0, c.start - before) / 2)),
+      end: Math.min(durationSeconds, c.end + Math.min(EDGE_PAD, Math.max(0, after - c.end) / 2)),
+      score: score(c),
+      startsAtPause: true,
+      endsAtPause: true,
+      sentences: { first: c.first, end: c.last + 1 },
+    };
+  });
+}
+
+/** The clips from the words, topped up by sound (without overlap) when the words give fewer than `count`. */
+export function selectClipsWithWords(
+  sentences: SpokenSentence[],
+  profile: AudioProfile | null,
+  count: number,
+  keywords: string[],
+  durationSeconds: number,
+): ClipRange[] {
+  const spoken = selectClipsFromWords(sentences, profile, count, keywords, durationSeconds);
+  if (spoken.length >= count || !profile) return spoken;
+  // Asked for more than needed: some of them overlap the clips from the words.
+  const extra = selectClips(profile, count + spoken.length).filter((c) => spoken.every((s) => c.end <= s.start || c.start >= s.end));
+  return [...spoken, ...extra.slice(0, count - spoken.length)].sort((a, b) => a.start - b.start);
 }

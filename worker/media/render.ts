@@ -1,6 +1,7 @@
 // The ffmpeg filter graphs for the finished episode and the 9:16 clips.
+import { SAFE_AREA } from './captions.ts';
 import { ffmpeg, inputArgs, type MediaInfo } from './ffmpeg.ts';
-import { clipStyleFilter, type BrandColours, type Caption, type ClipStyle } from './styles.ts';
+import { clipStyleFilter, type BrandColours, type ClipStyle, type ClipText } from './styles.ts';
 
 /** EBU R128 targets for podcast/streaming delivery: -16 LUFS integrated, -1.5 dBTP peak. */
 const LOUDNORM = 'loudnorm=I=-16:TP=-1.5:LRA=11';
@@ -134,8 +135,10 @@ interface ClipRender {
   outro?: MediaInput;
   style: ClipStyle;
   colours: BrandColours;
-  /** Burned into the styled moment (not the clip intro/outro). */
-  caption?: Caption;
+  /** Captions (or the title), and the framing on the speaker, of the styled moment (not the clip intro/outro). */
+  text?: ClipText;
+  /** PNG overlaid in the top right corner of the moment, inside the safe area. */
+  logo?: string;
   output: string;
   settings: EncodeSettings;
   signal?: AbortSignal;
@@ -151,15 +154,21 @@ export async function renderClip(job: ClipRender): Promise<void> {
   segments.push({ inputArgs: trimmedInput(job.main.file, job.start, job.end), info: job.main.info, duration: job.end - job.start });
   if (job.outro) segments.push({ inputArgs: inputArgs('video', job.outro.file), info: job.outro.info, duration: job.outro.info.durationSeconds });
 
+  const logoIndex = segments.length;
+  // A sixth of the width, clear of the platforms' top bar and side buttons.
+  const logoSize = even(width / 6);
   const { args, graph } = buildConcat(
     outputFps(job.main.info),
     segments,
     (label, index) =>
       index === mainIndex
-        ? `${label}${clipStyleFilter(job.style, job.colours, width, height, job.caption)}`
+        ? `${label}${clipStyleFilter(job.style, job.colours, width, height, job.text)}`
         : `${label}scale=${width}:${height}:force_original_aspect_ratio=increase,crop=${width}:${height}`,
-    [],
-    () => null,
+    job.logo ? inputArgs('png', job.logo) : [],
+    (index, label) =>
+      job.logo && index === mainIndex
+        ? `[${logoIndex}:v]scale=${logoSize}:-1[logo];${label}[logo]overlay=W-w-${even(width * SAFE_AREA.side)}:${even(height * SAFE_AREA.top)}`
+        : null,
   );
   await ffmpeg(
     [...args, '-filter_complex', graph, '-map', '[cv]', '-map', '[outa]', ...encodeArgs(job.settings), job.output],

@@ -2,17 +2,19 @@
 // 9:16 frame, in the subscriber's brand colours.
 //   DEFAULT       the whole picture, centred, on the primary colour.
 //   PROFESSIONAL  the picture fills the frame (centre crop); a primary band with a secondary rule
-//                 across the bottom for captions and the name.
+//                 across the bottom.
 //   CREATIVE      the picture, slightly inset, framed in the secondary colour on the tertiary
 //                 colour, with a primary band at the top.
-// Each style burns the caption (the episode title) into its primary-coloured area: the bottom
-// band (PROFESSIONAL), the top band (CREATIVE), the space above the picture (DEFAULT), in the
-// brand colour that reads best on the primary (white or black when none contrasts enough), set
-// in DejaVu Sans Bold from npm dejavu-fonts-ttf (the same font file wherever the worker runs,
-// whatever fonts the machine has).
-import { createRequire } from 'node:module';
-import path from 'node:path';
+// Framed on the speaker (speaker-framing.ts) the picture is first cropped around the talking face:
+// 9:16 (DEFAULT and PROFESSIONAL then fill the frame) or 4:5 (CREATIVE's inset).
+// Word-timed captions (captions.ts) are burned in by libass inside the safe area. Without words,
+// the title is burned into the style's primary-coloured area instead: the bottom band
+// (PROFESSIONAL), the top band (CREATIVE), the space above the picture (DEFAULT), in the brand
+// colour that reads best on the primary (white or black when none contrasts enough), set in
+// DejaVu Sans Bold from npm dejavu-fonts-ttf.
 import type { ClipStyle } from '../../supabase/functions/_shared/domain/episodes.ts';
+import { FALLBACK_FONT } from './fonts.ts';
+import { readableOn } from './contrast.ts';
 
 export type { ClipStyle };
 
@@ -38,28 +40,8 @@ export function brandColours(profile: { primary?: string | null; secondary?: str
 
 const even = (n: number) => Math.max(2, Math.round(n / 2) * 2);
 
-const CAPTION_FONT = path.join(path.dirname(createRequire(import.meta.url).resolve('dejavu-fonts-ttf/package.json')), 'ttf', 'DejaVuSans-Bold.ttf');
-
-/** WCAG relative luminance of an RRGGBB colour. */
-function luminance(colour: string): number {
-  const [r, g, b] = [0, 2, 4].map((i) => {
-    const v = parseInt(colour.slice(i, i + 2), 16) / 255;
-    return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
-  });
-  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
-}
-
-function contrast(a: string, b: string): number {
-  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
-  return (hi + 0.05) / (lo + 0.05);
-}
-
-/** The caption colour on the primary: the secondary or tertiary brand colour when it reads (contrast >= 3), else white or black. */
-function captionColour(colours: BrandColours): string {
-  const [best] = [colours.secondary, colours.tertiary].sort((a, b) => contrast(b, colours.primary) - contrast(a, colours.primary));
-  if (contrast(best, colours.primary) >= 3) return best;
-  return contrast('FFFFFF', colours.primary) >= contrast('000000', colours.primary) ? 'FFFFFF' : '000000';
-}
+/** The title's colour on the primary: the secondary or tertiary brand colour when it reads (contrast >= 3), else white or black. */
+const captionColour = (colours: BrandColours) => readableOn(colours.primary, [colours.secondary, colours.tertiary], 3);
 
 /** Quoted for a filtergraph option value (a path or text with ':' or ',' in it). */
 const quoted = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`;
@@ -75,11 +57,31 @@ export interface Caption {
 function captionFilter(caption: Caption, colours: BrandColours, width: number, centreY: number, areaHeight: number): string {
   // DejaVu Sans Bold averages about 0.62 em per character.
   const size = Math.max(8, Math.floor(Math.min(areaHeight * 0.45, (width * 0.9) / (Math.max(1, caption.length) * 0.62))));
-  return `drawtext=fontfile=${quoted(CAPTION_FONT)}:textfile=${quoted(caption.textFile)}:fontsize=${size}:fontcolor=0x${captionColour(colours)}:x=(w-text_w)/2:y=${Math.round(centreY)}-text_h/2`;
+  return `drawtext=fontfile=${quoted(FALLBACK_FONT.file)}:textfile=${quoted(caption.textFile)}:fontsize=${size}:fontcolor=0x${captionColour(colours)}:x=(w-text_w)/2:y=${Math.round(centreY)}-text_h/2`;
+}
+
+/** The crop window's shape when framing on the speaker: 9:16, or 4:5 for CREATIVE's inset picture. */
+export const framingAspect = (style: ClipStyle | string) => (style === 'CREATIVE' ? 4 / 5 : 9 / 16);
+
+export interface ClipText {
+  /** Word-timed captions: an ASS script and the directory of its font files. */
+  captions?: { assFile: string; fontsDir: string };
+  /** Without captions: the title in the style's primary area. */
+  title?: Caption;
+  /** Framed on the speaker: a crop `width` wide, full height, its left edge an expression of t. */
+  framing?: { width: number; x: string };
 }
 
 /** The video filter chain (after an input label) that produces a `width`x`height` styled frame. */
-export function clipStyleFilter(style: ClipStyle | string, colours: BrandColours, width: number, height: number, caption?: Caption): string {
+export function clipStyleFilter(style: ClipStyle | string, colours: BrandColours, width: number, height: number, extras: ClipText = {}): string {
+  const crop = extras.framing ? [`crop=w=${extras.framing.width}:h=ih:x='${extras.framing.x}':y=0`] : [];
+  const captions = extras.captions
+    ? [`subtitles=filename=${quoted(extras.captions.assFile)}:fontsdir=${quoted(extras.captions.fontsDir)}`]
+    : [];
+  return [...crop, styleLayout(style, colours, width, height, extras.captions ? undefined : extras.title), ...captions].join(',');
+}
+
+function styleLayout(style: ClipStyle | string, colours: BrandColours, width: number, height: number, caption?: Caption): string {
   const c = (value: string) => `0x${value}`;
   const text = (centreY: number, areaHeight: number) => (caption ? [captionFilter(caption, colours, width, centreY, areaHeight)] : []);
   switch (style) {

@@ -1,0 +1,168 @@
+// Framing a clip on the face that is talking. The worker's ffmpeg samples a few grey frames per
+// second of the moment (opened like every input: fixed demuxer, file protocol only); faces.py
+// finds the faces in them with OpenCV's Haar cascade; speakerPath (pure) picks the talking face
+// per sample and turns the samples into a camera path that holds still while the face stays near
+// the middle and glides when it leaves, so the frame does not jump; cropExpression gives ffmpeg
+// that path. No face in most samples, or no detector installed: null, and the clip keeps the
+// style's whole-picture layout.
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { faceDetector } from '../config.ts';
+import { ffmpeg, inputArgs } from './ffmpeg.ts';
+
+/** Frames sampled per second, and their width (faces of a podcast frame stay well above the cascade's minimum). */
+export const SAMPLE_FPS = 3;
+const SAMPLE_WIDTH = 480;
+/** Share of samples that must show a face for the clip to be framed on it. */
+const MIN_FACE_SHARE = 0.4;
+/** The camera moves only when the face is further than this share of the crop from its middle. */
+const DEAD_ZONE = 0.18;
+/** Seconds a camera move takes. */
+const GLIDE_SECONDS = 0.8;
+
+export interface Face {
+  /** Box in source pixels. */
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+  /** Mouth movement since the previous sample (faces.py). */
+  motion: number;
+}
+
+export interface FaceSamples {
+  /** Seconds between samples. */
+  interval: number;
+  frames: Face[][];
+}
+
+export interface CameraKey {
+  /** Seconds from the moment's start. */
+  t: number;
+  /** Left edge of the crop, source pixels. */
+  x: number;
+}
+
+const centre = (f: Face) => f.x + f.w / 2;
+
+/** Per sample, the talking face's centre: the one moving its mouth most, staying with the previous one unless another clearly talks more. */
+function speakerCentres(samples: FaceSamples): (number | null)[] {
+  let last: number | null = null;
+  return samples.frames.map((faces) => {
+    if (!faces.length) return null;
+    const byMotion = [...faces].sort((a, b) => b.motion - a.motion || b.w * b.h - a.w * a.h);
+    let pick = byMotion[0];
+    if (last !== null) {
+      const held = [...faces].sort((a, b) => Math.abs(centre(a) - (last as number)) - Math.abs(centre(b) - (last as number)))[0];
+      if (Math.abs(centre(held) - last) < held.w && pick.motion < held.motion * 2 + 1) pick = held;
+    }
+    last = centre(pick);
+    return last;
+  });
+}
+
+/** Median of each sample with its neighbours: one false detection does not move the camera. */
+function median(values: number[], radius = 2): number[] {
+  return values.map((_, i) => {
+    const window = values.slice(Math.max(0, i - radius), i + radius + 1).sort((a, b) => a - b);
+    return window[Math.floor(window.length / 2)];
+  });
+}
+
+/**
+ * The camera path for a crop `cropWidth` wide over a `frameWidth` source, or null when faces are
+ * too rare to frame on. Keys are where the camera starts and ends each move; between them it is still.
+ */
+export function speakerPath(samples: FaceSamples, frameWidth: number, cropWidth: number): CameraKey[] | null {
+  const centres = speakerCentres(samples);
+  const seen = centres.filter((c) => c !== null).length;
+  if (!centres.length || seen / centres.length < MIN_FACE_SHARE) return null;
+  // A sample without a face keeps the last face seen (or the first, before any).
+  const firstSeen = centres.find((c) => c !== null) as number;
+  let carried = firstSeen;
+  const filled = median(centres.map((c) => (carried = c ?? carried)));
+  const clampX = (c: number) => Math.round(Math.min(Math.max(0, c - cropWidth / 2), frameWidth - cropWidth));
+
+  const keys: CameraKey[] = [{ t: 0, x: clampX(filled[0]) }];
+  let camera = keys[0].x;
+  let busyUntil = 0;
+  filled.forEach((c, i) => {
+    const t = i * samples.interval;
+    if (t < busyUntil) return;
+    const target = clampX(c);
+    if (Math.abs(target - camera) <= cropWidth * DEAD_ZONE) return;
+    keys.push({ t, x: camera }, { t: t + GLIDE_SECONDS, x: target });
+    camera = target;
+    busyUntil = t + GLIDE_SECONDS;
+  });
+  return keys;
+}
+
+/** An ffmpeg expression of `t` for the crop's x: still between keys, linear (eased by the glide) across a move. */
+export function cropExpression(keys: CameraKey[]): string {
+  const terms = [String(keys[0].x)];
+  for (let i = 1; i < keys.length; i++) {
+    const [a, b] = [keys[i - 1], keys[i]];
+    if (b.x === a.x) continue;
+    const span = Math.max(0.001, b.t - a.t);
+    terms.push(`${b.x - a.x}*clip((t-${a.t.toFixed(3)})/${span.toFixed(3)},0,1)`);
+  }
+  return terms.join('+');
+}
+
+const SCRIPT = path.join(path.dirname(fileURLToPath(import.meta.url)), 'faces.py');
+
+/**
+ * Faces in `file` in each of `ranges` (episode seconds), in source pixels; null for every range
+ * when the detector is not installed or fails (logged): the clips are then laid out as without a face.
+ */
+export async function detectFaces(
+  file: string,
+  source: { width: number; height: number },
+  ranges: { start: number; end: number }[],
+  workDir: string,
+  log: (line: string) => void,
+  signal?: AbortSignal,
+): Promise<(FaceSamples | null)[]> {
+  if (!ranges.length) return [];
+  const detector = faceDetector();
+  const width = Math.min(SAMPLE_WIDTH, source.width - (source.width % 2));
+  const height = Math.max(2, Math.round((source.height * width) / source.width / 2) * 2);
+  const dir = await mkdtemp(path.join(workDir, 'faces-'));
+  try {
+    const files: string[] = [];
+    for (const [i, range] of ranges.entries()) {
+      const frames = path.join(dir, `clip-${i}.gray`);
+      await ffmpeg(
+        [
+          ...inputArgs('video', file, ['-ss', range.start.toFixed(3), '-to', range.end.toFixed(3)]),
+          '-an', '-vf', `fps=${SAMPLE_FPS},scale=${width}:${height},format=gray`, '-f', 'rawvideo', `file:${frames}`,
+        ],
+        signal,
+      );
+      files.push(frames);
+    }
+    let stdout: string;
+    try {
+      ({ stdout } = await promisify(execFile)(detector.python, [SCRIPT, String(width), String(height), detector.cascade, ...files], {
+        signal,
+        maxBuffer: 64 * 1024 * 1024,
+      }));
+    } catch (error) {
+      if (signal?.aborted) throw error;
+      log(`no speaker framing (the face detector failed): ${(error as Error).message.split('\n').slice(-2).join(' ')}`);
+      return ranges.map(() => null);
+    }
+    const scale = source.width / width;
+    const parsed = JSON.parse(stdout) as { clips: number[][][][] };
+    return parsed.clips.map((frames) => ({
+      interval: 1 / SAMPLE_FPS,
+      frames: frames.map((faces) => faces.map(([x, y, w, h, motion]) => ({ x: x * scale, y: y * scale, w: w * scale, h: h * scale, motion }))),
+    }));
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
