@@ -96,7 +96,7 @@ describe('POST /api/create-checkout-session', () => {
       return rows[0] as { subscriptionId: string; customer: string };
     });
     const second = Math.floor(Date.now() / 1000) + 60;
-    const deliver = async (id: string, status: string) => {
+    const deliver = async (id: string, status: string, price = config.env.STRIPE_PRICE_GROWTH) => {
       const payload = JSON.stringify({
         id,
         object: 'event',
@@ -109,7 +109,7 @@ describe('POST /api/create-checkout-session', () => {
             customer,
             status,
             metadata: { user_id: user.id },
-            items: { object: 'list', data: [{ id: 'si_x', price: { id: config.env.STRIPE_PRICE_GROWTH }, current_period_end: second + 86400 }] },
+            items: { object: 'list', data: [{ id: 'si_x', price: { id: price }, current_period_end: second + 86400 }] },
           },
         },
       });
@@ -130,6 +130,9 @@ describe('POST /api/create-checkout-session', () => {
       status: 200,
       body: { received: true, outcome: 'resolved' },
     });
+    expect(await subscriptionOf(user.id)).toMatchObject({ status: 'active', tier: 'growth' });
+    // The same for the plan: a stale starter of that second, arriving last, is settled by Stripe too.
+    expect((await deliver(`evt_same_c_${second}_${user.id}`, 'active', config.env.STRIPE_PRICE_STARTER)).body.outcome).toBe('resolved');
     expect(await subscriptionOf(user.id)).toMatchObject({ status: 'active', tier: 'growth' });
   });
 
