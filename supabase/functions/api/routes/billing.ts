@@ -4,7 +4,7 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import { settings } from '../../_shared/config.ts';
 import { db } from '../../_shared/db.ts';
-import { isPlanTier } from '../../_shared/domain/plans.ts';
+import { isPlanTier, PLAN_CHANGED_FROM_PARAM } from '../../_shared/domain/plans.ts';
 import { databaseError } from '../../_shared/database-errors.ts';
 import { HttpError, parseJsonBody } from '../../_shared/http-error.ts';
 import { requireCaller, type Caller } from '../../_shared/session.ts';
@@ -89,7 +89,7 @@ const planChangeSchema = z.object({ tier: z.string().max(50).optional() });
 /**
  * The portal opened on the plan change of the caller's active subscription: choosing a plan, or
  * confirming `tier`. After the change Stripe sends the browser to the dashboard, which waits for
- * the new tier (`plan_changed_from`).
+ * the new tier (PLAN_CHANGED_FROM_PARAM).
  */
 billingRoutes.post('/create-plan-change-session', async (c) => {
   const caller = await requireCaller(c);
@@ -111,7 +111,7 @@ billingRoutes.post('/create-plan-change-session', async (c) => {
   if (subscription && !item) throw new HttpError(502, 'Stripe returned a subscription without items');
   const price = tier === undefined ? undefined : priceIdsByTier()[tier];
   if (tier !== undefined && !price) throw new HttpError(503, `The ${tier} plan has no Stripe price configured`);
-  const done = `${siteUrl()}/dashboard?${new URLSearchParams({ plan_changed_from: row.tier ?? '' })}`;
+  const done = `${siteUrl()}/dashboard?${new URLSearchParams({ [PLAN_CHANGED_FROM_PARAM]: row.tier ?? '' })}`;
   const portal = await stripe.billingPortal.sessions.create({
     customer: row.stripe_customer_id,
     configuration: await planChangeConfiguration(),
