@@ -488,6 +488,11 @@ describe('Stripe sandbox through the stripe SDK', () => {
     expect(renewal.amount_paid).toBe(applied.unused + applied.remaining + 49900);
     expect((await stripe.invoiceItems.list({ customer: customer.id, pending: true })).data).toEqual([]);
     expect((await stripe.invoiceItems.retrieve(credit.id)).invoice).toBe(renewal.id);
+
+    // A subscription set to cancel offers no plan change.
+    await stripe.subscriptions.update(subscriptionId, { cancel_at_period_end: true });
+    expect(await (await fetch(portal.url)).text()).not.toContain('Update plan');
+    expect((await fetch(`${base}${updateHref}`)).status).toBe(409);
   });
 
   it('a subscription_update_confirm flow opens on the chosen price and redirects after completion', async () => {
@@ -513,6 +518,8 @@ describe('Stripe sandbox through the stripe SDK', () => {
     const page = await (await fetch(portal.url)).text();
     expect(page).toContain('<h1>Confirm your new plan</h1>');
     expect(page).toContain('Amount due today:');
+    // The flow's pages lead back to the portal's home.
+    expect(await (await fetch(`${portal.url}?home=1`)).text()).toContain('<h1>Manage your Castloop billing</h1>');
 
     received.length = 0;
     const changed = await fetch(`${base}/portal/${portal.id}/change`, {

@@ -66,6 +66,10 @@ export function checkoutHandler(sandbox: StripeSandbox, config: StackConfig) {
   };
 }
 
+/** A canceled subscription, one set to cancel, or a configuration without plan changes. */
+const noPlanChange = (sessionId: string) =>
+  messagePage('Plan changes are not available', 'This subscription cannot change plan here.', { href: `/portal/${sessionId}?home=1`, text: 'Back to billing' });
+
 export function portalHandler(sandbox: StripeSandbox) {
   const { state } = sandbox;
   return async function portal(request: SandboxRequest, id: string, action: string | undefined): Promise<void> {
@@ -91,10 +95,15 @@ export function portalHandler(sandbox: StripeSandbox) {
     const flow = session.flow;
     const notice = url.searchParams.get('notice');
 
-    if (method === 'GET' && !action && flow && !notice) {
-      // A flow opens the portal on its task: choosing a plan, or confirming the given one.
+    if (method === 'GET' && !action && flow && !notice && !url.searchParams.has('home')) {
+      // A flow opens the portal on its task: choosing a plan, or confirming the given one; its
+      // pages link to the portal's home with ?home=1.
       const sub = ownSubscription(flow.subscription_update?.subscription ?? flow.subscription_update_confirm?.subscription);
       if (!sub) return;
+      if (planChoices(sandbox, session, sub).length === 0) {
+        sendHtml(res, 409, noPlanChange(session.id));
+        return;
+      }
       const price = choosablePrice(sub, flow.subscription_update_confirm?.items[0]?.price);
       sendHtml(res, 200, price ? planConfirmPage(sandbox, session, sub, price) : planChoicePage(sandbox, session, sub));
       return;
@@ -113,7 +122,7 @@ export function portalHandler(sandbox: StripeSandbox) {
       const sub = ownSubscription(url.searchParams.get('subscription'));
       if (!sub) return;
       if (planChoices(sandbox, session, sub).length === 0) {
-        sendHtml(res, 409, messagePage('Plan changes are not available', 'This subscription cannot change plan here.', { href: `/portal/${session.id}`, text: 'Back to billing' }));
+        sendHtml(res, 409, noPlanChange(session.id));
         return;
       }
       if (action === 'update') {

@@ -48,7 +48,7 @@ ${options}
 </fieldset>
 <div class="actions">
 <button type="submit">Continue</button>
-<a href="/portal/${e(portal.id)}">Back to billing</a>
+<a href="/portal/${e(portal.id)}?home=1">Back to billing</a>
 </div>
 </form>`,
   );
