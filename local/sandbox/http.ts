@@ -38,6 +38,9 @@ const styles = `
   .muted { color: #5a6478; }
   .actions { display: flex; gap: 1rem; align-items: center; flex-wrap: wrap; margin-top: 1.5rem; }
   code { font-size: .85em; }
+  fieldset { border: 1px solid #e3e8ee; border-radius: 6px; padding: .5rem 1rem; }
+  legend { font-weight: 600; padding: 0 .25rem; }
+  .choice { display: block; padding: .5rem 0; }
 `;
 
 /** A complete, accessible HTML page (lang, title, landmark, one h1). */

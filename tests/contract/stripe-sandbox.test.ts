@@ -334,6 +334,223 @@ describe('Stripe sandbox through the stripe SDK', () => {
     expect(after).toContain('Your subscription has been canceled.');
   });
 
+  /** A portal configuration that lets customers move between the three prices, prorating. */
+  const planChangeConfiguration = (proration_behavior: 'create_prorations' | 'always_invoice' = 'create_prorations') =>
+    stripe.billingPortal.configurations.create({
+      features: {
+        subscription_cancel: { enabled: true, mode: 'at_period_end' },
+        subscription_update: {
+          enabled: true,
+          default_allowed_updates: ['price'],
+          proration_behavior,
+          products: ['starter', 'growth', 'scale'].map((tier) => ({
+            product: `prod_castloop_${tier}`,
+            prices: [`price_local_${tier}`],
+          })),
+        },
+      },
+      metadata: { purpose: 'plan-changes' },
+    });
+
+  /** Stripe's proration of a price change at `at`: the old price's unused share (negative) and the new price's remaining share. */
+  function expectedProration(item: Stripe.SubscriptionItem, from: number, to: number, at: number) {
+    const share = (item.current_period_end - at) / (item.current_period_end - item.current_period_start);
+    return { unused: -Math.round(from * share), remaining: Math.round(to * share) };
+  }
+
+  it('portal configurations: create, retrieve, list, update; the default one offers no plan change', async () => {
+    const config = await planChangeConfiguration();
+    expect(config.id).toMatch(/^bpc_/);
+    expect(config).toMatchObject({
+      object: 'billing_portal.configuration',
+      active: true,
+      is_default: false,
+      metadata: { purpose: 'plan-changes' },
+      features: {
+        subscription_update: {
+          enabled: true,
+          default_allowed_updates: ['price'],
+          proration_behavior: 'create_prorations',
+          products: [
+            { product: 'prod_castloop_starter', prices: ['price_local_starter'] },
+            { product: 'prod_castloop_growth', prices: ['price_local_growth'] },
+            { product: 'prod_castloop_scale', prices: ['price_local_scale'] },
+          ],
+        },
+      },
+    });
+    expect(await stripe.billingPortal.configurations.retrieve(config.id)).toMatchObject({ id: config.id });
+    const listed = await stripe.billingPortal.configurations.list({ is_default: true });
+    expect(listed.data).toHaveLength(1);
+    expect(listed.data[0].features.subscription_update).toMatchObject({ enabled: false, proration_behavior: 'none' });
+    const renamed = await stripe.billingPortal.configurations.update(config.id, { metadata: { version: '2' } });
+    expect(renamed.metadata).toEqual({ purpose: 'plan-changes', version: '2' });
+
+    await expect(
+      stripe.billingPortal.configurations.create({
+        features: { subscription_update: { enabled: true, default_allowed_updates: ['price'], products: [{ product: 'prod_nope', prices: ['price_local_growth'] }] } },
+      }),
+    ).rejects.toMatchObject({ statusCode: 400, code: 'resource_missing', message: "No such product: 'prod_nope'" });
+    await expect(
+      stripe.billingPortal.configurations.create({
+        features: { subscription_update: { enabled: true, default_allowed_updates: ['price'], products: [{ product: 'prod_castloop_growth', prices: ['price_local_scale'] }] } },
+      }),
+    ).rejects.toMatchObject({ statusCode: 400, message: 'The price price_local_scale does not belong to the product prod_castloop_growth.' });
+    await expect(stripe.billingPortal.sessions.create({ customer: (await stripe.customers.create({ email: 'c@example.com' })).id, configuration: 'bpc_missing' })).rejects.toMatchObject({
+      statusCode: 400,
+      code: 'resource_missing',
+      param: 'configuration',
+    });
+  });
+
+  it('changes plan in the portal: choose, see the proration, confirm; prorations go on the next invoice', async () => {
+    const { customer, session } = await checkout('upgrade@example.com', 'price_local_starter');
+    await pay(session.id);
+    const subscriptionId = (await stripe.checkout.sessions.retrieve(session.id)).subscription as string;
+    const before = await stripe.subscriptions.retrieve(subscriptionId);
+    const config = await planChangeConfiguration();
+
+    // The account's default configuration offers cancelling only.
+    const plain = await stripe.billingPortal.sessions.create({ customer: customer.id });
+    expect(plain.configuration).toBe('bpc_castloop_local');
+    expect(await (await fetch(plain.url)).text()).not.toContain('Update plan');
+    expect((await fetch(`${base}/portal/${plain.id}/update?subscription=${subscriptionId}`)).status).toBe(409);
+
+    const portal = await stripe.billingPortal.sessions.create({ customer: customer.id, configuration: config.id, return_url: 'http://127.0.0.1:3000/subscribe' });
+    expect(portal.configuration).toBe(config.id);
+    const home = await (await fetch(portal.url)).text();
+    const updateHref = `/portal/${portal.id}/update?subscription=${subscriptionId}`;
+    expect(home).toContain(`<a href="${updateHref}">Update plan</a>`);
+
+    // Choose: a labelled radio per configured price, the current one disabled.
+    const choose = await (await fetch(`${base}${updateHref}`)).text();
+    expect(choose).toContain('<legend>Choose a plan</legend>');
+    expect(choose).toMatch(/<label class="choice" for="price-price_local_growth"><input type="radio" id="price-price_local_growth" name="price" value="price_local_growth" required> Castloop Growth: <strong>\$499.00 \/ month<\/strong><\/label>/);
+    expect(choose).toMatch(/value="price_local_starter" disabled required> Castloop Starter: .*\(current plan\)/);
+    expect((await fetch(`${base}/portal/${portal.id}/confirm?subscription=${subscriptionId}&price=price_local_starter`)).status).toBe(400);
+
+    // Confirm: the proration of the rest of the period, added to the next invoice.
+    const confirmAt = Math.floor(Date.now() / 1000);
+    const confirm = await (await fetch(`${base}/portal/${portal.id}/confirm?subscription=${subscriptionId}&price=price_local_growth`)).text();
+    const shown = expectedProration(before.items.data[0], 19900, 49900, confirmAt);
+    const dollars = (cents: number) => new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(cents / 100);
+    expect(confirm).toContain('<h1>Confirm your new plan</h1>');
+    expect(confirm).toContain(`<th scope="row">Unused time on Castloop Starter</th><td>${dollars(shown.unused)}</td>`);
+    expect(confirm).toContain(`<th scope="row">Remaining time on Castloop Growth</th><td>${dollars(shown.remaining)}</td>`);
+    expect(confirm).toContain(`<strong id="prorated-amount">${dollars(shown.unused + shown.remaining)}</strong>`);
+    expect(confirm).toContain(`<strong id="next-invoice">${dollars(shown.unused + shown.remaining + 49900)}</strong>`);
+    expect(confirm).toContain('<button type="submit">Confirm</button>');
+
+    received.length = 0;
+    const changed = await fetch(`${base}/portal/${portal.id}/change`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `subscription=${subscriptionId}&price=price_local_growth`,
+      redirect: 'manual',
+    });
+    expect(changed.status).toBe(303);
+    expect(changed.headers.get('location')).toBe(`/portal/${portal.id}?notice=updated`);
+    expect(received.map((r) => r.event.type)).toEqual(['invoiceitem.created', 'invoiceitem.created', 'customer.subscription.updated']);
+    for (const r of received) await stripe.webhooks.constructEventAsync(r.body, r.headers['stripe-signature'] as string, secret);
+
+    const updated = received[2].event;
+    const after = updated.data.object as unknown as Stripe.Subscription;
+    expect(after.items.data[0]).toMatchObject({ id: before.items.data[0].id, price: { id: 'price_local_growth', unit_amount: 49900 } });
+    expect(after.items.data[0].current_period_end).toBe(before.items.data[0].current_period_end);
+    const previous = updated.data.previous_attributes as { items: Stripe.ApiList<Stripe.SubscriptionItem> };
+    expect(previous.items.data[0].price.id).toBe('price_local_starter');
+
+    const [credit, charge] = received.slice(0, 2).map((r) => r.event.data.object as unknown as Stripe.InvoiceItem);
+    const applied = expectedProration(before.items.data[0], 19900, 49900, credit.date);
+    expect(credit).toMatchObject({
+      object: 'invoiceitem',
+      amount: applied.unused,
+      proration: true,
+      invoice: null,
+      customer: customer.id,
+      parent: { subscription_details: { subscription: subscriptionId, subscription_item: before.items.data[0].id } },
+      pricing: { price_details: { price: 'price_local_starter' } },
+      period: { start: credit.date, end: before.items.data[0].current_period_end },
+    });
+    expect(credit.description).toMatch(/^Unused time on Castloop Starter after \d{1,2} \w{3} \d{4}$/);
+    expect(charge).toMatchObject({ amount: applied.remaining, proration: true, invoice: null, pricing: { price_details: { price: 'price_local_growth' } } });
+    expect(charge.description).toMatch(/^Remaining time on Castloop Growth after /);
+    const pending = await stripe.invoiceItems.list({ customer: customer.id, pending: true });
+    expect(pending.data.map((i) => i.id).sort()).toEqual([credit.id, charge.id].sort());
+    expect((await stripe.subscriptions.retrieve(subscriptionId)).items.data[0].price.id).toBe('price_local_growth');
+    expect(await (await fetch(`${portal.url}?notice=updated`)).text()).toContain('Your plan has been updated.');
+
+    // The next invoice takes the prorations with the new price's period.
+    received.length = 0;
+    await fetch(`${base}/_sandbox/stripe/subscriptions/${subscriptionId}/advance`, { method: 'POST' });
+    const renewal = objectOf('invoice.paid') as unknown as Stripe.Invoice;
+    expect(renewal.lines.data.map((l) => l.amount)).toEqual([applied.unused, applied.remaining, 49900]);
+    expect(renewal.amount_paid).toBe(applied.unused + applied.remaining + 49900);
+    expect((await stripe.invoiceItems.list({ customer: customer.id, pending: true })).data).toEqual([]);
+    expect((await stripe.invoiceItems.retrieve(credit.id)).invoice).toBe(renewal.id);
+
+    // A subscription set to cancel offers no plan change.
+    await stripe.subscriptions.update(subscriptionId, { cancel_at_period_end: true });
+    expect(await (await fetch(portal.url)).text()).not.toContain('Update plan');
+    expect((await fetch(`${base}${updateHref}`)).status).toBe(409);
+  });
+
+  it('a subscription_update_confirm flow opens on the chosen price and redirects after completion', async () => {
+    const { customer, session } = await checkout('flow@example.com', 'price_local_growth');
+    await pay(session.id);
+    const sub = await stripe.subscriptions.retrieve((await stripe.checkout.sessions.retrieve(session.id)).subscription as string);
+    const config = await planChangeConfiguration('always_invoice');
+    const portal = await stripe.billingPortal.sessions.create({
+      customer: customer.id,
+      configuration: config.id,
+      return_url: 'http://127.0.0.1:3000/subscribe',
+      flow_data: {
+        type: 'subscription_update_confirm',
+        subscription_update_confirm: { subscription: sub.id, items: [{ id: sub.items.data[0].id, price: 'price_local_scale' }] },
+        after_completion: { type: 'redirect', redirect: { return_url: 'http://127.0.0.1:3000/dashboard?plan=changed' } },
+      },
+    });
+    expect(portal.flow).toMatchObject({
+      type: 'subscription_update_confirm',
+      after_completion: { type: 'redirect', redirect: { return_url: 'http://127.0.0.1:3000/dashboard?plan=changed' } },
+      subscription_update_confirm: { subscription: sub.id, items: [{ id: sub.items.data[0].id, price: 'price_local_scale' }] },
+    });
+    const page = await (await fetch(portal.url)).text();
+    expect(page).toContain('<h1>Confirm your new plan</h1>');
+    expect(page).toContain('Amount due today:');
+    // The flow's pages lead back to the portal's home.
+    expect(await (await fetch(`${portal.url}?home=1`)).text()).toContain('<h1>Manage your Castloop billing</h1>');
+
+    received.length = 0;
+    const changed = await fetch(`${base}/portal/${portal.id}/change`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `subscription=${sub.id}&price=price_local_scale`,
+      redirect: 'manual',
+    });
+    expect(changed.headers.get('location')).toBe('http://127.0.0.1:3000/dashboard?plan=changed');
+    // always_invoice: the prorations are invoiced and paid at once.
+    expect(received.map((r) => r.event.type)).toEqual([
+      'invoiceitem.created',
+      'invoiceitem.created',
+      'invoice.created',
+      'invoice.finalized',
+      'invoice.paid',
+      'invoice.payment_succeeded',
+      'customer.subscription.updated',
+    ]);
+    const invoice = objectOf('invoice.paid') as unknown as Stripe.Invoice;
+    const items = received.slice(0, 2).map((r) => r.event.data.object as unknown as Stripe.InvoiceItem);
+    expect(invoice).toMatchObject({ billing_reason: 'subscription_update', amount_paid: items[0].amount + items[1].amount });
+    expect(invoice.lines.data).toHaveLength(2);
+    expect(objectOf('customer.subscription.updated')).toMatchObject({ latest_invoice: invoice.id });
+
+    // A flow needs a configuration that allows plan changes.
+    await expect(
+      stripe.billingPortal.sessions.create({ customer: customer.id, flow_data: { type: 'subscription_update', subscription_update: { subscription: sub.id } } }),
+    ).rejects.toMatchObject({ statusCode: 400, param: 'flow_data[type]' });
+  });
+
   it('simulates a failed renewal payment and resends an event with the same id', async () => {
     const { session } = await checkout('late@example.com');
     await pay(session.id);
@@ -583,6 +800,26 @@ describe('the sandbox against Stripe\'s published API description (the stripe pa
     sample('Checkout.Session', 'GET /v1/checkout/sessions/{id}?expand[]=line_items', done);
     const subscriptionId = done.subscription as string;
     const customerId = done.customer as string;
+    // A plan change through the portal: configuration, a flow session, prorations.
+    const configuration = await raw(
+      'POST',
+      '/v1/billing_portal/configurations',
+      'features[subscription_update][enabled]=true&features[subscription_update][default_allowed_updates][0]=price&features[subscription_update][proration_behavior]=create_prorations&features[subscription_update][products][0][product]=prod_castloop_scale&features[subscription_update][products][0][prices][0]=price_local_scale&features[subscription_update][products][1][product]=prod_castloop_growth&features[subscription_update][products][1][prices][0]=price_local_growth',
+    );
+    sample('BillingPortal.Configuration', 'POST /v1/billing_portal/configurations', configuration);
+    const flowSession = await raw(
+      'POST',
+      '/v1/billing_portal/sessions',
+      `customer=${customerId}&configuration=${configuration.id}&flow_data[type]=subscription_update&flow_data[subscription_update][subscription]=${subscriptionId}&flow_data[after_completion][type]=redirect&flow_data[after_completion][redirect][return_url]=http%3A%2F%2F127.0.0.1%3A3000%2Fdashboard`,
+    );
+    sample('BillingPortal.Session', 'POST /v1/billing_portal/sessions (flow)', flowSession);
+    await fetch(`${base}/portal/${flowSession.id}/change`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `subscription=${subscriptionId}&price=price_local_scale`,
+      redirect: 'manual',
+    });
+    sample('ApiList<Stripe.InvoiceItem>', 'GET /v1/invoiceitems', await raw('GET', `/v1/invoiceitems?customer=${customerId}&pending=true`));
     await fetch(`${base}/_sandbox/stripe/subscriptions/${subscriptionId}/advance`, { method: 'POST' });
     await fetch(`${base}/_sandbox/stripe/subscriptions/${subscriptionId}/payment_failed`, { method: 'POST' });
     await raw('POST', `/v1/subscriptions/${subscriptionId}`, 'cancel_at_period_end=true');
@@ -614,6 +851,7 @@ describe('the sandbox against Stripe\'s published API description (the stripe pa
       'invoice.paid',
       'invoice.payment_failed',
       'invoice.payment_succeeded',
+      'invoiceitem.created',
     ]);
     // The last event of each type, as its own SDK type (InvoicePaidEvent, ...).
     const lastOfType = new Map(received.map((r) => [r.event.type, r]));

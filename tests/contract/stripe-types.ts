@@ -36,11 +36,14 @@ function decimalsReplaced(value: unknown, problems: string[], at = ''): unknown 
   );
 }
 
+/** Event type words the SDK spells as two: 'invoiceitem.created' -> 'InvoiceItemCreatedEvent'. */
+const compoundWords: Record<string, string> = { invoiceitem: 'InvoiceItem' };
+
 /** The SDK's type of one event: 'invoice.payment_succeeded' -> 'InvoicePaymentSucceededEvent'. */
 export function eventTypeName(type: string): string {
   return `${type
     .split(/[._]/)
-    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+    .map((part) => compoundWords[part] ?? part.charAt(0).toUpperCase() + part.slice(1))
     .join('')}Event`;
 }
 

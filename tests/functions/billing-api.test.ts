@@ -96,7 +96,7 @@ describe('POST /api/create-checkout-session', () => {
       return rows[0] as { subscriptionId: string; customer: string };
     });
     const second = Math.floor(Date.now() / 1000) + 60;
-    const deliver = async (id: string, status: string) => {
+    const deliver = async (id: string, status: string, price = config.env.STRIPE_PRICE_GROWTH) => {
       const payload = JSON.stringify({
         id,
         object: 'event',
@@ -109,7 +109,7 @@ describe('POST /api/create-checkout-session', () => {
             customer,
             status,
             metadata: { user_id: user.id },
-            items: { object: 'list', data: [{ id: 'si_x', price: { id: config.env.STRIPE_PRICE_GROWTH }, current_period_end: second + 86400 }] },
+            items: { object: 'list', data: [{ id: 'si_x', price: { id: price }, current_period_end: second + 86400 }] },
           },
         },
       });
@@ -131,6 +131,9 @@ describe('POST /api/create-checkout-session', () => {
       body: { received: true, outcome: 'resolved' },
     });
     expect(await subscriptionOf(user.id)).toMatchObject({ status: 'active', tier: 'growth' });
+    // The same for the plan: a stale starter of that second, arriving last, is settled by Stripe too.
+    expect((await deliver(`evt_same_c_${second}_${user.id}`, 'active', config.env.STRIPE_PRICE_STARTER)).body.outcome).toBe('resolved');
+    expect(await subscriptionOf(user.id)).toMatchObject({ status: 'active', tier: 'growth' });
   });
 
   it('refuses an unknown tier with 400', async () => {
@@ -146,13 +149,53 @@ describe('POST /api/create-checkout-session', () => {
   });
 });
 
+const sandboxStripe = () =>
+  new Stripe(config.env.STRIPE_SECRET_KEY, { host: '127.0.0.1', port: config.ports.sandbox, protocol: 'http', maxNetworkRetries: 0 });
+
+/** Confirms the plan change on the sandbox's portal page; answers where it sends the browser. */
+async function confirmPlanChange(portalUrl: string, subscriptionId: string, price: string): Promise<string | null> {
+  const res = await fetch(`${portalUrl}/change`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ subscription: subscriptionId, price }).toString(),
+    redirect: 'manual',
+  });
+  expect(res.status).toBe(303);
+  return res.headers.get('location');
+}
+
+async function subscriptionIdOf(userId: string): Promise<string> {
+  return withDb(async (db) => (await db.query('select stripe_subscription_id from public.subscriptions where user_id = $1', [userId])).rows[0].stripe_subscription_id as string);
+}
+
 describe('POST /api/create-portal-session', () => {
-  it('answers the portal address for a customer', async () => {
+  it('answers the portal address for a customer; the portal offers the plan change', async () => {
     const user = await createUser('new');
     await payForPlan(user);
     const res = await call('POST', 'create-portal-session', await tokenOf(user));
     expect(res.status).toBe(200);
     expect(res.body.url).toMatch(new RegExp(`^${config.urls.sandbox}/portal/`));
+    await expect.poll(async () => (await subscriptionOf(user.id))?.status, { timeout: 10_000 }).toBe('active');
+    const page = await (await fetch(res.body.url)).text();
+    expect(page).toContain('>Update plan</a>');
+    expect(page).toContain(`<a href="${config.urls.web}/subscribe">Return to Castloop</a>`);
+  });
+
+  it('uses one portal configuration for the configured prices, created once', async () => {
+    const user = await createUser('new');
+    await payForPlan(user);
+    const token = await tokenOf(user);
+    await Promise.all([call('POST', 'create-portal-session', token), call('POST', 'create-portal-session', token)]);
+    const configurations = await sandboxStripe().billingPortal.configurations.list({ limit: 100 });
+    const ours = configurations.data.filter((c) => c.metadata?.castloop_plan_prices);
+    expect(ours).toHaveLength(1);
+    expect(ours[0].metadata?.castloop_plan_prices).toBe(
+      `starter:${config.env.STRIPE_PRICE_STARTER},growth:${config.env.STRIPE_PRICE_GROWTH},scale:${config.env.STRIPE_PRICE_SCALE}`,
+    );
+    expect(ours[0].features.subscription_update).toMatchObject({ enabled: true, default_allowed_updates: ['price'], proration_behavior: 'create_prorations' });
+    expect(ours[0].features.subscription_update.products?.flatMap((p) => p.prices).sort()).toEqual(
+      [config.env.STRIPE_PRICE_STARTER, config.env.STRIPE_PRICE_GROWTH, config.env.STRIPE_PRICE_SCALE].sort(),
+    );
   });
 
   it('refuses a user without a customer with 400', async () => {
@@ -160,6 +203,52 @@ describe('POST /api/create-portal-session', () => {
     const res = await call('POST', 'create-portal-session', await tokenOf(user));
     expect(res.status).toBe(400);
     expect(res.body.message).toMatch(/choose a plan/);
+  });
+});
+
+describe('POST /api/create-plan-change-session', () => {
+  it('opens the portal on choosing a plan; the change applies the new tier at once and returns to the dashboard', async () => {
+    const user = await createUser('new');
+    await payForPlan(user, 'starter');
+    await expect.poll(async () => (await subscriptionOf(user.id))?.status, { timeout: 10_000 }).toBe('active');
+    const res = await call('POST', 'create-plan-change-session', await tokenOf(user), {});
+    expect(res.status).toBe(200);
+    const page = await (await fetch(res.body.url)).text();
+    expect(page).toContain('<legend>Choose a plan</legend>');
+    expect(page).toMatch(/value="price_[^"]*" disabled required> Castloop Starter/);
+    const location = await confirmPlanChange(res.body.url, await subscriptionIdOf(user.id), config.env.STRIPE_PRICE_GROWTH);
+    expect(location).toBe(`${config.urls.web}/dashboard?plan_changed_from=starter`);
+    await expect.poll(async () => (await subscriptionOf(user.id))?.tier, { timeout: 10_000 }).toBe('growth');
+    expect((await subscriptionOf(user.id)).status).toBe('active');
+  });
+
+  it('opens the portal on confirming a given tier, with its proration', async () => {
+    const user = await createUser('new');
+    await payForPlan(user, 'growth');
+    await expect.poll(async () => (await subscriptionOf(user.id))?.status, { timeout: 10_000 }).toBe('active');
+    const res = await call('POST', 'create-plan-change-session', await tokenOf(user), { tier: 'scale' });
+    expect(res.status).toBe(200);
+    const page = await (await fetch(res.body.url)).text();
+    expect(page).toContain('<h1>Confirm your new plan</h1>');
+    expect(page).toContain('to <strong>Castloop Scale</strong>');
+    expect(page).toMatch(/Prorated adjustment, added to your next invoice: <strong id="prorated-amount">\$[\d,]+\.\d\d<\/strong>/);
+    await confirmPlanChange(res.body.url, await subscriptionIdOf(user.id), config.env.STRIPE_PRICE_SCALE);
+    await expect.poll(async () => (await subscriptionOf(user.id))?.tier, { timeout: 10_000 }).toBe('scale');
+  });
+
+  it('refuses the current tier, an unknown tier, no active subscription and a signed-out caller', async () => {
+    const user = await createUser('new');
+    await payForPlan(user, 'starter');
+    await expect.poll(async () => (await subscriptionOf(user.id))?.status, { timeout: 10_000 }).toBe('active');
+    const token = await tokenOf(user);
+    expect(await call('POST', 'create-plan-change-session', token, { tier: 'starter' })).toEqual({ status: 409, body: { message: 'You are already on the starter plan' } });
+    expect(await call('POST', 'create-plan-change-session', token, { tier: 'platinum' })).toEqual({ status: 400, body: { message: 'Unknown plan: platinum' } });
+    const newcomer = await createUser('new');
+    expect(await call('POST', 'create-plan-change-session', await tokenOf(newcomer), {})).toEqual({
+      status: 409,
+      body: { message: 'There is no active subscription to change: choose a plan first' },
+    });
+    expect(await call('POST', 'create-plan-change-session', undefined, {})).toEqual({ status: 401, body: { message: 'Unauthorized' } });
   });
 });
 

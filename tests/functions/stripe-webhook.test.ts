@@ -2,7 +2,7 @@
 // unknown types, and cancellation.
 import Stripe from 'stripe';
 import { describe, expect, it } from 'vitest';
-import { config, withDb } from '../support/stack.ts';
+import { anonClient, config, withDb } from '../support/stack.ts';
 import { createUser } from '../support/users.ts';
 
 const stripe = new Stripe(config.env.STRIPE_SECRET_KEY);
@@ -127,6 +127,47 @@ describe('stripe-webhook', () => {
     const renewed = event('customer.subscription.created', 'active', second + 10, `sub_test_${customer}_new`);
     expect((await deliver(renewed)).body.outcome).toBe('applied');
     expect(await subscriptionOf(user.id)).toMatchObject({ status: 'active' });
+  });
+
+  // A plan change (issue 26, item 8): Stripe sends customer.subscription.updated with the new price.
+  it('applies a plan change at once: the new price sets the tier, and so the monthly limit', async () => {
+    const user = await createUser('new');
+    const customer = `cus_${sequence}p`;
+    const second = now();
+    const event = (type: string, price: string, created: number) =>
+      subscriptionEvent(type, { userId: user.id, customer, status: 'active', price, created });
+    expect((await deliver(event('customer.subscription.created', config.env.STRIPE_PRICE_STARTER, second - 60))).body.outcome).toBe('applied');
+    expect((await deliver(event('customer.subscription.updated', config.env.STRIPE_PRICE_SCALE, second))).body.outcome).toBe('applied');
+    expect(await subscriptionOf(user.id)).toMatchObject({ status: 'active', tier: 'scale' });
+    // What the dashboard reads: the scale plan's limit.
+    const { data } = await anonClient().auth.signInWithPassword({ email: user.email, password: user.password });
+    const stats = await fetch(`${config.urls.api}/functions/v1/api/episodes/stats`, { headers: { authorization: `Bearer ${data.session!.access_token}` } });
+    expect(await stats.json()).toMatchObject({ subscriptionTier: 'scale', limit: 4 });
+    // A late event from before the change does not take the plan back.
+    expect((await deliver(event('customer.subscription.updated', config.env.STRIPE_PRICE_STARTER, second - 30))).body.outcome).toBe('stale');
+    expect(await subscriptionOf(user.id)).toMatchObject({ tier: 'scale' });
+  });
+
+  it('does not let a late event about an older subscription replace the current one', async () => {
+    const user = await createUser('new');
+    const customer = `cus_${sequence}n`;
+    const second = now();
+    const event = (type: string, status: string, created: number, subscription: string) =>
+      subscriptionEvent(type, { userId: user.id, customer, status, price: config.env.STRIPE_PRICE_GROWTH, created, subscription });
+    const oldSub = `sub_test_${customer}_old`;
+    const newSub = `sub_test_${customer}_new`;
+    expect((await deliver(event('customer.subscription.created', 'active', second - 60, oldSub))).body.outcome).toBe('applied');
+    expect((await deliver(event('customer.subscription.updated', 'past_due', second - 50, oldSub))).body.outcome).toBe('applied');
+    // A new checkout's subscription replaces the past_due one.
+    expect((await deliver(event('customer.subscription.created', 'active', second - 40, newSub))).body.outcome).toBe('applied');
+    // Later events about the old one (its retries failing, its end) change nothing.
+    expect((await deliver(event('customer.subscription.updated', 'unpaid', second - 20, oldSub))).body.outcome).toBe('stale');
+    expect((await deliver(event('customer.subscription.deleted', 'canceled', second, oldSub))).body.outcome).toBe('stale');
+    const row = await withDb(async (db) => (await db.query('select status, stripe_subscription_id from public.subscriptions where user_id = $1', [user.id])).rows[0]);
+    expect(row).toEqual({ status: 'active', stripe_subscription_id: newSub });
+    // The current subscription's own end still applies.
+    expect((await deliver(event('customer.subscription.deleted', 'canceled', second + 5, newSub))).body.outcome).toBe('applied');
+    expect(await subscriptionOf(user.id)).toMatchObject({ status: 'canceled' });
   });
 
   it('acknowledges an unknown event type with 200', async () => {

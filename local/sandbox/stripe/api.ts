@@ -4,7 +4,9 @@ import { billingPortalRoutes } from './resources/billing-portal.ts';
 import { checkoutSessionRoutes, lineItemsList } from './resources/checkout-sessions.ts';
 import { customerRoutes } from './resources/customers.ts';
 import { eventRoutes } from './resources/events.ts';
+import { invoiceItemRoutes } from './resources/invoice-items.ts';
 import { invoiceRoutes } from './resources/invoices.ts';
+import { portalConfigurationRoutes } from './resources/portal-configurations.ts';
 import { priceRoutes } from './resources/prices.ts';
 import { subscriptionRoutes } from './resources/subscriptions.ts';
 import type { FormObject } from '../form.ts';
@@ -18,9 +20,11 @@ const routes: Route[] = [
   ...customerRoutes,
   ...priceRoutes,
   ...checkoutSessionRoutes,
+  ...portalConfigurationRoutes,
   ...billingPortalRoutes,
   ...subscriptionRoutes,
   ...invoiceRoutes,
+  ...invoiceItemRoutes,
   ...eventRoutes,
 ];
 

@@ -6,6 +6,7 @@ import type { CheckoutSession } from './resources/checkout-sessions.ts';
 import type { Customer } from './resources/customers.ts';
 import type { EventRecord } from './resources/events.ts';
 import { periodOf, type Subscription } from './resources/subscriptions.ts';
+import { planChoices } from './plan-change-pages.ts';
 import type { StripeSandbox } from './sandbox.ts';
 import { formatAmount } from './primitives.ts';
 
@@ -80,7 +81,10 @@ function subscriptionRow(sandbox: StripeSandbox, portal: PortalSession, sub: Sub
     actions = `<form method="post" action="/portal/${e(portal.id)}/renew"><input type="hidden" name="subscription" value="${e(sub.id)}"><button type="submit">Renew subscription</button></form>`;
   } else {
     state = `${sub.status === 'active' ? 'Active' : sub.status === 'past_due' ? 'Past due' : sub.status}, renews on ${date(periodOf(sub).end)}`;
-    actions = `<form method="post" action="/portal/${e(portal.id)}/cancel">
+    const update = planChoices(sandbox, portal, sub).length
+      ? `<p><a href="/portal/${e(portal.id)}/update?subscription=${encodeURIComponent(sub.id)}">Update plan</a></p>\n`
+      : '';
+    actions = `${update}<form method="post" action="/portal/${e(portal.id)}/cancel">
 <input type="hidden" name="subscription" value="${e(sub.id)}">
 <div class="actions">
 <button type="submit" name="when" value="period_end">Cancel subscription</button>

@@ -176,9 +176,15 @@ export function applyExpand(
 
 export const listParams = ['limit', 'starting_after', 'ending_before'] as const;
 
-export function paginate<T extends { id: string; created: number }>(items: T[], params: FormObject, url: string): Json {
+/** Newest first by `created`, or by `timeOf` for objects without it (an invoice item's `date`). */
+export function paginate<T extends { id: string }>(
+  items: T[],
+  params: FormObject,
+  url: string,
+  timeOf: (item: T) => number = (item) => (item as T & { created: number }).created,
+): Json {
   const limit = int(params.limit, 'limit', 1, 100) ?? 10;
-  const sorted = [...items].sort((a, b) => b.created - a.created || (a.id < b.id ? 1 : -1));
+  const sorted = [...items].sort((a, b) => timeOf(b) - timeOf(a) || (a.id < b.id ? 1 : -1));
   let start = 0;
   let end = sorted.length;
   const after = str(params, 'starting_after');

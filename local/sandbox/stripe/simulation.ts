@@ -1,10 +1,21 @@
 // The billing simulation: what Stripe does on its own as time passes or a customer acts on a
-// hosted page. Paying a checkout session, renewing or failing a period's payment, cancelling.
+// hosted page. Paying a checkout session, renewing or failing a period's payment, changing plan,
+// cancelling.
 // Each step changes the account's data and sends the events Stripe sends for it, in its order.
 import type { CheckoutSession } from './resources/checkout-sessions.ts';
 import { addCustomer, buildCustomer, customerDetails } from './resources/customers.ts';
 import { buildInvoice, finalizeInvoice, markPaid, markPaymentFailed, type Invoice } from './resources/invoices.ts';
-import { buildSubscription, periodOf, setPeriod, type Subscription } from './resources/subscriptions.ts';
+import { buildProrationItem } from './resources/invoice-items.ts';
+import type { ProrationBehavior } from './resources/portal-configurations.ts';
+import {
+  buildSubscription,
+  buildSubscriptionItem,
+  periodOf,
+  prorationOf,
+  setPeriod,
+  type Subscription,
+  type SubscriptionItem,
+} from './resources/subscriptions.ts';
 import type { StripeSandbox } from './sandbox.ts';
 import { addMonths, nowSeconds, type Json } from './primitives.ts';
 
@@ -23,12 +34,13 @@ export class BillingSimulation {
   }
 
   /**
-   * Invoices the subscription's current period and collects it. Returns the invoice and the
+   * Invoices the subscription's current period (unless `period` is false) with its pending
+   * invoice items, and collects it. Returns the invoice and the
    * events to send, each with the invoice as it was then: invoice.created (draft),
    * invoice.finalized, then invoice.paid and invoice.payment_succeeded, or invoice.payment_failed.
    */
-  private invoicePeriod(subscription: Subscription, billingReason: string, pays: boolean) {
-    const invoice = buildInvoice(this.sandbox, subscription, billingReason);
+  private invoicePeriod(subscription: Subscription, billingReason: string, pays: boolean, period = true) {
+    const invoice = buildInvoice(this.sandbox, subscription, billingReason, period);
     const events: Array<[string, Json]> = [['invoice.created', structuredClone(invoice)]];
     finalizeInvoice(this.sandbox, invoice);
     events.push(['invoice.finalized', structuredClone(invoice)]);
@@ -85,6 +97,48 @@ export class BillingSimulation {
 
     await this.send([['customer.subscription.created', subscription], ...events, ['checkout.session.completed', session]]);
     return session;
+  }
+
+  /**
+   * Moves the item to another price now (the same item id, as Stripe keeps it) and prorates as
+   * `behavior` says: create_prorations leaves two pending invoice items for the next invoice
+   * (the unused time of the old price, the remaining time of the new); always_invoice invoices
+   * them at once; none leaves the rest of the period as paid. Returns the events to send before
+   * customer.subscription.updated; the caller sends that one.
+   */
+  priceChange(sub: Subscription, item: SubscriptionItem, priceId: string, behavior: ProrationBehavior): Array<[string, Json]> {
+    const price = this.sandbox.state.prices.get(priceId);
+    if (!price) throw new Error(`No such price: '${priceId}'`);
+    if (item.price.id === priceId) return [];
+    const now = nowSeconds();
+    const events: Array<[string, Json]> = [];
+    if (behavior !== 'none') {
+      const { unused, remaining, period } = prorationOf(sub, item, price, now);
+      const common = { customer: sub.customer, subscription: sub.id, subscriptionItem: item.id, quantity: item.quantity, period };
+      const credit = buildProrationItem(this.sandbox, { ...common, kind: 'Unused', price: item.price, amount: unused });
+      const charge = buildProrationItem(this.sandbox, { ...common, kind: 'Remaining', price, amount: remaining });
+      events.push(['invoiceitem.created', structuredClone(credit)], ['invoiceitem.created', structuredClone(charge)]);
+    }
+    const replacement = buildSubscriptionItem(this.sandbox, sub.id, { price: priceId, quantity: item.quantity }, periodOf(sub));
+    Object.assign(item, { price: replacement.price, plan: replacement.plan });
+    if (behavior === 'always_invoice') {
+      const invoiced = this.invoicePeriod(sub, 'subscription_update', true, false);
+      sub.latest_invoice = invoiced.invoice.id;
+      events.push(...invoiced.events);
+    }
+    return events;
+  }
+
+  /** A plan change from the hosted portal: the price change, then customer.subscription.updated with the old items. */
+  async changePlan(subscriptionId: string, priceId: string, behavior: ProrationBehavior): Promise<Subscription> {
+    const sub = this.requireSubscription(subscriptionId);
+    const item = sub.items.data[0];
+    if (sub.status === 'canceled' || !item) throw new Error(`Subscription ${sub.id} cannot change plan.`);
+    const previous = { items: structuredClone(sub.items), latest_invoice: sub.latest_invoice };
+    const events = this.priceChange(sub, item, priceId, behavior);
+    this.sandbox.state.save();
+    await this.send([...events, ['customer.subscription.updated', sub, previous]]);
+    return sub;
   }
 
   /** Cancel at period end (or undo it): sends customer.subscription.updated. */

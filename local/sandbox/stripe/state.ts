@@ -1,6 +1,7 @@
 // The sandbox account's data: what Stripe stores (customers, checkout sessions, subscriptions,
-// invoices, portal sessions, events) and nothing that acts on it. Kept in memory and mirrored
-// to <dataDir>/stripe.json; prices and products come from the settings.
+// invoices and invoice items, portal configurations and sessions, events) and nothing that acts
+// on it. Kept in memory and mirrored to <dataDir>/stripe.json; prices and products come from
+// the settings.
 import path from 'node:path';
 import { JsonFile } from '../persist.ts';
 import type { Customer } from './resources/customers.ts';
@@ -8,6 +9,8 @@ import type { CheckoutSession, LineItemInput } from './resources/checkout-sessio
 import type { EventRecord } from './resources/events.ts';
 import type { Invoice } from './resources/invoices.ts';
 import type { PortalSession } from './resources/billing-portal.ts';
+import type { InvoiceItem } from './resources/invoice-items.ts';
+import type { PortalConfiguration } from './resources/portal-configurations.ts';
 import { buildPrice, buildProduct, type Price, type Product } from './resources/prices.ts';
 import type { Subscription } from './resources/subscriptions.ts';
 import type { StripeSettings } from './settings.ts';
@@ -24,6 +27,9 @@ interface AccountData {
   subscriptionData: Record<string, { metadata?: Metadata; description?: string }>;
   subscriptions: Record<string, Subscription>;
   invoices: Record<string, Invoice>;
+  /** Invoice items (prorations): pending until the subscription's next invoice takes them. */
+  invoiceItems: Record<string, InvoiceItem>;
+  portalConfigurations: Record<string, PortalConfiguration>;
   portalSessions: Record<string, PortalSession>;
   events: Record<string, EventRecord>;
   /** Event ids, oldest first. */
@@ -40,6 +46,8 @@ function emptyData(): AccountData {
     subscriptionData: {},
     subscriptions: {},
     invoices: {},
+    invoiceItems: {},
+    portalConfigurations: {},
     portalSessions: {},
     events: {},
     eventOrder: [],
@@ -82,10 +90,12 @@ export class StripeState {
       d.customers[id] ??
       d.subscriptions[id] ??
       d.invoices[id] ??
+      d.invoiceItems[id] ??
       d.checkoutSessions[id] ??
       this.prices.get(id) ??
       this.products.get(id) ??
       d.portalSessions[id] ??
+      d.portalConfigurations[id] ??
       d.events[id]?.event ??
       null
     );

@@ -4,6 +4,7 @@
 import { checkAllowed, listParams, noSuch, paginate, str, type Route } from '../request.ts';
 import type { StripeSandbox } from '../sandbox.ts';
 import { newId, nowSeconds, type Json } from '../primitives.ts';
+import { pendingItems, type InvoiceItem } from './invoice-items.ts';
 import { periodOf, type Subscription } from './subscriptions.ts';
 
 type InvoiceStatus = 'draft' | 'open' | 'paid' | 'void' | 'uncollectible';
@@ -28,60 +29,108 @@ function subscriptionOf(invoice: Invoice): string {
   return invoice.parent.subscription_details.subscription;
 }
 
-/** A draft invoice for the subscription's current period, stored. */
-export function buildInvoice(sandbox: StripeSandbox, subscription: Subscription, billingReason: string): Invoice {
-  const now = nowSeconds();
-  const data = sandbox.state.data;
-  const customer = data.customers[subscription.customer];
-  const period = periodOf(subscription);
-  const total = subscription.items.data.reduce((sum, item) => sum + item.price.unit_amount * item.quantity, 0);
-  const id = newId('in_');
-  const lines = subscription.items.data.map((item) => ({
+/** The line of a pending invoice item (a proration) on the invoice that takes it. */
+function itemLine(invoiceId: string, item: InvoiceItem): Json {
+  return {
     id: newId('il_'),
     object: 'line_item',
-    amount: item.price.unit_amount * item.quantity,
-    currency: item.price.currency,
-    description: `${item.quantity} × ${sandbox.state.products.get(item.price.product)?.name ?? item.price.id}`,
+    amount: item.amount,
+    currency: item.currency,
+    description: item.description,
     discount_amounts: [],
-    discountable: true,
+    discountable: item.discountable,
     discounts: [],
-    invoice: id,
+    invoice: invoiceId,
     livemode: false,
     metadata: {},
     parent: {
-      invoice_item_details: null,
-      subscription_item_details: {
-        invoice_item: null,
-        proration: false,
+      invoice_item_details: {
+        invoice_item: item.id,
+        proration: item.proration,
         proration_details: { credited_items: null },
-        subscription: subscription.id,
-        subscription_item: item.id,
+        subscription: item.parent.subscription_details.subscription,
       },
-      type: 'subscription_item_details',
+      subscription_item_details: null,
+      type: 'invoice_item_details',
     },
-    period: { end: period.end, start: period.start },
+    period: item.period,
     pretax_credit_amounts: [],
-    pricing: {
-      price_details: { price: item.price.id, product: item.price.product },
-      type: 'price_details',
-      unit_amount_decimal: String(item.price.unit_amount),
-    },
+    pricing: item.pricing,
     quantity: item.quantity,
     quantity_decimal: String(item.quantity),
-    subscription: subscription.id,
-    subtotal: item.price.unit_amount * item.quantity,
+    subscription: item.parent.subscription_details.subscription,
+    subtotal: item.amount,
     taxes: [],
-  }));
+  };
+}
+
+/**
+ * A draft invoice, stored: the subscription's current period (unless `period` is false, as for
+ * the immediate invoice of a plan change), and every pending invoice item of the subscription,
+ * which it takes. The customer's credit balance pays first; a negative total becomes credit.
+ */
+export function buildInvoice(sandbox: StripeSandbox, subscription: Subscription, billingReason: string, period = true): Invoice {
+  const now = nowSeconds();
+  const data = sandbox.state.data;
+  const customer = data.customers[subscription.customer];
+  const { start, end } = periodOf(subscription);
+  const id = newId('in_');
+  const periodItems = period ? subscription.items.data : [];
+  const pending = pendingItems(sandbox, subscription.id);
+  for (const item of pending) item.invoice = id;
+  const lines = [
+    ...pending.map((item) => itemLine(id, item)),
+    ...periodItems.map((item) => ({
+      id: newId('il_'),
+      object: 'line_item',
+      amount: item.price.unit_amount * item.quantity,
+      currency: item.price.currency,
+      description: `${item.quantity} × ${sandbox.state.products.get(item.price.product)?.name ?? item.price.id}`,
+      discount_amounts: [],
+      discountable: true,
+      discounts: [],
+      invoice: id,
+      livemode: false,
+      metadata: {},
+      parent: {
+        invoice_item_details: null,
+        subscription_item_details: {
+          invoice_item: null,
+          proration: false,
+          proration_details: { credited_items: null },
+          subscription: subscription.id,
+          subscription_item: item.id,
+        },
+        type: 'subscription_item_details',
+      },
+      period: { end, start },
+      pretax_credit_amounts: [],
+      pricing: {
+        price_details: { price: item.price.id, product: item.price.product },
+        type: 'price_details',
+        unit_amount_decimal: String(item.price.unit_amount),
+      },
+      quantity: item.quantity,
+      quantity_decimal: String(item.quantity),
+      subscription: subscription.id,
+      subtotal: item.price.unit_amount * item.quantity,
+      taxes: [],
+    })),
+  ];
+  const total = lines.reduce((sum, line) => sum + (line.amount as number), 0);
+  // Customer.balance: negative is credit the customer has with the account.
+  const startingBalance = typeof customer?.balance === 'number' ? customer.balance : 0;
+  const due = Math.max(0, total + startingBalance);
   const invoice: Invoice = {
     id,
     object: 'invoice',
     account_country: 'US',
     account_name: 'Castloop (sandbox)',
     account_tax_ids: null,
-    amount_due: total,
+    amount_due: due,
     amount_overpaid: 0,
     amount_paid: 0,
-    amount_remaining: total,
+    amount_remaining: due,
     amount_shipping: 0,
     application: null,
     attempt_count: 0,
@@ -130,15 +179,15 @@ export function buildInvoice(sandbox: StripeSandbox, subscription: Subscription,
       type: 'subscription_details',
     },
     payment_settings: { default_mandate: null, payment_method_options: null, payment_method_types: null },
-    period_end: period.end,
-    period_start: period.start,
+    period_end: period ? end : now,
+    period_start: period ? start : now,
     post_payment_credit_notes_amount: 0,
     pre_payment_credit_notes_amount: 0,
     receipt_number: null,
     rendering: null,
     shipping_cost: null,
     shipping_details: null,
-    starting_balance: 0,
+    starting_balance: startingBalance,
     statement_descriptor: null,
     status: 'draft',
     status_transitions: { finalized_at: null, marked_uncollectible_at: null, paid_at: null, voided_at: null },
@@ -156,16 +205,18 @@ export function buildInvoice(sandbox: StripeSandbox, subscription: Subscription,
   return invoice;
 }
 
-/** Draft to open: numbered, effective now, automatic collection attempted next. */
+/** Draft to open: numbered, effective now, the customer's balance applied; collection attempted next. */
 export function finalizeInvoice(sandbox: StripeSandbox, invoice: Invoice): void {
   const now = nowSeconds();
   const customer = sandbox.state.data.customers[invoice.customer];
+  const endingBalance = Math.min(0, (invoice.total as number) + (invoice.starting_balance as number));
+  if (customer) customer.balance = endingBalance;
   const sequence = Object.values(sandbox.state.data.invoices).filter((x) => x.customer === invoice.customer && x.number).length + 1;
   Object.assign(invoice, {
     status: 'open',
     number: `${customer?.invoice_prefix ?? 'LOCAL'}-${String(sequence).padStart(4, '0')}`,
     effective_at: now,
-    ending_balance: 0,
+    ending_balance: endingBalance,
     status_transitions: { ...invoice.status_transitions, finalized_at: now },
     webhooks_delivered_at: now,
   });

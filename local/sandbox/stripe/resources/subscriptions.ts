@@ -17,6 +17,7 @@ import {
 import type { StripeSandbox } from '../sandbox.ts';
 import { newId, type Json, type Metadata } from '../primitives.ts';
 import type { LineItemInput } from './checkout-sessions.ts';
+import type { ProrationBehavior } from './portal-configurations.ts';
 import { planOf, type Price } from './prices.ts';
 
 interface Period {
@@ -24,7 +25,7 @@ interface Period {
   end: number;
 }
 
-interface SubscriptionItem extends Json {
+export interface SubscriptionItem extends Json {
   id: string;
   object: 'subscription_item';
   price: Price;
@@ -60,6 +61,19 @@ export function periodOf(subscription: Subscription): Period {
   return { start: item?.current_period_start ?? subscription.created, end: item?.current_period_end ?? subscription.created };
 }
 
+/**
+ * What moving `item` to `price` at `at` prorates, as Stripe computes it to the second: a credit
+ * for the unused rest of the period at the old price and a charge for it at the new one, each
+ * rounded to the cent.
+ */
+export function prorationOf(subscription: Subscription, item: SubscriptionItem, price: Price, at: number) {
+  const { start, end } = periodOf(subscription);
+  const share = end > start ? Math.max(0, end - at) / (end - start) : 0;
+  const unused = -Math.round(item.price.unit_amount * item.quantity * share);
+  const remaining = Math.round(price.unit_amount * item.quantity * share);
+  return { unused, remaining, period: { start: Math.min(at, end), end } };
+}
+
 export function setPeriod(subscription: Subscription, period: Period): void {
   for (const item of subscription.items.data) {
     item.current_period_start = period.start;
@@ -67,7 +81,7 @@ export function setPeriod(subscription: Subscription, period: Period): void {
   }
 }
 
-function buildSubscriptionItem(
+export function buildSubscriptionItem(
   sandbox: StripeSandbox,
   subscriptionId: string,
   item: LineItemInput,
@@ -176,7 +190,12 @@ async function updateSubscription(sandbox: StripeSandbox, params: FormObject, id
       `A canceled subscription can only update its cancellation_details and metadata.`,
       'resource_missing',
     );
+  const behavior = str(params, 'proration_behavior') ?? 'create_prorations';
+  if (!['create_prorations', 'always_invoice', 'none'].includes(behavior))
+    fail(400, 'Invalid proration_behavior: must be one of create_prorations, always_invoice, or none', 'parameter_invalid_string', 'proration_behavior');
   const previous: Json = {};
+  /** What a price change sends before customer.subscription.updated (prorations, an invoice). */
+  const before: Array<[string, Json]> = [];
   const metadata = metadataParam(params.metadata, 'metadata');
   if (metadata !== undefined) {
     previous.metadata = sub.metadata;
@@ -199,14 +218,14 @@ async function updateSubscription(sandbox: StripeSandbox, params: FormObject, id
       const existing = itemId ? sub.items.data.find((x) => x.id === itemId) : null;
       if (itemId && !existing) noSuch('subscription_item', itemId, `items[${i}][id]`);
       if (existing && priceId) {
-        const replacement = buildSubscriptionItem(sandbox, sub.id, { price: priceId, quantity: existing.quantity }, period);
-        Object.assign(existing, { price: replacement.price, plan: replacement.plan });
+        before.push(...sandbox.billing.priceChange(sub, existing, priceId, behavior as ProrationBehavior));
       } else if (!existing && priceId) {
         sub.items.data.push(buildSubscriptionItem(sandbox, sub.id, { price: priceId, quantity: 1 }, period));
       }
     });
   }
   sandbox.state.save();
+  for (const [type, object] of before) void sandbox.events.emit(type, object).delivered;
   const cancel = bool(params, 'cancel_at_period_end');
   if (cancel !== null && cancel !== sub.cancel_at_period_end) {
     // setCancelAtPeriodEnd sends its own customer.subscription.updated (with the other changes in it).

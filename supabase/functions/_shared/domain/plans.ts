@@ -2,6 +2,12 @@
 export const PLAN_TIERS = ['starter', 'growth', 'scale'] as const;
 type PlanTier = (typeof PLAN_TIERS)[number];
 
+/**
+ * Where the billing portal sends the browser after a plan change: the dashboard with the tier it
+ * changed from, so the app knows what to wait for.
+ */
+export const PLAN_CHANGED_FROM_PARAM = 'plan_changed_from';
+
 export function isPlanTier(value: unknown): value is PlanTier {
   return typeof value === 'string' && (PLAN_TIERS as readonly string[]).includes(value);
 }

@@ -1,15 +1,16 @@
-// Checkout and billing portal (spec sections 2 and 7). Stripe is reached only from here, with
+// Checkout, billing portal and plan change (spec sections 2 and 7). Stripe is reached only from here, with
 // the secret key; the subscription itself is written only by the stripe-webhook function.
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { settings } from '../../_shared/config.ts';
 import { db } from '../../_shared/db.ts';
-import { isPlanTier } from '../../_shared/domain/plans.ts';
+import { isPlanTier, PLAN_CHANGED_FROM_PARAM } from '../../_shared/domain/plans.ts';
 import { databaseError } from '../../_shared/database-errors.ts';
 import { HttpError, parseJsonBody } from '../../_shared/http-error.ts';
 import { requireCaller, type Caller } from '../../_shared/session.ts';
 import { userClient } from '../../_shared/supabase-clients.ts';
 import { priceIdsByTier, stripeClient } from '../../_shared/stripe.ts';
+import { planChangeConfiguration } from '../billing/portal-configuration.ts';
 
 const siteUrl = () => settings().siteUrl;
 
@@ -74,6 +75,59 @@ billingRoutes.post('/create-portal-session', async (c) => {
   const caller = await requireCaller(c);
   const customer = await storedCustomerId(caller);
   if (!customer) throw new HttpError(400, 'No billing account yet: choose a plan first');
-  const portal = await stripeClient().billingPortal.sessions.create({ customer, return_url: `${siteUrl()}/subscribe` });
+  // The portal also offers the plan change (the account's default configuration does not).
+  const portal = await stripeClient().billingPortal.sessions.create({
+    customer,
+    configuration: await planChangeConfiguration(),
+    return_url: `${siteUrl()}/subscribe`,
+  });
+  return c.json({ url: portal.url });
+});
+
+const planChangeSchema = z.object({ tier: z.string().max(50).optional() });
+
+/**
+ * The portal opened on the plan change of the caller's active subscription: choosing a plan, or
+ * confirming `tier`. After the change Stripe sends the browser to the dashboard, which waits for
+ * the new tier (PLAN_CHANGED_FROM_PARAM).
+ */
+billingRoutes.post('/create-plan-change-session', async (c) => {
+  const caller = await requireCaller(c);
+  const { tier } = await parseJsonBody(c.req.raw, planChangeSchema);
+  if (tier !== undefined && !isPlanTier(tier)) throw new HttpError(400, `Unknown plan: ${tier}`);
+  const { data: row, error } = await userClient(caller.accessToken)
+    .from('subscriptions')
+    .select('stripe_customer_id, stripe_subscription_id, status, tier')
+    .eq('user_id', caller.userId)
+    .maybeSingle();
+  if (error) throw databaseError(error, 'Could not read billing data');
+  if (!row?.stripe_customer_id || !row.stripe_subscription_id || row.status !== 'active') {
+    throw new HttpError(409, 'There is no active subscription to change: choose a plan first');
+  }
+  if (tier !== undefined && tier === row.tier) throw new HttpError(409, `You are already on the ${tier} plan`);
+  const stripe = stripeClient();
+  const subscription = tier === undefined ? null : await stripe.subscriptions.retrieve(row.stripe_subscription_id);
+  const item = subscription?.items.data[0];
+  if (subscription && !item) throw new HttpError(502, 'Stripe returned a subscription without items');
+  const price = tier === undefined ? undefined : priceIdsByTier()[tier];
+  if (tier !== undefined && !price) throw new HttpError(503, `The ${tier} plan has no Stripe price configured`);
+  const done = `${siteUrl()}/dashboard?${new URLSearchParams({ [PLAN_CHANGED_FROM_PARAM]: row.tier ?? '' })}`;
+  const portal = await stripe.billingPortal.sessions.create({
+    customer: row.stripe_customer_id,
+    configuration: await planChangeConfiguration(),
+    return_url: `${siteUrl()}${tier === undefined ? '/dashboard' : '/subscribe'}`,
+    flow_data:
+      item && price
+        ? {
+            type: 'subscription_update_confirm',
+            subscription_update_confirm: { subscription: row.stripe_subscription_id, items: [{ id: item.id, price }] },
+            after_completion: { type: 'redirect', redirect: { return_url: done } },
+          }
+        : {
+            type: 'subscription_update',
+            subscription_update: { subscription: row.stripe_subscription_id },
+            after_completion: { type: 'redirect', redirect: { return_url: done } },
+          },
+  });
   return c.json({ url: portal.url });
 });

@@ -2,6 +2,7 @@
 // several features). Each panel owns its data and texts.
 import { useEffect } from 'react';
 import { useNavigate } from 'react-router-dom';
+import { UpgradePlanButton } from '@/features/billing/components/upgrade-plan-button';
 import { ConnectionsPanel } from '@/features/connections/components/connections-panel';
 import { SubmitEpisodePanel } from '@/features/episodes/components/submit-episode-panel';
 import { SummaryCards } from '@/features/episodes/components/summary-cards';
@@ -12,10 +13,12 @@ import { delays } from '@/lib/delays';
 import { notify } from '@/lib/toast';
 import { QuickActions } from '../dashboard/quick-actions';
 import { dashboardTexts as t } from '../dashboard/texts';
+import { usePlanChangeReturn } from '../dashboard/use-plan-change-return';
 
 export default function DashboardPage() {
   const { data: account } = useCurrentAccount();
   const navigate = useNavigate();
+  usePlanChangeReturn();
 
   // A logged-out visit: 'Unauthorized', then / after 500 ms (spec section 2).
   useEffect(() => {
@@ -35,7 +38,7 @@ export default function DashboardPage() {
 
       <SummaryCards />
       <ConnectionsPanel />
-      <SubmitEpisodePanel userId={account.id} />
+      <SubmitEpisodePanel userId={account.id} upgradeAction={<UpgradePlanButton />} />
       <ProfileCard />
       <QuickActions />
       <WelcomeModal />

@@ -20,6 +20,8 @@ export const texts = {
   retry: 'Try again',
   checkoutFailed: 'Failed to start checkout process. Please try again.',
   portalFailed: 'Failed to access billing portal. Please try again.',
+  upgradePlan: 'Upgrade plan',
+  planChanged: (plan: string) => `Your plan is now the ${plan}.`,
   included: 'Included',
   notIncluded: 'Not included',
 } as const;

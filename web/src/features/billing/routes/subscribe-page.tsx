@@ -5,6 +5,7 @@ import { FullPageSpinner } from '@/components/spinner';
 import { useCurrentAccount } from '@/lib/current-account';
 import { notify } from '@/lib/toast';
 import { useOpenPortal, useStartCheckout } from '../api/billing-sessions';
+import { useChangePlan } from '../api/create-plan-change-session';
 import { usePlans } from '../api/get-plans';
 import { PlanCard } from '../components/plan-card';
 import { texts } from '../texts';
@@ -15,12 +16,15 @@ export default function SubscribePage() {
   const plans = usePlans();
   const checkout = useStartCheckout();
   const portal = useOpenPortal();
+  const planChange = useChangePlan();
   const isActive = account?.subscriptionStatus === 'active';
-  const busy = checkout.isPending || checkout.isSuccess || portal.isPending || portal.isSuccess;
+  const busy =
+    checkout.isPending || checkout.isSuccess || portal.isPending || portal.isSuccess || planChange.isPending || planChange.isSuccess;
 
   const choose = (tier: string) =>
     checkout.mutate(tier, { onError: () => notify.error(texts.checkoutFailed) });
   const openPortal = () => portal.mutate(undefined, { onError: () => notify.error(texts.portalFailed) });
+  const changeTo = (tier: string) => planChange.mutate(tier, { onError: () => notify.error(texts.portalFailed) });
 
   return (
     <main className="mx-auto flex max-w-6xl flex-col gap-6 px-4 py-8">
@@ -46,6 +50,7 @@ export default function SubscribePage() {
 
       {checkout.isError && <ErrorAlert title={texts.checkoutFailed} message={checkout.error.message} />}
       {portal.isError && <ErrorAlert title={texts.portalFailed} message={portal.error.message} />}
+      {planChange.isError && <ErrorAlert title={texts.portalFailed} message={planChange.error.message} />}
 
       {isActive && (
         <section className="card bg-success/10" aria-labelledby="active-subscription-title">
@@ -79,10 +84,10 @@ export default function SubscribePage() {
               key={plan.id}
               plan={plan}
               isCurrent={isActive && account?.subscriptionTier === plan.id}
-              pending={checkout.isPending && checkout.variables === plan.id}
+              pending={(checkout.isPending && checkout.variables === plan.id) || (planChange.isPending && planChange.variables === plan.id)}
               disabled={busy}
-              // A subscriber changes plan in the billing portal; a second checkout would bill twice.
-              onChoose={isActive ? openPortal : choose}
+              // A subscriber changes plan in the billing portal, opened on confirming this plan; a second checkout would bill twice.
+              onChoose={isActive ? changeTo : choose}
               chooseLabel={isActive ? texts.changeTo : texts.choose}
             />
           ))}

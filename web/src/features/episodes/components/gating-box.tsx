@@ -1,10 +1,12 @@
 // The orange box on the Submit New Episode panel when submission is blocked.
 import type { EpisodeStats } from '@domain/episodes';
 import { timeAgo } from '@domain/relative-time';
+import type { ReactNode } from 'react';
 import { gatingTexts as t } from '../texts';
 import { gateOf } from './gating';
 
-export function GatingBox({ stats }: { stats: EpisodeStats }) {
+/** `upgradeAction`: shown with the monthly limit message (the app passes billing's upgrade button). */
+export function GatingBox({ stats, upgradeAction }: { stats: EpisodeStats; upgradeAction?: ReactNode }) {
   const gate = gateOf(stats);
   if (!gate) return null;
   const lines =
@@ -23,6 +25,7 @@ export function GatingBox({ stats }: { stats: EpisodeStats }) {
           {line}
         </p>
       ))}
+      {gate === 'monthly_limit' && upgradeAction && <div className="mt-2">{upgradeAction}</div>}
     </div>
   );
 }

@@ -11,7 +11,7 @@ import {
   normalizeDaysBetweenClips,
 } from '@domain/episodes';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useId, useMemo } from 'react';
+import { type ReactNode, useId, useMemo } from 'react';
 import { useForm } from 'react-hook-form';
 import { CheckboxField } from '@/components/checkbox-field';
 import { FormField } from '@/components/form-field';
@@ -29,6 +29,8 @@ interface Props {
   stats: EpisodeStats;
   open: boolean;
   onClose: () => void;
+  /** Offered with the monthly limit banner. */
+  upgradeAction?: ReactNode;
 }
 
 function FileRow({ item, onRemove, onRetry }: { item: UploadItem; onRemove: () => void; onRetry: () => void }) {
@@ -63,7 +65,7 @@ function FileRow({ item, onRemove, onRetry }: { item: UploadItem; onRemove: () =
   );
 }
 
-export default function SubmitEpisodeDialog({ userId, stats, open, onClose }: Props) {
+export default function SubmitEpisodeDialog({ userId, stats, open, onClose, upgradeAction }: Props) {
   const fileInputId = useId();
   const uploads = useEpisodeUploads(userId);
   const submit = useSubmitEpisode();
@@ -116,6 +118,7 @@ export default function SubmitEpisodeDialog({ userId, stats, open, onClose }: Pr
       {gate && (
         <div role="alert" className="alert alert-warning">
           <span>{g.banner[gate]}</span>
+          {gate === 'monthly_limit' && upgradeAction}
         </div>
       )}
 

@@ -1,6 +1,6 @@
 // The dashboard's Submit New Episode panel: gating box, the button that opens the dialog
 // (loaded, with the upload library, only when first opened) and Recent Episodes.
-import { lazy, Suspense, useState } from 'react';
+import { lazy, type ReactNode, Suspense, useState } from 'react';
 import { useEpisodeStats } from '../api/get-episode-stats';
 import { episodeTexts as t } from '../texts';
 import { hasInterruptedUploads } from '../upload/remembered';
@@ -9,7 +9,8 @@ import { RecentEpisodes } from './recent-episodes';
 
 const SubmitEpisodeDialog = lazy(() => import('./submit-episode-dialog'));
 
-export function SubmitEpisodePanel({ userId }: { userId: string }) {
+/** `upgradeAction`: what the monthly limit message offers (the app passes billing's upgrade button). */
+export function SubmitEpisodePanel({ userId, upgradeAction }: { userId: string; upgradeAction?: ReactNode }) {
   const stats = useEpisodeStats();
   const [open, setOpen] = useState(false);
   // Once opened the dialog stays mounted, so uploads keep their progress while it is closed;
@@ -32,12 +33,12 @@ export function SubmitEpisodePanel({ userId }: { userId: string }) {
             {t.openDialog}
           </button>
         </div>
-        {stats.data && <GatingBox stats={stats.data} />}
+        {stats.data && <GatingBox stats={stats.data} upgradeAction={upgradeAction} />}
         <RecentEpisodes />
       </div>
       {mounted && stats.data && (
         <Suspense fallback={null}>
-          <SubmitEpisodeDialog userId={userId} stats={stats.data} open={open} onClose={() => setOpen(false)} />
+          <SubmitEpisodeDialog userId={userId} stats={stats.data} open={open} onClose={() => setOpen(false)} upgradeAction={upgradeAction} />
         </Suspense>
       )}
     </section>

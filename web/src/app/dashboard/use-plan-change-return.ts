@@ -1,0 +1,44 @@
+// Back on the dashboard from the billing portal's plan change (`?plan_changed_from=<old tier>`):
+// Stripe's webhook may land after the redirect, so wait up to 10 s for the account to show
+// another tier, then reload the episode stats (limit, tier) and drop the marker from the address.
+// The app layer owns it: it refreshes data of two features.
+import { PLAN_CHANGED_FROM_PARAM, planTitle } from '@domain/plans';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
+import { useLocation, useNavigate } from 'react-router-dom';
+import { texts as billingTexts } from '@/features/billing/texts';
+import { episodeStatsKey } from '@/features/episodes/api/get-episode-stats';
+import { currentAccountKey, currentAccountQuery } from '@/lib/current-account';
+import { wait } from '@/lib/delays';
+import { notify } from '@/lib/toast';
+
+const POLLS = 10;
+
+export function usePlanChangeReturn(): void {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const started = useRef(false);
+  const from = new URLSearchParams(location.search).get(PLAN_CHANGED_FROM_PARAM);
+
+  useEffect(() => {
+    if (from === null || started.current) return;
+    started.current = true;
+    void (async () => {
+      let tier: string | null | undefined = from;
+      for (let i = 0; i < POLLS && tier === from; i++) {
+        if (i > 0) await wait(1000);
+        tier = (await queryClient.fetchQuery({ ...currentAccountQuery, staleTime: 0 }).catch(() => null))?.subscriptionTier;
+      }
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: currentAccountKey }),
+        queryClient.invalidateQueries({ queryKey: episodeStatsKey }),
+      ]);
+      if (tier && tier !== from) notify.success(billingTexts.planChanged(planTitle(tier)));
+      const params = new URLSearchParams(location.search);
+      params.delete(PLAN_CHANGED_FROM_PARAM);
+      const search = params.toString();
+      navigate({ pathname: location.pathname, search: search ? `?${search}` : '', hash: location.hash }, { replace: true });
+    })();
+  }, [from, queryClient, navigate, location]);
+}

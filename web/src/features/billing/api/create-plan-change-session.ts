@@ -1,0 +1,15 @@
+// POST /api/create-plan-change-session: the billing portal opened on changing the plan (choosing
+// one, or confirming `tier`); the browser goes there and Stripe brings it back to the dashboard.
+import { useMutation } from '@tanstack/react-query';
+import { apiRequest } from '@/lib/api-client';
+
+export function createPlanChangeSession(tier?: string): Promise<{ url: string }> {
+  return apiRequest<{ url: string }>('POST', '/api/create-plan-change-session', tier === undefined ? {} : { tier });
+}
+
+export function useChangePlan() {
+  return useMutation({
+    mutationFn: createPlanChangeSession,
+    onSuccess: ({ url }) => window.location.assign(url),
+  });
+}
