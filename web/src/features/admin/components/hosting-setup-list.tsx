@@ -27,10 +27,10 @@ export function HostingSetupList({ setups, marking, onMarkReady, ...paging }: Pr
                   <p className="font-medium break-all">{setup.email}</p>
                   <p className="text-sm">
                     {name && `${name} · `}
-                    {t.columns.plan}: {setup.subscriptionTier ?? t.noPlan}
+                    {t.plan}: {setup.subscriptionTier ?? t.noPlan}
                   </p>
                   <p className="text-sm">
-                    {t.columns.started}: {t.started(timeAgo(new Date(setup.hostingSetupStartedAt)), formatTime(setup.hostingSetupStartedAt))}
+                    {t.startedLabel}: {t.started(timeAgo(new Date(setup.hostingSetupStartedAt)), formatTime(setup.hostingSetupStartedAt))}
                   </p>
                 </div>
                 <button
