@@ -11,7 +11,7 @@ import {
 } from '../../_shared/domain/episodes.ts';
 import { settings } from '../../_shared/config.ts';
 import { db } from '../../_shared/db.ts';
-import { databaseError, isUnstorableText, unstorableTextMessage } from '../../_shared/database-errors.ts';
+import { databaseError, isUnstorableText, unstorableTextMessage, type DatabaseError } from '../../_shared/database-errors.ts';
 import { mediaTypeOf, SIGNATURE_BYTES } from '../../_shared/domain/file-signatures.ts';
 import { HttpError, parseJsonBody } from '../../_shared/http-error.ts';
 import { readAsCaller, requireCaller } from '../../_shared/session.ts';
@@ -49,8 +49,7 @@ async function episodeObject(file: string): Promise<{ id: string; version: strin
       select id, version from storage.objects where bucket_id = ${EPISODES_BUCKET} and name = ${file}`;
     return object ?? null;
   } catch (error) {
-    const { code, message } = error as { code?: string; message: string };
-    throw databaseError({ code, message }, SUBMIT_FAILED);
+    throw databaseError(error as DatabaseError, SUBMIT_FAILED);
   }
 }
 
@@ -60,6 +59,8 @@ async function episodeObject(file: string): Promise<{ id: string; version: strin
  * the submission is written. Each file that passes is recorded at the version it had before
  * the read (private.checked_episode_files): submit_episode() takes only files recorded at their
  * current version, so calling it straight, or replacing a file after its check, is refused.
+ * The read is the one raw fetch to Storage: storage-js's `download` cannot ask for a range (its
+ * fetch parameters take no headers), and without one Storage starts sending the whole file.
  */
 async function requireMp4Files(caller: { userId: string }, files: string[]): Promise<void> {
   const { serviceRoleKey: key, supabaseUrl } = settings();
