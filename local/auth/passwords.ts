@@ -1,4 +1,5 @@
-// Passwords: bcrypt with cost 10 (GoTrue's), at most 72 bytes, at least the configured length.
+// Passwords: bcrypt with cost 10 (GoTrue's; 4 in the test profile, see settings.ts), at most 72
+// bytes, at least the configured length.
 // Hashing runs on libuv's thread pool (@node-rs/bcrypt), never on the event loop that also
 // serves the gateway and Storage: a sign-in must not stall every other request.
 import { hash as bcryptHash, verify } from '@node-rs/bcrypt';
@@ -17,15 +18,16 @@ export function checkPassword(settings: AuthSettings, password: string): void {
   }
 }
 
-let dummy: Promise<string> | null = null;
+const dummies = new Map<number, Promise<string>>();
 /** Compared against when the e-mail is unknown, so both cases take as long. */
-export function dummyHash(): Promise<string> {
-  dummy ??= bcryptHash('not-a-password-of-anyone', 10);
-  return dummy;
+export function dummyHash(settings: AuthSettings): Promise<string> {
+  const cost = settings.passwordHashCost;
+  if (!dummies.has(cost)) dummies.set(cost, bcryptHash('not-a-password-of-anyone', cost));
+  return dummies.get(cost)!;
 }
 
-export function hashPassword(password: string): Promise<string> {
-  return bcryptHash(password, 10);
+export function hashPassword(settings: AuthSettings, password: string): Promise<string> {
+  return bcryptHash(password, settings.passwordHashCost);
 }
 
 /** Compares in constant time; a user without a password never matches. */

@@ -67,6 +67,9 @@ describe('rate limit settings', () => {
     // The test stack keeps limits on, scaled up so a whole test run fits in them.
     const test = loadAuthSettings(loadConfig('test'));
     expect(test.rateLimit.signInSignUps).toBeGreaterThan(dev.rateLimit.signInSignUps);
+    // GoTrue's bcrypt cost; the test stack hashes cheaply, hundreds of test users on 2 cores.
+    expect(dev.passwordHashCost).toBe(10);
+    expect(test.passwordHashCost).toBe(4);
   });
 
   it('reads the other [auth] settings the issue names', () => {

@@ -42,12 +42,15 @@ async function schema(url: string): Promise<string[]> {
 
 it('`supabase migration list` sees every migration applied on the test stack; `db push` has nothing to do', async () => {
   const files = (await listMigrations()).map((m) => m.version);
-  const { run, migrations } = await listMigrationsWithCli(config.urls.db);
+  // Both only read the database: the two CLI runs go side by side.
+  const [{ run, migrations }, push] = await Promise.all([
+    listMigrationsWithCli(config.urls.db),
+    pushMigrations(config.urls.db, { dryRun: true }),
+  ]);
   expect(run.code, run.stderr).toBe(0);
   expect(migrations.map((m) => m.local)).toEqual(files);
   expect(migrations.map((m) => m.remote)).toEqual(files);
 
-  const push = await pushMigrations(config.urls.db, { dryRun: true });
   expect(push.code, push.stderr).toBe(0);
   expect(push.stdout).toContain('Remote database is up to date.');
 });
@@ -55,9 +58,9 @@ it('`supabase migration list` sees every migration applied on the test stack; `d
 it('`supabase db push` applies every migration to a fresh database, as the stack runner does', async () => {
   const cliUrl = await createBootstrappedDatabase(config, probes.cli);
   const runnerUrl = await createBootstrappedDatabase(config, probes.runner);
-  const push = await pushMigrations(cliUrl);
+  // Two databases of their own: each is migrated beside the other.
+  const [push] = await Promise.all([pushMigrations(cliUrl), applyMigrations(runnerUrl, () => {})]);
   expect(push.code, push.stderr).toBe(0);
-  await applyMigrations(runnerUrl, () => {});
 
   const { migrations } = await listMigrationsWithCli(cliUrl);
   expect(migrations.every((m) => m.remote === m.local)).toBe(true);

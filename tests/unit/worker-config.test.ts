@@ -1,6 +1,8 @@
 // The worker's settings are read and checked in one place: without one it needs it does not
 // start, and the error names every missing or malformed setting at once. Local values reach it
 // only because the local stack passes them.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../local/config.ts';
 import { loadWorkerConfig } from '../../worker/config.ts';
@@ -54,5 +56,19 @@ describe('the worker settings', () => {
       databaseUrl: stack.urls.db,
       googleApiBase: stack.urls.sandbox,
     });
+  });
+
+  it('reads its environment only through worker/config.ts', () => {
+    const workerDir = path.resolve(import.meta.dirname, '..', '..', 'worker');
+    const sources = (dir: string): string[] =>
+      readdirSync(dir).flatMap((entry) => {
+        const file = path.join(dir, entry);
+        if (statSync(file).isDirectory()) return entry === 'node_modules' ? [] : sources(file);
+        return entry.endsWith('.ts') && !entry.endsWith('.test.ts') ? [file] : [];
+      });
+    const readers = sources(workerDir).filter((file) =>
+      /\bprocess\.env\b|\bSITE_URL\b/.test(readFileSync(file, 'utf8')),
+    );
+    expect(readers.map((file) => path.relative(workerDir, file))).toEqual(['config.ts']);
   });
 });

@@ -61,7 +61,7 @@ export const signup: RouteHandler = async (ctx, req, res, url) => {
   checkPassword(s, password);
   const email = validateEmail(rawEmail);
   const redirectTo = resolveRedirect(s, url.searchParams.get('redirect_to'));
-  const encryptedPassword = await hashPassword(password);
+  const encryptedPassword = await hashPassword(ctx.settings, password);
 
   const answer = await transaction(ctx.db, async (db) => {
     const existing = await findUserByEmail(db, email, true);
@@ -110,7 +110,7 @@ async function passwordGrant(...[ctx, req, res]: Parameters<RouteHandler>): Prom
   }
   if (rawEmail.length > 255) throw invalid();
   const user = await findUserByEmail(ctx.db, rawEmail);
-  const matches = await passwordMatches(password, user?.encrypted_password || (await dummyHash()));
+  const matches = await passwordMatches(password, user?.encrypted_password || (await dummyHash(ctx.settings)));
   if (!user || !matches || !user.encrypted_password) throw invalid();
   if (isBanned(user)) throw badRequest('user_banned', 'User is banned');
   if (!isConfirmed(user) && !ctx.settings.autoconfirm) throw badRequest('email_not_confirmed', 'Email not confirmed');
@@ -186,7 +186,7 @@ export const updateUser: RouteHandler = async (ctx, req, res, url) => {
   if (phone) throw badRequest('phone_provider_disabled', 'Phone updates are disabled');
   if (password !== undefined) checkPassword(s, password);
   const email = rawEmail ? validateEmail(rawEmail) : undefined;
-  const encryptedPassword = password !== undefined ? await hashPassword(password) : undefined;
+  const encryptedPassword = password !== undefined ? await hashPassword(ctx.settings, password) : undefined;
   if (password !== undefined && (await passwordMatches(password, caller.user.encrypted_password))) {
     throw unprocessable('same_password', 'New password should be different from the old password.');
   }

@@ -70,7 +70,7 @@ export const createUser: RouteHandler = async (ctx, req, res) => {
   const userMetadata = metadata(body, 'user_metadata') ?? metadata(body, 'data') ?? {};
   const appMetadata = metadata(body, 'app_metadata') ?? {};
   const banned = bannedUntil(body);
-  const encryptedPassword = password !== undefined ? await hashPassword(password) : '';
+  const encryptedPassword = password !== undefined ? await hashPassword(ctx.settings, password) : '';
   const user = await transaction(ctx.db, async (db) => {
     if (await findUserByEmail(db, email, true)) throw emailTaken();
     if (id && (await findUserById(db, id))) throw unprocessable('user_already_exists', 'User already registered');
@@ -155,7 +155,7 @@ export const updateUser: RouteHandler = async (ctx, req, res, _url, params) => {
   const role = optionalString(body, 'role');
   const emailConfirm = optionalBoolean(body, 'email_confirm');
   const banned = bannedUntil(body);
-  const encryptedPassword = password !== undefined ? await hashPassword(password) : undefined;
+  const encryptedPassword = password !== undefined ? await hashPassword(ctx.settings, password) : undefined;
 
   const answer = await transaction(ctx.db, async (db) => {
     let user = await loadTarget(params, (id) => findUserById(db, id, true));
@@ -240,7 +240,7 @@ export const generateLink: RouteHandler = async (ctx, req, res, url) => {
           });
         user ??= await insertUser(db, {
           email,
-          encryptedPassword: password && type === 'signup' ? await hashPassword(password) : '',
+          encryptedPassword: password && type === 'signup' ? await hashPassword(ctx.settings, password) : '',
           confirmed: false,
           userMetadata: data,
           appMetadata: {},

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { databaseError, isUnstorableText } from './database-errors.ts';
 
-const answer = (error: { code?: string; message: string; details?: string | null }) => {
+const answer = (error: { code?: string; message: string; details?: string | null; detail?: string }) => {
   const mapped = databaseError(error, 'Could not save');
   return { status: mapped.status, message: mapped.message };
 };
@@ -27,6 +27,21 @@ describe('databaseError: the one mapping from a database refusal to HTTP', () =>
     expect(answer({ code: 'PT402', message: 'subscription_inactive' })).toMatchObject({ status: 403 });
     expect(answer({ code: '42501', message: 'not_admin' })).toMatchObject({ status: 403 });
     expect(answer({ code: '42501', message: 'not_authenticated' })).toEqual({ status: 401, message: 'Unauthorized' });
+  });
+
+  it("turns complete_onboarding's list of missing fields into the spec's messages", () => {
+    expect(answer({ code: '22023', message: 'onboarding_incomplete', details: 'brandFont, logo, somethingNew' })).toEqual({
+      status: 400,
+      message: 'Brand font is required, Brand logo is required, somethingNew',
+    });
+    expect(answer({ code: '22023', message: 'onboarding_incomplete', details: '' })).toEqual({ status: 400, message: 'onboarding_incomplete' });
+  });
+
+  it("reads postgres.js's `detail` as PostgREST's `details`", () => {
+    expect(answer({ code: 'P0001', message: 'invalid_cursor', detail: 'The page cursor is incomplete.' })).toEqual({
+      status: 400,
+      message: 'The page cursor is incomplete.',
+    });
   });
 
   it('answers not found for PT404 alone, the one code our SQL raises for it', () => {

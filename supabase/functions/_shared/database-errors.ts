@@ -2,12 +2,15 @@
 // client caused (bad text, a value out of range, a conflict, a rule of ours the request broke) is
 // a 4xx with words for people; anything else is the server's fault, a 500. It takes the SQLSTATE
 // Postgres gives (postgres.js and PostgREST alike report it as `code`) or PostgREST's own code.
+import { missingFieldsMessage } from './domain/onboarding.ts';
 import { HttpError } from './http-error.ts';
 
+/** PostgREST's error (`details`) or postgres.js's (`detail`): the same SQLSTATE, message and detail. */
 export interface DatabaseError {
   code?: string;
   message: string;
   details?: string | null;
+  detail?: string;
 }
 
 type Status = HttpError['status'];
@@ -26,6 +29,14 @@ export function isUnstorableText(text: string): boolean {
  * Not found is always PT404 (docs/decisions.md, "One error contract").
  */
 const raisedByUs = (code: string) => code === '22023' || code === 'P0001' || code === '42501' || /^PT\d{3}$/.test(code);
+
+/**
+ * The reason codes whose detail is a list of names for programs rather than words for people:
+ * complete_onboarding()'s missing fields ('brandFont, logo') become the spec's messages.
+ */
+const detailAsWords = new Map<string, (detail: string) => string>([
+  ['onboarding_incomplete', (detail) => missingFieldsMessage(detail.split(', ').filter(Boolean))],
+]);
 
 const answerable: readonly Status[] = [400, 401, 403, 404, 409, 413, 415, 422, 429];
 
@@ -58,6 +69,9 @@ export function databaseError(error: DatabaseError, action: string): HttpError {
   if (status === 401) return new HttpError(401, 'Unauthorized');
   const code = error.code ?? '';
   if (unstorableText.has(code)) return new HttpError(status, `${action}: ${unstorableTextMessage}`);
-  if (raisedByUs(code)) return new HttpError(status, error.details || error.message);
+  if (raisedByUs(code)) {
+    const detail = error.details || error.detail || '';
+    return new HttpError(status, (detailAsWords.get(error.message)?.(detail) ?? detail) || error.message);
+  }
   return new HttpError(status, `${action}: ${error.message}`);
 }

@@ -5,7 +5,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { settings } from './config.ts';
 import { accountSchema, type Account } from './domain/account.ts';
-import { databaseError } from './database-errors.ts';
+import { databaseError, type DatabaseError } from './database-errors.ts';
 import { db } from './db.ts';
 import { HttpError } from './http-error.ts';
 import { sessionVerifier, userClient } from './supabase-clients.ts';
@@ -129,9 +129,8 @@ export async function readAsCaller(caller: Caller, select: string): Promise<unkn
       .simple();
     return (results as unknown as { result: unknown }[][])[2][0]?.result ?? null;
   } catch (error) {
-    // postgres.js names the SQL detail `detail`; a failure without a SQLSTATE is the server's.
-    const { code, message, detail } = error as { code?: string; message: string; detail?: string };
-    throw databaseError({ code, message, details: detail }, "Could not read the caller's data");
+    // A failure without a SQLSTATE is the server's.
+    throw databaseError(error as DatabaseError, "Could not read the caller's data");
   }
 }
 

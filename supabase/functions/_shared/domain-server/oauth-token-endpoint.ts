@@ -135,14 +135,14 @@ interface TokenSet {
 class ProviderError extends Error {
   constructor(
     readonly code: string,
-    readonly httpStatus: number,
+    readonly status: number,
   ) {
-    super(`provider answered ${httpStatus} ${code}`);
+    super(`provider answered ${status} ${code}`);
   }
 
   /** The grant is revoked or expired: only reconnecting helps, retrying never will. */
   get grantGone(): boolean {
-    return this.code === 'invalid_grant' || this.httpStatus === 401;
+    return this.code === 'invalid_grant' || this.status === 401;
   }
 }
 

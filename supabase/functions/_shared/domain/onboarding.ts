@@ -271,6 +271,14 @@ export function missingRequiredFields(
   });
 }
 
+/**
+ * The spec's words for required fields named by their spec names ('brandFont, logo', the list
+ * complete_onboarding() raises), in the given order; a name without a message stays as it is.
+ */
+export function missingFieldsMessage(fields: readonly string[]): string {
+  return fields.map((field) => requiredOnboardingFields.find((item) => item.field === field)?.message ?? field).join(', ');
+}
+
 export function requiredFieldCount(mode: OnboardingMode): number {
   return mode === 'update' ? 0 : requiredOnboardingFields.length;
 }

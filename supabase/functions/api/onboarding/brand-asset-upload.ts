@@ -1,42 +1,24 @@
-// Streaming one multipart file part into Storage, checking its type and size on the way.
-import { brandAssetObjectName, brandAssetRules, contentMatchesType, type BrandAssetSlot } from '../../_shared/domain/onboarding.ts';
-import { settings } from '../../_shared/config.ts';
+// Streaming one multipart file part into Storage through storage-js, checking its type and size
+// on the way.
+import { BRAND_ASSETS_BUCKET, brandAssetObjectName, brandAssetRules, contentMatchesType, type BrandAssetSlot } from '../../_shared/domain/onboarding.ts';
 import { SIGNATURE_BYTES } from '../../_shared/domain/file-signatures.ts';
 import { HttpError } from '../../_shared/http-error.ts';
 import type { Caller } from '../../_shared/session.ts';
-import { BRAND_ASSETS_BUCKET } from '../../_shared/domain/onboarding.ts';
-import { PROVIDER_ANSWER_MAX_BYTES, readCappedText } from '../../_shared/domain-server/capped-response.ts';
+import { serviceClient } from '../../_shared/supabase-clients.ts';
 
-// The upload stays a raw fetch rather than storage-js's `upload`: storage-js turns a failed
-// request into its own error (losing the refusal this stream raised, and the Storage answer's
-// status and text that storageRefusal maps), and this route must tell a body that broke off
-// (400), a file refused on the way (413/415) and Storage refusing it apart.
-function objectUrl(objectName: string): string {
-  return `${settings().supabaseUrl}/storage/v1/object/${BRAND_ASSETS_BUCKET}/${objectName.split('/').map(encodeURIComponent).join('/')}`;
-}
-
-/** Brand assets are written with the service role, once their bytes passed the slot's check. */
-function serviceStorageHeaders(): Record<string, string> {
-  const key = settings().serviceRoleKey;
-  return { authorization: `Bearer ${key}`, apikey: key };
-}
-
-/** The Storage API's refusal of an upload as the answer this route gives. */
-async function storageRefusal(res: Response, slot: BrandAssetSlot): Promise<HttpError> {
+/**
+ * Storage's refusal of an upload as this route's answer. storage-js's error holds the logical
+ * status Storage's answer names (`statusCode`; Storage answers every 4xx with HTTP 400), else
+ * the HTTP status, and the answer's message; a request that failed on the way has neither status.
+ */
+function storageRefusal(error: { message: string; status?: number; statusCode?: string }, slot: BrandAssetSlot): HttpError {
   const rule = brandAssetRules[slot];
-  const text = await readCappedText(res, PROVIDER_ANSWER_MAX_BYTES).catch(() => '');
-  let body: { statusCode?: string; message?: string } = {};
-  try {
-    body = JSON.parse(text);
-  } catch {
-    // not JSON: reported as it came
-  }
-  const status = body.statusCode ?? String(res.status);
+  const status = /^\d{3}$/.test(error.statusCode ?? '') ? error.statusCode : String(error.status ?? '');
   if (status === '413') return new HttpError(413, rule.sizeMessage);
-  if (status === '415' || /mime/i.test(text)) return new HttpError(415, rule.typeMessage);
+  if (status === '415' || /mime/i.test(error.message)) return new HttpError(415, rule.typeMessage);
   // No active subscription, or the storage quota reached (the storage trigger's words).
-  if (status === '403' && body.message) return new HttpError(403, body.message);
-  return new HttpError(502, `Could not store ${slot}: ${text}`);
+  if (status === '403' && error.message) return new HttpError(403, error.message);
+  return new HttpError(502, `Could not store ${slot}: ${error.message}`);
 }
 
 /**
@@ -82,20 +64,17 @@ export async function uploadPart(caller: Caller, slot: BrandAssetSlot, filename:
       return reader.cancel(reason);
     },
   });
-  let res: Response;
-  try {
-    res = await fetch(objectUrl(objectName), {
-      method: 'POST',
-      headers: { ...serviceStorageHeaders(), 'content-type': rule.mimeType, 'x-upsert': 'false' },
-      body: checked,
+  // Streamed by storage-js with the service role (subscribers may not write brand assets). What
+  // this stream refused is known here (`refusal`), whatever error the request then ends with.
+  const { error } = await serviceClient()
+    .storage.from(BRAND_ASSETS_BUCKET)
+    .upload(objectName, checked, {
+      contentType: rule.mimeType,
+      upsert: false,
+      // What Storage keeps without the header; storage-js would send max-age=3600.
+      headers: { 'cache-control': 'no-cache' },
     });
-  } catch (error) {
-    if (refusal) throw refusal;
-    if (error instanceof HttpError) throw error;
-    throw new HttpError(502, `Could not store ${slot}: ${(error as Error).message}`);
-  }
   if (refusal) throw refusal;
-  if (!res.ok) throw await storageRefusal(res, slot);
-  await res.body?.cancel();
+  if (error) throw storageRefusal(error, slot);
   return objectName;
 }

@@ -10,10 +10,11 @@ import {
   type ProfileRecord,
 } from '../../_shared/domain/onboarding.ts';
 import type { Database } from '../../_shared/database.types.ts';
-import { databaseError } from '../../_shared/database-errors.ts';
+import { databaseError, isUnstorableText, unstorableTextMessage, type DatabaseError } from '../../_shared/database-errors.ts';
+import { db } from '../../_shared/db.ts';
 import { HttpError } from '../../_shared/http-error.ts';
 import type { Caller } from '../../_shared/session.ts';
-import { serviceClient, userClient } from '../../_shared/supabase-clients.ts';
+import { userClient } from '../../_shared/supabase-clients.ts';
 import { removeQuietly } from './brand-asset-storage.ts';
 
 export type ProfileRow = Database['public']['Tables']['profiles']['Row'];
@@ -33,6 +34,24 @@ export async function profileRecord(caller: Caller): Promise<ProfileRecord | nul
   const { data, error } = await userClient(caller.accessToken).rpc('onboarding_profile');
   if (error) throw databaseError(error, 'Could not read the profile');
   return data as unknown as ProfileRecord | null;
+}
+
+/**
+ * Updates the caller's row where it sets brand asset paths, which subscribers may not set: as the
+ * service, through the functions' own connection. The rest of the update is the validated fields.
+ */
+export async function updateWithPaths(caller: Caller, update: ProfileUpdate, action: string): Promise<void> {
+  const values = update as Record<string, string | boolean | null>;
+  // Postgres refuses a NUL itself; a lone surrogate would reach it as U+FFFD, so it is refused
+  // here as PostgREST refuses it for the caller's own updates.
+  if (Object.values(values).some((value) => typeof value === 'string' && isUnstorableText(value))) {
+    throw new HttpError(400, `${action}: ${unstorableTextMessage}`);
+  }
+  try {
+    await db()`update public.profiles set ${db()(values)} where id = ${caller.userId}`;
+  } catch (error) {
+    throw databaseError(error as DatabaseError, action);
+  }
 }
 
 /** The row update for `fields`: every given text field ('' clears it) and postAutomatically. */
@@ -73,11 +92,11 @@ export async function saveProfile(caller: Caller, stored: ProfileRow, fields: On
   try {
     requireFirstTimeFields(fields, stored, Object.fromEntries(brandAssetSlots.map((slot) => [slot, Boolean(uploads[slot] ?? stored[pathColumn(slot)])])));
     if (Object.keys(update).length > 0) {
-      // New paths only with the service role (subscribers cannot set them); the fields in the same
-      // update are the validated ones above, for the caller's own row.
-      const client = newFiles.length > 0 ? serviceClient() : userClient(caller.accessToken);
-      const { error } = await client.from('profiles').update(update).eq('id', caller.userId);
-      if (error) throw databaseError(error, 'Could not save the profile');
+      if (newFiles.length > 0) await updateWithPaths(caller, update, 'Could not save the profile');
+      else {
+        const { error } = await userClient(caller.accessToken).from('profiles').update(update).eq('id', caller.userId);
+        if (error) throw databaseError(error, 'Could not save the profile');
+      }
     }
   } catch (error) {
     await removeQuietly(caller, newFiles);

@@ -11,7 +11,7 @@ import {
 } from '../../_shared/domain/episodes.ts';
 import { settings } from '../../_shared/config.ts';
 import { db } from '../../_shared/db.ts';
-import { databaseError, isUnstorableText, unstorableTextMessage } from '../../_shared/database-errors.ts';
+import { databaseError, isUnstorableText, unstorableTextMessage, type DatabaseError } from '../../_shared/database-errors.ts';
 import { mediaTypeOf, SIGNATURE_BYTES } from '../../_shared/domain/file-signatures.ts';
 import { HttpError, parseJsonBody } from '../../_shared/http-error.ts';
 import { readAsCaller, requireCaller } from '../../_shared/session.ts';
@@ -57,8 +57,7 @@ async function episodeObject(file: string): Promise<StoredObject | null> {
         from storage.objects where bucket_id = ${EPISODES_BUCKET} and name = ${file}`;
     return object ?? null;
   } catch (error) {
-    const { code, message } = error as { code?: string; message: string };
-    throw databaseError({ code, message }, SUBMIT_FAILED);
+    throw databaseError(error as DatabaseError, SUBMIT_FAILED);
   }
 }
 
@@ -92,6 +91,8 @@ function storedVideoSeconds(url: string, key: string, size: number): Promise<num
  * the read (private.checked_episode_files), with its length when the header says it:
  * submit_episode() takes only files recorded at their current version (so calling it straight,
  * or replacing a file after its check, is refused) and checks the trim times against the lengths.
+ * The reads are the one raw fetch to Storage: storage-js's `download` cannot ask for a range (its
+ * fetch parameters take no headers), and without one Storage starts sending the whole file.
  */
 async function requireMp4Files(caller: { userId: string }, files: string[]): Promise<void> {
   const { serviceRoleKey: key, supabaseUrl } = settings();

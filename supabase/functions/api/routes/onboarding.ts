@@ -1,17 +1,16 @@
 // Onboarding and the profile (spec sections 3, 4, 5 and 7): the profile read, the saves with and
 // without files, file deletion and completion. Files go to the `brand-assets` bucket under the
 // caller's folder. This route is the only way a brand asset is written: it checks each file's
-// bytes against its slot, then stores it and sets its path with the service role (subscribers
-// may neither upload into brand-assets nor set the *_path columns themselves). Everything else
-// runs with the caller's JWT, so RLS and column grants apply. A save either lands whole (files
-// and fields) or leaves nothing behind.
+// bytes against its slot, then stores it and sets its path as the service (storage-js with the
+// service role, then db(): subscribers may neither upload into brand-assets nor set the *_path
+// columns themselves). Everything else runs with the caller's JWT, so RLS and column grants
+// apply. A save either lands whole (files and fields) or leaves nothing behind.
 import { Hono } from 'hono';
 import { z } from 'zod';
 import {
   brandAssetSlots,
   fileTypeProblem,
   isBrandAssetSlot,
-  requiredOnboardingFields,
   VIDEO_MAX_BYTES,
   type BrandAssetSlot,
   type OnboardingFields,
@@ -20,10 +19,10 @@ import { databaseError } from '../../_shared/database-errors.ts';
 import { HttpError, parseJsonBody } from '../../_shared/http-error.ts';
 import { multipartParts } from '../../_shared/multipart.ts';
 import { loadCallerAccount, requireCaller } from '../../_shared/session.ts';
-import { serviceClient, userClient } from '../../_shared/supabase-clients.ts';
+import { userClient } from '../../_shared/supabase-clients.ts';
 import { removeObjects, removeQuietly } from '../onboarding/brand-asset-storage.ts';
 import { uploadPart } from '../onboarding/brand-asset-upload.ts';
-import { parseFields, pathColumn, profileRecord, saveProfile, storedProfile, type ProfileRow, type ProfileUpdate } from '../onboarding/profile-store.ts';
+import { parseFields, pathColumn, profileRecord, saveProfile, storedProfile, updateWithPaths, type ProfileRow } from '../onboarding/profile-store.ts';
 
 export const onboardingRoutes = new Hono();
 
@@ -104,12 +103,7 @@ onboardingRoutes.post('/onboarding/delete-attachment', async (c) => {
   if (!path) throw new HttpError(404, `No ${fieldName} file to delete`);
   // The file goes first: a path left pointing at nothing reads as no file, never as an orphan.
   await removeObjects(caller, [path]);
-  // Paths are the service's to write (see saveProfile); this clears the caller's own.
-  const { error } = await serviceClient()
-    .from('profiles')
-    .update({ [pathColumn(fieldName)]: null } as ProfileUpdate)
-    .eq('id', caller.userId);
-  if (error) throw databaseError(error, 'Could not update the profile');
+  await updateWithPaths(caller, { [pathColumn(fieldName)]: null }, 'Could not update the profile');
   return c.json(await profileRecord(caller));
 });
 
@@ -118,19 +112,12 @@ const completeSchema = z.object({
   data: z.object({ userId: z.string().max(200).nullish(), completedAt: z.string().max(100).nullish() }).nullish(),
 });
 
-const requiredMessageByField = new Map(requiredOnboardingFields.map((item) => [item.field as string, item.message]));
-
 onboardingRoutes.post('/onboarding/complete', async (c) => {
   const caller = await requireCaller(c);
   const body = await parseJsonBody(c.req.raw, completeSchema);
   if (body.data?.userId && body.data.userId !== caller.userId) throw new HttpError(403, 'You can only complete your own onboarding');
   const { error } = await userClient(caller.accessToken).rpc('complete_onboarding');
-  if (error) {
-    if (error.code === '22023') {
-      const missing = (error.details ?? '').split(', ').filter(Boolean);
-      throw new HttpError(400, missing.map((field) => requiredMessageByField.get(field) ?? field).join(', ') || error.message);
-    }
-    throw databaseError(error, 'Could not complete onboarding');
-  }
+  // A missing required field comes back as its spec message (the mapper reads the field list).
+  if (error) throw databaseError(error, 'Could not complete onboarding');
   return c.json(await loadCallerAccount(caller));
 });

@@ -48,13 +48,13 @@ recoverSessionRoutes.post('/recover-session', async (c) => {
     return c.body(null, 204);
   }
 
-  const admin = serviceClient();
+  const admin = serviceClient().auth.admin;
   const email = parsed.data.email?.toLowerCase();
   if (!email) {
     // Back signed out with no e-mail to prove who returns: nothing to recover, but the id is
     // used up all the same, so it stops being a login wherever else it was seen.
     const ownerId = z.uuid().safeParse(checkoutUserId(checkout)).data;
-    const { data: owner } = ownerId ? await admin.auth.admin.getUserById(ownerId) : { data: { user: null } };
+    const { data: owner } = ownerId ? await admin.getUserById(ownerId) : { data: { user: null } };
     if (!ownerId || !owner.user) throw refused();
     await claim(checkout.id, ownerId, checkout.created);
     return c.body(null, 204);
@@ -62,12 +62,12 @@ recoverSessionRoutes.post('/recover-session', async (c) => {
   const userId = recoverableUserId(checkout, email, Math.floor(Date.now() / 1000));
   if (!userId) throw refused();
 
-  const { data: found } = await admin.auth.admin.getUserById(userId);
+  const { data: found } = await admin.getUserById(userId);
   if (!found.user || found.user.email?.toLowerCase() !== email) throw refused();
 
   if (!(await claim(checkout.id, userId, checkout.created))) throw refused();
 
-  const link = await admin.auth.admin.generateLink({ type: 'magiclink', email });
+  const link = await admin.generateLink({ type: 'magiclink', email });
   const tokenHash = link.data.properties?.hashed_token;
   if (link.error || !tokenHash) throw new HttpError(500, 'Could not start a session');
   const { data: verified, error } = await publicClient(callerAddress(c)).auth.verifyOtp({ token_hash: tokenHash, type: 'magiclink' });
