@@ -12,7 +12,6 @@ import { DriveClient } from './google/drive.ts';
 import { analyseAudio } from './media/analysis.ts';
 import type { ClipRange } from './media/clip-selection.ts';
 import { chooseClips, clipTexts, copyForClip, episodeKeywords, episodeTitle } from './media/clip-words.ts';
-import { captionFont } from './media/fonts.ts';
 import {
   BRAND_VIDEO_MAX_SECONDS,
   episodeLengthProblem,
@@ -207,13 +206,13 @@ async function processJob(ctx: JobContext, job: SubmissionJob, userId: string, s
     const captionText = title.replace(/\s+/g, ' ').trim();
     const caption = { textFile: path.join(dir, 'caption.txt'), length: [...captionText].length };
     await writeFile(caption.textFile, captionText, 'utf8');
-    const font = await captionFont(job.brand.font, { registry: config.fontRegistry, cacheDir: path.join(config.tempDir, 'fonts'), signal, log: ctx.log });
     const style = job.options.clipStyle as ClipStyle;
     const clipHeight = Math.max(2, Math.round(config.encode.clipHeight / 2) * 2);
     await store.progress(job.id, 'framing the clips', 38);
     const texts = await clipTexts(
       {
-        transcript, trimStart: start, main, style, colours, font,
+        transcript, trimStart: start, main, style, colours,
+        brandFont: job.brand.font, fonts: { registry: config.fontRegistry, cacheDir: path.join(config.tempDir, 'fonts') },
         width: Math.max(2, Math.round((clipHeight * 9) / 16 / 2) * 2), height: clipHeight,
         title: caption, dir, log: ctx.log, signal,
       },

@@ -63,6 +63,7 @@ afterAll(async () => {
 });
 
 describe('built-in processing', () => {
+  // 120 s like its neighbours: with the clips' framing stage it came close to the default 60 s on a loaded machine.
   it('renders the trimmed episode with intro, outro and logo, and the starter tier\'s 3 clips, into one Drive folder', async () => {
     const { user, client, driveToken } = await readySubscriber('starter');
     const episode = await submit(client, user, { startTimestamp: '00:00:05', endTimestamp: '00:00:50', clipStyle: 'PROFESSIONAL' });
@@ -116,13 +117,16 @@ describe('built-in processing', () => {
     const band = frameColour(clipFile, 3, '180:20:0:296');
     expect(band[0]).toBeLessThan(40);
     expect(band[2]).toBeLessThan(80);
+    // The logo (addLogo) on the moment, top right inside the safe area, not on the clip intro.
+    expect(colourName(frameColour(clipFile, 3, '20:20:137:43'))).toBe('green');
+    expect(colourName(frameColour(clipFile, 0.3, '20:20:137:43'))).toBe('yellow');
 
     // An administrator reads the row too (the admin console's view of the submission).
     const admin = await createUser('admin');
     const { client: adminClient } = await signIn(admin);
     const { data: seen } = await adminClient.from('episode_processing').select('status').eq('id', row.id).single();
     expect(seen).toEqual({ status: 'delivered' });
-  });
+  }, 120_000);
 
   it('makes 5 clips for growth and 10 for scale', async () => {
     const growth = await readySubscriber('growth');

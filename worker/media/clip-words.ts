@@ -7,7 +7,7 @@ import type { Transcript } from '../transcript/transcript.ts';
 import { captionScript, clipWords } from './captions.ts';
 import { clipCopy, episodeTitleFromWords, localKeywords, type ClipCopy } from './clip-copy.ts';
 import { selectClips, selectClipsWithWords, type AudioProfile, type ClipRange } from './clip-selection.ts';
-import type { CaptionFont } from './fonts.ts';
+import { captionFont, type FontSource } from './fonts.ts';
 import type { MediaInput } from './render.ts';
 import { detectFaces, cropExpression, speakerPath } from './speaker-framing.ts';
 import { framingAspect, type BrandColours, type Caption, type ClipStyle, type ClipText } from './styles.ts';
@@ -65,7 +65,9 @@ export interface ClipTextInput {
   main: MediaInput;
   style: ClipStyle;
   colours: BrandColours;
-  font: CaptionFont;
+  /** The profile's brand font, fetched (fonts.ts) only when some clip has words to caption. */
+  brandFont: string | null;
+  fonts: Omit<FontSource, 'signal' | 'log'>;
   /** The clip frame's size. */
   width: number;
   height: number;
@@ -82,21 +84,24 @@ export interface ClipTextInput {
  */
 export async function clipTexts(input: ClipTextInput, clips: ClipRange[]): Promise<ClipText[]> {
   const texts: ClipText[] = [];
-  for (const [i, clip] of clips.entries()) {
-    const words = hasWords(input.transcript)
-      ? clipWords(input.transcript.words, new Set(input.transcript.sentences.map((s) => s.firstWord)), clip.start, clip.end)
-      : [];
-    if (!words.length) {
+  const spoken = clips.map((clip) =>
+    hasWords(input.transcript) ? clipWords(input.transcript.words, new Set(input.transcript.sentences.map((s) => s.firstWord)), clip.start, clip.end) : [],
+  );
+  const font = spoken.some((words) => words.length)
+    ? await captionFont(input.brandFont, { ...input.fonts, signal: input.signal, log: input.log })
+    : null;
+  for (const [i, words] of spoken.entries()) {
+    if (!font || !words.length) {
       texts.push({ title: input.title });
       continue;
     }
     const assFile = path.join(input.dir, `clip-${i + 1}.ass`);
     await writeFile(
       assFile,
-      captionScript({ words, style: input.style, colours: input.colours, fontFamily: input.font.family, width: input.width, height: input.height }),
+      captionScript({ words, style: input.style, colours: input.colours, fontFamily: font.family, width: input.width, height: input.height }),
       'utf8',
     );
-    texts.push({ captions: { assFile, fontsDir: input.font.dir } });
+    texts.push({ captions: { assFile, fontsDir: font.dir } });
   }
   const video = input.main.info.video;
   if (!video) return texts;

@@ -14,7 +14,7 @@ import { faceDetector } from '../config.ts';
 import { ffmpeg, inputArgs } from './ffmpeg.ts';
 
 /** Frames sampled per second, and their width (faces of a podcast frame stay well above the cascade's minimum). */
-export const SAMPLE_FPS = 3;
+export const SAMPLE_FPS = 2;
 const SAMPLE_WIDTH = 480;
 /** Share of samples that must show a face for the clip to be framed on it. */
 const MIN_FACE_SHARE = 0.4;
