@@ -6,7 +6,7 @@ import { useNavigate } from 'react-router-dom';
 import { AuthCard } from '@/components/auth-card';
 import { Form, SubmitButton } from '@/components/form';
 import { FormField } from '@/components/form-field';
-import { requestPasswordReset } from '../api/auth-actions';
+import { useRequestPasswordReset } from '../api/request-password-reset';
 import { AuthSwitchLink } from '../components/auth-switch-link';
 import { supportEmail } from '@/lib/external-links';
 import { texts } from '../texts';
@@ -16,11 +16,12 @@ const t = texts.forgot;
 export default function ForgotPasswordPage() {
   const navigate = useNavigate();
   const [sentTo, setSentTo] = useState<string | null>(null);
+  const requestPasswordReset = useRequestPasswordReset();
   const form = useForm<ForgotPasswordPayload>({ resolver: zodResolver(forgotPasswordSchema), defaultValues: { email: '' } });
   const { errors } = form.formState;
 
   const onSubmit = async (payload: ForgotPasswordPayload) => {
-    await requestPasswordReset(payload);
+    await requestPasswordReset.mutateAsync(payload);
     setSentTo(payload.email);
   };
 

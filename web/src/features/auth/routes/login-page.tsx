@@ -6,9 +6,9 @@ import { Link, useNavigate } from 'react-router-dom';
 import { AuthCard } from '@/components/auth-card';
 import { Form, SubmitButton } from '@/components/form';
 import { FormField } from '@/components/form-field';
-import { currentAccountKey } from '@/lib/current-account';
 import { delays, wait } from '@/lib/delays';
-import { login } from '../api/auth-actions';
+import { queryKeys } from '@/lib/query-keys';
+import { useLogin } from '../api/login';
 import { AuthSwitchLink } from '../components/auth-switch-link';
 import { texts } from '../texts';
 
@@ -17,12 +17,13 @@ const t = texts.login;
 export default function LoginPage() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
+  const login = useLogin();
   const form = useForm<LoginPayload>({ resolver: zodResolver(loginSchema), defaultValues: { email: '', password: '' } });
   const { errors } = form.formState;
 
   const onSubmit = async (payload: LoginPayload) => {
-    await login(payload);
-    await queryClient.invalidateQueries({ queryKey: currentAccountKey });
+    await login.mutateAsync(payload);
+    await queryClient.invalidateQueries({ queryKey: queryKeys.account });
     await wait(delays.afterLoginMs);
     navigate('/', { replace: true });
   };

@@ -6,7 +6,7 @@ import { useNavigate, useSearchParams } from 'react-router-dom';
 import { AuthCard } from '@/components/auth-card';
 import { Form, SubmitButton } from '@/components/form';
 import { notify } from '@/lib/toast';
-import { resetPassword } from '../api/auth-actions';
+import { useResetPassword } from '../api/reset-password';
 import { NewPasswordFields } from '../components/new-password-fields';
 import { texts } from '../texts';
 
@@ -17,6 +17,7 @@ export default function ResetPasswordPage() {
   const [params] = useSearchParams();
   const token = params.get('token');
   const [done, setDone] = useState(false);
+  const resetPassword = useResetPassword();
   const form = useForm<ResetPasswordForm>({
     resolver: zodResolver(resetPasswordFormSchema),
     defaultValues: { password: '', confirmPassword: '' },
@@ -32,7 +33,7 @@ export default function ResetPasswordPage() {
   // A used or expired token fails here: 'Reset Failed' with Auth's message (spec section 8).
   const onSubmit = async ({ password }: ResetPasswordForm) => {
     if (!token) return;
-    await resetPassword(token, password);
+    await resetPassword.mutateAsync({ token, password });
     setDone(true);
   };
 
