@@ -147,6 +147,19 @@ export interface ResubmitForm {
   originalLogId: string | null;
 }
 
+/** The console's form: the files and the e-mail are required (missingForResubmit's words). */
+export const resubmitFormSchema: z.ZodMiniType<ResubmitForm, ResubmitForm> = z.object({
+  userEmail: z.string().check(z.refine((value) => value.trim() !== '', adminResubmitMessages.emailRequired)),
+  objectStorageFiles: z.array(z.string()).check(z.minLength(1, adminResubmitMessages.noFiles)),
+  startTimestamp: z.string(),
+  endTimestamp: z.string(),
+  clipStyle: z.enum(ADMIN_CLIP_STYLES),
+  daysBetweenClips: z.number(),
+  addLogo: z.boolean(),
+  addIntroOutro: z.boolean(),
+  originalLogId: z.nullable(z.string()),
+});
+
 export const emptyResubmitForm: ResubmitForm = {
   userEmail: '',
   objectStorageFiles: [],

@@ -66,7 +66,7 @@ const hexColor = z.string().check(
 );
 
 /** The profile's text fields as the form and `/api/onboarding/submit` send them ('' clears). */
-export const profileFieldsShape: Record<ProfileTextField, z.ZodMiniType<string>> = {
+export const profileFieldsShape: Record<ProfileTextField, z.ZodMiniType<string, string>> = {
   firstName: text(200),
   lastName: text(200),
   brandFont: oneOf(googleFontFamilies, onboardingMessages.brandFontUnknown),

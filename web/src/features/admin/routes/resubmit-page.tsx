@@ -1,20 +1,12 @@
 // /admin/episodes/resubmit: submission logs, object storage files and the resubmission form.
 // Whether the visitor may use it is the server's decision: a failed logs call is Access Denied.
-import {
-  emptyResubmitForm,
-  formFromLog,
-  missingForResubmit,
-  resubmitPayloadOf,
-  type ResubmitForm,
-} from '@domain/admin-resubmit';
-import { useState } from 'react';
+import { emptyResubmitForm, formFromLog, resubmitFormSchema } from '@domain/admin-resubmit';
+import { useWatch } from 'react-hook-form';
 import { ErrorAlert } from '@/components/alert';
+import { useZodForm } from '@/components/form';
 import { FullPageSpinner } from '@/components/spinner';
-import { errorMessage } from '@/lib/api-client';
-import { notify } from '@/lib/toast';
 import { useEpisodeLogs } from '../api/get-episode-logs';
 import { useObjectStorageFiles } from '../api/get-object-storage-files';
-import { useResubmitEpisode } from '../api/resubmit-episode';
 import { ObjectStorageFileList } from '../components/object-storage-file-list';
 import { ResubmitFormCard } from '../components/resubmit-form';
 import { SubmissionLogList } from '../components/submission-log-list';
@@ -24,31 +16,14 @@ export default function ResubmitPage() {
   const logs = useEpisodeLogs();
   // Files are asked for only once the server has let the caller read the logs.
   const files = useObjectStorageFiles(logs.isSuccess);
-  const resubmit = useResubmitEpisode();
-  const [form, setForm] = useState<ResubmitForm>(emptyResubmitForm);
-
-  const submit = () => {
-    const [missing] = missingForResubmit(form);
-    if (missing) {
-      notify.error(missing.title, { description: missing.message });
-      return;
-    }
-    resubmit.mutate(resubmitPayloadOf(form), {
-      onSuccess: (result) => {
-        notify.success(texts.successTitle, { description: result.message });
-        setForm(emptyResubmitForm);
-      },
-      onError: (error) => notify.error(texts.failedTitle, { description: errorMessage(error, texts.failed) }),
-    });
-  };
+  const form = useZodForm(resubmitFormSchema, { defaultValues: emptyResubmitForm });
+  const [selectedLogId, selectedFiles] = useWatch({ control: form.control, name: ['originalLogId', 'objectStorageFiles'] });
 
   const toggleFile = (path: string) =>
-    setForm((current) => ({
-      ...current,
-      objectStorageFiles: current.objectStorageFiles.includes(path)
-        ? current.objectStorageFiles.filter((f) => f !== path)
-        : [...current.objectStorageFiles, path],
-    }));
+    form.setValue(
+      'objectStorageFiles',
+      selectedFiles.includes(path) ? selectedFiles.filter((f) => f !== path) : [...selectedFiles, path],
+    );
 
   return (
     <main className="mx-auto flex max-w-7xl flex-col gap-6 px-4 py-8">
@@ -63,8 +38,8 @@ export default function ResubmitPage() {
           <div className="flex min-w-0 flex-col gap-6">
             <SubmissionLogList
               logs={logs.data.pages.flatMap((page) => page.items)}
-              selectedId={form.originalLogId}
-              onSelect={(log) => setForm(formFromLog(log))}
+              selectedId={selectedLogId}
+              onSelect={(log) => form.reset(formFromLog(log))}
               hasMore={logs.hasNextPage}
               loadingMore={logs.isFetchingNextPage}
               onLoadMore={() => void logs.fetchNextPage()}
@@ -75,7 +50,7 @@ export default function ResubmitPage() {
             {files.isSuccess && (
               <ObjectStorageFileList
                 files={files.data.pages.flatMap((page) => page.items)}
-                selected={form.objectStorageFiles}
+                selected={selectedFiles}
                 onToggle={toggleFile}
                 hasMore={files.hasNextPage}
                 loadingMore={files.isFetchingNextPage}
@@ -84,13 +59,7 @@ export default function ResubmitPage() {
             )}
           </div>
           <div className="min-w-0">
-            <ResubmitFormCard
-              form={form}
-              onChange={setForm}
-              onSubmit={submit}
-              onClear={() => setForm(emptyResubmitForm)}
-              submitting={resubmit.isPending}
-            />
+            <ResubmitFormCard form={form} />
           </div>
         </div>
       )}

@@ -1,10 +1,8 @@
 import { forgotPasswordSchema, type ForgotPasswordPayload } from '@domain/auth-schemas';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router-dom';
 import { AuthCard } from '@/components/auth-card';
-import { Form, SubmitButton } from '@/components/form';
+import { Form, SubmitButton, useZodForm } from '@/components/form';
 import { FormField } from '@/components/form-field';
 import { useRequestPasswordReset } from '../api/request-password-reset';
 import { AuthSwitchLink } from '../components/auth-switch-link';
@@ -17,7 +15,7 @@ export default function ForgotPasswordPage() {
   const navigate = useNavigate();
   const [sentTo, setSentTo] = useState<string | null>(null);
   const requestPasswordReset = useRequestPasswordReset();
-  const form = useForm<ForgotPasswordPayload>({ resolver: zodResolver(forgotPasswordSchema), defaultValues: { email: '' } });
+  const form = useZodForm(forgotPasswordSchema, { defaultValues: { email: '' } });
   const { errors } = form.formState;
 
   const onSubmit = async (payload: ForgotPasswordPayload) => {

@@ -1,10 +1,8 @@
 import { loginSchema, type LoginPayload } from '@domain/auth-schemas';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
-import { useForm } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router-dom';
 import { AuthCard } from '@/components/auth-card';
-import { Form, SubmitButton } from '@/components/form';
+import { Form, SubmitButton, useZodForm } from '@/components/form';
 import { FormField } from '@/components/form-field';
 import { delays, wait } from '@/lib/delays';
 import { queryKeys } from '@/lib/query-keys';
@@ -18,7 +16,7 @@ export default function LoginPage() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const login = useLogin();
-  const form = useForm<LoginPayload>({ resolver: zodResolver(loginSchema), defaultValues: { email: '', password: '' } });
+  const form = useZodForm(loginSchema, { defaultValues: { email: '', password: '' } });
   const { errors } = form.formState;
 
   const onSubmit = async (payload: LoginPayload) => {

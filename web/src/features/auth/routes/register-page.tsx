@@ -1,10 +1,8 @@
 import { registerFormSchema, type RegisterForm } from '@domain/auth-schemas';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
-import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router-dom';
 import { AuthCard } from '@/components/auth-card';
-import { Form, SubmitButton } from '@/components/form';
+import { Form, SubmitButton, useZodForm } from '@/components/form';
 import { FormField } from '@/components/form-field';
 import { delays, wait } from '@/lib/delays';
 import { PENDING_USER_EMAIL } from '@/lib/local-storage-keys';
@@ -21,8 +19,7 @@ export default function RegisterPage() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const registerAccount = useRegister();
-  const form = useForm<RegisterForm>({
-    resolver: zodResolver(registerFormSchema),
+  const form = useZodForm(registerFormSchema, {
     defaultValues: { firstName: '', lastName: '', email: '', password: '', confirmPassword: '' },
   });
   const { errors } = form.formState;

@@ -1,10 +1,8 @@
 import { resetPasswordFormSchema, type ResetPasswordForm } from '@domain/auth-schemas';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useState } from 'react';
-import { useForm } from 'react-hook-form';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { AuthCard } from '@/components/auth-card';
-import { Form, SubmitButton } from '@/components/form';
+import { Form, SubmitButton, useZodForm } from '@/components/form';
 import { notify } from '@/lib/toast';
 import { useResetPassword } from '../api/reset-password';
 import { NewPasswordFields } from '../components/new-password-fields';
@@ -18,8 +16,7 @@ export default function ResetPasswordPage() {
   const token = params.get('token');
   const [done, setDone] = useState(false);
   const resetPassword = useResetPassword();
-  const form = useForm<ResetPasswordForm>({
-    resolver: zodResolver(resetPasswordFormSchema),
+  const form = useZodForm(resetPasswordFormSchema, {
     defaultValues: { password: '', confirmPassword: '' },
   });
 

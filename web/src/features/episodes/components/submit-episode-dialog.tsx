@@ -9,10 +9,9 @@ import {
   EPISODE_MIME_TYPE,
   normalizeDaysBetweenClips,
 } from '@domain/episodes';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useId } from 'react';
-import { useForm } from 'react-hook-form';
 import { CheckboxField } from '@/components/checkbox-field';
+import { Form, useZodForm } from '@/components/form';
 import { FormField } from '@/components/form-field';
 import { Modal } from '@/components/modal';
 import { errorMessage } from '@/lib/api-client';
@@ -67,10 +66,11 @@ export default function SubmitEpisodeDialog({ userId, stats, open, onClose }: Pr
   const uploads = useEpisodeUploads(userId);
   const submit = useSubmitEpisode();
   const gate = gateOf(stats);
-  const form = useForm({ resolver: zodResolver(episodeOptionsSchema), defaultValues: defaultEpisodeOptions });
+  const form = useZodForm(episodeOptionsSchema, { defaultValues: defaultEpisodeOptions });
   const { errors } = form.formState;
 
-  const onSubmit = form.handleSubmit((options: EpisodeOptions) => {
+  // A refused submission toasts its own words (Form's failure toast, with the spec's fallbacks).
+  const onSubmit = async (options: EpisodeOptions) => {
     if (gate) {
       notify.error(g.submissionBlockedTitle, {
         description:
@@ -82,19 +82,12 @@ export default function SubmitEpisodeDialog({ userId, stats, open, onClose }: Pr
       notify.error(t.noFilesTitle, { description: t.noFiles });
       return;
     }
-    submit.mutate(
-      { uploadUrls: uploads.uploadedPaths, episodeData: options },
-      {
-        onSuccess: () => {
-          notify.success(t.successTitle, { description: t.success });
-          uploads.clear();
-          form.reset(defaultEpisodeOptions);
-          onClose();
-        },
-        onError: (error) => notify.error(t.submitFailedTitle, { description: errorMessage(error, t.submitFailed, t.serverError) }),
-      },
-    );
-  });
+    await submit.mutateAsync({ uploadUrls: uploads.uploadedPaths, episodeData: options });
+    notify.success(t.successTitle, { description: t.success });
+    uploads.clear();
+    form.reset(defaultEpisodeOptions);
+    onClose();
+  };
 
   const submitLabel = submit.isPending ? t.submitting : gate ? g.button[gate] : t.submit;
 
@@ -114,7 +107,13 @@ export default function SubmitEpisodeDialog({ userId, stats, open, onClose }: Pr
         </div>
       )}
 
-      <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4">
+      <Form
+        form={form}
+        onSubmit={onSubmit}
+        failureTitle={t.submitFailedTitle}
+        failureDescription={(error) => errorMessage(error, t.submitFailed, t.serverError)}
+        className="flex flex-col gap-4"
+      >
         <fieldset className="flex flex-col gap-2">
           <legend className="font-semibold">{t.filesLegend}</legend>
           <label htmlFor={fileInputId} className="text-sm font-medium">
@@ -231,7 +230,7 @@ export default function SubmitEpisodeDialog({ userId, stats, open, onClose }: Pr
             {submitLabel}
           </button>
         </div>
-      </form>
+      </Form>
     </Modal>
   );
 }

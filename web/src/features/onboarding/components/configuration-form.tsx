@@ -3,12 +3,11 @@
 // fields the `api` function applies.
 import type { Account } from '@domain/account';
 import { brandAssetSlots, missingRequiredFields, profileTextFields, requiredFieldCount, type OnboardingFields, type OnboardingMode, type ProfileRecord } from '@domain/onboarding';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useState } from 'react';
-import { useForm, useWatch, type Resolver } from 'react-hook-form';
+import { useState } from 'react';
+import { useWatch } from 'react-hook-form';
 import { useNavigate } from 'react-router-dom';
-import { Form, SubmitButton } from '@/components/form';
+import { Form, SubmitButton, useZodForm } from '@/components/form';
 import { errorMessage } from '@/lib/api-client';
 import { delays, wait } from '@/lib/delays';
 import { JUST_COMPLETED_ONBOARDING } from '@/lib/local-storage-keys';
@@ -38,14 +37,9 @@ export function ConfigurationForm({ mode, account, record, onSaved }: Configurat
   const { refetch } = useProfileRecord();
   const [progress, setProgress] = useState<UploadProgress>({});
   // Reads the stored files at validation time: a file deleted or saved since counts as it is now.
-  const resolver = useCallback<Resolver<ConfigurationValues>>(
-    (values, context, options) => {
-      const latest = queryClient.getQueryData(profileRecordQuery.queryKey) ?? record;
-      return (zodResolver(configurationSchema(mode, latest)) as unknown as Resolver<ConfigurationValues>)(values, context, options);
-    },
-    [mode, record, queryClient],
-  );
-  const form = useForm<ConfigurationValues>({ resolver, defaultValues: defaultsFrom(record, account) });
+  const form = useZodForm(() => configurationSchema(mode, queryClient.getQueryData(profileRecordQuery.queryKey) ?? record), {
+    defaultValues: defaultsFrom(record, account),
+  });
   const values = useWatch({ control: form.control }) as ConfigurationValues;
   const t = texts.form;
   const setup = mode === 'setup';
