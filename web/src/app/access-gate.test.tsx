@@ -11,7 +11,7 @@ import { MemoryRouter } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { queryKeys } from '@/lib/query-keys';
 import { createQueryClient } from '@/lib/query-client';
-import { preloadDashboardData } from './dashboard/preload-data';
+import { preloadDashboardData } from './routes/dashboard/preload-data';
 import { Notifications } from './notifications';
 import { AppRoutes } from './router';
 import { appTexts } from './texts';

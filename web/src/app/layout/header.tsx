@@ -7,7 +7,7 @@ import { Link, useNavigate } from 'react-router-dom';
 import { useCurrentAccount } from '@/lib/current-account';
 import { communityUrl } from '@/lib/external-links';
 import { useLogout } from '@/features/auth/api/logout';
-import { dashboardTexts } from '../dashboard/texts';
+import { dashboardTexts } from '../routes/dashboard/texts';
 import { appTexts } from '../texts';
 
 function initialsOf(first: string | null | undefined, last: string | null | undefined, email: string | undefined): string {

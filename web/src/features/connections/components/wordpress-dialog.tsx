@@ -14,7 +14,7 @@ import { texts } from '../texts';
 
 const emptyCredentials = { username: '', password: '', siteUrl: '' };
 
-export function WordpressDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+export default function WordpressDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const form = useZodForm(wordpressCredentialsSchema, { defaultValues: emptyCredentials });
   const website = usePodcastWebsite(open);
   const connect = useConnectWordpress();

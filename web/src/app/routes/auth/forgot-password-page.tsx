@@ -4,10 +4,10 @@ import { useNavigate } from 'react-router-dom';
 import { AuthCard } from '@/components/auth-card';
 import { Form, SubmitButton, useZodForm } from '@/components/form';
 import { FormField } from '@/components/form-field';
-import { useRequestPasswordReset } from '../api/request-password-reset';
-import { AuthSwitchLink } from '../components/auth-switch-link';
+import { useRequestPasswordReset } from '@/features/auth/api/request-password-reset';
+import { AuthSwitchLink } from '@/features/auth/components/auth-switch-link';
 import { supportEmail } from '@/lib/external-links';
-import { texts } from '../texts';
+import { texts } from '@/features/auth/texts';
 
 const t = texts.forgot;
 

@@ -5,12 +5,12 @@ import { useWatch } from 'react-hook-form';
 import { ErrorAlert } from '@/components/alert';
 import { useZodForm } from '@/components/form';
 import { FullPageSpinner } from '@/components/spinner';
-import { useEpisodeLogs } from '../api/get-episode-logs';
-import { useObjectStorageFiles } from '../api/get-object-storage-files';
-import { ObjectStorageFileList } from '../components/object-storage-file-list';
-import { ResubmitFormCard } from '../components/resubmit-form';
-import { SubmissionLogList } from '../components/submission-log-list';
-import { texts } from '../texts';
+import { useEpisodeLogs } from '@/features/admin/api/get-episode-logs';
+import { useObjectStorageFiles } from '@/features/admin/api/get-object-storage-files';
+import { ObjectStorageFileList } from '@/features/admin/components/object-storage-file-list';
+import { ResubmitFormCard } from '@/features/admin/components/resubmit-form';
+import { SubmissionLogList } from '@/features/admin/components/submission-log-list';
+import { texts } from '@/features/admin/texts';
 
 export default function ResubmitPage() {
   const logs = useEpisodeLogs();

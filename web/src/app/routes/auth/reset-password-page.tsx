@@ -4,9 +4,9 @@ import { useNavigate, useSearchParams } from 'react-router-dom';
 import { AuthCard } from '@/components/auth-card';
 import { Form, SubmitButton, useZodForm } from '@/components/form';
 import { notify } from '@/lib/toast';
-import { useResetPassword } from '../api/reset-password';
-import { NewPasswordFields } from '../components/new-password-fields';
-import { texts } from '../texts';
+import { useResetPassword } from '@/features/auth/api/reset-password';
+import { NewPasswordFields } from '@/features/auth/components/new-password-fields';
+import { texts } from '@/features/auth/texts';
 
 const t = texts.reset;
 

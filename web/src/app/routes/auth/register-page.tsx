@@ -8,10 +8,10 @@ import { delays, wait } from '@/lib/delays';
 import { PENDING_USER_EMAIL } from '@/lib/local-storage-keys';
 import { queryKeys } from '@/lib/query-keys';
 import { notify } from '@/lib/toast';
-import { useRegister } from '../api/register';
-import { AuthSwitchLink } from '../components/auth-switch-link';
-import { NewPasswordFields } from '../components/new-password-fields';
-import { legalLinks, texts } from '../texts';
+import { useRegister } from '@/features/auth/api/register';
+import { AuthSwitchLink } from '@/features/auth/components/auth-switch-link';
+import { NewPasswordFields } from '@/features/auth/components/new-password-fields';
+import { legalLinks, texts } from '@/features/auth/texts';
 
 const t = texts.register;
 

@@ -10,8 +10,8 @@ import { WelcomeModal } from '@/features/onboarding/components/welcome-modal';
 import { useCurrentAccount } from '@/lib/current-account';
 import { delays } from '@/lib/delays';
 import { notify } from '@/lib/toast';
-import { QuickActions } from '../dashboard/quick-actions';
-import { dashboardTexts as t } from '../dashboard/texts';
+import { QuickActions } from './quick-actions';
+import { dashboardTexts as t } from './texts';
 
 export default function DashboardPage() {
   const { data: account } = useCurrentAccount();

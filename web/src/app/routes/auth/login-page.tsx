@@ -6,9 +6,9 @@ import { Form, SubmitButton, useZodForm } from '@/components/form';
 import { FormField } from '@/components/form-field';
 import { delays, wait } from '@/lib/delays';
 import { queryKeys } from '@/lib/query-keys';
-import { useLogin } from '../api/login';
-import { AuthSwitchLink } from '../components/auth-switch-link';
-import { texts } from '../texts';
+import { useLogin } from '@/features/auth/api/login';
+import { AuthSwitchLink } from '@/features/auth/components/auth-switch-link';
+import { texts } from '@/features/auth/texts';
 
 const t = texts.login;
 
