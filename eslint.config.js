@@ -83,6 +83,33 @@ const roomZones = [
   },
 ];
 
+// One way for each SPA job (docs/decisions.md, "One way for each SPA job"); each rule is proved
+// on a violating snippet by tests/unit/spa-one-way.test.ts.
+const spaOneWay = {
+  castThroughUnknown: {
+    selector: "TSAsExpression[expression.type='TSAsExpression'][expression.typeAnnotation.type='TSUnknownKeyword']",
+    message: 'No `as unknown as` in the SPA: parse with a schema (an /api answer: apiRequest with a @domain schema).',
+  },
+  inlineQueryKey: {
+    selector: "Property[key.name='queryKey'] > ArrayExpression",
+    message: 'Query keys come from web/src/lib/query-keys.ts (named by resource), never an inline array.',
+  },
+  fetch: {
+    selector: "CallExpression[callee.name='fetch'], CallExpression[callee.property.name='fetch'][callee.object.name=/^(window|globalThis|self)$/]",
+    message: 'Requests go through the one client (lib/api-client.ts: apiRequest/apiLoad) or lib/supabase.ts, from a features/<name>/api/ file.',
+  },
+  xhr: {
+    selector: "NewExpression[callee.name='XMLHttpRequest']",
+    message: 'Upload progress is an option of the one client (apiRequest ... { onUploadProgress }), not a second XMLHttpRequest client.',
+  },
+};
+const spaSyntax = (...rules) => ['error', ...rules.map(({ selector, message }) => ({ selector, message }))];
+const useFormOutsideForm = {
+  name: 'react-hook-form',
+  importNames: ['useForm'],
+  message: "Forms use useZodForm and Form from '@/components/form' (react-hook-form + zod, one place).",
+};
+
 export default tseslint.config(
   { ignores: ['node_modules', 'dist', '.local-data', 'coverage', 'test-results', 'bench/results'] },
   js.configs.recommended,
@@ -125,6 +152,7 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
+          paths: [useFormOutsideForm],
           patterns: [
             {
               group: ['@/features/*', '@/app/*'],
@@ -167,5 +195,37 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  {
+    files: ['web/src/components/**/*.{ts,tsx}', 'web/src/lib/**/*.{ts,tsx}'],
+    ignores: ['web/src/components/form.tsx'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [useFormOutsideForm],
+          patterns: [
+            { group: ['@/features/*', '@/app/*'], message: 'Shared code must not depend on features or the app.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['web/src/app/**/*.{ts,tsx}', 'web/src/main.tsx'],
+    rules: { 'no-restricted-imports': ['error', { paths: [useFormOutsideForm] }] },
+  },
+  {
+    // The SPA's product code (its tests stand outside: they fake what the browser lacks).
+    files: ['web/src/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.{ts,tsx}', 'web/src/lib/api-client.ts', 'web/src/lib/supabase.ts'],
+    rules: {
+      'no-restricted-syntax': spaSyntax(spaOneWay.castThroughUnknown, spaOneWay.inlineQueryKey, spaOneWay.fetch, spaOneWay.xhr),
+    },
+  },
+  {
+    // The two files that make requests.
+    files: ['web/src/lib/api-client.ts', 'web/src/lib/supabase.ts'],
+    rules: { 'no-restricted-syntax': spaSyntax(spaOneWay.castThroughUnknown, spaOneWay.inlineQueryKey) },
   },
 );

@@ -14,8 +14,8 @@ import { localSpaEnv } from '../local/web.ts';
 import { runAlone, type Row } from './lib/rows.ts';
 
 const pages = [
-  { route: '/login', file: 'web/src/features/auth/routes/login-page.tsx', budgetKb: 150 },
-  { route: '/dashboard', file: 'web/src/app/routes/dashboard-page.tsx', signedIn: true },
+  { route: '/login', file: 'web/src/app/routes/auth/login-page.tsx', budgetKb: 150 },
+  { route: '/dashboard', file: 'web/src/app/routes/dashboard/dashboard-page.tsx', signedIn: true },
 ];
 const authClientModule = 'node_modules/@supabase/auth-js/dist/module/index.js';
 

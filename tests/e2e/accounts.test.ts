@@ -14,6 +14,10 @@ describe('registration', () => {
   it('creates the account and lands on /subscribe', async () => {
     const page = await harness.newPage();
     await page.goto('/register');
+    // An empty submission first: the screen with its validation messages passes axe (the
+    // messages themselves: web/src/app/routes/auth/register-page.test.tsx).
+    await page.getByRole('button', { name: 'Create Account' }).click();
+    await page.getByText('First name is required').waitFor();
     await expectAccessible(page);
     const email = uniqueEmail('e2e');
     await page.getByLabel('First name').fill('Ada');
@@ -24,19 +28,6 @@ describe('registration', () => {
     await page.getByRole('button', { name: 'Create Account' }).click();
     await expectOnPage(page, '/subscribe');
     await expect.poll(() => page.evaluate(() => localStorage.getItem('pendingUserEmail'))).toBe(email);
-  });
-
-  it("shows the spec's validation messages", async () => {
-    const page = await harness.newPage();
-    await page.goto('/register');
-    await page.getByLabel('Email').fill('not-an-email');
-    await page.getByLabel('Password', { exact: true }).fill('short');
-    await page.getByLabel('Confirm password').fill('different');
-    await page.getByRole('button', { name: 'Create Account' }).click();
-    for (const message of ['First name is required', 'Last name is required', 'Invalid email address', 'Password must be at least 8 characters']) {
-      await expect.poll(() => page.getByText(message).count()).toBe(1);
-    }
-    await expectAccessible(page);
   });
 
   it("shows 'Registration failed' with the server message for a taken e-mail", async () => {
@@ -187,13 +178,6 @@ describe('password reset', () => {
     await expectOnPage(page, '/login');
     await signIn(page, email, 'my-new-password');
     await expectOnPage(page, '/subscribe');
-  });
-
-  it("a missing token shows 'Invalid Reset Link' and goes to /login", async () => {
-    const page = await harness.newPage();
-    await page.goto('/reset-password');
-    await page.getByText('Invalid Reset Link').waitFor();
-    await expectOnPage(page, '/login');
   });
 
   it("a used or bad token shows 'Reset Failed' with Auth's message on submit", async () => {

@@ -120,15 +120,4 @@ describe('onboarding', () => {
     await card.getByText('new-logo.png').waitFor();
     expect(await card.getByText('logo.png', { exact: true }).count()).toBe(0);
   }, 150_000);
-
-  it('shows the empty profile state with Complete Your Profile', async () => {
-    const user = await createUser('onboarded');
-    const page = await harness.newPage();
-    await signInAs(page, user.email, user.password);
-    await expectOnPage(page, '/');
-    const card = page.getByRole('region', { name: 'Your Profile' });
-    await card.getByText('No profile data found in the records service.').waitFor();
-    await card.getByRole('button', { name: 'Complete Your Profile' }).click();
-    await card.getByRole('button', { name: 'Save Configuration' }).waitFor();
-  });
 });

@@ -1,7 +1,7 @@
 import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app';
-import { preloadDashboardData } from './app/dashboard/preload-data';
+import { preloadDashboardData } from './app/routes/dashboard/preload-data';
 import { preloadPage } from './app/route-table';
 import { createQueryClient } from './lib/query-client';
 import { preloadAuthClient } from './lib/supabase';

@@ -9,9 +9,9 @@ import userEvent from '@testing-library/user-event';
 import { StrictMode } from 'react';
 import { MemoryRouter } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { currentAccountKey } from '@/lib/current-account';
+import { queryKeys } from '@/lib/query-keys';
 import { createQueryClient } from '@/lib/query-client';
-import { preloadDashboardData } from './dashboard/preload-data';
+import { preloadDashboardData } from './routes/dashboard/preload-data';
 import { Notifications } from './notifications';
 import { AppRoutes } from './router';
 import { appTexts } from './texts';
@@ -44,7 +44,7 @@ function fakeFetch(input: RequestInfo | URL): Promise<Response> {
 async function renderApp(path: string) {
   const queryClient = createQueryClient();
   preloadDashboardData(queryClient, path);
-  if (queryClient.getQueryState(currentAccountKey)) await vi.waitFor(() => expect(queryClient.getQueryState(currentAccountKey)?.status).toBe('error'));
+  if (queryClient.getQueryState(queryKeys.account)) await vi.waitFor(() => expect(queryClient.getQueryState(queryKeys.account)?.status).toBe('error'));
   return render(
     <StrictMode>
       <QueryClientProvider client={queryClient}>

@@ -25,22 +25,22 @@ const guest: RouteAccess = { kind: 'guest' };
 const member = (home?: HomeDestination, signedOutNotice = false): RouteAccess => ({ kind: 'member', home, signedOutNotice });
 
 // Each screen is a lazy chunk, so the first load stays small.
-export const dashboardPage = lazyPage(() => import('./routes/dashboard-page'));
+export const dashboardPage = lazyPage(() => import('./routes/dashboard/dashboard-page'));
 
 export const notFoundRoute = { title: '404 Page Not Found', page: lazyPage(() => import('./routes/not-found-page')) };
 
 export const routeTable: readonly AppRoute[] = [
-  { path: '/register', title: 'Create Account', access: guest, page: lazyPage(() => import('@/features/auth/routes/register-page')) },
-  { path: '/login', title: 'Sign In', access: guest, page: lazyPage(() => import('@/features/auth/routes/login-page')) },
-  { path: '/forgot-password', title: 'Forgot Password', access: guest, page: lazyPage(() => import('@/features/auth/routes/forgot-password-page')) },
-  { path: '/reset-password', title: 'Reset Password', access: anyone, page: lazyPage(() => import('@/features/auth/routes/reset-password-page')) },
+  { path: '/register', title: 'Create Account', access: guest, page: lazyPage(() => import('./routes/auth/register-page')) },
+  { path: '/login', title: 'Sign In', access: guest, page: lazyPage(() => import('./routes/auth/login-page')) },
+  { path: '/forgot-password', title: 'Forgot Password', access: guest, page: lazyPage(() => import('./routes/auth/forgot-password-page')) },
+  { path: '/reset-password', title: 'Reset Password', access: anyone, page: lazyPage(() => import('./routes/auth/reset-password-page')) },
   { path: '/', title: 'Dashboard', access: member('/dashboard'), page: dashboardPage },
   { path: '/dashboard', title: 'Dashboard', access: member('/dashboard', true), page: dashboardPage },
-  { path: '/subscribe', title: 'Choose Your Plan', access: member(), page: lazyPage(() => import('@/features/billing/routes/subscribe-page')) },
-  { path: '/onboarding', title: 'Onboarding', access: member('/onboarding'), page: lazyPage(() => import('@/features/onboarding/routes/onboarding-page')) },
-  { path: '/done', title: 'Thanks for Submitting!', access: member(), page: lazyPage(() => import('@/features/episodes/routes/done-page')) },
-  { path: ADMIN_CONSOLE_PATH, title: 'Episode Resubmission Admin', access: anyone, page: lazyPage(() => import('@/features/admin/routes/resubmit-page')) },
-  { path: ADMIN_HOSTING_PATH, title: 'Hosting Setup', access: anyone, page: lazyPage(() => import('@/features/admin/routes/hosting-page')) },
+  { path: '/subscribe', title: 'Choose Your Plan', access: member(), page: lazyPage(() => import('./routes/billing/subscribe-page')) },
+  { path: '/onboarding', title: 'Onboarding', access: member('/onboarding'), page: lazyPage(() => import('./routes/onboarding/onboarding-page')) },
+  { path: '/done', title: 'Thanks for Submitting!', access: member(), page: lazyPage(() => import('./routes/episodes/done-page')) },
+  { path: ADMIN_CONSOLE_PATH, title: 'Episode Resubmission Admin', access: anyone, page: lazyPage(() => import('./routes/admin/resubmit-page')) },
+  { path: ADMIN_HOSTING_PATH, title: 'Hosting Setup', access: anyone, page: lazyPage(() => import('./routes/admin/hosting-page')) },
 ];
 
 /** The route for an address, ignoring a trailing slash; undefined for an unknown address. */

@@ -1,29 +1,53 @@
-// The one form component: react-hook-form with a zod resolver (the caller's `useForm`), owning
-// what every form does alike: the pending state (SubmitButton), the failure toast and the inline
-// error alert, and an optional success toast.
+// The one form component: react-hook-form with a zod resolver (`useZodForm`, the only place
+// that calls react-hook-form's `useForm`), owning what every form does alike: the pending state
+// (SubmitButton), the failure toast and the inline error alert, and an optional success toast.
+import { zodResolver } from '@hookform/resolvers/zod';
 import { useState, type ReactNode } from 'react';
-import { FormProvider, useFormState, type FieldErrors, type FieldValues, type UseFormReturn } from 'react-hook-form';
+import {
+  FormProvider,
+  useForm,
+  useFormState,
+  type FieldErrors,
+  type FieldValues,
+  type Resolver,
+  type UseFormProps,
+  type UseFormReturn,
+} from 'react-hook-form';
+import type { z } from 'zod/mini';
 import { errorMessage } from '@/lib/api-client';
 import { notify } from '@/lib/toast';
 import { ErrorAlert } from './alert';
 import { componentTexts } from './texts';
 
-interface FormProps<T extends FieldValues> {
-  form: UseFormReturn<T>;
+/**
+ * A form's state, validated by `schema` (a shared domain schema, or a form's own built from one).
+ * A function is called at each validation, for a rule that reads what is stored now.
+ */
+export function useZodForm<Input extends FieldValues, Output extends FieldValues = Input>(
+  schema: z.ZodMiniType<Output, Input> | (() => z.ZodMiniType<Output, Input>),
+  options: Omit<UseFormProps<Input, unknown, Output>, 'resolver'> = {},
+): UseFormReturn<Input, unknown, Output> {
+  const resolver: Resolver<Input, unknown, Output> = (values, context, resolverOptions) =>
+    zodResolver(typeof schema === 'function' ? schema() : schema)(values, context, resolverOptions);
+  return useForm<Input, unknown, Output>({ ...options, resolver });
+}
+
+interface FormProps<Input extends FieldValues, Output extends FieldValues> {
+  form: UseFormReturn<Input, unknown, Output>;
   /** Throw to fail: the message goes to the toast and, with `failureAlert`, the inline alert. */
-  onSubmit: (values: T) => Promise<void>;
+  onSubmit: (values: Output) => Promise<void>;
   /** Called when validation refuses the values (the fields show their messages either way). */
-  onInvalid?: (errors: FieldErrors<T>) => void;
+  onInvalid?: (errors: FieldErrors<Input>) => void;
   failureTitle: string;
-  /** A fixed toast text instead of the error's message (the alert still shows the message). */
-  failureDescription?: string;
+  /** The toast's text instead of the error's message (the alert still shows the message). */
+  failureDescription?: string | ((error: unknown) => string);
   failureAlert?: boolean;
   success?: { title: string; description?: string };
   className?: string;
   children: ReactNode;
 }
 
-export function Form<T extends FieldValues>({
+export function Form<Input extends FieldValues, Output extends FieldValues = Input>({
   form,
   onSubmit,
   onInvalid,
@@ -33,7 +57,7 @@ export function Form<T extends FieldValues>({
   success,
   className = 'flex flex-col gap-3',
   children,
-}: FormProps<T>) {
+}: FormProps<Input, Output>) {
   const [failure, setFailure] = useState<string | null>(null);
   const submit = form.handleSubmit(async (values) => {
     setFailure(null);
@@ -42,7 +66,8 @@ export function Form<T extends FieldValues>({
     } catch (error) {
       const message = errorMessage(error, componentTexts.retryHint);
       if (failureAlert) setFailure(message);
-      notify.error(failureTitle, { description: failureDescription ?? message });
+      const description = typeof failureDescription === 'function' ? failureDescription(error) : (failureDescription ?? message);
+      notify.error(failureTitle, { description });
       return;
     }
     if (success) notify.success(success.title, { description: success.description });

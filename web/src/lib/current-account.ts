@@ -5,15 +5,11 @@
 import { accountSchema } from '@domain/account';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiLoad } from './api-client';
-
-export const currentAccountKey = ['/api/auth/user'] as const;
+import { queryKeys } from './query-keys';
 
 export const currentAccountQuery = queryOptions({
-  queryKey: currentAccountKey,
-  queryFn: async () => {
-    const account = await apiLoad<unknown>('/api/auth/user');
-    return account === null ? null : accountSchema.parse(account);
-  },
+  queryKey: queryKeys.account,
+  queryFn: () => apiLoad('/api/auth/user', accountSchema),
   staleTime: 5 * 60 * 1000,
   gcTime: 10 * 60 * 1000,
   retry: false,

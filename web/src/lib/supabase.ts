@@ -115,3 +115,13 @@ export function database(): Promise<PostgrestClient<Database>> {
   );
   return rest;
 }
+
+/** Removes an object from Storage as the signed-in user (Storage's RLS decides). */
+export async function removeStorageObject(bucket: string, objectPath: string): Promise<void> {
+  const token = await currentAccessToken();
+  const res = await fetch(`${storageUrl}/object/${bucket}/${objectPath}`, {
+    method: 'DELETE',
+    headers: { apikey: anonKey, Authorization: `Bearer ${token ?? anonKey}` },
+  });
+  if (!res.ok) throw new Error(`${res.status}: ${res.statusText}`);
+}

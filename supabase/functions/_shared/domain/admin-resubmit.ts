@@ -2,7 +2,7 @@
 // the resubmit form accepts, and how a selected log fills the form. Shared by the `api`
 // function and the SPA.
 import { z } from 'zod/mini';
-import type { ProcessingState } from './processing.ts';
+import { processingStateSchema, type ProcessingState } from './processing.ts';
 
 /** Admin clip styles (spec section 5); they differ from the subscriber's set. */
 export const ADMIN_CLIP_STYLES = ['DEFAULT', 'PORTRAIT', 'LANDSCAPE'] as const;
@@ -80,6 +80,49 @@ export interface Page<T> {
   nextCursor: string | null;
 }
 
+/** A page's schema from its item's. */
+export const pageOf = <T>(item: z.ZodMiniType<T>): z.ZodMiniType<Page<T>> => z.object({ items: z.array(item), nextCursor: z.nullable(z.string()) });
+const optionalNullable = <T>(schema: z.ZodMiniType<T>) => z.optional(z.nullable(schema));
+
+/** A page of GET /api/admin/episode-logs as the SPA parses it. */
+export const submissionLogPageSchema: z.ZodMiniType<Page<SubmissionLog>> = pageOf(
+  z.object({
+    id: z.string(),
+    userEmail: z.string(),
+    submittedAt: z.string(),
+    status: z.string(),
+    objectStorageFiles: z.array(z.string()),
+    submissionParameters: z.object({
+      startTimestamp: optionalNullable(z.string()),
+      endTimestamp: optionalNullable(z.string()),
+      clipStyle: optionalNullable(z.string()),
+      daysBetweenClips: optionalNullable(z.number()),
+      addLogo: optionalNullable(z.boolean()),
+      addIntroOutro: optionalNullable(z.boolean()),
+    }),
+    originalLogId: z.nullable(z.string()),
+    delivery: z.nullable(
+      z.object({
+        state: z.enum(['pending', 'delivered', 'failed', 'skipped']),
+        attempts: z.number(),
+        lastStatus: z.nullable(z.number()),
+        lastError: z.nullable(z.string()),
+        deliveredAt: z.nullable(z.string()),
+        nextAttemptAt: z.string(),
+      }),
+    ),
+    processing: z.nullable(processingStateSchema),
+  }),
+);
+
+/** POST /api/admin/episodes/resubmit: what the SPA reads of the answer (the toast's words). */
+export const resubmitResultSchema = z.object({ message: z.string() });
+
+/** A page of GET /api/admin/object-storage/files as the SPA parses it. */
+export const objectStorageFilePageSchema: z.ZodMiniType<Page<ObjectStorageFile>> = pageOf(
+  z.object({ path: z.string(), name: z.string(), size: z.nullable(z.number()), uploaded: z.string() }),
+);
+
 export const resubmitPayloadSchema = z.object({
   objectStorageFiles: z
     .array(z.string().check(z.minLength(1), z.maxLength(1024)))
@@ -104,6 +147,19 @@ export interface ResubmitForm {
   addIntroOutro: boolean;
   originalLogId: string | null;
 }
+
+/** The console's form: the files and the e-mail are required (missingForResubmit's words). */
+export const resubmitFormSchema: z.ZodMiniType<ResubmitForm, ResubmitForm> = z.object({
+  userEmail: z.string().check(z.refine((value) => value.trim() !== '', adminResubmitMessages.emailRequired)),
+  objectStorageFiles: z.array(z.string()).check(z.minLength(1, adminResubmitMessages.noFiles)),
+  startTimestamp: z.string(),
+  endTimestamp: z.string(),
+  clipStyle: z.enum(ADMIN_CLIP_STYLES),
+  daysBetweenClips: z.number(),
+  addLogo: z.boolean(),
+  addIntroOutro: z.boolean(),
+  originalLogId: z.nullable(z.string()),
+});
 
 export const emptyResubmitForm: ResubmitForm = {
   userEmail: '',

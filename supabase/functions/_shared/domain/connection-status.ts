@@ -2,6 +2,7 @@
 // order, who may connect which, and the display state derived from a stored connection.
 // The SQL twin of `connectionDisplayState` is `private.connection_display_state` (it gates
 // episode submission); tests/db/connection-state-agreement.test.ts feeds both the same rows.
+import { z } from 'zod/mini';
 import { Constants, type Enums } from '../database.types.ts';
 
 /** The providers in the spec's order: the SQL enum `public.provider`, through the generated types. */
@@ -121,3 +122,32 @@ export interface TokenCheckResult {
   failed: { provider: ProviderId; message: string }[];
   needsReauth: { provider: ProviderId }[];
 }
+
+const providerSchema = z.enum(PROVIDER_IDS);
+
+/** GET /api/oauth-connections as the SPA parses it. */
+export const connectionListSchema: z.ZodMiniType<ConnectionEntry[]> = z.array(
+  z.object({
+    provider: providerSchema,
+    available: z.boolean(),
+    accountLabel: z.nullable(z.string()),
+    connected: z.boolean(),
+    status: z.nullable(z.enum(['connected', 'expired', 'failed'])),
+    hasAccessToken: z.boolean(),
+    hasRefreshToken: z.boolean(),
+    expiresAt: z.nullable(z.string()),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  }),
+);
+
+/** POST /api/oauth/refresh-all as the SPA parses it. */
+export const tokenCheckResultSchema: z.ZodMiniType<TokenCheckResult> = z.object({
+  validated: z.array(z.object({ provider: providerSchema })),
+  refreshed: z.array(z.object({ provider: providerSchema })),
+  failed: z.array(z.object({ provider: providerSchema, message: z.string() })),
+  needsReauth: z.array(z.object({ provider: providerSchema })),
+});
+
+/** GET /api/oauth/{provider}: where the browser goes to authorize. */
+export const authorizationAddressSchema = z.object({ authUrl: z.string() });

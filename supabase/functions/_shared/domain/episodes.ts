@@ -2,7 +2,7 @@
 // `api` function; submit_episode() in SQL re-checks every one of them.
 import { z } from 'zod/mini';
 import { Constants, type Enums } from '../database.types.ts';
-import type { ProcessingState } from './processing.ts';
+import { processingStateSchema, type ProcessingState } from './processing.ts';
 
 export const MAX_EPISODE_FILES = 10;
 /** 3 GB as configured (3*1024^3 bytes), the `episodes` bucket's file_size_limit. */
@@ -144,8 +144,41 @@ export interface Episode {
   processing: ProcessingState | null;
 }
 
+const blockReasons = ['google_drive_required', 'google_drive_invalid', 'hosting_setup', 'monthly_limit'] as const satisfies readonly BlockReason[];
+
+/** GET /api/episodes/stats as the SPA parses it. */
+export const episodeStatsSchema: z.ZodMiniType<EpisodeStats> = z.object({
+  thisMonth: z.number(),
+  total: z.number(),
+  currentCount: z.number(),
+  limit: z.nullable(z.number()),
+  subscriptionTier: z.string(),
+  canSubmit: z.boolean(),
+  blockReason: z.nullable(z.enum(blockReasons)),
+  hostingSetup: z.boolean(),
+  hostingSetupStartedAt: z.nullable(z.string()),
+  onboardingCompleted: z.boolean(),
+  socialConnected: z.boolean(),
+});
+
+/** GET /api/episodes as the SPA parses it. */
+export const episodeListSchema: z.ZodMiniType<Episode[]> = z.array(
+  z.object({
+    id: z.string(),
+    title: z.string(),
+    submittedAt: z.nullable(z.string()),
+    processing: z.nullable(processingStateSchema),
+  }),
+);
+
 /** An object path in the caller's folder of the `episodes` bucket, always ending in .mp4. */
 export function episodeObjectPath(userId: string, uploadId: string, fileName: string): string {
   const base = fileName.replace(/\.mp4$/i, '').replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[-.]+|-+$/g, '').slice(0, 120) || 'episode';
   return `${userId}/${uploadId}/${base}.mp4`;
 }
+
+/** POST /api/episodes/:id/retry: the episode queued again. */
+export const retryResultSchema = z.object({
+  success: z.literal(true),
+  episode: z.object({ id: z.string(), title: z.string(), submittedAt: z.string(), retriedAt: z.string(), submissionLogId: z.string() }),
+});

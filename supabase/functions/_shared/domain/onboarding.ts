@@ -4,7 +4,7 @@
 import { z } from 'zod/mini';
 import { googleFontFamilies, podcastCategories, podcastLanguages, podcastTimezones } from './onboarding-lists.ts';
 import { mediaTypeOf, type SignedMediaType } from './file-signatures.ts';
-import { isBlank, isBrandAssetSlot, type BrandAssetSlot } from './profile-record.ts';
+import { isBlank, isBrandAssetSlot, profileTextFields, type BrandAssetSlot, type ProfileTextField } from './profile-record.ts';
 
 export {
   attachmentOf,
@@ -13,7 +13,10 @@ export {
   isBrandAssetSlot,
   type AttachmentState,
   type BrandAssetSlot,
+  profileRecordSchema,
+  profileTextFields,
   type ProfileRecord,
+  type ProfileTextField,
 } from './profile-record.ts';
 
 z.config(z.locales.en());
@@ -63,7 +66,7 @@ const hexColor = z.string().check(
 );
 
 /** The profile's text fields as the form and `/api/onboarding/submit` send them ('' clears). */
-export const profileFieldsShape = {
+export const profileFieldsShape: Record<ProfileTextField, z.ZodMiniType<string, string>> = {
   firstName: text(200),
   lastName: text(200),
   brandFont: oneOf(googleFontFamilies, onboardingMessages.brandFontUnknown),
@@ -84,8 +87,6 @@ export const profileFieldsShape = {
   podcastPrimaryCategory: oneOf(podcastCategories, onboardingMessages.categoryUnknown),
   podcastSecondaryCategory: oneOf(podcastCategories, onboardingMessages.categoryUnknown),
 };
-export type ProfileTextField = keyof typeof profileFieldsShape;
-export const profileTextFields = Object.keys(profileFieldsShape) as ProfileTextField[];
 
 /**
  * `fields` of POST /api/onboarding/submit and of submit-with-files' fields part. Every field is

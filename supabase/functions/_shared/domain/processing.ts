@@ -1,5 +1,6 @@
 // Built-in processing of a submission as subscribers and admins see it (public.episode_processing).
 // Shared by the `api` function and the SPA.
+import { z } from 'zod/mini';
 
 export type ProcessingStatus = 'queued' | 'processing' | 'delivered' | 'failed';
 
@@ -13,6 +14,15 @@ export interface ProcessingState {
   failureReason: string | null;
   updatedAt: string;
 }
+
+/** A processing state as the SPA reads it from `/api` answers. */
+export const processingStateSchema: z.ZodMiniType<ProcessingState> = z.object({
+  status: z.enum(['queued', 'processing', 'delivered', 'failed']),
+  stage: z.nullable(z.string()),
+  progress: z.number(),
+  failureReason: z.nullable(z.string()),
+  updatedAt: z.string(),
+});
 
 /** The words for a processing state, one place for the dashboard and the admin console. */
 const processingWords = {

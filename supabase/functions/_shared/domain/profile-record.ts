@@ -1,7 +1,28 @@
 // The profile as reads return it (GET /api/airtable/user-data) and the rules that read it: the
 // brand-asset slots, what counts as empty. Apart from onboarding.ts's schema and choice lists, so
 // the dashboard's profile view loads without them.
-import type { ProfileTextField } from './onboarding.ts';
+import { z } from 'zod/mini';
+
+/** The profile's text fields (onboarding.ts holds each one's rule). */
+export const profileTextFields = [
+  'firstName',
+  'lastName',
+  'brandFont',
+  'brandColorPrimary',
+  'brandColorSecondary',
+  'brandColorTertiary',
+  'podcastTitle',
+  'podcastDescription',
+  'podcastAuthor',
+  'podcastCopyright',
+  'podcastKeywords',
+  'podcastWebsite',
+  'podcastLanguage',
+  'podcastTimezone',
+  'podcastPrimaryCategory',
+  'podcastSecondaryCategory',
+] as const;
+export type ProfileTextField = (typeof profileTextFields)[number];
 
 /** 'not provided' (any case) and blanks are empty (spec section 3). */
 export function isBlank(value: string | null | undefined): boolean {
@@ -41,3 +62,16 @@ export type ProfileRecord = Record<ProfileTextField, string | null> & {
 export function attachmentOf(record: ProfileRecord, slot: BrandAssetSlot): AttachmentState {
   return record[attachmentNames[slot]];
 }
+
+const attachmentStateSchema = z.object({ exists: z.boolean(), filename: z.nullable(z.string()) });
+
+/** GET /api/airtable/user-data (and the saves, which answer the same) as the SPA parses it. */
+export const profileRecordSchema = z.nullable(
+  z.object({
+    ...Object.fromEntries(profileTextFields.map((field) => [field, z.nullable(z.string())])),
+    emailAddress: z.nullable(z.string()),
+    postAutomatically: z.boolean(),
+    lastUpdated: z.nullable(z.string()),
+    ...Object.fromEntries(brandAssetSlots.map((slot) => [attachmentNames[slot], attachmentStateSchema])),
+  }),
+) as z.ZodMiniType<ProfileRecord | null>;

@@ -2,13 +2,12 @@
 // image or initials), the name and the account menu (Manage Subscription, Join Premium
 // Community, Logout; the admin console when the server says the user is an administrator).
 import { ADMIN_CONSOLE_PATH } from '@domain/account';
-import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { useCurrentAccount } from '@/lib/current-account';
 import { communityUrl } from '@/lib/external-links';
-import { logout } from '@/features/auth/api/logout';
-import { dashboardTexts } from '../dashboard/texts';
+import { useLogout } from '@/features/auth/api/logout';
+import { dashboardTexts } from '../routes/dashboard/texts';
 import { appTexts } from '../texts';
 
 function initialsOf(first: string | null | undefined, last: string | null | undefined, email: string | undefined): string {
@@ -18,7 +17,7 @@ function initialsOf(first: string | null | undefined, last: string | null | unde
 
 export function Header() {
   const { data: account } = useCurrentAccount();
-  const queryClient = useQueryClient();
+  const logout = useLogout();
   const navigate = useNavigate();
   const [menuOpen, setMenuOpen] = useState(false);
   const menuId = useId();
@@ -100,7 +99,7 @@ export function Header() {
                 </li>
               )}
               <li>
-                <button type="button" onClick={() => void logout(queryClient)}>
+                <button type="button" onClick={() => logout.mutate()}>
                   {appTexts.logout}
                 </button>
               </li>

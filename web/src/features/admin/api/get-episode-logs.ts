@@ -1,20 +1,20 @@
 // GET /api/admin/episode-logs: submission logs, newest first, one page at a time.
-import type { Page, SubmissionLog } from '@domain/admin-resubmit';
+import { submissionLogPageSchema, type Page, type SubmissionLog } from '@domain/admin-resubmit';
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
-
-export const episodeLogsKey = ['/api/admin/episode-logs'] as const;
+import { queryKeys } from '@/lib/query-keys';
 
 // Not the default load: a signed-out visitor's 401 is an error here (Access Denied), not an empty list.
 function getEpisodeLogs(cursor: string | null): Promise<Page<SubmissionLog>> {
   return apiRequest(
     'GET',
     cursor ? `/api/admin/episode-logs?cursor=${encodeURIComponent(cursor)}` : '/api/admin/episode-logs',
+    submissionLogPageSchema,
   );
 }
 
 const episodeLogsQuery = infiniteQueryOptions({
-  queryKey: episodeLogsKey,
+  queryKey: queryKeys.admin.episodeLogs,
   queryFn: ({ pageParam }) => getEpisodeLogs(pageParam),
   initialPageParam: null as string | null,
   getNextPageParam: (last) => last.nextCursor,

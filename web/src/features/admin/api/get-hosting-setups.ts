@@ -1,19 +1,22 @@
 // GET /api/admin/hosting-setups: subscribers whose podcast hosting is being set up, longest
 // waiting first, one page at a time.
-import type { HostingSetup } from '@domain/admin-hosting';
+import { hostingSetupPageSchema, type HostingSetup } from '@domain/admin-hosting';
 import type { Page } from '@domain/admin-resubmit';
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
-
-export const hostingSetupsKey = ['admin', 'hosting-setups'] as const;
+import { queryKeys } from '@/lib/query-keys';
 
 // Not the default load: a signed-out visitor's 401 is an error here (Access Denied), not an empty list.
-export function getHostingSetups(cursor: string | null): Promise<Page<HostingSetup>> {
-  return apiRequest('GET', cursor ? `/api/admin/hosting-setups?cursor=${encodeURIComponent(cursor)}` : '/api/admin/hosting-setups');
+function getHostingSetups(cursor: string | null): Promise<Page<HostingSetup>> {
+  return apiRequest(
+    'GET',
+    cursor ? `/api/admin/hosting-setups?cursor=${encodeURIComponent(cursor)}` : '/api/admin/hosting-setups',
+    hostingSetupPageSchema,
+  );
 }
 
 const hostingSetupsQuery = infiniteQueryOptions({
-  queryKey: hostingSetupsKey,
+  queryKey: queryKeys.admin.hostingSetups,
   queryFn: ({ pageParam }) => getHostingSetups(pageParam),
   initialPageParam: null as string | null,
   getNextPageParam: (last) => last.nextCursor,

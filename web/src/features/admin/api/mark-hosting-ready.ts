@@ -1,17 +1,17 @@
 // POST /api/admin/hosting-setups/ready {email}: hosting is ready, the subscriber may submit.
-import type { HostingAction, HostingActionResult } from '@domain/admin-hosting';
+import { hostingActionResultSchema, type HostingAction } from '@domain/admin-hosting';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
-import { hostingSetupsKey } from './get-hosting-setups';
+import { queryKeys } from '@/lib/query-keys';
 
-export function markHostingReady(payload: HostingAction): Promise<HostingActionResult> {
-  return apiRequest<HostingActionResult>('POST', '/api/admin/hosting-setups/ready', payload);
+function markHostingReady(payload: HostingAction) {
+  return apiRequest('POST', '/api/admin/hosting-setups/ready', hostingActionResultSchema, { body: payload });
 }
 
 export function useMarkHostingReady() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: markHostingReady,
-    onSettled: () => queryClient.invalidateQueries({ queryKey: hostingSetupsKey }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.admin.hostingSetups }),
   });
 }

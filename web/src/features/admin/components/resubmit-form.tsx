@@ -1,58 +1,72 @@
 // The resubmission form: user e-mail, files, start/end, admin clip style, days between clips and
-// the two switches. The button stays disabled until a file and an e-mail are given.
+// the two switches. The button stays disabled until a file and an e-mail are given. The console
+// owns the form's state (selecting a log or a file fills it); this card submits it.
 import {
   ADMIN_CLIP_STYLES,
+  emptyResubmitForm,
   MIN_DAYS_BETWEEN_CLIPS,
   missingForResubmit,
-  type AdminClipStyle,
+  resubmitPayloadOf,
   type ResubmitForm,
 } from '@domain/admin-resubmit';
-import { useId, type FormEvent } from 'react';
+import { useId } from 'react';
+import { useWatch, type UseFormReturn } from 'react-hook-form';
 import { CheckboxField } from '@/components/checkbox-field';
+import { Form } from '@/components/form';
 import { FormField, LabelledField } from '@/components/form-field';
+import { errorMessage } from '@/lib/api-client';
+import { notify } from '@/lib/toast';
+import { useResubmitEpisode } from '../api/resubmit-episode';
 import { texts } from '../texts';
 
-interface Props {
-  form: ResubmitForm;
-  onChange: (form: ResubmitForm) => void;
-  onSubmit: () => void;
-  onClear: () => void;
-  submitting: boolean;
+/** Anything but a whole number of at least the minimum becomes the minimum. */
+function daysOf(input: string): number {
+  const days = Number.parseInt(input, 10);
+  return Number.isInteger(days) && days >= MIN_DAYS_BETWEEN_CLIPS ? days : MIN_DAYS_BETWEEN_CLIPS;
 }
 
-export function ResubmitFormCard({ form, onChange, onSubmit, onClear, submitting }: Props) {
+export function ResubmitFormCard({ form }: { form: UseFormReturn<ResubmitForm> }) {
   const ids = { clipStyle: useId(), days: useId(), missing: useId(), files: useId() };
-  const missing = missingForResubmit(form);
-  const set = <K extends keyof ResubmitForm>(key: K, value: ResubmitForm[K]) => onChange({ ...form, [key]: value });
+  const resubmit = useResubmitEpisode();
+  const values = useWatch({ control: form.control }) as ResubmitForm;
+  const missing = missingForResubmit(values);
+  const submitting = resubmit.isPending;
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    onSubmit();
+  const onSubmit = async (submitted: ResubmitForm) => {
+    const result = await resubmit.mutateAsync(resubmitPayloadOf(submitted));
+    notify.success(texts.successTitle, { description: result.message });
+    form.reset(emptyResubmitForm);
+  };
+
+  const onInvalid = () => {
+    const [first] = missingForResubmit(form.getValues());
+    if (first) notify.error(first.title, { description: first.message });
   };
 
   return (
     <section aria-labelledby="resubmit-form-title" className="card border border-base-300 bg-base-100">
-      <form className="card-body gap-3" onSubmit={submit} noValidate>
+      <Form
+        form={form}
+        onSubmit={onSubmit}
+        onInvalid={onInvalid}
+        failureTitle={texts.failedTitle}
+        failureDescription={(error) => errorMessage(error, texts.failed)}
+        className="card-body gap-3"
+      >
         <h2 id="resubmit-form-title" className="card-title">
           {texts.formTitle}
         </h2>
-        <FormField
-          label={texts.userEmail}
-          type="email"
-          autoComplete="off"
-          value={form.userEmail}
-          onChange={(e) => set('userEmail', e.target.value)}
-        />
+        <FormField label={texts.userEmail} type="email" autoComplete="off" {...form.register('userEmail')} />
 
         <div>
           <h3 id={ids.files} className="font-medium">
             {texts.selectedFiles}
           </h3>
-          {form.objectStorageFiles.length === 0 ? (
+          {values.objectStorageFiles.length === 0 ? (
             <p className="text-sm">{texts.noneSelected}</p>
           ) : (
             <ul aria-labelledby={ids.files} className="mt-1 flex flex-col gap-1">
-              {form.objectStorageFiles.map((path) => (
+              {values.objectStorageFiles.map((path) => (
                 <li key={path} className="flex items-center justify-between gap-2 text-sm">
                   <span className="break-all">{path}</span>
                   <button
@@ -60,9 +74,9 @@ export function ResubmitFormCard({ form, onChange, onSubmit, onClear, submitting
                     className="btn btn-ghost btn-xs"
                     aria-label={texts.removeFile(path)}
                     onClick={() =>
-                      set(
+                      form.setValue(
                         'objectStorageFiles',
-                        form.objectStorageFiles.filter((f) => f !== path),
+                        values.objectStorageFiles.filter((f) => f !== path),
                       )
                     }
                   >
@@ -75,28 +89,13 @@ export function ResubmitFormCard({ form, onChange, onSubmit, onClear, submitting
         </div>
 
         <div className="grid gap-3 sm:grid-cols-2">
-          <FormField
-            label={texts.startTimestamp}
-            placeholder="00:00:00"
-            value={form.startTimestamp}
-            onChange={(e) => set('startTimestamp', e.target.value)}
-          />
-          <FormField
-            label={texts.endTimestamp}
-            placeholder="00:00:00"
-            value={form.endTimestamp}
-            onChange={(e) => set('endTimestamp', e.target.value)}
-          />
+          <FormField label={texts.startTimestamp} placeholder="00:00:00" {...form.register('startTimestamp')} />
+          <FormField label={texts.endTimestamp} placeholder="00:00:00" {...form.register('endTimestamp')} />
         </div>
 
         <div className="grid gap-3 sm:grid-cols-2">
           <LabelledField id={ids.clipStyle} label={texts.clipStyle}>
-            <select
-              id={ids.clipStyle}
-              className="select select-bordered w-full"
-              value={form.clipStyle}
-              onChange={(e) => set('clipStyle', e.target.value as AdminClipStyle)}
-            >
+            <select id={ids.clipStyle} className="select select-bordered w-full" {...form.register('clipStyle')}>
               {ADMIN_CLIP_STYLES.map((style) => (
                 <option key={style} value={style}>
                   {style}
@@ -104,26 +103,21 @@ export function ResubmitFormCard({ form, onChange, onSubmit, onClear, submitting
               ))}
             </select>
           </LabelledField>
+          {/* Controlled: a value that is not a whole number shows the minimum at once. */}
           <FormField
             id={ids.days}
             label={texts.daysBetweenClips}
             type="number"
             min={MIN_DAYS_BETWEEN_CLIPS}
             step={1}
-            value={form.daysBetweenClips}
-            onChange={(e) => {
-              const days = Number.parseInt(e.target.value, 10);
-              set(
-                'daysBetweenClips',
-                Number.isInteger(days) && days >= MIN_DAYS_BETWEEN_CLIPS ? days : MIN_DAYS_BETWEEN_CLIPS,
-              );
-            }}
+            value={values.daysBetweenClips}
+            onChange={(e) => form.setValue('daysBetweenClips', daysOf(e.target.value))}
           />
         </div>
 
         <div className="flex flex-wrap gap-6">
-          <CheckboxField label={texts.addLogo} checked={form.addLogo} onChange={(e) => set('addLogo', e.target.checked)} />
-          <CheckboxField label={texts.addIntroOutro} checked={form.addIntroOutro} onChange={(e) => set('addIntroOutro', e.target.checked)} />
+          <CheckboxField label={texts.addLogo} {...form.register('addLogo')} />
+          <CheckboxField label={texts.addIntroOutro} {...form.register('addIntroOutro')} />
         </div>
 
         {missing.length > 0 && (
@@ -137,7 +131,7 @@ export function ResubmitFormCard({ form, onChange, onSubmit, onClear, submitting
         )}
 
         <div className="card-actions justify-end">
-          <button type="button" className="btn btn-ghost" onClick={onClear} disabled={submitting}>
+          <button type="button" className="btn btn-ghost" onClick={() => form.reset(emptyResubmitForm)} disabled={submitting}>
             {texts.clear}
           </button>
           <button
@@ -149,7 +143,7 @@ export function ResubmitFormCard({ form, onChange, onSubmit, onClear, submitting
             {submitting ? texts.resubmitting : texts.resubmit}
           </button>
         </div>
-      </form>
+      </Form>
     </section>
   );
 }

@@ -1,10 +1,13 @@
 // POST /api/create-plan-change-session: the billing portal opened on changing the plan (choosing
 // one, or confirming `tier`); the browser goes there and Stripe brings it back to the dashboard.
 import { useMutation } from '@tanstack/react-query';
+import { z } from 'zod/mini';
 import { apiRequest } from '@/lib/api-client';
 
-export function createPlanChangeSession(tier?: string): Promise<{ url: string }> {
-  return apiRequest<{ url: string }>('POST', '/api/create-plan-change-session', tier === undefined ? {} : { tier });
+const portalAnswer = z.object({ url: z.string() });
+
+function createPlanChangeSession(tier?: string) {
+  return apiRequest('POST', '/api/create-plan-change-session', portalAnswer, { body: tier === undefined ? {} : { tier } });
 }
 
 export function useChangePlan() {

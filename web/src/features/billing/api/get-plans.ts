@@ -1,4 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import { queryKeys } from '@/lib/query-keys';
 import { database } from '@/lib/supabase';
 
 export interface Plan {
@@ -40,7 +41,7 @@ async function getPlans(): Promise<Plan[]> {
   );
 }
 
-const plansQuery = queryOptions({ queryKey: ['plans'], queryFn: getPlans, staleTime: 60 * 60 * 1000 });
+const plansQuery = queryOptions({ queryKey: queryKeys.plans, queryFn: getPlans, staleTime: 60 * 60 * 1000 });
 
 export function usePlans() {
   return useQuery(plansQuery);

@@ -10,42 +10,14 @@ import type { Account } from '@domain/account';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
-import { apiRequest } from '@/lib/api-client';
-import { currentAccountKey, currentAccountQuery } from '@/lib/current-account';
+import { currentAccountQuery } from '@/lib/current-account';
 import { wait } from '@/lib/delays';
 import { PENDING_USER_EMAIL } from '@/lib/local-storage-keys';
-import { authClient } from '@/lib/supabase';
-
-interface RecoveredSession {
-  user: Account;
-  session: { access_token: string; refresh_token: string };
-}
+import { queryKeys } from '@/lib/query-keys';
+import { claimCheckoutSession } from '../api/claim-checkout-session';
+import { recoverSession } from '../api/recover-session';
 
 const ACTIVATION_POLLS = 10;
-
-const RECOVER_SESSION_PATH = '/api/auth/recover-session';
-
-/** Uses up the checkout session without a new session (signed in, the request carries the token). */
-async function claimCheckoutSession(sessionId: string): Promise<void> {
-  try {
-    await apiRequest<void>('POST', RECOVER_SESSION_PATH, { session_id: sessionId });
-  } catch (error) {
-    console.error('Claiming the checkout session failed', error);
-  }
-}
-
-/** Asks the server for a session; true on success. */
-async function recoverSession(email: string, sessionId: string): Promise<boolean> {
-  try {
-    const recovered = await apiRequest<RecoveredSession>('POST', RECOVER_SESSION_PATH, { email, session_id: sessionId });
-    const { error } = await (await authClient()).setSession(recovered.session);
-    if (error) throw error;
-    return true;
-  } catch (error) {
-    console.error('Session recovery failed', error);
-    return false;
-  }
-}
 
 export function useCheckoutReturn(account: Account | null | undefined, loading: boolean): { recovering: boolean } {
   const queryClient = useQueryClient();
@@ -78,7 +50,7 @@ export function useCheckoutReturn(account: Account | null | undefined, loading: 
           stripSessionId();
         } else if (await recoverSession(email, sessionId)) {
           localStorage.removeItem(PENDING_USER_EMAIL);
-          await queryClient.invalidateQueries({ queryKey: currentAccountKey });
+          await queryClient.invalidateQueries({ queryKey: queryKeys.account });
           stripSessionId();
         }
       } else {

@@ -1,16 +1,19 @@
 // PATCH /api/oauth-connections/{provider}/disconnect, or DELETE /api/oauth/wordpress/disconnect.
 import type { ProviderId } from '@domain/connection-status';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from '@/lib/api-client';
-import { connectionsKey } from './get-connections';
+import { apiRequest, ignoredAnswer } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
+
+function disconnect(provider: ProviderId): Promise<unknown> {
+  return provider === 'wordpress'
+    ? apiRequest('DELETE', '/api/oauth/wordpress/disconnect', ignoredAnswer)
+    : apiRequest('PATCH', `/api/oauth-connections/${provider}/disconnect`, ignoredAnswer);
+}
 
 export function useDisconnect() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (provider: ProviderId) =>
-      provider === 'wordpress'
-        ? apiRequest<{ success: boolean }>('DELETE', '/api/oauth/wordpress/disconnect')
-        : apiRequest<{ success: boolean }>('PATCH', `/api/oauth-connections/${provider}/disconnect`),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: connectionsKey }),
+    mutationFn: disconnect,
+    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.connections }),
   });
 }

@@ -1,13 +1,12 @@
 // GET /api/oauth-connections: every provider with what the panel needs (never a token).
-import type { ConnectionEntry } from '@domain/connection-status';
+import { connectionListSchema } from '@domain/connection-status';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiLoad } from '@/lib/api-client';
-
-export const connectionsKey = ['/api/oauth-connections'] as const;
+import { queryKeys } from '@/lib/query-keys';
 
 export const connectionsQuery = queryOptions({
-  queryKey: connectionsKey,
-  queryFn: () => apiLoad<ConnectionEntry[]>('/api/oauth-connections'),
+  queryKey: queryKeys.connections,
+  queryFn: () => apiLoad('/api/oauth-connections', connectionListSchema),
 });
 
 export function useConnections() {

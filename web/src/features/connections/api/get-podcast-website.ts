@@ -1,5 +1,6 @@
 // The profile's podcast website: the WordPress site, unless the user has not given one yet.
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import { queryKeys } from '@/lib/query-keys';
 import { authClient, database } from '@/lib/supabase';
 
 async function getPodcastWebsite(): Promise<string | null> {
@@ -18,7 +19,7 @@ async function getPodcastWebsite(): Promise<string | null> {
 }
 
 const podcastWebsiteQuery = queryOptions({
-  queryKey: ['profiles', 'podcast_website'],
+  queryKey: queryKeys.podcastWebsite,
   queryFn: getPodcastWebsite,
   staleTime: 0,
 });

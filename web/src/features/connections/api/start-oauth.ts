@@ -1,11 +1,15 @@
 // GET /api/oauth/{provider}: the provider's authorization address; the browser goes there.
-import type { OAuthProviderId } from '@domain/connection-status';
+import { authorizationAddressSchema, type OAuthProviderId } from '@domain/connection-status';
 import { useMutation } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
 
+function startOAuth(provider: OAuthProviderId) {
+  return apiRequest('GET', `/api/oauth/${provider}`, authorizationAddressSchema);
+}
+
 export function useStartOAuth() {
   return useMutation({
-    mutationFn: (provider: OAuthProviderId) => apiRequest<{ authUrl: string }>('GET', `/api/oauth/${provider}`),
+    mutationFn: startOAuth,
     onSuccess: ({ authUrl }) => window.location.assign(authUrl),
   });
 }

@@ -13,8 +13,8 @@ import { ConnectionsPanel } from './connections-panel';
 
 const network = vi.hoisted(() => ({ request: vi.fn(), load: vi.fn() }));
 vi.mock('@/lib/api-client', async () => {
-  const { ApiError, errorMessage } = await vi.importActual<typeof import('@/lib/api-client')>('@/lib/api-client');
-  return { ApiError, errorMessage, apiRequest: network.request, apiLoad: network.load };
+  const actual = await vi.importActual<typeof import('@/lib/api-client')>('@/lib/api-client');
+  return { ...actual, apiRequest: network.request, apiLoad: network.load };
 });
 vi.mock('@/lib/supabase', () => ({ authClient: vi.fn(), database: vi.fn() }));
 
@@ -98,7 +98,7 @@ describe('ConnectionsPanel', () => {
     network.request.mockReturnValue(new Promise<TokenCheckResult>((resolve) => (answer = resolve)));
     renderPanel();
     await userEvent.click(await screen.findByRole('button', { name: 'Refresh X (Twitter)' }));
-    expect(network.request).toHaveBeenCalledWith('POST', '/api/oauth/refresh-all');
+    expect(network.request).toHaveBeenCalledWith('POST', '/api/oauth/refresh-all', expect.anything());
     // From the answer on, the clock moves only when the test moves it.
     vi.useFakeTimers();
     try {
@@ -130,7 +130,7 @@ describe('ConnectionsPanel', () => {
     network.request.mockResolvedValueOnce({ success: true });
     renderPanel();
     await userEvent.click(await screen.findByRole('button', { name: 'Disconnect Google Drive' }));
-    expect(network.request).toHaveBeenCalledWith('PATCH', '/api/oauth-connections/google/disconnect');
+    expect(network.request).toHaveBeenCalledWith('PATCH', '/api/oauth-connections/google/disconnect', expect.anything());
     await screen.findByText('Disconnected');
     await screen.findByText('Google Drive connection removed successfully');
 

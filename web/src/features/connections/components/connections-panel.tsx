@@ -11,7 +11,7 @@ import {
   type ProviderId,
   type TokenCheckResult,
 } from '@domain/connection-status';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { ListState, listStatus } from '@/components/list-state';
 import { Panel } from '@/components/panel';
 import { errorMessage } from '@/lib/api-client';
@@ -23,7 +23,9 @@ import { useConnectionOutcome } from '../hooks/use-connection-outcome';
 import { texts } from '../texts';
 import { ConnectDialog } from './connect-dialog';
 import { ProviderRow } from './provider-row';
-import { WordpressDialog } from './wordpress-dialog';
+
+// Its own chunk (with the form library), loaded as the panel renders, not with the dashboard.
+const WordpressDialog = lazy(() => import('./wordpress-dialog'));
 
 /** Spec section 9: the reconnect toast follows the token check after 2 s. */
 const RECONNECT_TOAST_DELAY_MS = 2000;
@@ -120,7 +122,9 @@ export function ConnectionsPanel() {
       </ListState>
       <p className="text-xs text-base-content/70">{texts.tokensNote}</p>
       <ConnectDialog provider={connecting} onClose={() => setConnecting(null)} />
-      <WordpressDialog open={wordpressOpen} onClose={() => setWordpressOpen(false)} />
+      <Suspense fallback={null}>
+        <WordpressDialog open={wordpressOpen} onClose={() => setWordpressOpen(false)} />
+      </Suspense>
     </Panel>
   );
 }

@@ -4,8 +4,8 @@ import { isProviderId, providerLabel } from '@domain/connection-status';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
+import { queryKeys } from '@/lib/query-keys';
 import { notify } from '@/lib/toast';
-import { connectionsKey } from '../api/get-connections';
 import { texts } from '../texts';
 
 export function useConnectionOutcome(): void {
@@ -20,7 +20,7 @@ export function useConnectionOutcome(): void {
     const label = isProviderId(provider) ? providerLabel(provider) : '';
     if (outcome === 'connected') notify.success(texts.connected(label), { description: texts.connectedBody(label) });
     else notify.error(texts.connectionFailed, { description: label ? texts.connectionFailedBody(label) : undefined });
-    void queryClient.invalidateQueries({ queryKey: connectionsKey });
+    void queryClient.invalidateQueries({ queryKey: queryKeys.connections });
     params.delete('outcome');
     params.delete('connection');
     const search = params.toString();

@@ -1,13 +1,12 @@
 // GET /api/episodes/stats: counts, limit, gating and the setup facts of the dashboard.
-import type { EpisodeStats } from '@domain/episodes';
+import { episodeStatsSchema } from '@domain/episodes';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiLoad } from '@/lib/api-client';
-
-export const episodeStatsKey = ['/api/episodes/stats'] as const;
+import { queryKeys } from '@/lib/query-keys';
 
 export const episodeStatsQuery = queryOptions({
-  queryKey: episodeStatsKey,
-  queryFn: () => apiLoad<EpisodeStats>('/api/episodes/stats'),
+  queryKey: queryKeys.episodes.stats,
+  queryFn: () => apiLoad('/api/episodes/stats', episodeStatsSchema),
 });
 
 export function useEpisodeStats() {

@@ -1,13 +1,12 @@
 // GET /api/episodes: the caller's episodes, newest first.
-import type { Episode } from '@domain/episodes';
+import { episodeListSchema } from '@domain/episodes';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiLoad } from '@/lib/api-client';
-
-export const episodesKey = ['/api/episodes'] as const;
+import { queryKeys } from '@/lib/query-keys';
 
 export const episodesQuery = queryOptions({
-  queryKey: episodesKey,
-  queryFn: async () => (await apiLoad<Episode[]>('/api/episodes')) ?? [],
+  queryKey: queryKeys.episodes.all,
+  queryFn: async () => (await apiLoad('/api/episodes', episodeListSchema)) ?? [],
 });
 
 export function useEpisodes() {

@@ -1,28 +1,18 @@
 // POST /api/episodes/:id/retry: a failed episode queued again (the same files and options); on
-// success or refusal the stats and the episode list are loaded again.
+// success or refusal the episodes (their list, stats and detail) are loaded again.
+import { retryResultSchema } from '@domain/episodes';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
-import { episodeStatsKey } from './get-episode-stats';
-import { episodesKey } from './get-episodes';
+import { queryKeys } from '@/lib/query-keys';
 
-interface RetryResult {
-  success: true;
-  episode: { id: string; title: string; submittedAt: string; retriedAt: string; submissionLogId: string };
-}
-
-export function retryEpisode(episodeId: string): Promise<RetryResult> {
-  return apiRequest<RetryResult>('POST', `/api/episodes/${encodeURIComponent(episodeId)}/retry`);
+function retryEpisode(episodeId: string) {
+  return apiRequest('POST', `/api/episodes/${encodeURIComponent(episodeId)}/retry`, retryResultSchema);
 }
 
 export function useRetryEpisode() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: retryEpisode,
-    onSettled: async () => {
-      await Promise.all([
-        queryClient.invalidateQueries({ queryKey: episodeStatsKey }),
-        queryClient.invalidateQueries({ queryKey: episodesKey }),
-      ]);
-    },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.episodes.all }),
   });
 }

@@ -2,7 +2,7 @@
 // an error that is not a response gets 'Failed to submit episode', and other toasts, without the
 // fallbacks, keep the '{status}: {text}' message.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { apiRequest, errorMessage } from '@/lib/api-client';
+import { apiRequest, errorMessage, ignoredAnswer } from '@/lib/api-client';
 import { episodeTexts } from '../texts';
 
 vi.mock('@/lib/supabase', () => ({ currentAccessToken: async () => null }));
@@ -12,7 +12,7 @@ afterEach(() => vi.unstubAllGlobals());
 /** The error apiRequest throws when the server answers `body` with `status` and `statusText`. */
 async function failureOf(status: number, statusText: string, body: string, contentType = 'application/json') {
   vi.stubGlobal('fetch', async () => new Response(body || null, { status, statusText, headers: { 'Content-Type': contentType } }));
-  return apiRequest('POST', '/api/episodes/submit-direct-storage', {}).then(
+  return apiRequest('POST', '/api/episodes/submit-direct-storage', ignoredAnswer, { body: {} }).then(
     () => expect.fail('the request should fail'),
     (error: unknown) => error,
   );

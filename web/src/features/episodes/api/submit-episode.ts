@@ -2,24 +2,23 @@
 // the episode list are loaded again.
 import type { EpisodeOptions } from '@domain/episodes';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from '@/lib/api-client';
-import { episodeStatsKey } from './get-episode-stats';
-import { episodesKey } from './get-episodes';
+import { apiRequest, ignoredAnswer } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
 
 interface SubmitEpisodeInput {
   uploadUrls: string[];
   episodeData: EpisodeOptions;
 }
 
+function submitEpisode(input: SubmitEpisodeInput): Promise<unknown> {
+  return apiRequest('POST', '/api/episodes/submit-direct-storage', ignoredAnswer, { body: input });
+}
+
 export function useSubmitEpisode() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: SubmitEpisodeInput) => apiRequest<{ success: true }>('POST', '/api/episodes/submit-direct-storage', input),
-    onSettled: async () => {
-      await Promise.all([
-        queryClient.invalidateQueries({ queryKey: episodeStatsKey }),
-        queryClient.invalidateQueries({ queryKey: episodesKey }),
-      ]);
-    },
+    mutationFn: submitEpisode,
+    // The list's key is the prefix of the stats' and every episode's: all are loaded again.
+    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.episodes.all }),
   });
 }

@@ -10,10 +10,9 @@ import {
   formatDuration,
   normalizeDaysBetweenClips,
 } from '@domain/episodes';
-import { zodResolver } from '@hookform/resolvers/zod';
-import { type ReactNode, useId, useMemo } from 'react';
-import { useForm } from 'react-hook-form';
+import { type ReactNode, useId } from 'react';
 import { CheckboxField } from '@/components/checkbox-field';
+import { Form, useZodForm } from '@/components/form';
 import { FormField } from '@/components/form-field';
 import { Modal } from '@/components/modal';
 import { errorMessage } from '@/lib/api-client';
@@ -73,11 +72,11 @@ export default function SubmitEpisodeDialog({ userId, stats, open, onClose, upgr
   // The trim times are checked against the uploaded videos' length (when their headers say it)
   // before anything is submitted; the server checks them again.
   const { videoSeconds } = uploads;
-  const resolver = useMemo(() => zodResolver(episodeOptionsSchemaFor(videoSeconds)), [videoSeconds]);
-  const form = useForm({ resolver, defaultValues: defaultEpisodeOptions });
+  const form = useZodForm(() => episodeOptionsSchemaFor(videoSeconds), { defaultValues: defaultEpisodeOptions });
   const { errors } = form.formState;
 
-  const onSubmit = form.handleSubmit((options: EpisodeOptions) => {
+  // A refused submission toasts its own words (Form's failure toast, with the spec's fallbacks).
+  const onSubmit = async (options: EpisodeOptions) => {
     if (gate) {
       notify.error(g.submissionBlockedTitle, {
         description:
@@ -89,19 +88,12 @@ export default function SubmitEpisodeDialog({ userId, stats, open, onClose, upgr
       notify.error(t.noFilesTitle, { description: t.noFiles });
       return;
     }
-    submit.mutate(
-      { uploadUrls: uploads.uploadedPaths, episodeData: options },
-      {
-        onSuccess: () => {
-          notify.success(t.successTitle, { description: t.success });
-          uploads.clear();
-          form.reset(defaultEpisodeOptions);
-          onClose();
-        },
-        onError: (error) => notify.error(t.submitFailedTitle, { description: errorMessage(error, t.submitFailed, t.serverError) }),
-      },
-    );
-  });
+    await submit.mutateAsync({ uploadUrls: uploads.uploadedPaths, episodeData: options });
+    notify.success(t.successTitle, { description: t.success });
+    uploads.clear();
+    form.reset(defaultEpisodeOptions);
+    onClose();
+  };
 
   const submitLabel = submit.isPending ? t.submitting : gate ? g.button[gate] : t.submit;
 
@@ -122,7 +114,13 @@ export default function SubmitEpisodeDialog({ userId, stats, open, onClose, upgr
         </div>
       )}
 
-      <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4">
+      <Form
+        form={form}
+        onSubmit={onSubmit}
+        failureTitle={t.submitFailedTitle}
+        failureDescription={(error) => errorMessage(error, t.submitFailed, t.serverError)}
+        className="flex flex-col gap-4"
+      >
         <fieldset className="flex flex-col gap-2">
           <legend className="font-semibold">{t.filesLegend}</legend>
           <label htmlFor={fileInputId} className="text-sm font-medium">
@@ -240,7 +238,7 @@ export default function SubmitEpisodeDialog({ userId, stats, open, onClose, upgr
             {submitLabel}
           </button>
         </div>
-      </form>
+      </Form>
     </Modal>
   );
 }

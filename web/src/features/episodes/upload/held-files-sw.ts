@@ -18,7 +18,9 @@ interface WorkerScope {
   addEventListener(type: 'install', listener: (event: Event & { waitUntil(promise: Promise<unknown>): void }) => void): void;
   addEventListener(type: 'message', listener: (event: MessageEvent<HeldFilesRequest>) => void): void;
 }
-const worker = self as unknown as WorkerScope;
+// This module runs only as the worker's script, where `self` is the worker's global scope.
+declare const self: WorkerScope;
+const worker = self;
 const held = new Map<string, File>();
 
 worker.addEventListener('install', (event) => event.waitUntil(worker.skipWaiting()));

@@ -6,12 +6,12 @@
 // a service worker (held-files.ts) and its upload goes on by itself; after a closed browser or
 // where that worker is unavailable, choosing the same file again does the same. Files are read
 // a chunk at a time, never whole.
-import { EPISODE_MIME_TYPE, EPISODES_BUCKET, MAX_EPISODE_FILE_BYTES, MAX_EPISODE_FILES } from '@domain/episodes';
+import { EPISODE_MIME_TYPE, MAX_EPISODE_FILE_BYTES, MAX_EPISODE_FILES } from '@domain/episodes';
 import { blobReader, mp4DurationSeconds } from '@domain/mp4-header';
 import type { Upload } from 'tus-js-client';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { anonKey, currentAccessToken, storageUrl } from '@/lib/supabase';
 import { notify } from '@/lib/toast';
+import { removeUploadedFile } from '../api/remove-uploaded-file';
 import { episodeTexts as t } from '../texts';
 import { holdFile, releaseFile } from './held-files';
 import { useHeldFilesAlive, useResumeAfterReload } from './resume-after-reload';
@@ -144,13 +144,7 @@ export function useEpisodeUploads(userId: string) {
       if (item?.status === 'uploading') batch.current.started -= 1;
       setItems((current) => current.filter((entry) => entry.id !== id));
       if (running && item?.status !== 'uploaded') await running.upload.abort(true).catch(() => undefined);
-      if (item?.status === 'uploaded' && item.path) {
-        const token = await currentAccessToken();
-        await fetch(`${storageUrl}/object/${EPISODES_BUCKET}/${item.path}`, {
-          method: 'DELETE',
-          headers: { apikey: anonKey, Authorization: `Bearer ${token ?? anonKey}` },
-        }).catch(() => undefined);
-      }
+      if (item?.status === 'uploaded' && item.path) await removeUploadedFile(item.path);
     },
     [items, heldPrefix, setItems],
   );

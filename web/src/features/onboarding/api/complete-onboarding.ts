@@ -1,12 +1,14 @@
 // POST /api/onboarding/complete: the server checks the required fields and marks onboarding done.
 import { accountSchema, type Account } from '@domain/account';
+import { useMutation } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
 
-export async function completeOnboarding(userId: string): Promise<Account> {
-  const account = await apiRequest<unknown>('POST', '/api/onboarding/complete', {
-    airtableRecordId: userId,
-    data: { userId, completedAt: new Date().toISOString() },
+function completeOnboarding(userId: string): Promise<Account> {
+  return apiRequest('POST', '/api/onboarding/complete', accountSchema, {
+    body: { airtableRecordId: userId, data: { userId, completedAt: new Date().toISOString() } },
   });
-  return accountSchema.parse(account);
 }
 
+export function useCompleteOnboarding() {
+  return useMutation({ mutationFn: completeOnboarding });
+}

@@ -1,17 +1,18 @@
 // POST /api/onboarding/delete-attachment: removes one stored file (by its upload slot).
-import type { BrandAssetSlot, ProfileRecord } from '@domain/onboarding';
+import type { BrandAssetSlot } from '@domain/onboarding';
+import { profileRecordSchema, type ProfileRecord } from '@domain/profile-record';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
-import { profileRecordKey } from './get-profile-record';
+import { queryKeys } from '@/lib/query-keys';
 
 function deleteAttachment(fieldName: BrandAssetSlot): Promise<ProfileRecord | null> {
-  return apiRequest<ProfileRecord | null>('POST', '/api/onboarding/delete-attachment', { fieldName });
+  return apiRequest('POST', '/api/onboarding/delete-attachment', profileRecordSchema, { body: { fieldName } });
 }
 
 export function useDeleteAttachment() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: deleteAttachment,
-    onSuccess: (record) => queryClient.setQueryData(profileRecordKey, record),
+    onSuccess: (record) => queryClient.setQueryData(queryKeys.profile, record),
   });
 }

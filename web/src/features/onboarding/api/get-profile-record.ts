@@ -1,14 +1,13 @@
 // GET /api/airtable/user-data: the profile with each file as {exists, filename}; null when no
 // profile data was ever saved.
-import type { ProfileRecord } from '@domain/onboarding';
+import { profileRecordSchema } from '@domain/profile-record';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiLoad } from '@/lib/api-client';
-
-export const profileRecordKey = ['/api/airtable/user-data'] as const;
+import { queryKeys } from '@/lib/query-keys';
 
 export const profileRecordQuery = queryOptions({
-  queryKey: profileRecordKey,
-  queryFn: () => apiLoad<ProfileRecord | null>('/api/airtable/user-data'),
+  queryKey: queryKeys.profile,
+  queryFn: () => apiLoad('/api/airtable/user-data', profileRecordSchema),
 });
 
 export function useProfileRecord() {

@@ -1,11 +1,11 @@
 // Saving the configuration: POST /api/onboarding/submit with the fields, or, when any file is
 // chosen, POST /api/onboarding/submit-with-files (multipart: a `fields` JSON part, then one part
-// per file slot) sent with XMLHttpRequest so each file's upload progress can be shown.
-import type { BrandAssetSlot, OnboardingFields, ProfileRecord } from '@domain/onboarding';
+// per file slot), whose upload progress is shown per file.
+import type { BrandAssetSlot, OnboardingFields } from '@domain/onboarding';
+import { profileRecordSchema, type ProfileRecord } from '@domain/profile-record';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { ApiError, apiRequest } from '@/lib/api-client';
-import { currentAccessToken } from '@/lib/supabase';
-import { profileRecordKey } from './get-profile-record';
+import { apiRequest } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
 
 export type ChosenFiles = Partial<Record<BrandAssetSlot, File>>;
 /** 0-100 per slot being uploaded. */
@@ -29,41 +29,30 @@ function progressBySlot(files: [BrandAssetSlot, File][], headBytes: number, load
   return progress;
 }
 
-async function submitWithFiles({ fields, files, onProgress }: SaveProfileInput): Promise<ProfileRecord | null> {
+function submitWithFiles({ fields, files, onProgress }: SaveProfileInput): Promise<ProfileRecord | null> {
   const entries = Object.entries(files) as [BrandAssetSlot, File][];
   const body = new FormData();
-  const fieldsJson = JSON.stringify(fields);
-  body.append('fields', fieldsJson);
+  body.append('fields', JSON.stringify(fields));
   for (const [slot, file] of entries) body.append(slot, file, file.name);
-  const token = await currentAccessToken();
-  return new Promise((resolve, reject) => {
-    const xhr = new XMLHttpRequest();
-    xhr.open('POST', '/api/onboarding/submit-with-files');
-    xhr.withCredentials = true;
-    if (token) xhr.setRequestHeader('Authorization', `Bearer ${token}`);
-    xhr.upload.onprogress = (event) => {
+  const fileBytes = entries.reduce((sum, [, file]) => sum + file.size, 0);
+  return apiRequest('POST', '/api/onboarding/submit-with-files', profileRecordSchema, {
+    body,
+    onUploadProgress: (loaded, total) => {
       // The fields part and the part headers come first; the file bytes dominate the rest.
-      const overhead = Math.max(event.total - entries.reduce((sum, [, file]) => sum + file.size, 0), 0);
-      onProgress?.(progressBySlot(entries, overhead, event.loaded));
-    };
-    xhr.onload = () => {
-      if (xhr.status >= 200 && xhr.status < 300) resolve(JSON.parse(xhr.responseText) as ProfileRecord | null);
-      else reject(ApiError.fromResponse(xhr.status, xhr.statusText, xhr.responseText));
-    };
-    xhr.onerror = () => reject(new ApiError(0, 'Network error: the upload did not finish'));
-    xhr.send(body);
+      onProgress?.(progressBySlot(entries, Math.max(total - fileBytes, 0), loaded));
+    },
   });
 }
 
 function saveProfile(input: SaveProfileInput): Promise<ProfileRecord | null> {
   if (Object.keys(input.files).length > 0) return submitWithFiles(input);
-  return apiRequest<ProfileRecord | null>('POST', '/api/onboarding/submit', { fields: input.fields });
+  return apiRequest('POST', '/api/onboarding/submit', profileRecordSchema, { body: { fields: input.fields } });
 }
 
 export function useSaveProfile() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: saveProfile,
-    onSuccess: (record) => queryClient.setQueryData(profileRecordKey, record),
+    onSuccess: (record) => queryClient.setQueryData(queryKeys.profile, record),
   });
 }

@@ -3,18 +3,17 @@
 // fields the `api` function applies.
 import type { Account } from '@domain/account';
 import { brandAssetSlots, missingRequiredFields, profileTextFields, requiredFieldCount, type OnboardingFields, type OnboardingMode, type ProfileRecord } from '@domain/onboarding';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useState } from 'react';
-import { useForm, useWatch, type Resolver } from 'react-hook-form';
+import { useState } from 'react';
+import { useWatch } from 'react-hook-form';
 import { useNavigate } from 'react-router-dom';
-import { Form, SubmitButton } from '@/components/form';
+import { Form, SubmitButton, useZodForm } from '@/components/form';
 import { errorMessage } from '@/lib/api-client';
-import { currentAccountKey } from '@/lib/current-account';
 import { delays, wait } from '@/lib/delays';
 import { JUST_COMPLETED_ONBOARDING } from '@/lib/local-storage-keys';
+import { queryKeys } from '@/lib/query-keys';
 import { notify } from '@/lib/toast';
-import { completeOnboarding } from '../api/complete-onboarding';
+import { useCompleteOnboarding } from '../api/complete-onboarding';
 import { profileRecordQuery, useProfileRecord } from '../api/get-profile-record';
 import { useSaveProfile, type ChosenFiles, type UploadProgress } from '../api/save-profile';
 import { fieldLabels, texts } from '../texts';
@@ -34,17 +33,13 @@ export function ConfigurationForm({ mode, account, record, onSaved }: Configurat
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const save = useSaveProfile();
+  const completeOnboarding = useCompleteOnboarding();
   const { refetch } = useProfileRecord();
   const [progress, setProgress] = useState<UploadProgress>({});
   // Reads the stored files at validation time: a file deleted or saved since counts as it is now.
-  const resolver = useCallback<Resolver<ConfigurationValues>>(
-    (values, context, options) => {
-      const latest = queryClient.getQueryData(profileRecordQuery.queryKey) ?? record;
-      return (zodResolver(configurationSchema(mode, latest)) as unknown as Resolver<ConfigurationValues>)(values, context, options);
-    },
-    [mode, record, queryClient],
-  );
-  const form = useForm<ConfigurationValues>({ resolver, defaultValues: defaultsFrom(record, account) });
+  const form = useZodForm(() => configurationSchema(mode, queryClient.getQueryData(profileRecordQuery.queryKey) ?? record), {
+    defaultValues: defaultsFrom(record, account),
+  });
   const values = useWatch({ control: form.control }) as ConfigurationValues;
   const t = texts.form;
   const setup = mode === 'setup';
@@ -74,7 +69,7 @@ export function ConfigurationForm({ mode, account, record, onSaved }: Configurat
       return;
     }
     try {
-      await completeOnboarding(account.id);
+      await completeOnboarding.mutateAsync(account.id);
     } catch (error) {
       notify.error(t.finalizingFailedTitle, { description: t.finalizingFailed(errorMessage(error, t.updateFailedBody)) });
       return;
@@ -82,7 +77,7 @@ export function ConfigurationForm({ mode, account, record, onSaved }: Configurat
     notify.success(t.onboardingComplete, { description: t.onboardingCompleteBody });
     localStorage.setItem(JUST_COMPLETED_ONBOARDING, 'true');
     await wait(delays.afterOnboardingMs);
-    await queryClient.invalidateQueries({ queryKey: currentAccountKey });
+    await queryClient.invalidateQueries({ queryKey: queryKeys.account });
     navigate('/dashboard', { replace: true });
   };
 

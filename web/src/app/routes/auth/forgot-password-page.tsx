@@ -1,26 +1,25 @@
 import { forgotPasswordSchema, type ForgotPasswordPayload } from '@domain/auth-schemas';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router-dom';
 import { AuthCard } from '@/components/auth-card';
-import { Form, SubmitButton } from '@/components/form';
+import { Form, SubmitButton, useZodForm } from '@/components/form';
 import { FormField } from '@/components/form-field';
-import { requestPasswordReset } from '../api/auth-actions';
-import { AuthSwitchLink } from '../components/auth-switch-link';
+import { useRequestPasswordReset } from '@/features/auth/api/request-password-reset';
+import { AuthSwitchLink } from '@/features/auth/components/auth-switch-link';
 import { supportEmail } from '@/lib/external-links';
-import { texts } from '../texts';
+import { texts } from '@/features/auth/texts';
 
 const t = texts.forgot;
 
 export default function ForgotPasswordPage() {
   const navigate = useNavigate();
   const [sentTo, setSentTo] = useState<string | null>(null);
-  const form = useForm<ForgotPasswordPayload>({ resolver: zodResolver(forgotPasswordSchema), defaultValues: { email: '' } });
+  const requestPasswordReset = useRequestPasswordReset();
+  const form = useZodForm(forgotPasswordSchema, { defaultValues: { email: '' } });
   const { errors } = form.formState;
 
   const onSubmit = async (payload: ForgotPasswordPayload) => {
-    await requestPasswordReset(payload);
+    await requestPasswordReset.mutateAsync(payload);
     setSentTo(payload.email);
   };
 

@@ -7,8 +7,8 @@ import { episodesQuery } from '@/features/episodes/api/get-episodes';
 import { profileRecordQuery } from '@/features/onboarding/api/get-profile-record';
 import { currentAccountQuery } from '@/lib/current-account';
 import { hasStoredSession } from '@/lib/supabase';
-import { decideAccess } from '../access';
-import { dashboardPage, findRoute } from '../route-table';
+import { decideAccess } from '../../access';
+import { dashboardPage, findRoute } from '../../route-table';
 
 /**
  * On the dashboard's addresses with a stored session, fetches the signed-in user and the

@@ -1,14 +1,12 @@
 import { resetPasswordFormSchema, type ResetPasswordForm } from '@domain/auth-schemas';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useState } from 'react';
-import { useForm } from 'react-hook-form';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { AuthCard } from '@/components/auth-card';
-import { Form, SubmitButton } from '@/components/form';
+import { Form, SubmitButton, useZodForm } from '@/components/form';
 import { notify } from '@/lib/toast';
-import { resetPassword } from '../api/auth-actions';
-import { NewPasswordFields } from '../components/new-password-fields';
-import { texts } from '../texts';
+import { useResetPassword } from '@/features/auth/api/reset-password';
+import { NewPasswordFields } from '@/features/auth/components/new-password-fields';
+import { texts } from '@/features/auth/texts';
 
 const t = texts.reset;
 
@@ -17,8 +15,8 @@ export default function ResetPasswordPage() {
   const [params] = useSearchParams();
   const token = params.get('token');
   const [done, setDone] = useState(false);
-  const form = useForm<ResetPasswordForm>({
-    resolver: zodResolver(resetPasswordFormSchema),
+  const resetPassword = useResetPassword();
+  const form = useZodForm(resetPasswordFormSchema, {
     defaultValues: { password: '', confirmPassword: '' },
   });
 
@@ -32,7 +30,7 @@ export default function ResetPasswordPage() {
   // A used or expired token fails here: 'Reset Failed' with Auth's message (spec section 8).
   const onSubmit = async ({ password }: ResetPasswordForm) => {
     if (!token) return;
-    await resetPassword(token, password);
+    await resetPassword.mutateAsync({ token, password });
     setDone(true);
   };
 

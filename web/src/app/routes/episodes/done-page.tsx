@@ -1,5 +1,5 @@
 import { useNavigate } from 'react-router-dom';
-import { doneTexts as t } from '../texts';
+import { doneTexts as t } from '@/features/episodes/texts';
 
 export default function DonePage() {
   const navigate = useNavigate();

@@ -6,7 +6,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { act, cleanup, render, screen } from '@testing-library/react';
 import { MemoryRouter, useLocation } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { episodeStatsKey } from '@/features/episodes/api/get-episode-stats';
+import { queryKeys } from '@/lib/query-keys';
 import { createQueryClient } from '@/lib/query-client';
 import { usePlanChangeReturn } from './use-plan-change-return';
 
@@ -62,7 +62,7 @@ afterEach(() => {
 describe('returning from the plan change', () => {
   it('waits for the new tier, then reloads the stats and drops plan_changed_from', async () => {
     const queryClient = createQueryClient();
-    queryClient.setQueryData(episodeStatsKey, { limit: 1, subscriptionTier: 'starter' });
+    queryClient.setQueryData(queryKeys.episodes.stats, { limit: 1, subscriptionTier: 'starter' });
     render(
       <QueryClientProvider client={queryClient}>
         <MemoryRouter initialEntries={['/dashboard?plan_changed_from=starter&tab=x']}>
@@ -72,12 +72,12 @@ describe('returning from the plan change', () => {
     );
     await act(() => vi.advanceTimersByTimeAsync(1000));
     // Still the old tier: the stats are left alone and the marker stays.
-    expect(queryClient.getQueryState(episodeStatsKey)?.isInvalidated).toBe(false);
+    expect(queryClient.getQueryState(queryKeys.episodes.stats)?.isInvalidated).toBe(false);
     expect(screen.getByTestId('address').textContent).toBe('?plan_changed_from=starter&tab=x');
     await act(() => vi.advanceTimersByTimeAsync(1000));
     await vi.waitFor(() => expect(screen.getByTestId('address').textContent).toBe('?tab=x'));
     expect(userLoads).toBe(3);
-    expect(queryClient.getQueryState(episodeStatsKey)?.isInvalidated).toBe(true);
+    expect(queryClient.getQueryState(queryKeys.episodes.stats)?.isInvalidated).toBe(true);
   });
 
   it('does nothing without the marker', async () => {

@@ -11,9 +11,9 @@ import { WelcomeModal } from '@/features/onboarding/components/welcome-modal';
 import { useCurrentAccount } from '@/lib/current-account';
 import { delays } from '@/lib/delays';
 import { notify } from '@/lib/toast';
-import { QuickActions } from '../dashboard/quick-actions';
-import { dashboardTexts as t } from '../dashboard/texts';
-import { usePlanChangeReturn } from '../dashboard/use-plan-change-return';
+import { QuickActions } from './quick-actions';
+import { dashboardTexts as t } from './texts';
+import { usePlanChangeReturn } from './use-plan-change-return';
 
 export default function DashboardPage() {
   const { data: account } = useCurrentAccount();

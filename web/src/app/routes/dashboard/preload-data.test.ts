@@ -1,13 +1,32 @@
 import type { Account } from '@domain/account';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { currentAccountKey } from '@/lib/current-account';
 import { createQueryClient } from '@/lib/query-client';
+import { queryKeys } from '@/lib/query-keys';
 import { hasStoredSession } from '@/lib/supabase';
 import { preloadDashboardData } from './preload-data';
 
 vi.mock('@/lib/supabase', () => ({ hasStoredSession: vi.fn(), currentAccessToken: vi.fn(async () => 'token') }));
 
-const dashboardPaths = ['/api/episodes/stats', '/api/episodes', '/api/oauth-connections', '/api/airtable/user-data'];
+// Each dashboard read, its answer and the key it is cached under.
+const stats = {
+  thisMonth: 0,
+  total: 0,
+  currentCount: 0,
+  limit: 4,
+  subscriptionTier: 'growth',
+  canSubmit: true,
+  blockReason: null,
+  hostingSetup: true,
+  onboardingCompleted: true,
+  socialConnected: true,
+};
+const dashboardReads = [
+  { path: '/api/episodes/stats', answer: stats, key: queryKeys.episodes.stats },
+  { path: '/api/episodes', answer: [], key: queryKeys.episodes.all },
+  { path: '/api/oauth-connections', answer: [], key: queryKeys.connections },
+  { path: '/api/airtable/user-data', answer: null, key: queryKeys.profile },
+];
+const dashboardPaths = dashboardReads.map((read) => read.path);
 const account = (changes: Partial<Account> = {}): Account => ({
   id: 'u1',
   email: 'ada@example.com',
@@ -31,7 +50,7 @@ function server(user: Account | null) {
     'fetch',
     vi.fn((path: string) => {
       requested.push(path);
-      if (path !== '/api/auth/user') return Promise.resolve(Response.json(path === '/api/episodes' ? [] : { path }));
+      if (path !== '/api/auth/user') return Promise.resolve(Response.json(dashboardReads.find((read) => read.path === path)?.answer));
       return new Promise<Response>((resolve) => {
         answerUser = () => resolve(user ? Response.json(user) : new Response('{"message":"Unauthorized"}', { status: 401 }));
       });
@@ -54,8 +73,8 @@ describe('dashboard data at startup', () => {
     expect(requested.sort()).toEqual(['/api/auth/user', ...dashboardPaths].sort());
     answerUser();
     await settle();
-    expect(queryClient.getQueryData(currentAccountKey)).toEqual(account());
-    for (const path of dashboardPaths) expect(queryClient.getQueryData([path])).toBeDefined();
+    expect(queryClient.getQueryData(queryKeys.account)).toEqual(account());
+    for (const { key, answer } of dashboardReads) expect(queryClient.getQueryData(key)).toEqual(answer);
   });
 
   it.each([
@@ -68,7 +87,7 @@ describe('dashboard data at startup', () => {
     await settle();
     answerUser();
     await settle();
-    for (const path of dashboardPaths) expect(queryClient.getQueryCache().find({ queryKey: [path], exact: true })).toBeUndefined();
+    for (const { key } of dashboardReads) expect(queryClient.getQueryCache().find({ queryKey: key, exact: true })).toBeUndefined();
   });
 
   it('asks for nothing without a stored session or away from the dashboard', async () => {

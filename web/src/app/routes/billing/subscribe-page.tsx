@@ -4,11 +4,12 @@ import { ErrorAlert } from '@/components/alert';
 import { FullPageSpinner } from '@/components/spinner';
 import { useCurrentAccount } from '@/lib/current-account';
 import { notify } from '@/lib/toast';
-import { useOpenPortal, useStartCheckout } from '../api/billing-sessions';
-import { useChangePlan } from '../api/create-plan-change-session';
-import { usePlans } from '../api/get-plans';
-import { PlanCard } from '../components/plan-card';
-import { texts } from '../texts';
+import { useChangePlan } from '@/features/billing/api/create-plan-change-session';
+import { useOpenPortal } from '@/features/billing/api/open-portal';
+import { useStartCheckout } from '@/features/billing/api/start-checkout';
+import { usePlans } from '@/features/billing/api/get-plans';
+import { PlanCard } from '@/features/billing/components/plan-card';
+import { texts } from '@/features/billing/texts';
 
 export default function SubscribePage() {
   const navigate = useNavigate();

@@ -1,38 +1,36 @@
 import { registerFormSchema, type RegisterForm } from '@domain/auth-schemas';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
-import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router-dom';
 import { AuthCard } from '@/components/auth-card';
-import { Form, SubmitButton } from '@/components/form';
+import { Form, SubmitButton, useZodForm } from '@/components/form';
 import { FormField } from '@/components/form-field';
-import { currentAccountKey } from '@/lib/current-account';
 import { delays, wait } from '@/lib/delays';
 import { PENDING_USER_EMAIL } from '@/lib/local-storage-keys';
+import { queryKeys } from '@/lib/query-keys';
 import { notify } from '@/lib/toast';
-import { register as registerAccount } from '../api/auth-actions';
-import { AuthSwitchLink } from '../components/auth-switch-link';
-import { NewPasswordFields } from '../components/new-password-fields';
-import { legalLinks, texts } from '../texts';
+import { useRegister } from '@/features/auth/api/register';
+import { AuthSwitchLink } from '@/features/auth/components/auth-switch-link';
+import { NewPasswordFields } from '@/features/auth/components/new-password-fields';
+import { legalLinks, texts } from '@/features/auth/texts';
 
 const t = texts.register;
 
 export default function RegisterPage() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const form = useForm<RegisterForm>({
-    resolver: zodResolver(registerFormSchema),
+  const registerAccount = useRegister();
+  const form = useZodForm(registerFormSchema, {
     defaultValues: { firstName: '', lastName: '', email: '', password: '', confirmPassword: '' },
   });
   const { errors } = form.formState;
 
   const onSubmit = async ({ confirmPassword: _confirm, ...payload }: RegisterForm) => {
-    const { email } = await registerAccount(payload);
+    const { email } = await registerAccount.mutateAsync(payload);
     localStorage.setItem(PENDING_USER_EMAIL, email);
     notify.success(t.successTitle, { description: t.successDescription });
     await wait(delays.authRefreshAfterRegisterMs);
     try {
-      await queryClient.invalidateQueries({ queryKey: currentAccountKey });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.account });
       navigate('/subscribe', { replace: true });
     } catch {
       window.location.assign('/subscribe'); // spec: a full page load if the refresh fails

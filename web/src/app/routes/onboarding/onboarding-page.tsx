@@ -6,9 +6,9 @@ import { useCurrentAccount } from '@/lib/current-account';
 import { communityUrl, introVideoUrl } from '@/lib/external-links';
 import type { ReactNode } from 'react';
 import { Panel } from '@/components/panel';
-import { useProfileRecord } from '../api/get-profile-record';
-import { ConfigurationForm } from '../components/configuration-form';
-import { texts } from '../texts';
+import { useProfileRecord } from '@/features/onboarding/api/get-profile-record';
+import { ConfigurationForm } from '@/features/onboarding/components/configuration-form';
+import { texts } from '@/features/onboarding/texts';
 
 const t = texts.page;
 

@@ -1,28 +1,27 @@
 import { loginSchema, type LoginPayload } from '@domain/auth-schemas';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
-import { useForm } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router-dom';
 import { AuthCard } from '@/components/auth-card';
-import { Form, SubmitButton } from '@/components/form';
+import { Form, SubmitButton, useZodForm } from '@/components/form';
 import { FormField } from '@/components/form-field';
-import { currentAccountKey } from '@/lib/current-account';
 import { delays, wait } from '@/lib/delays';
-import { login } from '../api/auth-actions';
-import { AuthSwitchLink } from '../components/auth-switch-link';
-import { texts } from '../texts';
+import { queryKeys } from '@/lib/query-keys';
+import { useLogin } from '@/features/auth/api/login';
+import { AuthSwitchLink } from '@/features/auth/components/auth-switch-link';
+import { texts } from '@/features/auth/texts';
 
 const t = texts.login;
 
 export default function LoginPage() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const form = useForm<LoginPayload>({ resolver: zodResolver(loginSchema), defaultValues: { email: '', password: '' } });
+  const login = useLogin();
+  const form = useZodForm(loginSchema, { defaultValues: { email: '', password: '' } });
   const { errors } = form.formState;
 
   const onSubmit = async (payload: LoginPayload) => {
-    await login(payload);
-    await queryClient.invalidateQueries({ queryKey: currentAccountKey });
+    await login.mutateAsync(payload);
+    await queryClient.invalidateQueries({ queryKey: queryKeys.account });
     await wait(delays.afterLoginMs);
     navigate('/', { replace: true });
   };

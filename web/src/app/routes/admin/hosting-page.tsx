@@ -2,26 +2,24 @@
 // form to start a subscriber's setup again. The server decides who may use it: a failed list is
 // Access Denied, and every action is refused to anyone but an administrator (and audited).
 import { hostingActionSchema, type HostingAction, type HostingSetup } from '@domain/admin-hosting';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
 import { ErrorAlert } from '@/components/alert';
-import { Form, SubmitButton } from '@/components/form';
+import { Form, SubmitButton, useZodForm } from '@/components/form';
 import { FormField } from '@/components/form-field';
 import { Panel } from '@/components/panel';
 import { FullPageSpinner } from '@/components/spinner';
 import { errorMessage } from '@/lib/api-client';
 import { notify } from '@/lib/toast';
-import { useHostingSetups } from '../api/get-hosting-setups';
-import { useMarkHostingReady } from '../api/mark-hosting-ready';
-import { useStartHostingSetup } from '../api/start-hosting-setup';
-import { AdminNav } from '../components/admin-nav';
-import { HostingSetupList } from '../components/hosting-setup-list';
-import { hostingTexts as t, texts } from '../texts';
+import { useHostingSetups } from '@/features/admin/api/get-hosting-setups';
+import { useMarkHostingReady } from '@/features/admin/api/mark-hosting-ready';
+import { useStartHostingSetup } from '@/features/admin/api/start-hosting-setup';
+import { AdminNav } from '@/features/admin/components/admin-nav';
+import { HostingSetupList } from '@/features/admin/components/hosting-setup-list';
+import { hostingTexts as t, texts } from '@/features/admin/texts';
 
 function StartSetupForm() {
   const start = useStartHostingSetup();
-  const form = useForm<HostingAction>({ resolver: zodResolver(hostingActionSchema), defaultValues: { email: '' } });
+  const form = useZodForm(hostingActionSchema, { defaultValues: { email: '' } });
   const onSubmit = async (payload: HostingAction) => {
     const result = await start.mutateAsync(payload);
     notify.success(t.startedTitle, { description: result.message });

@@ -7,9 +7,9 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { texts as billingTexts } from '@/features/billing/texts';
-import { episodeStatsKey } from '@/features/episodes/api/get-episode-stats';
-import { currentAccountKey, currentAccountQuery } from '@/lib/current-account';
+import { currentAccountQuery } from '@/lib/current-account';
 import { wait } from '@/lib/delays';
+import { queryKeys } from '@/lib/query-keys';
 import { notify } from '@/lib/toast';
 
 const POLLS = 10;
@@ -31,8 +31,8 @@ export function usePlanChangeReturn(): void {
         tier = (await queryClient.fetchQuery({ ...currentAccountQuery, staleTime: 0 }).catch(() => null))?.subscriptionTier;
       }
       await Promise.all([
-        queryClient.invalidateQueries({ queryKey: currentAccountKey }),
-        queryClient.invalidateQueries({ queryKey: episodeStatsKey }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.account }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.episodes.stats }),
       ]);
       if (tier && tier !== from) notify.success(billingTexts.planChanged(planTitle(tier)));
       const params = new URLSearchParams(location.search);

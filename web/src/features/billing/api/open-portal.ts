@@ -1,0 +1,17 @@
+// POST /api/create-portal-session: the server answers the billing portal's address on Stripe.
+import { useMutation } from '@tanstack/react-query';
+import { z } from 'zod/mini';
+import { apiRequest } from '@/lib/api-client';
+
+const portalAnswer = z.object({ url: z.string() });
+
+function openPortal() {
+  return apiRequest('POST', '/api/create-portal-session', portalAnswer);
+}
+
+export function useOpenPortal() {
+  return useMutation({
+    mutationFn: openPortal,
+    onSuccess: ({ url }) => window.location.assign(url),
+  });
+}

@@ -1,0 +1,25 @@
+// Every React Query key of the SPA, named by the resource it holds (not by the address it is read
+// from). A resource's keys share its first element, so invalidating `episodes.all` also reaches
+// its stats and every episode's detail.
+export const queryKeys = {
+  /** The signed-in user (GET /api/auth/user). */
+  account: ['account'] as const,
+  episodes: {
+    all: ['episodes'] as const,
+    /** One episode (the episode page). */
+    detail: (id: string) => ['episodes', id] as const,
+    /** Counts, limit and gating; not an id, so no episode detail can share it. */
+    stats: ['episodes', 'stats'] as const,
+  },
+  connections: ['connections'] as const,
+  /** The profile with its brand assets (GET /api/airtable/user-data). */
+  profile: ['profile'] as const,
+  /** The profile's podcast website alone (the WordPress dialog reads it from the table). */
+  podcastWebsite: ['profile', 'podcast-website'] as const,
+  plans: ['plans'] as const,
+  admin: {
+    episodeLogs: ['admin', 'episode-logs'] as const,
+    objectStorageFiles: ['admin', 'object-storage-files'] as const,
+    hostingSetups: ['admin', 'hosting-setups'] as const,
+  },
+};
