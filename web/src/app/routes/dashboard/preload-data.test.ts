@@ -17,6 +17,7 @@ const stats = {
   canSubmit: true,
   blockReason: null,
   hostingSetup: true,
+  hostingSetupStartedAt: null,
   onboardingCompleted: true,
   socialConnected: true,
 };
