@@ -13,6 +13,8 @@ export interface OutputRecord {
   startSeconds?: number;
   cutAtPauses?: boolean;
   driveFileId?: string;
+  /** Drive's webViewLink of the file. */
+  driveUrl?: string;
 }
 
 export interface SubmissionJob {

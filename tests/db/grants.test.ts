@@ -95,6 +95,10 @@ const functions: Record<string, Grants> = {
   'public.admin_mark_hosting_ready(text,boolean)': exec('authenticated'),
   'public.admin_set_internal_test_account(text,boolean)': exec('authenticated'),
   'public.admin_set_admin_role(text,boolean)': exec('authenticated'),
+  'public.episode_page(uuid)': exec('authenticated'),
+  'public.postpone_scheduled_post(uuid,timestamp with time zone)': exec('authenticated'),
+  'public.cancel_scheduled_post(uuid)': exec('authenticated'),
+  'public.post_scheduled_post_now(uuid)': exec('authenticated'),
   // Helpers the RPCs and policies above run as the caller.
   'private.is_admin()': exec('authenticated', 'service_role'),
   'private.brand_asset_slot(text)': exec('authenticated', 'service_role'),
@@ -106,6 +110,8 @@ const functions: Record<string, Grants> = {
   'private.connection_display_state(provider,boolean,text,boolean,boolean,timestamp with time zone,timestamp with time zone,timestamp with time zone,timestamp with time zone)':
     exec('authenticated', 'service_role'),
   'private.submit_episode(text[],jsonb)': exec('authenticated'),
+  'private.change_scheduled_post(uuid,text,timestamp with time zone)': exec('authenticated'),
+  'private.scheduled_post_json(scheduled_posts)': exec('authenticated', 'service_role'),
   'private.brand_asset_exists(text,text[])': exec('authenticated'),
   'private.complete_onboarding()': exec('authenticated'),
   'private.resubmit_submission(uuid,text[],text,jsonb)': exec('authenticated'),

@@ -699,6 +699,12 @@ export type Database = {
         }
         Returns: Json
       }
+      cancel_scheduled_post: {
+        Args: {
+          p_post_id: string
+        }
+        Returns: Json
+      }
       complete_onboarding: {
         Args: never
         Returns: Json
@@ -711,6 +717,12 @@ export type Database = {
         Args: never
         Returns: Json
       }
+      episode_page: {
+        Args: {
+          p_episode_id: string
+        }
+        Returns: Json
+      }
       episode_stats: {
         Args: never
         Returns: Json
@@ -721,6 +733,19 @@ export type Database = {
       }
       onboarding_profile: {
         Args: never
+        Returns: Json
+      }
+      post_scheduled_post_now: {
+        Args: {
+          p_post_id: string
+        }
+        Returns: Json
+      }
+      postpone_scheduled_post: {
+        Args: {
+          p_post_id: string
+          p_scheduled_for: string
+        }
         Returns: Json
       }
       resubmit_submission: {
