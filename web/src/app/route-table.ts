@@ -1,6 +1,7 @@
 // Every route of the SPA in one table: its address, its title and who may see it. The router
 // and the access rules (access.ts) both read it.
 import { ADMIN_CONSOLE_PATH, type HomeDestination } from '@domain/account';
+import { matchPath } from 'react-router-dom';
 import { lazyPage, type LazyPage } from './lazy-page';
 
 /**
@@ -37,14 +38,16 @@ export const routeTable: readonly AppRoute[] = [
   { path: '/dashboard', title: 'Dashboard', access: member('/dashboard', true), page: dashboardPage },
   { path: '/subscribe', title: 'Choose Your Plan', access: member(), page: lazyPage(() => import('@/features/billing/routes/subscribe-page')) },
   { path: '/onboarding', title: 'Onboarding', access: member('/onboarding'), page: lazyPage(() => import('@/features/onboarding/routes/onboarding-page')) },
+  { path: '/episodes', title: 'Your Episodes', access: member(), page: lazyPage(() => import('@/features/episodes/routes/episode-list-page')) },
+  { path: '/episodes/:id', title: 'Episode', access: member(), page: lazyPage(() => import('@/features/episodes/routes/episode-page')) },
   { path: '/done', title: 'Thanks for Submitting!', access: member(), page: lazyPage(() => import('@/features/episodes/routes/done-page')) },
   { path: ADMIN_CONSOLE_PATH, title: 'Episode Resubmission Admin', access: anyone, page: lazyPage(() => import('@/features/admin/routes/resubmit-page')) },
 ];
 
-/** The route for an address, ignoring a trailing slash; undefined for an unknown address. */
+/** The route for an address (`:name` matches one segment), ignoring a trailing slash; undefined for an unknown address. */
 export function findRoute(pathname: string): AppRoute | undefined {
   const normalized = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
-  return routeTable.find((route) => route.path === normalized);
+  return routeTable.find((route) => matchPath({ path: route.path, caseSensitive: true, end: true }, normalized));
 }
 
 /**
