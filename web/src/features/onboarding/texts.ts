@@ -42,7 +42,8 @@ export const texts = {
     colorDone: 'Done',
     currentFile: (name: string) => `Current file: ${name}`,
     replaceFile: 'Replace existing file',
-    deleting: 'Deleting...',
+    keptUntilSaved: (name: string) => `${name} stays until the new file is saved.`,
+    keepCurrentFile: 'Keep current file',
     uploadProgress: (label: string) => `${label} upload`,
     fileHints: {
       logo: 'PNG',
@@ -61,8 +62,6 @@ export const texts = {
     profileUpdatedBody: 'Your configuration has been saved.',
     updateFailedTitle: 'Update Failed',
     updateFailedBody: 'Failed to update your profile. Please try again.',
-    deleteFailedTitle: 'Delete Failed',
-    deleteFailedBody: 'Failed to delete file. Please try again.',
   },
   card: {
     title: 'Your Profile',

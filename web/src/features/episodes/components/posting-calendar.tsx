@@ -7,6 +7,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod/mini';
+import { ConfirmDialog } from '@/components/confirm-dialog';
 import { Form, SubmitButton } from '@/components/form';
 import { FormField } from '@/components/form-field';
 import { Modal } from '@/components/modal';
@@ -69,17 +70,16 @@ function CancelDialog({ episodeId, post, onClose }: { episodeId: string; post: S
       onError: (error) => notify.error(t.cancelFailedTitle, { description: errorMessage(error, t.cancelFailedTitle) }),
     });
   return (
-    <Modal open title={t.cancelTitle} onClose={onClose}>
-      <p className="py-3">{t.cancelConfirm(clipTitle(post), platformName(post))}</p>
-      <div className="modal-action">
-        <button type="button" className="btn" onClick={onClose}>
-          {t.keepPost}
-        </button>
-        <button type="button" className="btn btn-error" onClick={confirm} disabled={cancel.isPending}>
-          {t.confirmCancel}
-        </button>
-      </div>
-    </Modal>
+    <ConfirmDialog
+      open
+      title={t.cancelTitle}
+      message={t.cancelConfirm(clipTitle(post), platformName(post))}
+      confirmLabel={t.confirmCancel}
+      cancelLabel={t.keepPost}
+      onConfirm={confirm}
+      onClose={onClose}
+      pending={cancel.isPending}
+    />
   );
 }
 
