@@ -44,6 +44,12 @@ export const texts = {
     replaceFile: 'Replace existing file',
     keptUntilSaved: (name: string) => `${name} stays until the new file is saved.`,
     keepCurrentFile: 'Keep current file',
+    draftRestored: 'Your unsaved changes from your last visit are back. They are saved only when you save the form.',
+    discardDraft: 'Discard changes',
+    discardTitle: 'Discard unsaved changes?',
+    discardMessage: 'Your changes to this form will be replaced by your saved profile. Chosen files are not kept either.',
+    discardConfirm: 'Discard changes',
+    keepEditing: 'Keep editing',
     uploadProgress: (label: string) => `${label} upload`,
     fileHints: {
       logo: 'PNG',

@@ -33,7 +33,7 @@ const postponeFormSchema = z.object({
   when: z.string().check(
     z.superRefine((value, ctx) => {
       const problem = postponeProblem(new Date(value));
-      if (problem) ctx.issues.push({ code: 'custom', message: problem, input: value });
+      if (problem) ctx.addIssue({ code: 'custom', message: problem, input: value });
     }),
   ),
 });

@@ -8,16 +8,18 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
 import { useForm, useWatch, type Resolver } from 'react-hook-form';
 import { useNavigate } from 'react-router-dom';
+import { ConfirmDialog } from '@/components/confirm-dialog';
 import { Form, SubmitButton } from '@/components/form';
 import { errorMessage } from '@/lib/api-client';
 import { currentAccountKey } from '@/lib/current-account';
 import { delays, wait } from '@/lib/delays';
-import { JUST_COMPLETED_ONBOARDING } from '@/lib/local-storage-keys';
+import { JUST_COMPLETED_ONBOARDING, onboardingDraftKey } from '@/lib/local-storage-keys';
 import { notify } from '@/lib/toast';
 import { completeOnboarding } from '../api/complete-onboarding';
 import { profileRecordQuery, useProfileRecord } from '../api/get-profile-record';
 import { useSaveProfile, type ChosenFiles, type UploadProgress } from '../api/save-profile';
 import { fieldLabels, texts } from '../texts';
+import { useFormDraft } from './configuration-draft';
 import { configurationInputs } from './configuration-inputs';
 import { BrandSection, ClipsSection, PersonalSection, PodcastSection, PostSection, SetupProgress } from './configuration-sections';
 import { configurationSchema, defaultsFrom, podcastFields, presentFiles, type ConfigurationValues } from './configuration-values';
@@ -46,6 +48,9 @@ export function ConfigurationForm({ mode, account, record, onSaved }: Configurat
   );
   const form = useForm<ConfigurationValues>({ resolver, defaultValues: defaultsFrom(record, account) });
   const values = useWatch({ control: form.control }) as ConfigurationValues;
+  const draft = useFormDraft(form, onboardingDraftKey(account.id, mode));
+  // Refresh Data and Discard changes drop unsaved input: asked first when there is any.
+  const [confirmingDiscard, setConfirmingDiscard] = useState(false);
   const t = texts.form;
   const setup = mode === 'setup';
 
@@ -68,7 +73,9 @@ export function ConfigurationForm({ mode, account, record, onSaved }: Configurat
     } finally {
       setProgress({});
     }
-    form.setValue('files', {});
+    // What was saved is the form's new starting point; the draft is no longer needed.
+    form.reset({ ...form.getValues(), files: {} });
+    draft.clear();
     if (!setup) {
       onSaved?.();
       return;
@@ -93,9 +100,12 @@ export function ConfigurationForm({ mode, account, record, onSaved }: Configurat
   };
 
   const refresh = async () => {
+    setConfirmingDiscard(false);
     const { data } = await refetch();
     form.reset(defaultsFrom(data, account));
+    draft.clear();
   };
+  const askRefresh = () => (form.formState.isDirty ? setConfirmingDiscard(true) : void refresh());
 
   const inputs = configurationInputs(form, { setup, record, values, progress });
   let number = 0;
@@ -113,6 +123,14 @@ export function ConfigurationForm({ mode, account, record, onSaved }: Configurat
       success={setup ? undefined : { title: t.profileUpdated, description: t.profileUpdatedBody }}
       className="flex flex-col gap-4"
     >
+      {draft.restored && (
+        <div role="status" className="alert alert-info flex flex-wrap justify-between gap-2">
+          <span>{t.draftRestored}</span>
+          <button type="button" className="btn btn-sm" onClick={() => setConfirmingDiscard(true)}>
+            {t.discardDraft}
+          </button>
+        </div>
+      )}
       {setup && <SetupProgress done={done} required={required} />}
       <PersonalSection number={next()} inputs={inputs} />
       {setup && <PodcastSection number={next()} inputs={inputs} />}
@@ -121,12 +139,21 @@ export function ConfigurationForm({ mode, account, record, onSaved }: Configurat
       <ClipsSection number={next()} inputs={inputs} />
 
       <div className="flex flex-wrap items-center justify-between gap-3 border-t border-base-300 pt-4">
-        <button type="button" className="btn btn-ghost" onClick={() => void refresh()}>
+        <button type="button" className="btn btn-ghost" onClick={askRefresh}>
           {t.refresh}
         </button>
         {missing.length > 0 && <p className="text-sm text-red-700">{t.missing(missing.length)}</p>}
         <SubmitButton label={setup ? t.submitSetup : t.submitUpdate} pendingLabel={setup ? t.pendingSetup : t.pendingUpdate} />
       </div>
+      <ConfirmDialog
+        open={confirmingDiscard}
+        title={t.discardTitle}
+        message={t.discardMessage}
+        confirmLabel={t.discardConfirm}
+        cancelLabel={t.keepEditing}
+        onConfirm={() => void refresh()}
+        onClose={() => setConfirmingDiscard(false)}
+      />
     </Form>
   );
 }
