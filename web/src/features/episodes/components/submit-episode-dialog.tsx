@@ -10,7 +10,7 @@ import {
   normalizeDaysBetweenClips,
 } from '@domain/episodes';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useId } from 'react';
+import { useId, useState, type DragEvent } from 'react';
 import { useForm } from 'react-hook-form';
 import { CheckboxField } from '@/components/checkbox-field';
 import { FormField } from '@/components/form-field';
@@ -19,6 +19,7 @@ import { errorMessage } from '@/lib/api-client';
 import { notify } from '@/lib/toast';
 import { useSubmitEpisode } from '../api/submit-episode';
 import { episodeTexts as t, gatingTexts as g } from '../texts';
+import { formatTimeLeft } from '../upload/time-left';
 import { type UploadItem } from '../upload/upload-queue';
 import { useEpisodeUploads } from '../upload/use-episode-uploads';
 import { gateOf } from './gating';
@@ -47,6 +48,12 @@ function FileRow({ item, onRemove, onRetry }: { item: UploadItem; onRemove: () =
         max={100}
         aria-label={t.fileProgress(item.name)}
       />
+      {item.status === 'uploading' && (item.resumed || typeof item.secondsLeft === 'number') && (
+        <p className="flex flex-wrap gap-x-3 text-sm text-base-content/70">
+          {item.resumed && <span className="font-medium text-base-content">{t.resuming}</span>}
+          {typeof item.secondsLeft === 'number' && <span>{formatTimeLeft(item.secondsLeft)}</span>}
+        </p>
+      )}
       {item.error && <p className="text-sm text-red-700">{item.error}</p>}
       <div className="flex gap-2">
         {item.status === 'failed' && (
@@ -69,6 +76,19 @@ export default function SubmitEpisodeDialog({ userId, stats, open, onClose }: Pr
   const gate = gateOf(stats);
   const form = useForm({ resolver: zodResolver(episodeOptionsSchema), defaultValues: defaultEpisodeOptions });
   const { errors } = form.formState;
+  // Files dragged over the file area: it highlights, and dropping adds them like choosing does.
+  const [dragging, setDragging] = useState(false);
+  const onDragOver = (event: DragEvent) => {
+    if (!event.dataTransfer.types.includes('Files')) return;
+    event.preventDefault();
+    event.dataTransfer.dropEffect = 'copy';
+    setDragging(true);
+  };
+  const onDrop = (event: DragEvent) => {
+    event.preventDefault();
+    setDragging(false);
+    uploads.addFiles(Array.from(event.dataTransfer.files));
+  };
 
   const onSubmit = form.handleSubmit((options: EpisodeOptions) => {
     if (gate) {
@@ -91,7 +111,8 @@ export default function SubmitEpisodeDialog({ userId, stats, open, onClose }: Pr
           form.reset(defaultEpisodeOptions);
           onClose();
         },
-        onError: (error) => notify.error(t.submitFailedTitle, { description: errorMessage(error, t.submitFailed, t.serverError) }),
+        onError: (error) =>
+          notify.error(t.submitFailedTitle, { description: errorMessage(error, t.submitFailed, t.serverError) }),
       },
     );
   });
@@ -117,24 +138,36 @@ export default function SubmitEpisodeDialog({ userId, stats, open, onClose }: Pr
       <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4">
         <fieldset className="flex flex-col gap-2">
           <legend className="font-semibold">{t.filesLegend}</legend>
-          <label htmlFor={fileInputId} className="text-sm font-medium">
-            {t.chooseFiles}
-          </label>
-          <input
-            id={fileInputId}
-            type="file"
-            accept={EPISODE_MIME_TYPE}
-            multiple
-            className="file-input file-input-bordered w-full"
-            aria-describedby={`${fileInputId}-hint`}
-            onChange={(event) => {
-              uploads.addFiles(Array.from(event.target.files ?? []));
-              event.target.value = '';
-            }}
-          />
-          <p id={`${fileInputId}-hint`} className="text-sm text-base-content/70">
-            {t.uploadHint}
-          </p>
+          {/* The drop area is for pointers; the file input inside it is the keyboard's way. */}
+          <div
+            data-testid="episode-drop-zone"
+            className={`flex flex-col gap-2 rounded-box border-2 border-dashed p-3 ${dragging ? 'border-primary bg-primary/10' : 'border-base-300'}`}
+            onDragOver={onDragOver}
+            onDragLeave={() => setDragging(false)}
+            onDrop={onDrop}
+          >
+            <p className="text-sm" aria-live="polite">
+              {dragging ? t.dropNow : t.dropZone}
+            </p>
+            <label htmlFor={fileInputId} className="text-sm font-medium">
+              {t.chooseFiles}
+            </label>
+            <input
+              id={fileInputId}
+              type="file"
+              accept={EPISODE_MIME_TYPE}
+              multiple
+              className="file-input file-input-bordered w-full"
+              aria-describedby={`${fileInputId}-hint`}
+              onChange={(event) => {
+                uploads.addFiles(Array.from(event.target.files ?? []));
+                event.target.value = '';
+              }}
+            />
+            <p id={`${fileInputId}-hint`} className="text-sm text-base-content/70">
+              {t.uploadHint}
+            </p>
+          </div>
           {uploads.problem && (
             <p role="alert" className="text-sm text-red-700">
               {uploads.problem}
@@ -142,7 +175,12 @@ export default function SubmitEpisodeDialog({ userId, stats, open, onClose }: Pr
           )}
           {uploads.interrupted.length > 0 && (
             <div className="rounded-box bg-base-200 p-3 text-sm">
-              <p className="font-semibold">{t.interruptedTitle}</p>
+              <div className="flex items-start justify-between gap-2">
+                <p className="font-semibold">{t.interruptedTitle}</p>
+                <button type="button" className="btn btn-ghost btn-xs" onClick={uploads.dismissInterrupted}>
+                  {t.dismissInterrupted}
+                </button>
+              </div>
               <p>{t.interruptedHint}</p>
               <ul className="list-inside list-disc">
                 {uploads.interrupted.map((entry) => (

@@ -13,6 +13,10 @@ export interface UploadItem {
   /** The object path, known once the upload exists on the server. */
   path: string | null;
   error: string | null;
+  /** It continues an earlier upload of the same file (after a reload, or chosen again). */
+  resumed?: boolean;
+  /** The measured time left, in seconds, while uploading (time-left.ts). */
+  secondsLeft?: number | null;
 }
 
 export function useUploadQueue(userId: string, heldPrefix: string) {
