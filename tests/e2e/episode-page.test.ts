@@ -124,6 +124,6 @@ describe('the episode page', () => {
     await expectAccessible(page);
     await page.goto(`/episodes/${theirs.episodeId}`);
     await page.getByRole('heading', { name: 'Episode not found' }).waitFor();
-    expect(await page.getByText('Not yours').count()).toBe(0);
+    expect(await page.getByText('Not yours', { exact: true }).count()).toBe(0);
   });
 });

@@ -46,7 +46,7 @@ describe('the upload dialog', () => {
     await dialog.getByText('Drop the files to upload them.').waitFor();
     await zone.dispatchEvent('drop', { dataTransfer: transfer });
     await waitForToast(page, 'Files Uploaded Successfully!', '1 file(s) uploaded to cloud storage.');
-    await dialog.getByText('dropped.mp4').waitFor();
+    await dialog.getByText('dropped.mp4', { exact: true }).waitFor();
   });
 
   it('says an upload continued after a reload is resuming, and the interrupted notice can be dismissed', async () => {
@@ -77,12 +77,12 @@ describe('the upload dialog', () => {
     }, `castloop.episodeUploads.${userId}`);
     await page.reload();
     dialog = await openDialog(page);
-    await dialog.getByText('Interrupted uploads').waitFor();
+    await dialog.getByText('Interrupted uploads', { exact: true }).waitFor();
     await dialog.getByRole('button', { name: 'Dismiss interrupted uploads' }).click();
-    expect(await dialog.getByText('Interrupted uploads').count()).toBe(0);
+    expect(await dialog.getByText('Interrupted uploads', { exact: true }).count()).toBe(0);
     await page.reload();
     dialog = await openDialog(page);
     await dialog.getByLabel('Choose MP4 files').waitFor();
-    expect(await dialog.getByText('Interrupted uploads').count()).toBe(0);
+    expect(await dialog.getByText('Interrupted uploads', { exact: true }).count()).toBe(0);
   }, 90_000);
 });

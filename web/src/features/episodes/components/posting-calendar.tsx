@@ -130,7 +130,7 @@ export function PostingCalendar({ episodeId, posts }: { episodeId: string; posts
                     <button type="button" className="btn btn-sm" aria-label={t.postNowLabel(clip, platform)} onClick={() => onPostNow(post)} disabled={postNow.isPending}>
                       {t.postNow}
                     </button>
-                    <button type="button" className="btn btn-sm btn-outline btn-error" aria-label={t.cancelLabel(clip, platform)} onClick={() => setOpen({ kind: 'cancel', post })}>
+                    <button type="button" className="btn btn-sm btn-outline" aria-label={t.cancelLabel(clip, platform)} onClick={() => setOpen({ kind: 'cancel', post })}>
                       {t.cancel}
                     </button>
                   </div>
