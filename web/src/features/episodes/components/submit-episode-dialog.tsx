@@ -111,8 +111,7 @@ export default function SubmitEpisodeDialog({ userId, stats, open, onClose }: Pr
           form.reset(defaultEpisodeOptions);
           onClose();
         },
-        onError: (error) =>
-          notify.error(t.submitFailedTitle, { description: errorMessage(error, t.submitFailed, t.serverError) }),
+        onError: (error) => notify.error(t.submitFailedTitle, { description: errorMessage(error, t.submitFailed, t.serverError) }),
       },
     );
   });
@@ -143,7 +142,10 @@ export default function SubmitEpisodeDialog({ userId, stats, open, onClose }: Pr
             data-testid="episode-drop-zone"
             className={`flex flex-col gap-2 rounded-box border-2 border-dashed p-3 ${dragging ? 'border-primary bg-primary/10' : 'border-base-300'}`}
             onDragOver={onDragOver}
-            onDragLeave={() => setDragging(false)}
+            onDragLeave={(event) => {
+              // Moving onto a child of the area is not leaving it.
+              if (!event.currentTarget.contains(event.relatedTarget as Node | null)) setDragging(false);
+            }}
             onDrop={onDrop}
           >
             <p className="text-sm" aria-live="polite">
