@@ -21,7 +21,7 @@ import { episodePageTexts as t } from '../texts';
 
 const platformName = (post: ScheduledPost) => PROVIDERS.find((p) => p.id === post.provider)?.label ?? post.provider;
 const clipTitle = (post: ScheduledPost) => post.clipName.replace(/\.mp4$/i, '');
-export const formatWhen = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const formatWhen = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
 /** `date` as a datetime-local input's value, in the browser's time zone. */
 function localInputValue(date: Date): string {
@@ -92,6 +92,13 @@ const statusStyles: Record<ScheduledPost['status'], string> = {
 
 type Open = { kind: 'postpone' | 'cancel'; post: ScheduledPost } | null;
 
+/** The posts by clip, each clip where its first post falls (the server sends them by date). */
+function byClip(posts: ScheduledPost[]): Array<{ clip: string; posts: ScheduledPost[] }> {
+  const groups = new Map<string, ScheduledPost[]>();
+  for (const post of posts) groups.set(post.clipName, [...(groups.get(post.clipName) ?? []), post]);
+  return [...groups.values()].map((clipPosts) => ({ clip: clipTitle(clipPosts[0]), posts: clipPosts }));
+}
+
 export function PostingCalendar({ episodeId, posts }: { episodeId: string; posts: ScheduledPost[] }) {
   const [open, setOpen] = useState<Open>(null);
   const postNow = usePostNow(episodeId);
@@ -106,38 +113,44 @@ export function PostingCalendar({ episodeId, posts }: { episodeId: string; posts
         <p>{t.noPosts}</p>
       ) : (
         <ul className="flex flex-col divide-y divide-base-300" aria-label={t.calendarTitle}>
-          {posts.map((post) => {
-            const clip = clipTitle(post);
-            const platform = platformName(post);
-            return (
-              <li key={post.id} className="flex flex-col gap-2 py-3 md:flex-row md:items-center md:justify-between">
-                <div className="flex min-w-0 flex-col gap-1">
-                  <span className="font-medium break-words">{clip}</span>
-                  <span className="flex flex-wrap items-center gap-2 text-sm">
-                    <span>{platform}</span>
-                    <span aria-hidden="true">·</span>
-                    <time dateTime={post.scheduledFor}>{formatWhen(post.postedAt ?? post.scheduledFor)}</time>
-                    <span className={`badge badge-sm ${statusStyles[post.status]}`}>{t.postStatus[post.status]}</span>
-                  </span>
-                  {post.status === 'scheduled' && !post.changeable && <span className="text-sm text-base-content/70">{t.heldByWorker}</span>}
-                  {post.lastError && post.status !== 'posted' && <span className="text-sm break-words text-red-700">{post.lastError}</span>}
-                </div>
-                {post.changeable && (
-                  <div className="flex flex-wrap gap-2">
-                    <button type="button" className="btn btn-sm" aria-label={t.postponeLabel(clip, platform)} onClick={() => setOpen({ kind: 'postpone', post })}>
-                      {t.postpone}
-                    </button>
-                    <button type="button" className="btn btn-sm" aria-label={t.postNowLabel(clip, platform)} onClick={() => onPostNow(post)} disabled={postNow.isPending}>
-                      {t.postNow}
-                    </button>
-                    <button type="button" className="btn btn-sm btn-outline" aria-label={t.cancelLabel(clip, platform)} onClick={() => setOpen({ kind: 'cancel', post })}>
-                      {t.cancel}
-                    </button>
-                  </div>
-                )}
-              </li>
-            );
-          })}
+          {byClip(posts).map(({ clip, posts: clipPosts }) => (
+            <li key={clip} className="flex flex-col gap-1 py-3">
+              <h3 className="font-medium break-words">{clip}</h3>
+              <ul className="flex flex-col gap-2">
+                {clipPosts.map((post) => {
+                  const platform = platformName(post);
+                  const when = post.postedAt ?? post.scheduledFor;
+                  return (
+                    <li key={post.id} className="flex flex-col gap-2 md:flex-row md:items-center md:justify-between">
+                      <div className="flex min-w-0 flex-col gap-1">
+                        <span className="flex flex-wrap items-center gap-2 text-sm">
+                          <span className="font-medium">{platform}</span>
+                          <span aria-hidden="true">·</span>
+                          <time dateTime={when}>{formatWhen(when)}</time>
+                          <span className={`badge badge-sm ${statusStyles[post.status]}`}>{t.postStatus[post.status]}</span>
+                        </span>
+                        {post.status === 'scheduled' && !post.changeable && <span className="text-sm text-base-content/70">{t.heldByWorker}</span>}
+                        {post.lastError && post.status !== 'posted' && <span className="text-sm break-words text-red-700">{post.lastError}</span>}
+                      </div>
+                      {post.changeable && (
+                        <div className="flex flex-wrap gap-2">
+                          <button type="button" className="btn btn-sm" aria-label={t.postponeLabel(clip, platform)} onClick={() => setOpen({ kind: 'postpone', post })}>
+                            {t.postpone}
+                          </button>
+                          <button type="button" className="btn btn-sm" aria-label={t.postNowLabel(clip, platform)} onClick={() => onPostNow(post)} disabled={postNow.isPending}>
+                            {t.postNow}
+                          </button>
+                          <button type="button" className="btn btn-sm btn-outline" aria-label={t.cancelLabel(clip, platform)} onClick={() => setOpen({ kind: 'cancel', post })}>
+                            {t.cancel}
+                          </button>
+                        </div>
+                      )}
+                    </li>
+                  );
+                })}
+              </ul>
+            </li>
+          ))}
         </ul>
       )}
       {open?.kind === 'postpone' && <PostponeDialog episodeId={episodeId} post={open.post} onClose={() => setOpen(null)} />}

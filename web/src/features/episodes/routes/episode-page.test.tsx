@@ -165,4 +165,17 @@ describe('the episode page', () => {
     await screen.findByText('Posted');
     expect(screen.queryByRole('button', { name: /Postpone|Cancel|Post .* now/ })).toBeNull();
   });
+
+  it("groups the calendar by clip: each clip's platforms and dates under its name", async () => {
+    network.request.mockResolvedValue(
+      episode({ posts: [post({ id: 'a' }), post({ id: 'b', provider: 'linkedin' }), post({ id: 'c', clipName: 'Show - clip 02.mp4', provider: 'x' })] }),
+    );
+    renderPage();
+    const first = (await screen.findByRole('heading', { name: 'Show - clip 01' })).closest('li')!;
+    expect(within(first).getByText('YouTube')).toBeTruthy();
+    expect(within(first).getByText('LinkedIn')).toBeTruthy();
+    expect(within(first).queryByText('X (Twitter)')).toBeNull();
+    const second = screen.getByRole('heading', { name: 'Show - clip 02' }).closest('li')!;
+    expect(within(second).getByText('X (Twitter)')).toBeTruthy();
+  });
 });
