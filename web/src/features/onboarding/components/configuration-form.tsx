@@ -51,6 +51,8 @@ export function ConfigurationForm({ mode, account, record, onSaved }: Configurat
   const draft = useFormDraft(form, onboardingDraftKey(account.id, mode));
   // Refresh Data and Discard changes drop unsaved input: asked first when there is any.
   const [confirmingDiscard, setConfirmingDiscard] = useState(false);
+  // Read while rendering, so react-hook-form keeps it up to date (it tracks what renders read).
+  const { isDirty } = form.formState;
   const t = texts.form;
   const setup = mode === 'setup';
 
@@ -105,7 +107,7 @@ export function ConfigurationForm({ mode, account, record, onSaved }: Configurat
     form.reset(defaultsFrom(data, account));
     draft.clear();
   };
-  const askRefresh = () => (form.formState.isDirty ? setConfirmingDiscard(true) : void refresh());
+  const askRefresh = () => (isDirty ? setConfirmingDiscard(true) : void refresh());
 
   const inputs = configurationInputs(form, { setup, record, values, progress });
   let number = 0;
