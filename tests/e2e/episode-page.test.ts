@@ -55,6 +55,8 @@ describe('the episode page', () => {
     await page.getByRole('link', { name: 'View all episodes' }).click();
     await expectOnPage(page, '/episodes');
     await page.getByRole('heading', { name: 'Your Episodes' }).waitFor();
+    await atWidth(page, 390);
+    await page.setViewportSize({ width: 1280, height: 900 });
     await page.getByRole('link', { name: 'Engines of Thought 12' }).click();
     await page.waitForURL(`**/episodes/${seeded.episodeId}`);
     expect(await page.title()).toBe('Episode · Castloop');
