@@ -59,7 +59,7 @@ describe('the episode page', () => {
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.getByRole('link', { name: 'Engines of Thought 12' }).click();
     await page.waitForURL(`**/episodes/${seeded.episodeId}`);
-    expect(await page.title()).toBe('Episode · Castloop');
+    await expect.poll(() => page.title()).toBe('Episode · Castloop');
 
     await page.getByText('Processing: rendering clip 2 of 3 (55%)').waitFor();
     await page.getByRole('progressbar', { name: 'Processing progress of Engines of Thought 12' }).waitFor();
