@@ -259,13 +259,17 @@ async function processJob(ctx: JobContext, job: SubmissionJob, userId: string, s
       await store.setDriveFolder(job.id, folder.id, folder.webViewLink ?? null);
     }
     // Files a previous attempt already delivered keep their Drive ids and are not sent again.
-    const delivered = new Map(job.outputs.filter((o) => o.driveFileId).map((o) => [o.name, o.driveFileId as string]));
-    const outputs: OutputRecord[] = rendered.map((r) => ({ ...r.record, driveFileId: delivered.get(r.record.name) }));
+    const delivered = new Map(job.outputs.filter((o) => o.driveFileId).map((o) => [o.name, o]));
+    const outputs: OutputRecord[] = rendered.map((r) => {
+      const before = delivered.get(r.record.name);
+      return { ...r.record, driveFileId: before?.driveFileId, driveUrl: before?.driveUrl };
+    });
     for (const [i, r] of rendered.entries()) {
       if (outputs[i].driveFileId) continue;
       const fileTag = { ...tag, castloopOutput: r.record.name };
       const uploaded = (await drive.find(fileTag, folderId, signal)) ?? (await drive.upload(r.file, r.record.name, folderId, 'video/mp4', fileTag, signal));
-      outputs[i] = { ...outputs[i], driveFileId: uploaded.id };
+      // Drive's own link to the file (webViewLink): the episode page links and previews through it.
+      outputs[i] = { ...outputs[i], driveFileId: uploaded.id, driveUrl: uploaded.webViewLink };
       await store.setOutputs(job.id, outputs);
       await store.progress(job.id, 'uploading to Google Drive', 80 + (15 * (i + 1)) / rendered.length);
     }

@@ -19,6 +19,8 @@ export interface OutputRecord {
   title?: string;
   posts?: ClipPosts;
   driveFileId?: string;
+  /** Drive's webViewLink of the file. */
+  driveUrl?: string;
 }
 
 export interface SubmissionJob {

@@ -47,6 +47,7 @@ describe('Social Media Connections panel', () => {
     await expectAccessible(page);
 
     await row(page, 'Google Drive').getByRole('button', { name: 'Disconnect Google Drive' }).click();
+    await page.getByRole('dialog', { name: 'Disconnect Google Drive?' }).getByRole('button', { name: 'Disconnect', exact: true }).click();
     await waitForToast(page, 'Disconnected', 'Google Drive connection removed successfully');
     await panel(page).getByText('No platforms connected yet').waitFor();
     await row(page, 'Google Drive').getByRole('button', { name: 'Connect Google Drive' }).waitFor();
@@ -104,6 +105,7 @@ describe('Social Media Connections panel', () => {
     expect(await page.getByRole('dialog', { name: 'Connect WordPress' }).isVisible()).toBe(false);
 
     await row(page, 'WordPress').getByRole('button', { name: 'Disconnect WordPress' }).click();
+    await page.getByRole('dialog', { name: 'Disconnect WordPress?' }).getByRole('button', { name: 'Disconnect', exact: true }).click();
     await waitForToast(page, 'WordPress Disconnected', 'WordPress credentials removed successfully');
   });
 

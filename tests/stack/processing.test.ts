@@ -83,6 +83,8 @@ describe('built-in processing', () => {
     const inFolder = files.filter((f) => f.parents.includes(row.drive_folder_id as string));
     expect(inFolder.map((f) => f.name).sort()).toEqual(row.outputs.map((o) => o.name).sort());
     expect(inFolder.every((f) => f.owner === driveToken && f.size > 0)).toBe(true);
+    // Each output keeps Drive's own link to it (the episode page links and previews through it).
+    for (const output of row.outputs) expect(output.driveUrl).toBe(inFolder.find((f) => f.id === output.driveFileId)?.webViewLink);
 
     // The episode: 2 s intro + 45 s trimmed (00:00:05-00:00:50) + 2 s outro, 16:9, normalised.
     const full = await downloadFromDrive(episodeOut[0].driveFileId, driveToken, 'episode-out.mp4');

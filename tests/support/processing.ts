@@ -35,6 +35,7 @@ interface SandboxFile {
   parents: string[];
   size: number;
   owner: string;
+  webViewLink: string;
 }
 
 /** A subscriber who may submit, with brand assets, Google Drive (and optionally YouTube) connected. */

@@ -11,7 +11,7 @@ import type { IncomingMessage } from 'node:http';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { sendJson } from '../../lib/http.ts';
-import { escapeHtml, readBody } from '../http.ts';
+import { escapeHtml, htmlPage, readBody, sendHtml } from '../http.ts';
 import { JsonFile } from '../persist.ts';
 import type { TokenIdentity } from '../oauth/index.ts';
 import type { SandboxModule, SandboxRequest } from '../types.ts';
@@ -192,6 +192,23 @@ export function createGoogleSandbox(options: { dataDir: string; baseUrl: string;
           mkdirSync(blobs, { recursive: true });
           persisted.save();
           sendJson(res, 200, { ok: true });
+        })
+        // A file's webViewLink: Drive's viewer page stands in as a player (the episode page frames
+        // it as its preview), and its bytes. Open like a shared link: this is a local sandbox.
+        .on('GET', '/_sandbox/google/files/:id', ({ res, params }) => {
+          const file = state.files.find((f) => f.id === params.id);
+          if (!file) return sendHtml(res, 404, htmlPage('Not found', '<p>No such file.</p>'));
+          const body =
+            file.mimeType === FOLDER
+              ? `<h1>${escapeHtml(file.name)}</h1><ul>${state.files.filter((f) => f.parents.includes(file.id)).map((f) => `<li><a href="/_sandbox/google/files/${encodeURIComponent(f.id)}">${escapeHtml(f.name)}</a></li>`).join('')}</ul>`
+              : `<h1>${escapeHtml(file.name)}</h1><video controls preload="metadata" style="max-width:100%;max-height:80vh" src="/_sandbox/google/files/${encodeURIComponent(file.id)}/content"></video>`;
+          sendHtml(res, 200, htmlPage(file.name, body));
+        })
+        .on('GET', '/_sandbox/google/files/:id/content', async ({ res, params }) => {
+          const file = state.files.find((f) => f.id === params.id && f.mimeType !== FOLDER);
+          if (!file) return sendJson(res, 404, googleError(404, `File not found: ${params.id}.`));
+          res.writeHead(200, { 'content-type': file.mimeType, 'content-length': String(file.size) });
+          await pipeline(createReadStream(path.join(blobs, file.id)), res);
         });
 
       /**

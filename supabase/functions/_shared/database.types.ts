@@ -716,6 +716,12 @@ export type Database = {
         }
         Returns: Json
       }
+      cancel_scheduled_post: {
+        Args: {
+          p_post_id: string
+        }
+        Returns: Json
+      }
       complete_onboarding: {
         Args: never
         Returns: Json
@@ -728,6 +734,12 @@ export type Database = {
         Args: never
         Returns: Json
       }
+      episode_page: {
+        Args: {
+          p_episode_id: string
+        }
+        Returns: Json
+      }
       episode_stats: {
         Args: never
         Returns: Json
@@ -738,6 +750,19 @@ export type Database = {
       }
       onboarding_profile: {
         Args: never
+        Returns: Json
+      }
+      post_scheduled_post_now: {
+        Args: {
+          p_post_id: string
+        }
+        Returns: Json
+      }
+      postpone_scheduled_post: {
+        Args: {
+          p_post_id: string
+          p_scheduled_for: string
+        }
         Returns: Json
       }
       resubmit_submission: {

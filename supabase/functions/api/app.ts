@@ -8,6 +8,7 @@ import { adminRoutes } from './routes/admin.ts';
 import { authRoutes } from './routes/auth.ts';
 import { billingRoutes } from './routes/billing.ts';
 import { connectionRoutes } from './routes/connections.ts';
+import { episodePageRoutes } from './routes/episode-page.ts';
 import { episodeRoutes } from './routes/episodes.ts';
 import { onboardingRoutes } from './routes/onboarding.ts';
 import { recoverSessionRoutes } from './routes/recover-session.ts';
@@ -29,6 +30,8 @@ app.route('/admin', adminRoutes);
 app.route('/', onboardingRoutes);
 app.route('/', connectionRoutes);
 app.route('/', episodeRoutes);
+// After episodeRoutes, so /episodes/stats is not taken for an episode id.
+app.route('/', episodePageRoutes);
 
 app.notFound((c) => c.json({ message: `No route for ${c.req.method} ${new URL(c.req.url).pathname}` }, 404));
 

@@ -2,6 +2,7 @@
 // and the access rules (access.ts) both read it.
 import { ADMIN_CONSOLE_PATH, type HomeDestination } from '@domain/account';
 import { ADMIN_HOSTING_PATH } from '@domain/admin-hosting';
+import { matchPath } from 'react-router-dom';
 import { lazyPage, type LazyPage } from './lazy-page';
 
 /**
@@ -38,15 +39,17 @@ export const routeTable: readonly AppRoute[] = [
   { path: '/dashboard', title: 'Dashboard', access: member('/dashboard', true), page: dashboardPage },
   { path: '/subscribe', title: 'Choose Your Plan', access: member(), page: lazyPage(() => import('./routes/billing/subscribe-page')) },
   { path: '/onboarding', title: 'Onboarding', access: member('/onboarding'), page: lazyPage(() => import('./routes/onboarding/onboarding-page')) },
+  { path: '/episodes', title: 'Your Episodes', access: member(), page: lazyPage(() => import('./routes/episodes/episode-list-page')) },
+  { path: '/episodes/:id', title: 'Episode', access: member(), page: lazyPage(() => import('./routes/episodes/episode-page')) },
   { path: '/done', title: 'Thanks for Submitting!', access: member(), page: lazyPage(() => import('./routes/episodes/done-page')) },
   { path: ADMIN_CONSOLE_PATH, title: 'Episode Resubmission Admin', access: anyone, page: lazyPage(() => import('./routes/admin/resubmit-page')) },
   { path: ADMIN_HOSTING_PATH, title: 'Hosting Setup', access: anyone, page: lazyPage(() => import('./routes/admin/hosting-page')) },
 ];
 
-/** The route for an address, ignoring a trailing slash; undefined for an unknown address. */
+/** The route for an address (`:name` matches one segment), ignoring a trailing slash; undefined for an unknown address. */
 export function findRoute(pathname: string): AppRoute | undefined {
   const normalized = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
-  return routeTable.find((route) => route.path === normalized);
+  return routeTable.find((route) => matchPath({ path: route.path, caseSensitive: true, end: true }, normalized));
 }
 
 /**

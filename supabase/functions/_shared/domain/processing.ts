@@ -15,14 +15,17 @@ export interface ProcessingState {
   updatedAt: string;
 }
 
-/** A processing state as the SPA reads it from `/api` answers. */
-export const processingStateSchema: z.ZodMiniType<ProcessingState> = z.object({
+/** The fields of a processing state, for answers that extend it (the episode page). */
+export const processingStateShape = {
   status: z.enum(['queued', 'processing', 'delivered', 'failed']),
   stage: z.nullable(z.string()),
   progress: z.number(),
   failureReason: z.nullable(z.string()),
   updatedAt: z.string(),
-});
+};
+
+/** A processing state as the SPA reads it from `/api` answers. */
+export const processingStateSchema: z.ZodMiniType<ProcessingState> = z.object(processingStateShape);
 
 /** The words for a processing state, one place for the dashboard and the admin console. */
 const processingWords = {

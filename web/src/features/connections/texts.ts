@@ -27,6 +27,10 @@ export const texts = {
   connected: (provider: string) => `${provider} Connected`,
   connectedBody: (provider: string) => `${provider} connection established successfully`,
 
+  confirmDisconnectTitle: (provider: string) => `Disconnect ${provider}?`,
+  confirmDisconnect: (provider: string) =>
+    `Castloop will stop using ${provider} until you connect it again${provider === 'Google Drive' ? ': new episodes cannot be submitted without it' : ''}.`,
+  keepConnected: 'Keep connected',
   disconnected: 'Disconnected',
   disconnectedBody: (provider: string) => `${provider} connection removed successfully`,
   disconnectFailed: 'Disconnect Failed',

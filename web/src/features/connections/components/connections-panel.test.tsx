@@ -3,7 +3,7 @@
 // (including the 'Reconnection Needed' toast 2 s after the check).
 import type { ConnectionEntry, ProviderId, TokenCheckResult } from '@domain/connection-status';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { act, cleanup, render, screen } from '@testing-library/react';
+import { act, cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Toaster } from 'react-hot-toast';
 import { MemoryRouter } from 'react-router-dom';
@@ -130,6 +130,11 @@ describe('ConnectionsPanel', () => {
     network.request.mockResolvedValueOnce({ success: true });
     renderPanel();
     await userEvent.click(await screen.findByRole('button', { name: 'Disconnect Google Drive' }));
+    // It asks first: keeping the connection sends nothing.
+    await userEvent.click(await screen.findByRole('button', { name: 'Keep connected' }));
+    expect(network.request).not.toHaveBeenCalledWith('PATCH', '/api/oauth-connections/google/disconnect', expect.anything());
+    await userEvent.click(await screen.findByRole('button', { name: 'Disconnect Google Drive' }));
+    await userEvent.click(within(await screen.findByRole('dialog', { name: 'Disconnect Google Drive?' })).getByRole('button', { name: 'Disconnect' }));
     expect(network.request).toHaveBeenCalledWith('PATCH', '/api/oauth-connections/google/disconnect', expect.anything());
     await screen.findByText('Disconnected');
     await screen.findByText('Google Drive connection removed successfully');
@@ -137,6 +142,7 @@ describe('ConnectionsPanel', () => {
     const { ApiError } = await import('@/lib/api-client');
     network.request.mockRejectedValueOnce(new ApiError(404, '404: No Google Drive connection to remove'));
     await userEvent.click(await screen.findByRole('button', { name: 'Disconnect Google Drive' }));
+    await userEvent.click(within(await screen.findByRole('dialog', { name: 'Disconnect Google Drive?' })).getByRole('button', { name: 'Disconnect' }));
     await screen.findByText('Disconnect Failed');
     await screen.findByText('Failed to disconnect Google Drive: 404: No Google Drive connection to remove');
   });

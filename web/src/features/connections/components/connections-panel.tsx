@@ -12,6 +12,7 @@ import {
   type TokenCheckResult,
 } from '@domain/connection-status';
 import { lazy, Suspense, useState } from 'react';
+import { ConfirmDialog } from '@/components/confirm-dialog';
 import { ListState, listStatus } from '@/components/list-state';
 import { Panel } from '@/components/panel';
 import { errorMessage } from '@/lib/api-client';
@@ -51,6 +52,8 @@ export function ConnectionsPanel() {
   const checkTokens = useCheckTokens();
   const [connecting, setConnecting] = useState<{ id: OAuthProviderId; label: string } | null>(null);
   const [wordpressOpen, setWordpressOpen] = useState(false);
+  // Disconnecting asks first (issue 26, item 7): it cannot be undone without connecting again.
+  const [confirming, setConfirming] = useState<{ id: ProviderId; label: string } | null>(null);
   const now = new Date();
 
   const entries = PROVIDERS.map((provider) => {
@@ -72,6 +75,7 @@ export function ConnectionsPanel() {
 
   const removeConnection = (id: ProviderId, label: string) =>
     disconnect.mutate(id, {
+      onSettled: () => setConfirming(null),
       onSuccess: () =>
         id === 'wordpress'
           ? notify.success(texts.wordpressDisconnected, { description: texts.wordpressDisconnectedBody })
@@ -111,7 +115,7 @@ export function ConnectionsPanel() {
               accountLabel={entry?.accountLabel ?? null}
               busy={(disconnect.isPending && disconnect.variables === id) || checkTokens.isPending}
               onConnect={() => openConnect(id, label)}
-              onDisconnect={() => removeConnection(id, label)}
+              onDisconnect={() => setConfirming({ id, label })}
               onRefresh={runTokenCheck}
             />
           ))}
@@ -125,6 +129,16 @@ export function ConnectionsPanel() {
       <Suspense fallback={null}>
         <WordpressDialog open={wordpressOpen} onClose={() => setWordpressOpen(false)} />
       </Suspense>
+      <ConfirmDialog
+        open={confirming !== null}
+        title={texts.confirmDisconnectTitle(confirming?.label ?? '')}
+        message={texts.confirmDisconnect(confirming?.label ?? '')}
+        confirmLabel={texts.disconnect}
+        cancelLabel={texts.keepConnected}
+        onConfirm={() => confirming && removeConnection(confirming.id, confirming.label)}
+        onClose={() => setConfirming(null)}
+        pending={disconnect.isPending}
+      />
     </Panel>
   );
 }

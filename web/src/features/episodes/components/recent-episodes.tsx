@@ -3,11 +3,12 @@
 import { type Episode, RECENT_EPISODES_SHOWN } from '@domain/episodes';
 import type { ProcessingState } from '@domain/processing';
 import { timeAgo } from '@domain/relative-time';
+import { Link } from 'react-router-dom';
 import { errorMessage } from '@/lib/api-client';
 import { notify } from '@/lib/toast';
 import { useEpisodes } from '../api/get-episodes';
 import { useRetryEpisode } from '../api/retry-episode';
-import { episodeTexts as t } from '../texts';
+import { episodePageTexts, episodeTexts as t } from '../texts';
 
 const statusStyles: Record<ProcessingState['status'], string> = {
   queued: 'text-base-content/70',
@@ -16,7 +17,8 @@ const statusStyles: Record<ProcessingState['status'], string> = {
   failed: 'text-red-700',
 };
 
-function ProcessingLine({ title, state }: { title: string; state: ProcessingState }) {
+/** 'Processing: <stage> (n%)' with a progress bar, 'Delivered' or 'Failed: <reason>'. */
+export function ProcessingLine({ title, state }: { title: string; state: ProcessingState }) {
   return (
     <span className={`flex items-center gap-2 text-sm break-words ${statusStyles[state.status]}`}>
       {t.processingState(state)}
@@ -62,7 +64,9 @@ export function RecentEpisodes() {
           {episodes.data.slice(0, RECENT_EPISODES_SHOWN).map((episode) => (
             <li key={episode.id} className="flex flex-col gap-1 px-3 py-2">
               <span className="flex items-center justify-between gap-4">
-                <span className="truncate font-medium">{episode.title}</span>
+                <Link className="link truncate font-medium" to={`/episodes/${episode.id}`}>
+                  {episode.title}
+                </Link>
                 <span className="shrink-0 text-sm text-base-content/70">
                   {episode.submittedAt ? timeAgo(new Date(episode.submittedAt)) : t.dateUnknown}
                 </span>
@@ -72,6 +76,11 @@ export function RecentEpisodes() {
             </li>
           ))}
         </ul>
+      )}
+      {episodes.data && episodes.data.length > 0 && (
+        <Link className="link link-primary self-start text-sm" to="/episodes">
+          {episodePageTexts.viewAll}
+        </Link>
       )}
     </section>
   );

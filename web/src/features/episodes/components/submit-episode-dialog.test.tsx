@@ -3,12 +3,12 @@
 // 8), with a file already uploaded (remembered from before a reload) and a fake network.
 import type { EpisodeStats } from '@domain/episodes';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, render, screen } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Toaster } from 'react-hot-toast';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createQueryClient } from '@/lib/query-client';
-import { writeRemembered } from '../upload/remembered';
+import { readRemembered, writeRemembered } from '../upload/remembered';
 import SubmitEpisodeDialog from './submit-episode-dialog';
 
 vi.mock('@/lib/supabase', () => ({ currentAccessToken: async () => 'token', authClient: vi.fn(), database: vi.fn() }));
@@ -71,5 +71,38 @@ describe("the dialog's 'Submission Failed' toast", () => {
   });
   it("shows 'Server error (503): Service Unavailable' for an empty body", async () => {
     expect(await toastFor(503, 'Service Unavailable', '')).toBe('Server error (503): Service Unavailable');
+  });
+});
+
+describe('the file area', () => {
+  function renderDialog() {
+    render(
+      <QueryClientProvider client={createQueryClient()}>
+        <SubmitEpisodeDialog userId={userId} stats={openStats} open onClose={() => {}} />
+        <Toaster />
+      </QueryClientProvider>,
+    );
+  }
+
+  it('takes dropped files as if chosen (checked the same way)', async () => {
+    renderDialog();
+    const zone = screen.getByTestId('episode-drop-zone');
+    const notes = new File(['hello'], 'notes.txt', { type: 'text/plain' });
+    fireEvent.dragOver(zone, { dataTransfer: { types: ['Files'], files: [notes] } });
+    screen.getByText('Drop the files to upload them.');
+    fireEvent.drop(zone, { dataTransfer: { types: ['Files'], files: [notes] } });
+    await screen.findByText('notes.txt is not an MP4 video. Only MP4 files can be uploaded.');
+    screen.getByText('Drag and drop MP4 files here, or choose them below.');
+    // The keyboard's way stays.
+    expect(screen.getByLabelText('Choose MP4 files').getAttribute('type')).toBe('file');
+  });
+
+  it('lets the interrupted-uploads notice be dismissed, for good', async () => {
+    writeRemembered(userId, { uploaded: [], interrupted: [{ name: 'long.mp4', size: 5 * 1024 * 1024 }] });
+    renderDialog();
+    await screen.findByText('Interrupted uploads');
+    await userEvent.click(screen.getByRole('button', { name: 'Dismiss interrupted uploads' }));
+    expect(screen.queryByText('Interrupted uploads')).toBeNull();
+    expect(readRemembered(userId).interrupted).toEqual([]);
   });
 });

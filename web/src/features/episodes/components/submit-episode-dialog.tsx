@@ -10,7 +10,7 @@ import {
   formatDuration,
   normalizeDaysBetweenClips,
 } from '@domain/episodes';
-import { type ReactNode, useId } from 'react';
+import { type DragEvent, type ReactNode, useId, useState } from 'react';
 import { CheckboxField } from '@/components/checkbox-field';
 import { Form, useZodForm } from '@/components/form';
 import { FormField } from '@/components/form-field';
@@ -19,6 +19,7 @@ import { errorMessage } from '@/lib/api-client';
 import { notify } from '@/lib/toast';
 import { useSubmitEpisode } from '../api/submit-episode';
 import { episodeTexts as t, gatingTexts as g } from '../texts';
+import { formatTimeLeft } from '../upload/time-left';
 import { type UploadItem } from '../upload/upload-queue';
 import { useEpisodeUploads } from '../upload/use-episode-uploads';
 import { gateOf } from './gating';
@@ -49,6 +50,12 @@ function FileRow({ item, onRemove, onRetry }: { item: UploadItem; onRemove: () =
         max={100}
         aria-label={t.fileProgress(item.name)}
       />
+      {item.status === 'uploading' && (item.resumed || typeof item.secondsLeft === 'number') && (
+        <p className="flex flex-wrap gap-x-3 text-sm text-base-content/70">
+          {item.resumed && <span className="font-medium text-base-content">{t.resuming}</span>}
+          {typeof item.secondsLeft === 'number' && <span>{formatTimeLeft(item.secondsLeft)}</span>}
+        </p>
+      )}
       {item.error && <p className="text-sm text-red-700">{item.error}</p>}
       <div className="flex gap-2">
         {item.status === 'failed' && (
@@ -74,6 +81,19 @@ export default function SubmitEpisodeDialog({ userId, stats, open, onClose, upgr
   const { videoSeconds } = uploads;
   const form = useZodForm(() => episodeOptionsSchemaFor(videoSeconds), { defaultValues: defaultEpisodeOptions });
   const { errors } = form.formState;
+  // Files dragged over the file area: it highlights, and dropping adds them like choosing does.
+  const [dragging, setDragging] = useState(false);
+  const onDragOver = (event: DragEvent) => {
+    if (!event.dataTransfer.types.includes('Files')) return;
+    event.preventDefault();
+    event.dataTransfer.dropEffect = 'copy';
+    setDragging(true);
+  };
+  const onDrop = (event: DragEvent) => {
+    event.preventDefault();
+    setDragging(false);
+    uploads.addFiles(Array.from(event.dataTransfer.files));
+  };
 
   // A refused submission toasts its own words (Form's failure toast, with the spec's fallbacks).
   const onSubmit = async (options: EpisodeOptions) => {
@@ -123,24 +143,39 @@ export default function SubmitEpisodeDialog({ userId, stats, open, onClose, upgr
       >
         <fieldset className="flex flex-col gap-2">
           <legend className="font-semibold">{t.filesLegend}</legend>
-          <label htmlFor={fileInputId} className="text-sm font-medium">
-            {t.chooseFiles}
-          </label>
-          <input
-            id={fileInputId}
-            type="file"
-            accept={EPISODE_MIME_TYPE}
-            multiple
-            className="file-input file-input-bordered w-full"
-            aria-describedby={`${fileInputId}-hint`}
-            onChange={(event) => {
-              uploads.addFiles(Array.from(event.target.files ?? []));
-              event.target.value = '';
+          {/* The drop area is for pointers; the file input inside it is the keyboard's way. */}
+          <div
+            data-testid="episode-drop-zone"
+            className={`flex flex-col gap-2 rounded-box border-2 border-dashed p-3 ${dragging ? 'border-primary bg-primary/10' : 'border-base-300'}`}
+            onDragOver={onDragOver}
+            onDragLeave={(event) => {
+              // Moving onto a child of the area is not leaving it.
+              if (!event.currentTarget.contains(event.relatedTarget as Node | null)) setDragging(false);
             }}
-          />
-          <p id={`${fileInputId}-hint`} className="text-sm text-base-content/70">
-            {t.uploadHint}
-          </p>
+            onDrop={onDrop}
+          >
+            <p className="text-sm" aria-live="polite">
+              {dragging ? t.dropNow : t.dropZone}
+            </p>
+            <label htmlFor={fileInputId} className="text-sm font-medium">
+              {t.chooseFiles}
+            </label>
+            <input
+              id={fileInputId}
+              type="file"
+              accept={EPISODE_MIME_TYPE}
+              multiple
+              className="file-input file-input-bordered w-full"
+              aria-describedby={`${fileInputId}-hint`}
+              onChange={(event) => {
+                uploads.addFiles(Array.from(event.target.files ?? []));
+                event.target.value = '';
+              }}
+            />
+            <p id={`${fileInputId}-hint`} className="text-sm text-base-content/70">
+              {t.uploadHint}
+            </p>
+          </div>
           {uploads.problem && (
             <p role="alert" className="text-sm text-red-700">
               {uploads.problem}
@@ -148,7 +183,12 @@ export default function SubmitEpisodeDialog({ userId, stats, open, onClose, upgr
           )}
           {uploads.interrupted.length > 0 && (
             <div className="rounded-box bg-base-200 p-3 text-sm">
-              <p className="font-semibold">{t.interruptedTitle}</p>
+              <div className="flex items-start justify-between gap-2">
+                <p className="font-semibold">{t.interruptedTitle}</p>
+                <button type="button" className="btn btn-ghost btn-xs" onClick={uploads.dismissInterrupted}>
+                  {t.dismissInterrupted}
+                </button>
+              </div>
               <p>{t.interruptedHint}</p>
               <ul className="list-inside list-disc">
                 {uploads.interrupted.map((entry) => (

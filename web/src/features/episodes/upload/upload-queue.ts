@@ -15,6 +15,10 @@ export interface UploadItem {
   error: string | null;
   /** The video's length from its MP4 header: undefined while it is read, null when it does not say. */
   durationSeconds?: number | null;
+  /** It continues an earlier upload of the same file (after a reload, or chosen again). */
+  resumed?: boolean;
+  /** The measured time left, in seconds, while uploading (time-left.ts). */
+  secondsLeft?: number | null;
 }
 
 export function useUploadQueue(userId: string, heldPrefix: string) {

@@ -14,6 +14,7 @@ import { notify } from '@/lib/toast';
 import { removeUploadedFile } from '../api/remove-uploaded-file';
 import { episodeTexts as t } from '../texts';
 import { holdFile, releaseFile } from './held-files';
+import { secondsLeft, type RateSample } from './time-left';
 import { useHeldFilesAlive, useResumeAfterReload } from './resume-after-reload';
 import { episodeUpload, loadTus } from './tus-upload';
 import { useUploadQueue, type UploadItem } from './upload-queue';
@@ -36,6 +37,8 @@ export function useEpisodeUploads(userId: string) {
   const [problem, setProblem] = useState<string | null>(null);
   const uploads = useRef(new Map<string, { upload: Upload; file: File }>());
   const batch = useRef({ started: 0, finished: 0 });
+  // Where each upload's rate is measured from (its first progress report on this page).
+  const rateStarts = useRef(new Map<string, RateSample>());
 
   // Fetch the library while the user picks files, so the first upload starts at once.
   useEffect(() => {
@@ -56,21 +59,30 @@ export function useEpisodeUploads(userId: string) {
       }
       const { upload, continuePrevious } = episodeUpload(tus, userId, file, {
         onPath: (path) => update(id, { path }),
-        onProgress: (sent) => update(id, { bytesUploaded: sent }),
+        onProgress: (sent) => {
+          const now = Date.now();
+          if (!rateStarts.current.has(id)) rateStarts.current.set(id, { at: now, bytes: sent });
+          update(id, { bytesUploaded: sent, secondsLeft: secondsLeft(rateStarts.current.get(id), sent, file.size, now) });
+        },
         onSuccess: (path) => {
           uploads.current.delete(id);
           void releaseFile(heldPrefix + id);
-          update(id, { status: 'uploaded', bytesUploaded: file.size, path, error: null });
+          rateStarts.current.delete(id);
+          update(id, { status: 'uploaded', bytesUploaded: file.size, path, error: null, secondsLeft: null });
           batch.current.finished += 1;
           if (batch.current.finished === batch.current.started) {
             notify.success(t.filesUploadedTitle, { description: t.filesUploaded(batch.current.finished) });
             batch.current = { started: 0, finished: 0 };
           }
         },
-        onError: (message) => update(id, { status: 'failed', error: message }),
+        onError: (message) => {
+          rateStarts.current.delete(id);
+          update(id, { status: 'failed', error: message, secondsLeft: null });
+        },
       });
       uploads.current.set(id, { upload, file });
-      update(id, { path: await continuePrevious() });
+      const previous = await continuePrevious();
+      update(id, { path: previous, resumed: previous !== null });
       upload.start();
     },
     [update, userId, heldPrefix],
@@ -149,6 +161,12 @@ export function useEpisodeUploads(userId: string) {
     [items, heldPrefix, setItems],
   );
 
+  /** Forgets the unfinished uploads a reload left (their files are no longer held either). */
+  const dismissInterrupted = useCallback(() => {
+    for (const entry of interrupted) if (entry.key) void releaseFile(entry.key);
+    setInterrupted([]);
+  }, [interrupted, setInterrupted]);
+
   /** After a submission: the files now belong to the episode. */
   const clear = useCallback(() => {
     uploads.current.clear();
@@ -165,6 +183,7 @@ export function useEpisodeUploads(userId: string) {
     uploadedPaths: items.flatMap((item) => (item.status === 'uploaded' && item.path ? [item.path] : [])),
     videoSeconds: videoSecondsOf(items),
     addFiles,
+    dismissInterrupted,
     retry,
     remove,
     clear,

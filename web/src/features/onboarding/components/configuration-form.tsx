@@ -7,16 +7,18 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useWatch } from 'react-hook-form';
 import { useNavigate } from 'react-router-dom';
+import { ConfirmDialog } from '@/components/confirm-dialog';
 import { Form, SubmitButton, useZodForm } from '@/components/form';
 import { errorMessage } from '@/lib/api-client';
 import { delays, wait } from '@/lib/delays';
-import { JUST_COMPLETED_ONBOARDING } from '@/lib/local-storage-keys';
+import { JUST_COMPLETED_ONBOARDING, onboardingDraftKey } from '@/lib/local-storage-keys';
 import { queryKeys } from '@/lib/query-keys';
 import { notify } from '@/lib/toast';
 import { useCompleteOnboarding } from '../api/complete-onboarding';
 import { profileRecordQuery, useProfileRecord } from '../api/get-profile-record';
 import { useSaveProfile, type ChosenFiles, type UploadProgress } from '../api/save-profile';
 import { fieldLabels, texts } from '../texts';
+import { useFormDraft } from './configuration-draft';
 import { configurationInputs } from './configuration-inputs';
 import { BrandSection, ClipsSection, PersonalSection, PodcastSection, PostSection, SetupProgress } from './configuration-sections';
 import { configurationSchema, defaultsFrom, podcastFields, presentFiles, type ConfigurationValues } from './configuration-values';
@@ -41,6 +43,11 @@ export function ConfigurationForm({ mode, account, record, onSaved }: Configurat
     defaultValues: defaultsFrom(record, account),
   });
   const values = useWatch({ control: form.control }) as ConfigurationValues;
+  const draft = useFormDraft(form, onboardingDraftKey(account.id, mode));
+  // Refresh Data and Discard changes drop unsaved input: asked first when there is any.
+  const [confirmingDiscard, setConfirmingDiscard] = useState(false);
+  // Read while rendering, so react-hook-form keeps it up to date (it tracks what renders read).
+  const { isDirty } = form.formState;
   const t = texts.form;
   const setup = mode === 'setup';
 
@@ -63,7 +70,9 @@ export function ConfigurationForm({ mode, account, record, onSaved }: Configurat
     } finally {
       setProgress({});
     }
-    form.setValue('files', {});
+    // What was saved is the form's new starting point; the draft is no longer needed.
+    form.reset({ ...form.getValues(), files: {} });
+    draft.clear();
     if (!setup) {
       onSaved?.();
       return;
@@ -88,9 +97,12 @@ export function ConfigurationForm({ mode, account, record, onSaved }: Configurat
   };
 
   const refresh = async () => {
+    setConfirmingDiscard(false);
     const { data } = await refetch();
     form.reset(defaultsFrom(data, account));
+    draft.clear();
   };
+  const askRefresh = () => (isDirty ? setConfirmingDiscard(true) : void refresh());
 
   const inputs = configurationInputs(form, { setup, record, values, progress });
   let number = 0;
@@ -108,6 +120,14 @@ export function ConfigurationForm({ mode, account, record, onSaved }: Configurat
       success={setup ? undefined : { title: t.profileUpdated, description: t.profileUpdatedBody }}
       className="flex flex-col gap-4"
     >
+      {draft.restored && (
+        <div role="status" className="alert alert-info flex flex-wrap justify-between gap-2">
+          <span>{t.draftRestored}</span>
+          <button type="button" className="btn btn-sm" onClick={() => setConfirmingDiscard(true)}>
+            {t.discardDraft}
+          </button>
+        </div>
+      )}
       {setup && <SetupProgress done={done} required={required} />}
       <PersonalSection number={next()} inputs={inputs} />
       {setup && <PodcastSection number={next()} inputs={inputs} />}
@@ -116,12 +136,21 @@ export function ConfigurationForm({ mode, account, record, onSaved }: Configurat
       <ClipsSection number={next()} inputs={inputs} />
 
       <div className="flex flex-wrap items-center justify-between gap-3 border-t border-base-300 pt-4">
-        <button type="button" className="btn btn-ghost" onClick={() => void refresh()}>
+        <button type="button" className="btn btn-ghost" onClick={askRefresh}>
           {t.refresh}
         </button>
         {missing.length > 0 && <p className="text-sm text-red-700">{t.missing(missing.length)}</p>}
         <SubmitButton label={setup ? t.submitSetup : t.submitUpdate} pendingLabel={setup ? t.pendingSetup : t.pendingUpdate} />
       </div>
+      <ConfirmDialog
+        open={confirmingDiscard}
+        title={t.discardTitle}
+        message={t.discardMessage}
+        confirmLabel={t.discardConfirm}
+        cancelLabel={t.keepEditing}
+        onConfirm={() => void refresh()}
+        onClose={() => setConfirmingDiscard(false)}
+      />
     </Form>
   );
 }

@@ -1,12 +1,11 @@
 // One upload slot: a file chooser checked for type and shape on choice, or the stored file with
-// 'Replace existing file' (which deletes it first), and the upload's progress while saving.
+// 'Replace existing file', and the upload's progress while saving. Replacing deletes nothing: the
+// stored file stays until the form saves the new one (the server removes the old file only then),
+// and 'Keep current file' goes back to it.
 import { brandAssetRules, fileShapeProblem, fileSizeProblem, fileTypeProblem, type AttachmentState, type BrandAssetSlot } from '@domain/onboarding';
 import { useId, useState } from 'react';
 import { LabelledField, validityProps } from '@/components/form-field';
-import { errorMessage } from '@/lib/api-client';
 import { imageSize, videoSize } from '@/lib/media-size';
-import { notify } from '@/lib/toast';
-import { useDeleteAttachment } from '../api/delete-attachment';
 import { texts } from '../texts';
 
 /** The first problem with `file` for `slot` (type, size, then shape), or null. */
@@ -31,20 +30,11 @@ interface FileSlotProps {
 
 export function FileSlot({ slot, label, stored, chosen, error, progress, onChoose }: FileSlotProps) {
   const id = useId();
-  const remove = useDeleteAttachment();
-  const [deleteError, setDeleteError] = useState<string | null>(null);
+  // The stored file being replaced: once a save stores another, the slot shows that one again.
+  const [replacing, setReplacing] = useState<string | null>(null);
   const t = texts.form;
-
-  const replace = async () => {
-    setDeleteError(null);
-    try {
-      await remove.mutateAsync(slot);
-    } catch (failure) {
-      const message = errorMessage(failure, t.deleteFailedBody);
-      setDeleteError(message);
-      notify.error(t.deleteFailedTitle, { description: message });
-    }
-  };
+  const storedName = stored?.exists ? (stored.filename ?? texts.card.provided) : null;
+  const isReplacing = storedName !== null && replacing === storedName;
 
   const choose = async (file: File | undefined, input: HTMLInputElement) => {
     if (!file) return onChoose(null, null);
@@ -53,23 +43,23 @@ export function FileSlot({ slot, label, stored, chosen, error, progress, onChoos
     onChoose(problem ? null : file, problem);
   };
 
-  if (stored?.exists && !chosen) {
+  const keep = () => {
+    setReplacing(null);
+    onChoose(null, null);
+  };
+
+  if (storedName !== null && !chosen && !isReplacing) {
     return (
       <div className="form-control w-full" role="group" aria-labelledby={`${id}-label`}>
         <span id={`${id}-label`} className="label pb-1 font-medium">
           {label}
         </span>
         <div className="flex flex-wrap items-center gap-3 rounded-box border border-base-300 p-3">
-          <span className="text-sm">{t.currentFile(stored.filename ?? texts.card.provided)}</span>
-          <button type="button" className="btn btn-sm btn-outline" onClick={() => void replace()} disabled={remove.isPending}>
-            {remove.isPending ? t.deleting : t.replaceFile}
+          <span className="text-sm">{t.currentFile(storedName)}</span>
+          <button type="button" className="btn btn-sm btn-outline" onClick={() => setReplacing(storedName)}>
+            {t.replaceFile}
           </button>
         </div>
-        {deleteError && (
-          <p role="alert" className="mt-1 text-sm text-red-700">
-            {deleteError}
-          </p>
-        )}
       </div>
     );
   }
@@ -87,6 +77,14 @@ export function FileSlot({ slot, label, stored, chosen, error, progress, onChoos
       <p id={`${id}-hint`} className="mt-1 text-xs text-base-content/70">
         {t.fileHints[slot]}
       </p>
+      {storedName !== null && (
+        <div className="mt-1 flex flex-wrap items-center gap-2 text-sm">
+          <span>{t.keptUntilSaved(storedName)}</span>
+          <button type="button" className="btn btn-xs btn-ghost" onClick={keep}>
+            {t.keepCurrentFile}
+          </button>
+        </div>
+      )}
       {progress !== undefined && (
         <progress className="progress progress-primary mt-2 w-full" value={progress} max={100} aria-label={t.uploadProgress(label.replace(/\s*\*$/, ''))} />
       )}

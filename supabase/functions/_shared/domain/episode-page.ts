@@ -1,0 +1,145 @@
+// The episode page (GET /api/episodes/:id) and the posting calendar's changes
+// (/api/scheduled-posts/:id): their shapes and rules, shared by the `api` function and the SPA.
+// public.episode_page() and private.change_scheduled_post() in SQL hold the same rules.
+import { z } from 'zod/mini';
+import { PROVIDER_IDS, type ProviderId } from './connection-status.ts';
+import { processingStateShape, type ProcessingState } from './processing.ts';
+
+export type ScheduledPostStatus = 'scheduled' | 'posted' | 'failed' | 'canceled';
+
+/** One clip on one platform, as the calendar shows it. */
+export interface ScheduledPost {
+  id: string;
+  provider: ProviderId;
+  clipName: string;
+  scheduledFor: string;
+  status: ScheduledPostStatus;
+  postedAt: string | null;
+  lastError: string | null;
+  attempts: number;
+  /** Still waiting and held by no worker: the owner may postpone, cancel or post it now. */
+  changeable: boolean;
+}
+
+/** A finished file in the subscriber's Drive. */
+export interface EpisodeOutput {
+  name: string;
+  kind: 'episode' | 'clip';
+  durationSeconds: number;
+  width: number;
+  height: number;
+  driveFileId: string | null;
+  /** The file in Drive (Drive's webViewLink), null until it is uploaded. */
+  driveUrl: string | null;
+  /** An address that shows the file in a frame, null until it is uploaded. */
+  previewUrl: string | null;
+}
+
+export interface EpisodeProcessingDetail extends ProcessingState {
+  startedAt: string | null;
+  finishedAt: string | null;
+  driveFolderUrl: string | null;
+  outputs: EpisodeOutput[];
+  posts: ScheduledPost[];
+}
+
+/** GET /api/episodes/:id. */
+export interface EpisodeDetail {
+  id: string;
+  title: string;
+  submittedAt: string | null;
+  /** The latest processing (a resubmission is processed again); null for the webhook automation. */
+  processing: EpisodeProcessingDetail | null;
+}
+
+const scheduledPostSchema: z.ZodMiniType<ScheduledPost> = z.object({
+  id: z.string(),
+  provider: z.enum(PROVIDER_IDS),
+  clipName: z.string(),
+  scheduledFor: z.string(),
+  status: z.enum(['scheduled', 'posted', 'failed', 'canceled']),
+  postedAt: z.nullable(z.string()),
+  lastError: z.nullable(z.string()),
+  attempts: z.number(),
+  changeable: z.boolean(),
+});
+
+/** GET /api/episodes/:id as the SPA parses it. */
+export const episodeDetailSchema: z.ZodMiniType<EpisodeDetail> = z.object({
+  id: z.string(),
+  title: z.string(),
+  submittedAt: z.nullable(z.string()),
+  processing: z.nullable(
+    z.object({
+      ...processingStateShape,
+      startedAt: z.nullable(z.string()),
+      finishedAt: z.nullable(z.string()),
+      driveFolderUrl: z.nullable(z.string()),
+      outputs: z.array(
+        z.object({
+          name: z.string(),
+          kind: z.enum(['episode', 'clip']),
+          durationSeconds: z.number(),
+          width: z.number(),
+          height: z.number(),
+          driveFileId: z.nullable(z.string()),
+          driveUrl: z.nullable(z.string()),
+          previewUrl: z.nullable(z.string()),
+        }),
+      ),
+      posts: z.array(scheduledPostSchema),
+    }),
+  ),
+});
+
+/** What each change of a post answers: the post as it now is. */
+export const postChangeResultSchema = z.object({ post: scheduledPostSchema });
+
+const GOOGLE_DRIVE_FILE = /^https:\/\/drive\.google\.com\/file\/d\/([^/?#]+)/;
+
+/**
+ * Drive's link for a file: the one Drive gave (outputs made before it was recorded have only the
+ * id, and those were made by Google Drive itself or the local sandbox; Google's shape is assumed).
+ */
+export function driveFileUrl(driveFileId: string, recorded: string | null | undefined): string {
+  return recorded || `https://drive.google.com/file/d/${encodeURIComponent(driveFileId)}/view`;
+}
+
+/**
+ * The framed preview: Google Drive's own player (`/file/d/<id>/preview`, which plays for a
+ * browser signed in to the Google account that owns the file); any other Drive (the local
+ * sandbox) serves a player page at the file's link itself.
+ */
+export function drivePreviewUrl(driveUrl: string): string {
+  const google = GOOGLE_DRIVE_FILE.exec(driveUrl);
+  return google ? `https://drive.google.com/file/d/${google[1]}/preview` : driveUrl;
+}
+
+/** How far ahead a post may be postponed (private.change_scheduled_post says the same). */
+export const POSTPONE_MAX_DAYS = 365;
+
+export const postponeMessages = {
+  notInFuture: 'Choose a date and time in the future.',
+  tooFar: 'Choose a date within a year from now.',
+  invalid: 'Choose a valid date and time.',
+} as const;
+
+/** The reason a new date for a post is refused, or null when it may be chosen. */
+export function postponeProblem(date: Date, now = new Date()): string | null {
+  if (Number.isNaN(date.getTime())) return postponeMessages.invalid;
+  if (date.getTime() <= now.getTime()) return postponeMessages.notInFuture;
+  if (date.getTime() > now.getTime() + POSTPONE_MAX_DAYS * 86_400_000) return postponeMessages.tooFar;
+  return null;
+}
+
+/** PATCH /api/scheduled-posts/:id {scheduledFor}: an ISO 8601 date-time with its offset. */
+export const postponePostSchema = z.object({
+  scheduledFor: z.iso.datetime({ offset: true, message: postponeMessages.invalid }),
+});
+export type PostponePostPayload = z.infer<typeof postponePostSchema>;
+
+/** Whether the page should keep asking for news: until the processing is delivered or failed. */
+export function isProcessingUnderway(detail: EpisodeDetail | undefined): boolean {
+  const status = detail?.processing?.status;
+  return status === 'queued' || status === 'processing';
+}

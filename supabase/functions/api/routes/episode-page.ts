@@ -1,0 +1,101 @@
+// The episode page (issue 26, item 10): one episode of the caller's with its processing, outputs
+// and posting calendar, and the calendar's changes (postpone, cancel, post now). Everything goes
+// through PostgREST as the caller: public.episode_page() reads only the caller's own rows, and
+// private.change_scheduled_post() decides which post may change.
+import { Hono } from 'hono';
+import {
+  driveFileUrl,
+  drivePreviewUrl,
+  type EpisodeDetail,
+  type EpisodeOutput,
+  postponePostSchema,
+  type ScheduledPost,
+} from '../../_shared/domain/episode-page.ts';
+import { databaseError } from '../../_shared/database-errors.ts';
+import { HttpError, parseJsonBody } from '../../_shared/http-error.ts';
+import { requireCaller } from '../../_shared/session.ts';
+import { userClient } from '../../_shared/supabase-clients.ts';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const EPISODE_NOT_FOUND = 'Episode not found';
+const POST_NOT_FOUND = 'Scheduled post not found.';
+
+/** An output as the worker records it (worker/store.ts OutputRecord). */
+interface StoredOutput {
+  name: string;
+  kind: 'episode' | 'clip';
+  durationSeconds: number;
+  width: number;
+  height: number;
+  driveFileId?: string;
+  driveUrl?: string;
+}
+
+type StoredDetail = Omit<EpisodeDetail, 'processing'> & {
+  processing: (Omit<NonNullable<EpisodeDetail['processing']>, 'outputs'> & { outputs: StoredOutput[] }) | null;
+};
+
+function outputOf(stored: StoredOutput): EpisodeOutput {
+  const driveUrl = stored.driveFileId ? driveFileUrl(stored.driveFileId, stored.driveUrl) : null;
+  return {
+    name: stored.name,
+    kind: stored.kind,
+    durationSeconds: stored.durationSeconds,
+    width: stored.width,
+    height: stored.height,
+    driveFileId: stored.driveFileId ?? null,
+    driveUrl,
+    previewUrl: driveUrl && drivePreviewUrl(driveUrl),
+  };
+}
+
+export const episodePageRoutes = new Hono();
+
+episodePageRoutes.get('/episodes/:id', async (c) => {
+  const caller = await requireCaller(c);
+  const id = c.req.param('id');
+  // Not an id: no episode has it (answered like any other missing episode, never a 400/500).
+  if (!UUID.test(id)) throw new HttpError(404, EPISODE_NOT_FOUND);
+  const { data, error } = await userClient(caller.accessToken).rpc('episode_page', { p_episode_id: id });
+  if (error) throw databaseError(error, 'Could not load the episode');
+  if (!data) throw new HttpError(404, EPISODE_NOT_FOUND);
+  const stored = data as unknown as StoredDetail;
+  const detail: EpisodeDetail = {
+    ...stored,
+    processing: stored.processing && { ...stored.processing, outputs: stored.processing.outputs.map(outputOf) },
+  };
+  return c.json(detail);
+});
+
+/** The post id of the path, or a 404 for anything that cannot be one. */
+function postId(id: string): string {
+  if (!UUID.test(id)) throw new HttpError(404, POST_NOT_FOUND);
+  return id;
+}
+
+function answerOf(data: unknown, error: Parameters<typeof databaseError>[0] | null): { post: ScheduledPost } {
+  if (error) throw databaseError(error, 'Could not change the scheduled post');
+  return { post: data as ScheduledPost };
+}
+
+episodePageRoutes.patch('/scheduled-posts/:id', async (c) => {
+  const caller = await requireCaller(c);
+  const id = postId(c.req.param('id'));
+  const { scheduledFor } = await parseJsonBody(c.req.raw, postponePostSchema);
+  const { data, error } = await userClient(caller.accessToken).rpc('postpone_scheduled_post', { p_post_id: id, p_scheduled_for: scheduledFor });
+  return c.json(answerOf(data, error));
+});
+
+episodePageRoutes.post('/scheduled-posts/:id/cancel', async (c) => {
+  const caller = await requireCaller(c);
+  const id = postId(c.req.param('id'));
+  const { data, error } = await userClient(caller.accessToken).rpc('cancel_scheduled_post', { p_post_id: id });
+  return c.json(answerOf(data, error));
+});
+
+episodePageRoutes.post('/scheduled-posts/:id/post-now', async (c) => {
+  const caller = await requireCaller(c);
+  const id = postId(c.req.param('id'));
+  const { data, error } = await userClient(caller.accessToken).rpc('post_scheduled_post_now', { p_post_id: id });
+  return c.json(answerOf(data, error));
+});

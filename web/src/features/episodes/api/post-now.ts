@@ -1,0 +1,13 @@
+// POST /api/scheduled-posts/:id/post-now: a waiting post is due at once; the worker posts it
+// on its next round.
+import { postChangeResultSchema } from '@domain/episode-page';
+import { apiRequest } from '@/lib/api-client';
+import { usePostChange } from './change-scheduled-post';
+
+function postNow(postId: string) {
+  return apiRequest('POST', `/api/scheduled-posts/${encodeURIComponent(postId)}/post-now`, postChangeResultSchema);
+}
+
+export function usePostNow(episodeId: string) {
+  return usePostChange(episodeId, postNow);
+}
