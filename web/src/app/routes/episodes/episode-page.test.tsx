@@ -101,7 +101,7 @@ describe('the episode page', () => {
     renderPage();
     await screen.findByText('episode.mp4 is not a readable video');
     await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
-    expect(network.request).toHaveBeenCalledWith('POST', `/api/episodes/${ID}/retry`);
+    expect(network.request).toHaveBeenCalledWith('POST', `/api/episodes/${ID}/retry`, expect.anything());
     await screen.findByText('Episode queued again');
   });
 
@@ -136,23 +136,23 @@ describe('the episode page', () => {
     await userEvent.type(input, '2020-01-01T10:00');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Postpone' }));
     await within(dialog).findByText('Choose a date and time in the future.');
-    expect(network.request).not.toHaveBeenCalledWith('PATCH', expect.anything(), expect.anything());
+    expect(network.request).not.toHaveBeenCalledWith('PATCH', expect.anything(), expect.anything(), expect.anything());
     await userEvent.clear(input);
     await userEvent.type(input, `${new Date().getFullYear() + 1}-01-02T10:00`);
     await userEvent.click(within(dialog).getByRole('button', { name: 'Postpone' }));
     await screen.findByText('Post postponed');
-    expect(network.request).toHaveBeenCalledWith('PATCH', '/api/scheduled-posts/p1', { scheduledFor: new Date(`${new Date().getFullYear() + 1}-01-02T10:00`).toISOString() });
+    expect(network.request).toHaveBeenCalledWith('PATCH', '/api/scheduled-posts/p1', expect.anything(), { body: { scheduledFor: new Date(`${new Date().getFullYear() + 1}-01-02T10:00`).toISOString() } });
 
     await userEvent.click(screen.getByRole('button', { name: 'Cancel Show - clip 01 on YouTube' }));
     await userEvent.click(await screen.findByRole('button', { name: 'Keep post' }));
-    expect(network.request).not.toHaveBeenCalledWith('POST', '/api/scheduled-posts/p1/cancel');
+    expect(network.request).not.toHaveBeenCalledWith('POST', '/api/scheduled-posts/p1/cancel', expect.anything());
     await userEvent.click(screen.getByRole('button', { name: 'Cancel Show - clip 01 on YouTube' }));
     await userEvent.click(await screen.findByRole('button', { name: 'Cancel post' }));
-    expect(network.request).toHaveBeenCalledWith('POST', '/api/scheduled-posts/p1/cancel');
+    expect(network.request).toHaveBeenCalledWith('POST', '/api/scheduled-posts/p1/cancel', expect.anything());
     await screen.findByText('Post canceled');
 
     await userEvent.click(screen.getByRole('button', { name: 'Post Show - clip 01 on YouTube now' }));
-    expect(network.request).toHaveBeenCalledWith('POST', '/api/scheduled-posts/p1/post-now');
+    expect(network.request).toHaveBeenCalledWith('POST', '/api/scheduled-posts/p1/post-now', expect.anything());
     await screen.findByText('Posting now');
   });
 
