@@ -21,6 +21,7 @@ import {
 import { ffmpeg, inputArgs, MediaError, probe, probeImage, type MediaInfo } from './media/ffmpeg.ts';
 import { renderClip, renderEpisode, type MediaInput } from './media/render.ts';
 import { brandColours, type ClipStyle } from './media/styles.ts';
+import { publishBlogStage, transcribeStage, writeBlogPost, writeContentFiles } from './content/content-stage.ts';
 import { schedulePosts } from './posting.ts';
 import { downloadObject } from './storage.ts';
 import type { OutputRecord, ProcessingStore, SubmissionJob } from './store.ts';
@@ -187,12 +188,18 @@ async function processJob(ctx: JobContext, job: SubmissionJob, userId: string, s
       ? selectClips(await analyseAudio(main.file, start, end - start, signal), job.clipsPerEpisode)
       : evenlySpaced(end - start, job.clipsPerEpisode);
 
+    // The words (issue 27): never fatal; without them the clips are still made, by sound.
+    await store.progress(job.id, 'transcribing', 12);
+    const words = await transcribeStage(config.transcription, job, main, { start, end }, dir, signal);
+    let content = words.content;
+    await store.setContent(job.id, content);
+
     await store.progress(job.id, 'rendering the episode', 15);
     const base = safeName(job.title);
-    const rendered: { record: OutputRecord; file: string }[] = [];
+    const rendered: { record: OutputRecord; file: string; mimeType: string }[] = [];
     const episodeFile = path.join(dir, 'episode.mp4');
     await renderEpisode({ main, start, end, intro, outro, logo, output: episodeFile, settings: config.encode, signal });
-    rendered.push({ record: await outputRecord(episodeFile, `${base}.mp4`, 'episode', signal), file: episodeFile });
+    rendered.push({ record: await outputRecord(episodeFile, `${base}.mp4`, 'episode', signal), file: episodeFile, mimeType: 'video/mp4' });
 
     const colours = brandColours(job.brand);
     const captionText = job.title.replace(/\s+/g, ' ').trim();
@@ -216,7 +223,22 @@ async function processJob(ctx: JobContext, job: SubmissionJob, userId: string, s
       });
       const name = `${base} - clip ${String(i + 1).padStart(2, '0')}.mp4`;
       const record = await outputRecord(file, name, 'clip', signal);
-      rendered.push({ record: { ...record, startSeconds: clip.start, cutAtPauses: clip.startsAtPause && clip.endsAtPause }, file });
+      rendered.push({ record: { ...record, startSeconds: clip.start, cutAtPauses: clip.startsAtPause && clip.endsAtPause }, file, mimeType: 'video/mp4' });
+    }
+
+    if (words.transcript) {
+      await store.progress(job.id, 'writing captions and show notes', 79);
+      const written = await writeContentFiles({
+        dir,
+        base,
+        episodeTitle: job.title,
+        transcript: words.transcript,
+        content,
+        episode: { name: rendered[0].record.name, durationSeconds: rendered[0].record.durationSeconds, introSeconds: intro?.info.durationSeconds ?? 0 },
+        clips: clips.map((clip, i) => ({ name: rendered[i + 1].record.name, durationSeconds: rendered[i + 1].record.durationSeconds, from: clip.start, to: clip.end, introSeconds: clipIntro?.info.durationSeconds ?? 0 })),
+      });
+      rendered.push(...written.files);
+      content = written.content;
     }
 
     await store.progress(job.id, 'uploading to Google Drive', 80);
@@ -236,14 +258,34 @@ async function processJob(ctx: JobContext, job: SubmissionJob, userId: string, s
     // Files a previous attempt already delivered keep their Drive ids and are not sent again.
     const delivered = new Map(job.outputs.filter((o) => o.driveFileId).map((o) => [o.name, o.driveFileId as string]));
     const outputs: OutputRecord[] = rendered.map((r) => ({ ...r.record, driveFileId: delivered.get(r.record.name) }));
-    for (const [i, r] of rendered.entries()) {
-      if (outputs[i].driveFileId) continue;
-      const fileTag = { ...tag, castloopOutput: r.record.name };
-      const uploaded = (await drive.find(fileTag, folderId, signal)) ?? (await drive.upload(r.file, r.record.name, folderId, 'video/mp4', fileTag, signal));
-      outputs[i] = { ...outputs[i], driveFileId: uploaded.id };
-      await store.setOutputs(job.id, outputs);
-      await store.progress(job.id, 'uploading to Google Drive', 80 + (15 * (i + 1)) / rendered.length);
+    const links = new Map<string, string>();
+    const uploadPending = async () => {
+      for (const [i, r] of rendered.entries()) {
+        if (outputs[i].driveFileId) continue;
+        const fileTag = { ...tag, castloopOutput: r.record.name };
+        const uploaded = (await drive.find(fileTag, folderId, signal)) ?? (await drive.upload(r.file, r.record.name, folderId, r.mimeType, fileTag, signal));
+        if (uploaded.webViewLink) links.set(r.record.name, uploaded.webViewLink);
+        outputs[i] = { ...outputs[i], driveFileId: uploaded.id };
+        await store.setOutputs(job.id, outputs);
+        await store.progress(job.id, 'uploading to Google Drive', 80 + (15 * (i + 1)) / rendered.length);
+      }
+    };
+    await uploadPending();
+
+    // The blog post links to the episode in Drive, so it is written once the episode is there.
+    if (words.transcript) {
+      const episodeName = rendered[0].record.name;
+      const link = links.get(episodeName) ?? `https://drive.google.com/file/d/${outputs[0].driveFileId}/view`;
+      const blog = await writeBlogPost(dir, base, job.title, words.transcript, content, link);
+      if (blog) {
+        rendered.push({ record: { name: blog.name, kind: 'blog post', durationSeconds: 0, width: 0, height: 0 }, file: blog.file, mimeType: 'text/markdown' });
+        outputs.push({ ...rendered[rendered.length - 1].record, driveFileId: delivered.get(blog.name) });
+        await uploadPending();
+        await store.progress(job.id, 'publishing the blog post', 96);
+        content = await publishBlogStage(config, ctx.db, ctx.tokens, job, blog.post, content);
+      }
     }
+    await store.setContent(job.id, content);
 
     if (job.postAutomatically) {
       await store.progress(job.id, 'scheduling posts', 97);
