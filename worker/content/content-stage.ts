@@ -31,6 +31,14 @@ export const contentReasons = {
   wordpress: (message: string) => `The blog post is in Drive but could not be published to WordPress: ${message}`,
 } as const;
 
+/**
+ * Fewer words than this per minute (and at least 3) is not speech: engines hear a stray "the" in
+ * music or noise, and captions or show notes made of it would be nonsense.
+ */
+export const MIN_WORDS_PER_MINUTE = 5;
+
+export const isSpeech = (t: Pick<Transcript, 'words' | 'durationSeconds'>) => t.words.length >= Math.max(3, (MIN_WORDS_PER_MINUTE * t.durationSeconds) / 60);
+
 export interface TranscriptOutcome {
   transcript: Transcript | null;
   content: EpisodeContent;
@@ -65,7 +73,7 @@ export async function transcribeStage(
     const reason = timeLimit.aborted ? contentReasons.tooLong(settings.timeLimitSeconds) : contentReasons.failed((error as Error).message.split('\n')[0].slice(0, 300));
     return { transcript: null, content: withProblem(content, 'transcript', reason) };
   }
-  if (transcript.words.length === 0) return { transcript: null, content: withProblem(content, 'transcript', contentReasons.noSpeech) };
+  if (!isSpeech(transcript)) return { transcript: null, content: withProblem(content, 'transcript', contentReasons.noSpeech) };
   return { transcript, content };
 }
 
