@@ -7,26 +7,7 @@ import path from 'node:path';
 import { ffmpeg, inputArgs, runBinary } from '../media/ffmpeg.ts';
 import { sentencesFromPauses } from './sentences.ts';
 import type { TranscriptionEngine } from './engine.ts';
-import type { TranscriptWord } from './transcript.ts';
-
-/** One line of `-time yes` output: word, start, end, posterior. */
-const WORD_LINE = /^(\S+) (\d+(?:\.\d+)?) (\d+(?:\.\d+)?) (\d+(?:\.\d+)?)$/;
-
-/** Parses pocketsphinx_continuous `-time yes` output: the words, without silences, fillers and utterance marks. */
-export function parsePocketsphinxTimes(output: string): TranscriptWord[] {
-  const words: TranscriptWord[] = [];
-  for (const line of output.split('\n')) {
-    const match = WORD_LINE.exec(line.trim());
-    if (!match) continue;
-    const [, token, start, end, posterior] = match;
-    // <s>, </s>, <sil> and fillers such as [NOISE] or ++UH++ are not words.
-    if (/^(<.*>|\[.*\]|\+\+.*\+\+)$/.test(token)) continue;
-    // "the(2)": the dictionary's second pronunciation of "the".
-    const text = token.replace(/\(\d+\)$/, '');
-    words.push({ text, start: Number(start), end: Number(end), confidence: Math.min(1, Number(posterior)) });
-  }
-  return words;
-}
+import { parsePocketsphinxTimes } from '../../supabase/functions/_shared/domain-server/pocketsphinx-output.ts';
 
 /** The languages the installed model recognises (only Debian's US English model is packaged). */
 const LANGUAGES: Record<string, string> = { en: 'en-US' };

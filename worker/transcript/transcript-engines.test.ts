@@ -1,7 +1,7 @@
 // The engines' pure parts: pocketsphinx's word times, sentences from pauses, Whisper's answers.
 import { describe, expect, it } from 'vitest';
 import type { TranscriptionVerbose } from 'openai/resources/audio/transcriptions';
-import { parsePocketsphinxTimes } from './pocketsphinx.ts';
+import { parsePocketsphinxTimes } from '../../supabase/functions/_shared/domain-server/pocketsphinx-output.ts';
 import { SENTENCE_MAX_WORDS, SENTENCE_PAUSE_SECONDS, sentencesFromPauses } from './sentences.ts';
 import { transcriptFromWhisper } from './openai.ts';
 
