@@ -41,7 +41,11 @@ export function spokenWav(script = SPEECH_SCRIPT, voice = SPEECH_VOICE): string 
   mkdirSync(cacheDir, { recursive: true });
   const key = createHash('sha256').update(JSON.stringify([script, voice])).digest('hex').slice(0, 16);
   const wav = path.join(cacheDir, `speech-${key}.wav`);
-  if (!existsSync(wav)) run('espeak-ng', [...voice, '-w', `${wav}.tmp`, script]), run('mv', [`${wav}.tmp`, wav]);
+  if (!existsSync(wav)) {
+    // Written under another name first: a run stopped half-way leaves no broken cache entry.
+    run('espeak-ng', [...voice, '-w', `${wav}.tmp`, script]);
+    run('mv', [`${wav}.tmp`, wav]);
+  }
   return wav;
 }
 
