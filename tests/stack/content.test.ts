@@ -11,7 +11,6 @@ import { SANDBOX_WORDPRESS_USER } from '../../local/sandbox/oauth/index.ts';
 import type { EpisodeContentAnswer } from '../../supabase/functions/_shared/domain/episode-content.ts';
 import { SANDBOX_OPENAI_API_KEY } from '../../local/sandbox/openai/index.ts';
 import { contentReasons } from '../../worker/content/content-stage.ts';
-import { probe } from '../../worker/media/ffmpeg.ts';
 import { openaiEngine } from '../../worker/transcript/openai.ts';
 import { useAutomation } from '../support/episodes.ts';
 import { makeFixtures, type Fixtures } from '../support/media.ts';
@@ -171,20 +170,26 @@ describe('content engine', () => {
   }, 300_000);
 
   it("transcribes through OpenAI's SDK against the sandbox, which answers in the API's own shapes", async () => {
+    // The first sentences only (the sandbox recognises with pocketsphinx too: the whole script is the test above).
     const source = episodeWith({ wav: spokenWav() });
-    const info = await probe(source);
     const engine = openaiEngine({ apiKey: SANDBOX_OPENAI_API_KEY, baseUrl: `${config.urls.sandbox}/v1`, model: 'whisper-1' });
     expect(engine.recognises('ja')).toBe(true);
-    const transcript = await engine.transcribe({ source, start: 0, end: info.durationSeconds, language: 'en', workDir: dir });
-    expect(transcript).toMatchObject({ engine: 'openai whisper-1', language: 'en' });
-    expect(wordErrorRate(SPEECH_SCRIPT, transcript.words.map((w) => w.text).join(' '))).toBeLessThan(WER_BOUND);
+    const transcript = await engine.transcribe({ source, start: 0, end: 12, language: 'en', workDir: dir });
+    expect(transcript).toMatchObject({ engine: 'openai whisper-1', language: 'en', durationSeconds: 12 });
+    expect(transcript.words.length).toBeGreaterThan(10);
+    expect(transcript.words.map((w) => w.text)).toEqual(expect.arrayContaining(['garden']));
+    for (const [i, word] of transcript.words.entries()) {
+      expect(word.end).toBeGreaterThan(word.start);
+      expect(word.end).toBeLessThanOrEqual(12.05);
+      if (i > 0) expect(word.start).toBeGreaterThanOrEqual(transcript.words[i - 1].end);
+    }
     // Segments are the sentences: punctuated, covering every word once, in order.
     expect(transcript.sentences.every((s) => s.text.endsWith('.'))).toBe(true);
     expect(transcript.sentences.map((s) => [s.firstWord, s.endWord]).flat()).toEqual([0, ...transcript.sentences.slice(0, -1).flatMap((s) => [s.endWord, s.endWord]), transcript.words.length]);
     // A wrong key is refused as OpenAI refuses it.
     const refused = openaiEngine({ apiKey: 'sk-wrong', baseUrl: `${config.urls.sandbox}/v1`, model: 'whisper-1' });
     await expect(refused.transcribe({ source, start: 0, end: 2, language: 'en', workDir: dir })).rejects.toThrow(/Incorrect API key/);
-  }, 180_000);
+  }, 120_000);
 
   it('delivers silent, music-only and unsupported-language episodes with their clips and the reason there are no words', async () => {
     const cases = [
