@@ -191,7 +191,8 @@ async function processJob(ctx: JobContext, job: SubmissionJob, userId: string, s
     // The words (issue 27): never fatal; without them the clips are still made, by sound.
     await store.progress(job.id, 'transcribing', 12);
     const words = await transcribeStage(config.transcription, job, main, { start, end }, dir, signal);
-    let content = words.content;
+    // A blog post an earlier attempt put on WordPress stays recorded (it is never posted twice).
+    let content = { ...words.content, blogPost: job.content?.blogPost ?? null };
     await store.setContent(job.id, content);
 
     await store.progress(job.id, 'rendering the episode', 15);
