@@ -50,6 +50,7 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('built-in processing', () => {
+  // Every job is transcribed too (issue 27): about 15-60 s of pocketsphinx for the 2-minute episode.
   it('renders the trimmed episode with intro, outro and logo, and the starter tier\'s 3 clips, into one Drive folder', async () => {
     const { user, client, driveToken } = await readySubscriber('starter');
     const episode = await submit(client, user, { startTimestamp: '00:00:05', endTimestamp: '00:01:45', clipStyle: 'PROFESSIONAL' });
@@ -109,7 +110,7 @@ describe('built-in processing', () => {
     const { client: adminClient } = await signIn(admin);
     const { data: seen } = await adminClient.from('episode_processing').select('status').eq('id', row.id).single();
     expect(seen).toEqual({ status: 'delivered' });
-  });
+  }, 180_000);
 
   it('makes 5 clips for growth and 10 for scale', async () => {
     const growth = await readySubscriber('growth');
@@ -119,7 +120,8 @@ describe('built-in processing', () => {
       submit(scale.client, scale.user, { addIntroOutro: false, addLogo: false, clipStyle: 'CREATIVE' }),
     ]);
     const finished = (r: ProcessingRow) => r.status === 'delivered' || r.status === 'failed';
-    const [gr, sr] = await Promise.all([waitFor(growth.client, g.id, finished), waitFor(scale.client, s.id, finished)]);
+    // One worker takes them one after the other, each transcribed before it is rendered.
+    const [gr, sr] = await Promise.all([waitFor(growth.client, g.id, finished, 300_000), waitFor(scale.client, s.id, finished, 300_000)]);
     expect(gr.status).toBe('delivered');
     expect(sr.status).toBe('delivered');
     expect(gr.outputs.filter((o) => o.kind === 'clip')).toHaveLength(5);
@@ -128,7 +130,7 @@ describe('built-in processing', () => {
     const full = sr.outputs.find((o) => o.kind === 'episode') as Output;
     expect(full.durationSeconds).toBeGreaterThan(119.5);
     expect(full.durationSeconds).toBeLessThan(120.6);
-  }, 240_000);
+  }, 320_000);
 
   it('fails a submission whose file is not a video, with the reason', async () => {
     const { user, client } = await readySubscriber('starter');
