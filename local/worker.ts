@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { repoRoot, type StackConfig } from './config.ts';
 import { spawnService, type ChildService } from './lib/process.ts';
 import { oauthFunctionEnv } from './sandbox/oauth/settings.ts';
+import { SANDBOX_OPENAI_API_KEY } from './sandbox/openai/index.ts';
 
 /** How a worker process starts, from the repository root: here and in the image (worker/Dockerfile). */
 export const WORKER_ENTRY = ['--import', 'tsx', 'worker/main.ts'];
@@ -26,6 +27,14 @@ export function workerEnv(config: StackConfig): Record<string, string> {
     X_API_BASE: env.X_API_BASE || config.urls.sandbox,
     LINKEDIN_API_BASE: env.LINKEDIN_API_BASE || config.urls.sandbox,
     WORKER_TEMP_DIR: path.join(config.dataDir, 'worker'),
+    // TRANSCRIPTION_ENGINE=openai in .env: OpenAI's API itself when .env has its key, else the sandbox's.
+    ...(env.TRANSCRIPTION_ENGINE
+      ? {
+          TRANSCRIPTION_ENGINE: env.TRANSCRIPTION_ENGINE,
+          OPENAI_API_KEY: env.OPENAI_API_KEY || SANDBOX_OPENAI_API_KEY,
+          OPENAI_BASE_URL: env.OPENAI_API_KEY ? (env.OPENAI_BASE_URL ?? '') : `${config.urls.sandbox}/v1`,
+        }
+      : {}),
     ...(config.profile === 'test'
       ? {
           // Small, fast renders and quick crash recovery for the test suite.

@@ -49,6 +49,18 @@ export interface WorkerConfig {
   healthPort: number | null;
   /** This process, as recorded on the rows it works on. */
   workerName: string;
+  transcription: TranscriptionSettings;
+}
+
+/** The speech-recognition engine (docs/decisions.md "The content engine"). */
+export interface TranscriptionSettings {
+  engine: 'pocketsphinx' | 'openai';
+  /** Past this, transcription is given up and everything that needs no words is still made. */
+  timeLimitSeconds: number;
+  /** Debian's `pocketsphinx` and `pocketsphinx-en-us` (scripts/ensure-ffmpeg.sh, the worker image). */
+  pocketsphinx: { binary: string; modelDir: string };
+  /** OpenAI's transcription API; `baseUrl` is the local sandbox's in development. */
+  openai: { apiKey: string; baseUrl: string | null; model: string };
 }
 
 const GOOGLE_API = 'https://www.googleapis.com';
@@ -90,6 +102,9 @@ function settingsReader(env: NodeJS.ProcessEnv) {
       problems.push(`${key} must be an integer >= ${min}, got "${value}"`);
       return fallback;
     },
+    problem(message: string): void {
+      problems.push(message);
+    },
     /** Throws naming every problem found so far. */
     check(): void {
       if (problems.length > 0) throw new Error(`Worker misconfigured: ${problems.join('; ')} (docs/deploy.md, section 10).`);
@@ -105,6 +120,24 @@ function oauthClients(env: NodeJS.ProcessEnv): Partial<Record<OAuthProviderId, O
     if (config) clients[id] = config;
   }
   return clients;
+}
+
+function transcriptionSettings(env: NodeJS.ProcessEnv, read: ReturnType<typeof settingsReader>): TranscriptionSettings {
+  const engine = env.TRANSCRIPTION_ENGINE?.trim() || 'pocketsphinx';
+  if (engine !== 'pocketsphinx' && engine !== 'openai') read.problem(`TRANSCRIPTION_ENGINE must be pocketsphinx or openai, got "${engine}"`);
+  return {
+    engine: engine === 'openai' ? 'openai' : 'pocketsphinx',
+    timeLimitSeconds: read.int('TRANSCRIPTION_TIME_LIMIT_SECONDS', 1800),
+    pocketsphinx: {
+      binary: env.POCKETSPHINX_PATH || '/usr/bin/pocketsphinx_continuous',
+      modelDir: env.POCKETSPHINX_MODEL_DIR || '/usr/share/pocketsphinx/model/en-us',
+    },
+    openai: {
+      apiKey: engine === 'openai' ? read.required('OPENAI_API_KEY') : '',
+      baseUrl: env.OPENAI_BASE_URL ? read.apiBase('OPENAI_BASE_URL', '') : null,
+      model: env.OPENAI_TRANSCRIPTION_MODEL || 'whisper-1',
+    },
+  };
 }
 
 /** The worker's settings, or an error that names every missing or malformed one. */
@@ -140,6 +173,7 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerCo
     fontRegistry: raw('WORKER_FONT_REGISTRY') === 'off' ? null : read.apiBase('WORKER_FONT_REGISTRY', 'https://registry.npmjs.org'),
     healthPort: env.WORKER_HEALTH_PORT ? read.int('WORKER_HEALTH_PORT', 0) : null,
     workerName: `${os.hostname()}/${process.pid}`,
+    transcription: transcriptionSettings(env, read),
   };
   read.check();
   return config;

@@ -1,6 +1,7 @@
 // Posting one clip (a file on disk) to one platform, with each platform's own upload API:
 // YouTube videos.insert (resumable), X API v2 chunked media upload then a post, LinkedIn's
-// Videos API then a post (Posts API), WordPress's REST media upload then a published post.
+// Videos API then a post (Posts API), WordPress's REST media upload then a published post (and
+// the episode's blog post, text only).
 // Each answers the platform's id for the post. Base URLs are the local sandbox in development.
 import { createReadStream, statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
@@ -172,4 +173,23 @@ export async function postToWordpress(
     signal: AbortSignal.timeout(USER_SITE_TIMEOUT_MS),
   });
   return String((await siteJson<{ id: number }>(post, 'Posting to WordPress')).id);
+}
+
+/** A text post (the episode's blog post) on the subscriber's WordPress, as a draft or published. */
+export async function publishToWordpress(
+  site: { siteUrl: string; username: string; password: string },
+  post: { title: string; html: string; status: 'draft' | 'publish' },
+  sandboxOrigins: readonly string[],
+): Promise<{ postId: number; link: string | null }> {
+  const postsUrl = new URL(`${site.siteUrl}/wp-json/wp/v2/posts`);
+  await assertPublicSite(postsUrl, sandboxOrigins);
+  const res = await fetch(postsUrl, {
+    method: 'POST',
+    headers: { authorization: `Basic ${Buffer.from(`${site.username}:${site.password}`).toString('base64')}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ title: post.title, status: post.status, content: post.html }),
+    redirect: 'manual',
+    signal: AbortSignal.timeout(USER_SITE_TIMEOUT_MS),
+  });
+  const created = await siteJson<{ id: number; link?: string }>(res, 'Publishing the blog post to WordPress');
+  return { postId: Number(created.id), link: typeof created.link === 'string' ? created.link : null };
 }

@@ -22,6 +22,8 @@ import {
 import { ffmpeg, inputArgs, MediaError, probe, probeImage, type MediaInfo } from './media/ffmpeg.ts';
 import { renderClip, renderEpisode, type MediaInput } from './media/render.ts';
 import { brandColours, type ClipStyle } from './media/styles.ts';
+import { publishBlogStage, transcribeStage, writeBlogPost, writeContentFiles } from './content/content-stage.ts';
+import { showNotes } from './content/show-notes.ts';
 import { schedulePosts } from './posting.ts';
 import { downloadObject } from './storage.ts';
 import type { OutputRecord, ProcessingStore, SubmissionJob } from './store.ts';
@@ -184,23 +186,30 @@ async function processJob(ctx: JobContext, job: SubmissionJob, userId: string, s
     const clipOutro = await brandVideo(job.brand.clipOutroPath, 'clip-outro.mp4', 'Your clip outro');
     const logo = job.options.addLogo && job.brand.logoPath ? await optionalLogo(ctx, dir, job.brand.logoPath, signal) : undefined;
 
-    // Words for clips (issue 27 items 2, 6, 7): the transcription stage provides the transcript
-    // (null: none, clips by sound) and the show notes' keywords (none: a local list).
-    const transcript: Transcript | null = null;
-    const keywords = episodeKeywords(transcript);
+    // The words (issue 27): never fatal; without them the clips are still made, by sound.
+    await store.progress(job.id, 'transcribing', 10);
+    const words = await transcribeStage(config.transcription, job, main, { start, end }, dir, signal);
+    // A blog post an earlier attempt put on WordPress stays recorded (it is never posted twice).
+    let content = { ...words.content, blogPost: job.content?.blogPost ?? null };
+    await store.setContent(job.id, content);
+
+    // Clips are chosen on the words and the sound, and named from the words (none: by sound); the
+    // episode's title is made from its keywords when the subscriber's is only the file name.
+    const transcript: Transcript | null = words.transcript;
+    const keywords = episodeKeywords(transcript, transcript ? showNotes(transcript, 0).keywords : undefined);
     const title = episodeTitle(job.title, job.files[0] ?? '', keywords);
 
-    await store.progress(job.id, 'analysing', 10);
+    await store.progress(job.id, 'analysing', 12);
     const clips = main.info.hasAudio
       ? chooseClips(transcript, await analyseAudio(main.file, start, end - start, signal), job.clipsPerEpisode, keywords)
       : evenlySpaced(end - start, job.clipsPerEpisode);
 
     await store.progress(job.id, 'rendering the episode', 15);
     const base = safeName(title);
-    const rendered: { record: OutputRecord; file: string }[] = [];
+    const rendered: { record: OutputRecord; file: string; mimeType: string }[] = [];
     const episodeFile = path.join(dir, 'episode.mp4');
     await renderEpisode({ main, start, end, intro, outro, logo, output: episodeFile, settings: config.encode, signal });
-    rendered.push({ record: await outputRecord(episodeFile, `${base}.mp4`, 'episode', signal), file: episodeFile });
+    rendered.push({ record: await outputRecord(episodeFile, `${base}.mp4`, 'episode', signal), file: episodeFile, mimeType: 'video/mp4' });
 
     const colours = brandColours(job.brand);
     const captionText = title.replace(/\s+/g, ' ').trim();
@@ -241,7 +250,23 @@ async function processJob(ctx: JobContext, job: SubmissionJob, userId: string, s
       rendered.push({
         record: { ...record, startSeconds: clip.start, cutAtPauses: clip.startsAtPause && clip.endsAtPause, cutAtSentences: !!clip.sentences, title: copy.title, posts: copy.posts },
         file,
+        mimeType: 'video/mp4',
       });
+    }
+
+    if (transcript) {
+      await store.progress(job.id, 'writing captions and show notes', 79);
+      const written = await writeContentFiles({
+        dir,
+        base,
+        episodeTitle: title,
+        transcript,
+        content,
+        episode: { name: rendered[0].record.name, durationSeconds: rendered[0].record.durationSeconds, introSeconds: intro?.info.durationSeconds ?? 0 },
+        clips: clips.map((clip, i) => ({ name: rendered[i + 1].record.name, durationSeconds: rendered[i + 1].record.durationSeconds, from: clip.start, to: clip.end, introSeconds: clipIntro?.info.durationSeconds ?? 0 })),
+      });
+      rendered.push(...written.files);
+      content = written.content;
     }
 
     await store.progress(job.id, 'uploading to Google Drive', 80);
@@ -264,15 +289,34 @@ async function processJob(ctx: JobContext, job: SubmissionJob, userId: string, s
       const before = delivered.get(r.record.name);
       return { ...r.record, driveFileId: before?.driveFileId, driveUrl: before?.driveUrl };
     });
-    for (const [i, r] of rendered.entries()) {
-      if (outputs[i].driveFileId) continue;
-      const fileTag = { ...tag, castloopOutput: r.record.name };
-      const uploaded = (await drive.find(fileTag, folderId, signal)) ?? (await drive.upload(r.file, r.record.name, folderId, 'video/mp4', fileTag, signal));
-      // Drive's own link to the file (webViewLink): the episode page links and previews through it.
-      outputs[i] = { ...outputs[i], driveFileId: uploaded.id, driveUrl: uploaded.webViewLink };
-      await store.setOutputs(job.id, outputs);
-      await store.progress(job.id, 'uploading to Google Drive', 80 + (15 * (i + 1)) / rendered.length);
+    const uploadPending = async () => {
+      for (const [i, r] of rendered.entries()) {
+        if (outputs[i].driveFileId) continue;
+        const fileTag = { ...tag, castloopOutput: r.record.name };
+        const uploaded = (await drive.find(fileTag, folderId, signal)) ?? (await drive.upload(r.file, r.record.name, folderId, r.mimeType, fileTag, signal));
+        // Drive's own link to the file (webViewLink): the episode page links and previews through it.
+        outputs[i] = { ...outputs[i], driveFileId: uploaded.id, driveUrl: uploaded.webViewLink };
+        await store.setOutputs(job.id, outputs);
+        await store.progress(job.id, 'uploading to Google Drive', 80 + (15 * (i + 1)) / rendered.length);
+      }
+    };
+    await uploadPending();
+
+    // The blog post links to the episode in Drive, so it is written once the episode is there.
+    if (transcript) {
+      const episodeOutput = outputs[0];
+      const link = episodeOutput.driveUrl ?? `https://drive.google.com/file/d/${episodeOutput.driveFileId}/view`;
+      const blog = await writeBlogPost(dir, base, title, transcript, content, link);
+      if (blog) {
+        rendered.push({ record: { name: blog.name, kind: 'blog post', durationSeconds: 0, width: 0, height: 0 }, file: blog.file, mimeType: 'text/markdown' });
+        const before = delivered.get(blog.name);
+        outputs.push({ ...rendered[rendered.length - 1].record, driveFileId: before?.driveFileId, driveUrl: before?.driveUrl });
+        await uploadPending();
+        await store.progress(job.id, 'publishing the blog post', 96);
+        content = await publishBlogStage(config, ctx.db, ctx.tokens, job, blog.post, content);
+      }
     }
+    await store.setContent(job.id, content);
 
     if (job.postAutomatically) {
       await store.progress(job.id, 'scheduling posts', 97);

@@ -1,15 +1,19 @@
 // The worker's reads and writes of public.episode_processing and what a job needs to know. The
 // worker connects as a server role (no RLS); subscribers and admins read the rows through RLS.
 import type pg from 'pg';
+import type { EpisodeContent } from '../supabase/functions/_shared/domain/episode-content.ts';
 import type { ProcessingLimits } from '../supabase/functions/_shared/domain-server/processing-limits.ts';
 import type { ClipPosts } from './media/clip-copy.ts';
 
 export interface OutputRecord {
   name: string;
-  kind: 'episode' | 'clip';
+  /** Text outputs (captions, transcript, show notes, blog post) record the duration they cover, and no size (0). */
+  kind: 'episode' | 'clip' | 'captions' | 'transcript' | 'show notes' | 'blog post';
   durationSeconds: number;
   width: number;
   height: number;
+  /** Captions: the video they are for (its output name). */
+  captionsFor?: string;
   /** Clips: where the moment starts in the trimmed episode, and whether its edges sit at pauses. */
   startSeconds?: number;
   cutAtPauses?: boolean;
@@ -57,6 +61,10 @@ export interface SubmissionJob {
   driveFolderId: string | null;
   outputs: OutputRecord[];
   submittedAt: Date;
+  /** The podcast's language from the profile (ISO 639-1; English when unset). */
+  language: string;
+  /** What an earlier attempt recorded (a blog post already on WordPress is not posted again). */
+  content: EpisodeContent | null;
 }
 
 /** The tier's clips per episode when the subscriber has no plan row (spec: default tier starter). */
@@ -67,13 +75,13 @@ export class ProcessingStore {
 
   async load(id: string): Promise<SubmissionJob | null> {
     const { rows } = await this.db.query(
-      `select p.id, p.status, p.user_id, p.submission_log_id, p.drive_folder_id, p.outputs,
+      `select p.id, p.status, p.user_id, p.submission_log_id, p.drive_folder_id, p.outputs, p.content,
               l.object_storage_files, l.submission_parameters, l.submitted_at,
               coalesce(e.title, 'Episode') as title,
               coalesce(pl.clips_per_episode, (select d.clips_per_episode from public.plans d where d.id = 'starter'), $2) as clips,
               coalesce(pr.post_automatically, true) as post_automatically,
               pr.brand_font, pr.brand_color_primary, pr.brand_color_secondary, pr.brand_color_tertiary,
-              pr.logo_path, pr.video_intro_path, pr.video_outro_path, pr.clip_intro_path, pr.clip_outro_path,
+              pr.podcast_language, pr.logo_path, pr.video_intro_path, pr.video_outro_path, pr.clip_intro_path, pr.clip_outro_path,
               lim.max_video_pixels, lim.max_frame_rate, lim.max_episode_seconds, lim.processing_time_limit_seconds
          from public.episode_processing p
          left join lateral private.processing_limits(p.user_id) lim on true
@@ -125,6 +133,8 @@ export class ProcessingStore {
       driveFolderId: r.drive_folder_id,
       outputs: r.outputs ?? [],
       submittedAt: r.submitted_at,
+      language: r.podcast_language ?? 'en',
+      content: r.content ?? null,
     };
   }
 
@@ -148,6 +158,10 @@ export class ProcessingStore {
 
   async setOutputs(id: string, outputs: OutputRecord[]): Promise<void> {
     await this.db.query(`update public.episode_processing set outputs = $2 where id = $1`, [id, JSON.stringify(outputs)]);
+  }
+
+  async setContent(id: string, content: EpisodeContent): Promise<void> {
+    await this.db.query(`update public.episode_processing set content = $2 where id = $1`, [id, JSON.stringify(content)]);
   }
 
   async setDriveFolder(id: string, folderId: string, url: string | null): Promise<void> {

@@ -13,6 +13,7 @@ import { createAutomationSandbox } from './automation/index.ts';
 import { createStripeSandbox } from './stripe/index.ts';
 import { createGoogleSandbox } from './drive/index.ts';
 import { createOAuthSandbox } from './oauth/index.ts';
+import { createOpenAISandbox } from './openai/index.ts';
 import { createSocialSandbox } from './social/index.ts';
 import type { SandboxHandler, SandboxModule, SandboxRoutes } from './types.ts';
 
@@ -37,6 +38,7 @@ function createModules(config: StackConfig): SandboxModule[] {
     createAutomationSandbox(config, { dataDir: sandboxDataDir(config) }),
     createGoogleSandbox({ dataDir: sandboxDataDir(config), baseUrl: config.urls.sandbox, identify }),
     createSocialSandbox({ dataDir: sandboxDataDir(config), baseUrl: config.urls.sandbox, identify }),
+    createOpenAISandbox(),
   ];
 }
 

@@ -23,6 +23,7 @@ import { config } from '../support/stack.ts';
 import { useAutomation } from '../support/episodes.ts';
 import {
   downloadFromDrive as driveDownload,
+  NOT_TRANSCRIBED,
   readySubscriber as readyWith,
   sandboxFiles,
   submit as submitFile,
@@ -37,7 +38,12 @@ import type { SupabaseClient } from '@supabase/supabase-js';
 let dir: string;
 let media: Fixtures;
 
-const readySubscriber = (tier: string, options: { youtube?: boolean; postAutomatically?: boolean } = {}) => readyWith(media, tier, options);
+// These tests are about rendering and delivery: their subscribers' podcasts are in a language the
+// offline engine does not transcribe, so the tone "speech" of the fixtures is not transcribed at
+// pocketsphinx's cost; the words' path (captions, show notes, clips on sentences) is
+// tests/stack/content.test.ts.
+const readySubscriber = (tier: string, options: { youtube?: boolean; postAutomatically?: boolean } = {}) =>
+  readyWith(media, tier, { language: NOT_TRANSCRIBED, ...options });
 const submit = (client: SupabaseClient, user: TestUser, options: Record<string, unknown>, file = media.episode) => submitFile(client, user, options, file);
 const downloadFromDrive = (fileId: string, token: string, name: string) => driveDownload(dir, fileId, token, name);
 
@@ -138,7 +144,8 @@ describe('built-in processing', () => {
       submit(scale.client, scale.user, { addIntroOutro: false, addLogo: false, clipStyle: 'CREATIVE' }),
     ]);
     const finished = (r: ProcessingRow) => r.status === 'delivered' || r.status === 'failed';
-    const [gr, sr] = await Promise.all([waitFor(growth.client, g.id, finished), waitFor(scale.client, s.id, finished)]);
+    // One worker takes them one after the other, each transcribed before it is rendered.
+    const [gr, sr] = await Promise.all([waitFor(growth.client, g.id, finished, 300_000), waitFor(scale.client, s.id, finished, 300_000)]);
     expect(gr.status).toBe('delivered');
     expect(sr.status).toBe('delivered');
     expect(gr.outputs.filter((o) => o.kind === 'clip')).toHaveLength(5);

@@ -38,11 +38,17 @@ interface SandboxFile {
   webViewLink: string;
 }
 
-/** A subscriber who may submit, with brand assets, Google Drive (and optionally YouTube) connected. */
+/** A podcast language the offline engine (pocketsphinx, US English) does not transcribe. */
+export const NOT_TRANSCRIBED = 'de';
+
+/**
+ * A subscriber who may submit, with brand assets, Google Drive (and optionally YouTube) connected;
+ * `language`: the podcast's language (the test accounts' own otherwise).
+ */
 export async function readySubscriber(
   media: Fixtures,
   tier: string,
-  options: { youtube?: boolean; postAutomatically?: boolean } = {},
+  options: { youtube?: boolean; postAutomatically?: boolean; language?: string } = {},
 ) {
   const user = await createUser('onboarded', { tier });
   const { client, token: accessToken } = await signIn(user);
@@ -68,7 +74,10 @@ export async function readySubscriber(
   });
   if (!saved.ok) throw new Error(`brand assets: ${saved.status} ${await saved.text()}`);
   await withDb(async (db) => {
-    await db.query(`update public.profiles set hosting_ready_at = now() - interval '1 day' where id = $1`, [user.id]);
+    await db.query(
+      `update public.profiles set hosting_ready_at = now() - interval '1 day', podcast_language = coalesce($2, podcast_language) where id = $1`,
+      [user.id, options.language ?? null],
+    );
     for (const provider of options.youtube ? ['google', 'youtube'] : ['google']) {
       const { rows } = await db.query(
         `insert into public.oauth_connections (user_id, provider, connected, status, account_label, expires_at)

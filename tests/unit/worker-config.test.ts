@@ -38,6 +38,17 @@ describe('the worker settings', () => {
     );
   });
 
+  it('transcribes offline with pocketsphinx unless told to use OpenAI, which then needs its key', () => {
+    expect(loadWorkerConfig(production).transcription).toMatchObject({
+      engine: 'pocketsphinx',
+      timeLimitSeconds: 1800,
+      pocketsphinx: { binary: '/usr/bin/pocketsphinx_continuous', modelDir: '/usr/share/pocketsphinx/model/en-us' },
+    });
+    expect(() => loadWorkerConfig({ ...production, TRANSCRIPTION_ENGINE: 'openai' })).toThrow(/OPENAI_API_KEY is not set/);
+    expect(loadWorkerConfig({ ...production, TRANSCRIPTION_ENGINE: 'openai', OPENAI_API_KEY: 'sk-1' }).transcription.openai).toEqual({ apiKey: 'sk-1', baseUrl: null, model: 'whisper-1' });
+    expect(() => loadWorkerConfig({ ...production, TRANSCRIPTION_ENGINE: 'whisper' })).toThrow(/TRANSCRIPTION_ENGINE must be pocketsphinx or openai, got "whisper"/);
+  });
+
   it('talks to the platforms themselves unless told otherwise', () => {
     const config = loadWorkerConfig(production);
     expect(config).toMatchObject({

@@ -47,7 +47,7 @@ interface RunResult {
 }
 
 /** Runs a binary to completion; rejects with the tail of stderr when it fails or is aborted. */
-function run(command: string, args: string[], signal?: AbortSignal): Promise<RunResult> {
+export function runBinary(command: string, args: string[], signal?: AbortSignal): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) {
       reject(new Error('aborted'));
@@ -79,7 +79,7 @@ function run(command: string, args: string[], signal?: AbortSignal): Promise<Run
 }
 
 export function ffmpeg(args: string[], signal?: AbortSignal): Promise<RunResult> {
-  return run(ffmpegPath, ['-hide_banner', '-nostdin', '-y', ...args], signal);
+  return runBinary(ffmpegPath, ['-hide_banner', '-nostdin', '-y', ...args], signal);
 }
 
 export interface MediaInfo {
@@ -123,7 +123,7 @@ async function ffprobe(kind: InputKind, file: string, label: string, signal?: Ab
   const { demuxer } = INPUT_FORMAT[kind];
   let stdout: string;
   try {
-    ({ stdout } = await run(
+    ({ stdout } = await runBinary(
       ffprobePath,
       [
         '-v',

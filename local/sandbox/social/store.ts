@@ -13,6 +13,9 @@ export interface SocialPostRecord {
   mediaBytes: number;
   mediaSha256: string;
   createdAt: string;
+  /** WordPress: the post's HTML and status (draft or publish). */
+  content?: string;
+  status?: string;
 }
 
 export interface Media {
@@ -50,7 +53,7 @@ export function createSocialStore(dataDir: string) {
     return true;
   }
 
-  function record(platform: Platform, owner: string, text: string, item: Media): SocialPostRecord {
+  function record(platform: Platform, owner: string, text: string, item: Media, wordpress?: { content: string; status: string }): SocialPostRecord {
     const bytes = Buffer.concat([...item.parts.entries()].sort(([a], [b]) => a - b).map(([, part]) => part));
     const post: SocialPostRecord = {
       platform,
@@ -60,6 +63,7 @@ export function createSocialStore(dataDir: string) {
       mediaBytes: bytes.length,
       mediaSha256: createHash('sha256').update(bytes).digest('hex'),
       createdAt: new Date().toISOString(),
+      ...wordpress,
     };
     state.posts.push(post);
     persisted.save();

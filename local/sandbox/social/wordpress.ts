@@ -3,7 +3,7 @@ import { sendJson } from '../../lib/http.ts';
 import { escapeHtml, readBody } from '../http.ts';
 import { SANDBOX_WORDPRESS_USER } from '../oauth/index.ts';
 import type { SandboxRequest } from '../types.ts';
-import { json, wordpressId, type SocialStore } from './store.ts';
+import { json, wordpressId, type Media, type SocialStore } from './store.ts';
 
 export function wordpressHandlers({ media, failing, record }: SocialStore, baseUrl: string) {
   /** WordPress calls: the handler runs for the site when the Basic credentials are the sandbox user's. */
@@ -32,14 +32,19 @@ export function wordpressHandlers({ media, failing, record }: SocialStore, baseU
     });
   }
 
+  const textOnly: Media = { platform: 'wordpress', owner: '', declaredBytes: 0, parts: new Map(), finalized: true };
+
   function wordpressPost({ res, body: raw }: SandboxRequest, site: string): void {
     const body = json(raw) as { title?: string; content?: string; status?: string };
     if (failing('wordpress')) return sendJson(res, 503, { code: 'http_request_failed', message: 'Service Unavailable', data: { status: 503 } });
-    // The worker embeds the video as a core/video block: <!-- wp:video {"id":123} -->.
-    const item = media.get(/wp:video \{"id":(\d+)/.exec(body.content ?? '')?.[1] ?? '');
-    if (!item || item.owner !== `wordpress:${site}`) return sendJson(res, 400, { code: 'rest_invalid_param', message: 'The post embeds no uploaded video.', data: { status: 400 } });
-    const post = record('wordpress', `wordpress:${site}`, body.title ?? '', item);
-    sendJson(res, 201, { id: Number(post.id), link: `${siteUrl(site)}/?p=${post.id}`, status: body.status ?? 'draft', title: { raw: post.text, rendered: escapeHtml(post.text) } });
+    // A clip's post embeds its video as a core/video block: <!-- wp:video {"id":123} -->; the
+    // episode's blog post is text only.
+    const videoId = /wp:video \{"id":(\d+)/.exec(body.content ?? '')?.[1];
+    const item = videoId === undefined ? textOnly : media.get(videoId);
+    if (!item || (item !== textOnly && item.owner !== `wordpress:${site}`)) return sendJson(res, 400, { code: 'rest_invalid_param', message: 'The post embeds no uploaded video.', data: { status: 400 } });
+    const status = body.status === 'publish' ? 'publish' : 'draft';
+    const post = record('wordpress', `wordpress:${site}`, body.title ?? '', item, { content: body.content ?? '', status });
+    sendJson(res, 201, { id: Number(post.id), link: `${siteUrl(site)}/?p=${post.id}`, status, title: { raw: post.text, rendered: escapeHtml(post.text) } });
   }
 
   return { wordpress, wordpressMedia, wordpressPost };

@@ -43,6 +43,7 @@ export type Database = {
       episode_processing: {
         Row: {
           attempts: number
+          content: Json | null
           created_at: string
           drive_folder_id: string | null
           drive_folder_url: string | null
@@ -63,6 +64,7 @@ export type Database = {
         }
         Insert: {
           attempts?: number
+          content?: Json | null
           created_at?: string
           drive_folder_id?: string | null
           drive_folder_url?: string | null
@@ -83,6 +85,7 @@ export type Database = {
         }
         Update: {
           attempts?: number
+          content?: Json | null
           created_at?: string
           drive_folder_id?: string | null
           drive_folder_url?: string | null

@@ -1,0 +1,205 @@
+// Show notes made from a transcript without any service (docs/decisions.md "The content engine"):
+// chapters by lexical cohesion between neighbouring sentences (TextTiling), the summary and the
+// quotes by sentence centrality (TextRank over TF-IDF cosine similarity), keywords by RAKE-style
+// phrase scores over the content words. Times are seconds of the episode file (`at` is where the
+// transcript starts in it, after the intro).
+import { clockTime } from '../transcript/captions.ts';
+import type { Transcript } from '../transcript/transcript.ts';
+import type { Chapter, ShowNotes } from '../../supabase/functions/_shared/domain/episode-content.ts';
+import { ENGLISH_STOPWORDS } from './stopwords.ts';
+
+const SUMMARY_SENTENCES = 3;
+const QUOTES = 3;
+const KEYWORDS = 8;
+/** TextTiling's window: sentences compared on each side of a gap. */
+const TILE_WINDOW = 3;
+/** No chapter is shorter than this (seconds). */
+const MIN_CHAPTER_SECONDS = 15;
+/** About one chapter per this many seconds at most, and never more than MAX_CHAPTERS. */
+const SECONDS_PER_CHAPTER = 20;
+const MAX_CHAPTERS = 12;
+
+/** Lowercased words of a sentence (letters, digits, apostrophes). */
+export function wordsOf(text: string): string[] {
+  return text.toLowerCase().match(/[\p{L}\p{N}']+/gu) ?? [];
+}
+
+/** A content word's key: plural folded ("tomatoes" and "tomato" count as one). */
+const termKey = (word: string) => word.replace(/(?<=\p{L}{3})(es|s)$/u, '');
+
+const isContent = (word: string, stopwords: ReadonlySet<string>) => word.length >= 3 && !stopwords.has(word) && !/^\d+$/.test(word);
+
+type Vector = Map<string, number>;
+
+function cosine(a: Vector, b: Vector): number {
+  let dot = 0;
+  let na = 0;
+  let nb = 0;
+  for (const [k, v] of a) {
+    na += v * v;
+    dot += v * (b.get(k) ?? 0);
+  }
+  for (const v of b.values()) nb += v * v;
+  return na && nb ? dot / Math.sqrt(na * nb) : 0;
+}
+
+function add(into: Vector, from: Vector): void {
+  for (const [k, v] of from) into.set(k, (into.get(k) ?? 0) + v);
+}
+
+/** PageRank over the sentence similarity graph (TextRank); answers a score per sentence. */
+function textRank(vectors: Vector[]): number[] {
+  const n = vectors.length;
+  const sim = vectors.map((a, i) => vectors.map((b, j) => (i === j ? 0 : cosine(a, b))));
+  const out = sim.map((row) => row.reduce((s, v) => s + v, 0));
+  let rank = new Array<number>(n).fill(1 / Math.max(1, n));
+  for (let iteration = 0; iteration < 30; iteration += 1) {
+    rank = rank.map((_, i) => 0.15 / n + 0.85 * sim.reduce((s, row, j) => s + (out[j] ? (row[i] / out[j]) * rank[j] : 0), 0));
+  }
+  return rank;
+}
+
+/** Gap indexes (a chapter starts at sentence g) where the vocabulary changes most: TextTiling depth scores. */
+function topicBoundaries(counts: Vector[], starts: number[], duration: number): number[] {
+  const n = counts.length;
+  if (n < 2 * TILE_WINDOW) return [];
+  const block = (from: number, to: number) => {
+    const v: Vector = new Map();
+    for (let i = Math.max(0, from); i < Math.min(n, to); i += 1) add(v, counts[i]);
+    return v;
+  };
+  const gaps = Array.from({ length: n - 1 }, (_, k) => k + 1);
+  const similarity = gaps.map((g) => cosine(block(g - TILE_WINDOW, g), block(g, g + TILE_WINDOW)));
+  const depth = similarity.map((s, k) => {
+    let left = s;
+    for (let j = k - 1; j >= 0 && similarity[j] >= left; j -= 1) left = similarity[j];
+    let right = s;
+    for (let j = k + 1; j < similarity.length && similarity[j] >= right; j += 1) right = similarity[j];
+    return left - s + (right - s);
+  });
+  const mean = depth.reduce((s, d) => s + d, 0) / depth.length;
+  const sd = Math.sqrt(depth.reduce((s, d) => s + (d - mean) ** 2, 0) / depth.length);
+  const cutoff = Math.max(0.05, mean - sd / 2);
+  const limit = Math.min(MAX_CHAPTERS, Math.floor(duration / SECONDS_PER_CHAPTER)) - 1;
+  const chosen: number[] = [];
+  const order = gaps.map((g, k) => ({ g, d: depth[k] })).sort((a, b) => b.d - a.d);
+  for (const { g, d } of order) {
+    if (chosen.length >= limit || d < cutoff) break;
+    const edges = [0, ...chosen.map((c) => starts[c]), duration];
+    if (edges.every((t) => Math.abs(starts[g] - t) >= MIN_CHAPTER_SECONDS)) chosen.push(g);
+  }
+  return chosen.sort((a, b) => a - b);
+}
+
+/** RAKE: phrases are runs of content words; a word scores degree / frequency; a phrase the sum, times how often it is said. */
+function keywordsOf(sentenceWords: string[][], stopwords: ReadonlySet<string>, count: number, minTimes = 2): string[] {
+  const phrases = new Map<string, { words: string[]; times: number }>();
+  for (const words of sentenceWords) {
+    let run: string[] = [];
+    const end = () => {
+      // Phrases of up to 3 words; longer runs are rarely one idea in speech.
+      for (let size = Math.min(3, run.length); size >= 1; size -= 1) {
+        for (let i = 0; i + size <= run.length; i += 1) {
+          const phrase = run.slice(i, i + size);
+          const key = phrase.map(termKey).join(' ');
+          const entry = phrases.get(key) ?? { words: phrase, times: 0 };
+          entry.times += 1;
+          phrases.set(key, entry);
+        }
+      }
+      run = [];
+    };
+    for (const word of words) {
+      if (isContent(word, stopwords)) run.push(word);
+      else end();
+    }
+    end();
+  }
+  const frequency = new Map<string, number>();
+  const degree = new Map<string, number>();
+  for (const [key, { words, times }] of phrases) {
+    if (words.length !== 1) continue;
+    frequency.set(key, times);
+  }
+  for (const [key, { words, times }] of phrases) {
+    for (const k of key.split(' ')) degree.set(k, (degree.get(k) ?? 0) + times * words.length);
+  }
+  const scored = [...phrases.entries()]
+    // Said once, a phrase is as likely a misrecognition as a topic (chapter titles may need them).
+    .filter(([, p]) => p.times >= minTimes)
+    .map(([key, p]) => ({
+      text: p.words.join(' '),
+      key,
+      score: p.times * key.split(' ').reduce((s, k) => s + (degree.get(k) ?? 0) / (frequency.get(k) ?? 1), 0),
+    }))
+    .sort((a, b) => b.score - a.score || a.text.localeCompare(b.text));
+  const chosen: typeof scored = [];
+  for (const candidate of scored) {
+    if (chosen.length >= count) break;
+    // A phrase inside one already chosen (or containing it) adds nothing.
+    if (chosen.some((c) => ` ${c.key} `.includes(` ${candidate.key} `) || ` ${candidate.key} `.includes(` ${c.key} `))) continue;
+    chosen.push(candidate);
+  }
+  return chosen.map((c) => c.text);
+}
+
+const capitalised = (text: string) => (text ? `${text[0].toUpperCase()}${text.slice(1)}` : text);
+
+/** "Tomatoes, gardening and sunlight". */
+export function listTitle(items: readonly string[]): string {
+  if (items.length <= 1) return capitalised(items[0] ?? '');
+  return capitalised(`${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`);
+}
+
+export function showNotes(transcript: Pick<Transcript, 'sentences' | 'durationSeconds' | 'language'>, at = 0): ShowNotes {
+  const stopwords = transcript.language.startsWith('en') ? ENGLISH_STOPWORDS : new Set<string>();
+  const sentences = transcript.sentences;
+  const sentenceWords = sentences.map((s) => wordsOf(s.text));
+  const counts: Vector[] = sentenceWords.map((words) => {
+    const v: Vector = new Map();
+    for (const w of words) if (isContent(w, stopwords)) v.set(termKey(w), (v.get(termKey(w)) ?? 0) + 1);
+    return v;
+  });
+  const documentFrequency = new Map<string, number>();
+  for (const v of counts) for (const k of v.keys()) documentFrequency.set(k, (documentFrequency.get(k) ?? 0) + 1);
+  const idf = (k: string) => Math.log(1 + sentences.length / (documentFrequency.get(k) ?? 1));
+  const tfidf = counts.map((v) => new Map([...v].map(([k, c]) => [k, c * idf(k)])));
+  const rank = textRank(tfidf);
+  const byRank = sentences.map((_, i) => i).sort((a, b) => rank[b] - rank[a] || a - b);
+
+  const summaryIdx = byRank.filter((i) => sentenceWords[i].length >= 5).slice(0, SUMMARY_SENTENCES).sort((a, b) => a - b);
+  const summary = summaryIdx.map((i) => sentences[i].text).join(' ');
+  const quoteCandidates = byRank.filter((i) => sentenceWords[i].length >= 8 && sentenceWords[i].length <= 40);
+  const quoteIdx = [...quoteCandidates.filter((i) => !summaryIdx.includes(i)), ...quoteCandidates.filter((i) => summaryIdx.includes(i))]
+    .slice(0, QUOTES)
+    .sort((a, b) => a - b);
+  const quotes = quoteIdx.map((i) => ({ start: sentences[i].start + at, time: clockTime(sentences[i].start + at), text: sentences[i].text }));
+
+  const keywords = keywordsOf(sentenceWords, stopwords, KEYWORDS);
+  const boundaries = topicBoundaries(
+    counts,
+    sentences.map((s) => s.start),
+    transcript.durationSeconds,
+  );
+  const edges = [0, ...boundaries, sentences.length];
+  const chapters: Chapter[] = [];
+  for (let c = 0; c + 1 < edges.length && sentences.length > 0; c += 1) {
+    const [first, end] = [edges[c], edges[c + 1]];
+    const chapterWords = sentenceWords.slice(first, end);
+    const repeated = keywordsOf(chapterWords, stopwords, 3);
+    const own = repeated.length ? repeated : keywordsOf(chapterWords, stopwords, 2, 1);
+    // Chapter 1 starts the file (platforms read chapters only when the first is at 00:00:00).
+    const start = c === 0 ? 0 : sentences[first].start + at;
+    chapters.push({ start, time: clockTime(start), title: own.length ? listTitle(own) : `Part ${c + 1}`, firstSentence: first, endSentence: end });
+  }
+  return { summary, chapters, quotes, keywords };
+}
+
+/** The show notes as Markdown (the file in Drive). */
+export function showNotesMarkdown(title: string, notes: ShowNotes): string {
+  const lines = [`# ${title}`, '', '## Summary', '', notes.summary || '(No speech was recognised.)', ''];
+  if (notes.chapters.length) lines.push('## Chapters', '', ...notes.chapters.map((c) => `- ${c.time} ${c.title}`), '');
+  if (notes.quotes.length) lines.push('## Key quotes', '', ...notes.quotes.map((q) => `> "${q.text}" (${q.time})`).flatMap((q) => [q, '']));
+  if (notes.keywords.length) lines.push('## Keywords', '', notes.keywords.join(', '), '');
+  return lines.join('\n');
+}

@@ -1,0 +1,72 @@
+// The hosted engine: OpenAI's transcription API (`whisper-1`, `verbose_json` with word and
+// segment timestamps) through the official SDK. Audio goes up as 24 kbit/s mono Opus in pieces
+// of at most CHUNK_SECONDS (the API takes files up to 25 MB); each piece's times are shifted by
+// where it starts. Whisper punctuates, so its segments give the sentences.
+import { createReadStream } from 'node:fs';
+import path from 'node:path';
+import OpenAI from 'openai';
+import type { TranscriptionVerbose } from 'openai/resources/audio/transcriptions';
+import { ffmpeg, inputArgs } from '../media/ffmpeg.ts';
+import type { TranscriptionEngine } from './engine.ts';
+import type { Transcript, TranscriptSentence, TranscriptWord } from './transcript.ts';
+
+/** 20 minutes of 24 kbit/s Opus is about 3.6 MB, well under the API's 25 MB per file. */
+const CHUNK_SECONDS = 20 * 60;
+
+/** Whisper's languages among those a podcast can have (the onboarding list), as BCP 47 tags. */
+export const WHISPER_LANGUAGES: Record<string, string> = {
+  en: 'en', es: 'es', fr: 'fr', de: 'de', it: 'it', pt: 'pt', ru: 'ru', ja: 'ja', ko: 'ko', zh: 'zh', ar: 'ar', hi: 'hi',
+};
+
+/**
+ * Words and sentences from verbose_json answers, each shifted by its piece's offset. A segment is
+ * a sentence (its words are those that start inside it); a segment with no timed word is dropped.
+ */
+export function transcriptFromWhisper(pieces: { offset: number; answer: TranscriptionVerbose }[]): { words: TranscriptWord[]; sentences: TranscriptSentence[] } {
+  const words: TranscriptWord[] = [];
+  const sentences: TranscriptSentence[] = [];
+  for (const { offset, answer } of pieces) {
+    const own = (answer.words ?? []).map((w) => ({ text: w.word.trim(), start: offset + w.start, end: offset + w.end })).filter((w) => w.text);
+    let next = 0;
+    for (const segment of answer.segments ?? []) {
+      const firstWord = words.length + next;
+      while (next < own.length && own[next].start < offset + segment.end) next += 1;
+      const endWord = words.length + next;
+      if (endWord > firstWord) {
+        sentences.push({ text: segment.text.trim(), start: own[firstWord - words.length].start, end: own[endWord - words.length - 1].end, firstWord, endWord });
+      }
+    }
+    // Words after the last segment still count: they join a sentence of their own.
+    if (next < own.length) {
+      const rest = own.slice(next);
+      sentences.push({ text: rest.map((w) => w.text).join(' '), start: rest[0].start, end: rest[rest.length - 1].end, firstWord: words.length + next, endWord: words.length + own.length });
+    }
+    words.push(...own);
+  }
+  return { words, sentences };
+}
+
+export function openaiEngine(settings: { apiKey: string; baseUrl: string | null; model: string }): TranscriptionEngine {
+  const client = new OpenAI({ apiKey: settings.apiKey, baseURL: settings.baseUrl ?? undefined, maxRetries: 3, timeout: 10 * 60_000 });
+  return {
+    name: 'openai',
+    recognises: (language) => WHISPER_LANGUAGES[language] !== undefined,
+    async transcribe({ source, start, end, language, workDir, signal }): Promise<Transcript> {
+      const pieces: { offset: number; answer: TranscriptionVerbose }[] = [];
+      for (let offset = 0; offset < end - start; offset += CHUNK_SECONDS) {
+        const file = path.join(workDir, `speech-${pieces.length}.ogg`);
+        const to = Math.min(end, start + offset + CHUNK_SECONDS);
+        await ffmpeg(
+          [...inputArgs('video', source, ['-ss', (start + offset).toFixed(3), '-to', to.toFixed(3)]), '-vn', '-ac', '1', '-ar', '16000', '-c:a', 'libopus', '-b:a', '24k', '-f', 'ogg', file],
+          signal,
+        );
+        const answer = await client.audio.transcriptions.create(
+          { file: createReadStream(file), model: settings.model, language: WHISPER_LANGUAGES[language], response_format: 'verbose_json', timestamp_granularities: ['word', 'segment'] },
+          { signal },
+        );
+        pieces.push({ offset, answer });
+      }
+      return { engine: `openai ${settings.model}`, language: WHISPER_LANGUAGES[language], durationSeconds: end - start, ...transcriptFromWhisper(pieces) };
+    },
+  };
+}
