@@ -128,7 +128,7 @@ describe('submitting an episode', () => {
 
     const reopened = await openDialog(page);
     await reopened.getByText('Uploaded').waitFor();
-    expect(await reopened.getByText('Interrupted uploads').count()).toBe(0);
+    expect(await reopened.getByText('Interrupted uploads', { exact: true }).count()).toBe(0);
     const [stored] = await withDb(async (db) =>
       (await db.query(`select name from storage.objects where bucket_id = 'episodes' and name like $1`, [`${user.id}/%`])).rows.map((row) => row.name as string),
     );
@@ -159,7 +159,7 @@ describe('submitting an episode', () => {
     await page.goto('/');
     await page.getByRole('heading', { name: 'Submit New Episode' }).waitFor();
     dialog = await openDialog(page);
-    await dialog.getByText('Interrupted uploads').waitFor();
+    await dialog.getByText('Interrupted uploads', { exact: true }).waitFor();
     await dialog.getByText('long-episode.mp4').first().waitFor();
 
     const offsets: number[] = [];
