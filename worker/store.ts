@@ -2,13 +2,14 @@
 // worker connects as a server role (no RLS); subscribers and admins read the rows through RLS.
 import type pg from 'pg';
 import type { EpisodeContent } from '../supabase/functions/_shared/domain/episode-content.ts';
+import type { OutputKind } from '../supabase/functions/_shared/domain/episode-page.ts';
 import type { ProcessingLimits } from '../supabase/functions/_shared/domain-server/processing-limits.ts';
 import type { ClipPosts } from './media/clip-copy.ts';
 
 export interface OutputRecord {
   name: string;
   /** Text outputs (captions, transcript, show notes, blog post) record the duration they cover, and no size (0). */
-  kind: 'episode' | 'clip' | 'captions' | 'transcript' | 'show notes' | 'blog post';
+  kind: OutputKind;
   durationSeconds: number;
   width: number;
   height: number;

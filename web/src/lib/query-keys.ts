@@ -8,6 +8,8 @@ export const queryKeys = {
     all: ['episodes'] as const,
     /** One episode (the episode page). */
     detail: (id: string) => ['episodes', id] as const,
+    /** What the worker made from its words (transcript, show notes, blog post). */
+    content: (id: string) => ['episodes', id, 'content'] as const,
     /** Counts, limit and gating; not an id, so no episode detail can share it. */
     stats: ['episodes', 'stats'] as const,
   },

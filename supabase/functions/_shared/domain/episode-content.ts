@@ -1,6 +1,8 @@
 // What the built-in worker makes from an episode's words, as stored on its processing row
 // (`episode_processing.content`) and answered by GET /api/episodes/:id/content. Times are seconds
 // of the delivered episode file (after its intro); `time` is the same as hh:mm:ss.
+import { z } from 'zod/mini';
+import { PROCESSING_STATUSES, type ProcessingStatus } from './processing.ts';
 
 export interface Chapter {
   start: number;
@@ -52,7 +54,54 @@ export interface EpisodeContent {
 /** GET /api/episodes/:id/content: the episode's latest processing, with its content once made. */
 export interface EpisodeContentAnswer {
   episodeId: string;
-  status: 'queued' | 'processing' | 'delivered' | 'failed' | null;
+  status: ProcessingStatus | null;
   driveFolderUrl: string | null;
   content: EpisodeContent | null;
 }
+
+const timed = { start: z.number(), time: z.string() };
+
+/** GET /api/episodes/:id/content as the SPA parses it. */
+export const episodeContentAnswerSchema: z.ZodMiniType<EpisodeContentAnswer> = z.object({
+  episodeId: z.string(),
+  status: z.nullable(z.enum(PROCESSING_STATUSES)),
+  driveFolderUrl: z.nullable(z.string()),
+  content: z.nullable(
+    z.object({
+      transcript: z.nullable(
+        z.object({
+          engine: z.string(),
+          language: z.string(),
+          durationSeconds: z.number(),
+          wordCount: z.number(),
+          text: z.string(),
+        }),
+      ),
+      showNotes: z.nullable(
+        z.object({
+          summary: z.string(),
+          chapters: z.array(
+            z.object({ ...timed, title: z.string(), firstSentence: z.number(), endSentence: z.number() }),
+          ),
+          quotes: z.array(z.object({ ...timed, text: z.string() })),
+          keywords: z.array(z.string()),
+        }),
+      ),
+      blogPost: z.nullable(
+        z.object({
+          title: z.string(),
+          markdown: z.string(),
+          wordpress: z.nullable(
+            z.object({ postId: z.number(), link: z.nullable(z.string()), status: z.enum(['draft', 'publish']) }),
+          ),
+        }),
+      ),
+      problems: z.array(
+        z.object({
+          stage: z.enum(['transcript', 'captions', 'show notes', 'blog post', 'wordpress']),
+          reason: z.string(),
+        }),
+      ),
+    }),
+  ),
+});

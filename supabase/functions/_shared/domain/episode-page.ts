@@ -21,10 +21,14 @@ export interface ScheduledPost {
   changeable: boolean;
 }
 
+/** What the worker delivers: the videos, and the files made from the words (issue 27). */
+export const OUTPUT_KINDS = ['episode', 'clip', 'captions', 'transcript', 'show notes', 'blog post'] as const;
+export type OutputKind = (typeof OUTPUT_KINDS)[number];
+
 /** A finished file in the subscriber's Drive. */
 export interface EpisodeOutput {
   name: string;
-  kind: 'episode' | 'clip';
+  kind: OutputKind;
   durationSeconds: number;
   width: number;
   height: number;
@@ -78,7 +82,7 @@ export const episodeDetailSchema: z.ZodMiniType<EpisodeDetail> = z.object({
       outputs: z.array(
         z.object({
           name: z.string(),
-          kind: z.enum(['episode', 'clip']),
+          kind: z.enum(OUTPUT_KINDS),
           durationSeconds: z.number(),
           width: z.number(),
           height: z.number(),

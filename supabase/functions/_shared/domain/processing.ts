@@ -2,7 +2,8 @@
 // Shared by the `api` function and the SPA.
 import { z } from 'zod/mini';
 
-export type ProcessingStatus = 'queued' | 'processing' | 'delivered' | 'failed';
+export const PROCESSING_STATUSES = ['queued', 'processing', 'delivered', 'failed'] as const;
+export type ProcessingStatus = (typeof PROCESSING_STATUSES)[number];
 
 /** The worker's progress and outcome for one submission. */
 export interface ProcessingState {
@@ -17,7 +18,7 @@ export interface ProcessingState {
 
 /** The fields of a processing state, for answers that extend it (the episode page). */
 export const processingStateShape = {
-  status: z.enum(['queued', 'processing', 'delivered', 'failed']),
+  status: z.enum(PROCESSING_STATUSES),
   stage: z.nullable(z.string()),
   progress: z.number(),
   failureReason: z.nullable(z.string()),

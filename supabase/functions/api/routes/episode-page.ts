@@ -8,9 +8,12 @@ import {
   drivePreviewUrl,
   type EpisodeDetail,
   type EpisodeOutput,
+  type OutputKind,
   postponePostSchema,
   type ScheduledPost,
 } from '../../_shared/domain/episode-page.ts';
+import type { EpisodeContent, EpisodeContentAnswer } from '../../_shared/domain/episode-content.ts';
+import { PROCESSING_STATUSES } from '../../_shared/domain/processing.ts';
 import { databaseError } from '../../_shared/database-errors.ts';
 import { HttpError, parseJsonBody } from '../../_shared/http-error.ts';
 import { requireCaller } from '../../_shared/session.ts';
@@ -23,7 +26,7 @@ const POST_NOT_FOUND = 'Scheduled post not found.';
 /** An output as the worker records it (worker/store.ts OutputRecord). */
 interface StoredOutput {
   name: string;
-  kind: 'episode' | 'clip';
+  kind: OutputKind;
   durationSeconds: number;
   width: number;
   height: number;
@@ -65,6 +68,33 @@ episodePageRoutes.get('/episodes/:id', async (c) => {
     processing: stored.processing && { ...stored.processing, outputs: stored.processing.outputs.map(outputOf) },
   };
   return c.json(detail);
+});
+
+// The episode's transcript, show notes and blog post (what the worker made from its words, on
+// its latest processing): the caller's own episode only, like the page itself.
+episodePageRoutes.get('/episodes/:id/content', async (c) => {
+  const caller = await requireCaller(c);
+  const id = c.req.param('id');
+  if (!UUID.test(id)) throw new HttpError(404, EPISODE_NOT_FOUND);
+  const { data, error } = await userClient(caller.accessToken)
+    .from('episodes')
+    .select('id, episode_processing(status, drive_folder_url, content, created_at)')
+    .eq('id', id)
+    .eq('user_id', caller.userId)
+    .order('created_at', { referencedTable: 'episode_processing', ascending: false })
+    .limit(1, { referencedTable: 'episode_processing' })
+    .maybeSingle();
+  if (error) throw databaseError(error, 'Could not load the episode');
+  if (!data) throw new HttpError(404, EPISODE_NOT_FOUND);
+  const latest = data.episode_processing[0];
+  const answer: EpisodeContentAnswer = {
+    episodeId: data.id,
+    status: PROCESSING_STATUSES.find((status) => status === latest?.status) ?? null,
+    driveFolderUrl: latest?.drive_folder_url ?? null,
+    // The worker writes it in the shape of EpisodeContent (worker/content/content-stage.ts).
+    content: (latest?.content as EpisodeContent | null | undefined) ?? null,
+  };
+  return c.json(answer);
 });
 
 /** The post id of the path, or a 404 for anything that cannot be one. */

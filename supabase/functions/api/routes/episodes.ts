@@ -1,6 +1,6 @@
 // Episodes (spec sections 4, 5 and 7): submission (the database decides and writes the episode,
 // its log and the outbox row in one transaction: submit_episode()), statistics with gating, the
-// caller's list, an episode's content (transcript, show notes, blog post), and signed upload URLs for clients that PUT a file instead of using TUS.
+// caller's list, and signed upload URLs for clients that PUT a file instead of using TUS.
 import { Hono } from 'hono';
 import { z } from 'zod';
 import {
@@ -9,7 +9,6 @@ import {
   episodeObjectPath,
   submitEpisodePayloadSchema,
 } from '../../_shared/domain/episodes.ts';
-import type { EpisodeContentAnswer } from '../../_shared/domain/episode-content.ts';
 import { settings } from '../../_shared/config.ts';
 import { db } from '../../_shared/db.ts';
 import { databaseError, isUnstorableText, unstorableTextMessage, type DatabaseError } from '../../_shared/database-errors.ts';
@@ -182,29 +181,6 @@ episodeRoutes.get('/episodes', async (c) => {
               where user_id = (select auth.uid()) order by submitted_at desc limit ${limit}) e`,
   )) as Episode[];
   return c.json(episodes);
-});
-
-// The episode's transcript, show notes and blog post (what the worker made from its words), for
-// the episode page. Read through RLS as the caller and filtered by owner: another subscriber's
-// episode is as unknown as one that does not exist.
-episodeRoutes.get('/episodes/:id/content', async (c) => {
-  const caller = await requireCaller(c);
-  const id = z.uuid().safeParse(c.req.param('id'));
-  if (!id.success) throw new HttpError(404, 'Episode not found');
-  const answer = (await readAsCaller(
-    caller,
-    `select jsonb_build_object(
-         'episodeId', e.id,
-         'status', p.status,
-         'driveFolderUrl', p.drive_folder_url,
-         'content', p.content) as result
-       from public.episodes e
-       left join lateral (select status, drive_folder_url, content from public.episode_processing
-                           where episode_id = e.id order by created_at desc limit 1) p on true
-      where e.id = '${id.data}'::uuid and e.user_id = (select auth.uid())`,
-  )) as EpisodeContentAnswer | null;
-  if (!answer) throw new HttpError(404, 'Episode not found');
-  return c.json(answer);
 });
 
 /** A signed upload's optional body: a file name for the object path (anything else: the default). */

@@ -2,6 +2,7 @@
 // The episode page with a fake network: live progress that stops asking once the episode is
 // done, the failure reason with Retry, Drive previews on demand, and the calendar's Postpone
 // (refusing a past date before asking the server), Cancel (only after confirming) and Post now.
+import type { EpisodeContentAnswer } from '@domain/episode-content';
 import type { EpisodeDetail, ScheduledPost } from '@domain/episode-page';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { act, cleanup, render, screen, within } from '@testing-library/react';
@@ -78,6 +79,44 @@ afterEach(() => {
 });
 
 describe('the episode page', () => {
+  it("shows what was made from the episode's words once it is delivered, and why anything was not", async () => {
+    const content: EpisodeContentAnswer = {
+      episodeId: ID,
+      status: 'delivered',
+      driveFolderUrl: null,
+      content: {
+        transcript: { engine: 'pocketsphinx', language: 'en-US', durationSeconds: 60, wordCount: 120, text: '00:00:01 the garden needs water' },
+        showNotes: {
+          summary: 'A talk about gardens and bicycles.',
+          chapters: [{ start: 1, time: '00:00:01', title: 'Garden water', firstSentence: 0, endSentence: 2 }],
+          quotes: [{ start: 31, time: '00:00:31', text: 'a bicycle chain needs oil' }],
+          keywords: ['garden', 'bicycle'],
+        },
+        blogPost: { title: 'Gardens and bicycles', markdown: '# Gardens and bicycles', wordpress: { postId: 7, link: 'https://blog.example.com/?p=7', status: 'draft' } },
+        problems: [{ stage: 'captions', reason: 'The captions could not be burned in.' }],
+      },
+    };
+    network.request.mockImplementation(async (_method: string, path: string) => (path.endsWith('/content') ? content : episode({ status: 'delivered' })));
+    renderPage();
+    const panel = await screen.findByRole('region', { name: 'Transcript, show notes and blog post' });
+    await within(panel).findByText('A talk about gardens and bicycles.');
+    expect(within(panel).getByRole('region', { name: 'Chapters' }).textContent).toContain('00:00:01 Garden water');
+    expect(within(panel).getByRole('region', { name: 'Key quotes' }).textContent).toContain('a bicycle chain needs oil');
+    expect(within(panel).getByRole('region', { name: 'Keywords' }).textContent).toBe('Keywordsgardenbicycle');
+    expect(within(panel).getByText('Saved as a draft on your WordPress site', { exact: false })).toBeTruthy();
+    expect(within(panel).getByRole('link', { name: 'Open the post on WordPress' }).getAttribute('href')).toBe('https://blog.example.com/?p=7');
+    expect(within(panel).getByText('Transcript (120 words, pocketsphinx, en-US)')).toBeTruthy();
+    expect(within(panel).getByText('The captions could not be burned in.')).toBeTruthy();
+    expect(network.request).toHaveBeenCalledWith('GET', `/api/episodes/${ID}/content`, expect.anything());
+  });
+
+  it('does not ask for the content while the episode is still processing', async () => {
+    network.request.mockResolvedValue(episode({ status: 'processing', stage: 'transcribing', progress: 10 }));
+    renderPage();
+    await screen.findByText('The transcript, show notes and blog post appear here once the episode is processed.');
+    expect(network.request).not.toHaveBeenCalledWith('GET', `/api/episodes/${ID}/content`, expect.anything());
+  });
+
   it('shows the stage and progress while processing, asks again, and stops once delivered', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     network.request

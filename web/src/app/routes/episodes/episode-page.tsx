@@ -1,11 +1,12 @@
-// /episodes/:id: one episode's status with live progress, its finished files in Google Drive and
-// its posting calendar.
+// /episodes/:id: one episode's status with live progress, its finished files in Google Drive, its
+// posting calendar, and what was made from its words (transcript, show notes, blog post).
 import { timeAgo } from '@domain/relative-time';
 import { Link, useParams } from 'react-router-dom';
 import { ErrorAlert } from '@/components/alert';
 import { FullPageSpinner } from '@/components/spinner';
 import { ApiError } from '@/lib/api-client';
 import { useEpisode } from '@/features/episodes/api/get-episode';
+import { EpisodeContentPanel } from '@/features/episodes/components/episode-content';
 import { EpisodeFiles } from '@/features/episodes/components/episode-files';
 import { EpisodeStatus } from '@/features/episodes/components/episode-status';
 import { PostingCalendar } from '@/features/episodes/components/posting-calendar';
@@ -43,7 +44,7 @@ export default function EpisodePage() {
               <PostingCalendar episodeId={episode.data.id} posts={episode.data.processing.posts} />
             </>
           )}
-          {/* Transcript and show notes (issue 27, helper h-transcript) go here once the API has them. */}
+          {episode.data.processing && <EpisodeContentPanel episodeId={episode.data.id} status={episode.data.processing.status} />}
         </>
       )}
     </main>

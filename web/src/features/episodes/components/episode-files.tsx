@@ -14,7 +14,9 @@ function OutputItem({ output }: { output: EpisodeOutput }) {
         <span className="min-w-0 break-words">
           <span className="badge badge-outline mr-2">{t.fileKind[output.kind]}</span>
           <span className="font-medium">{output.name}</span>
-          <span className="ml-2 text-sm text-base-content/70">{t.duration(output.durationSeconds)}</span>
+          {(output.kind === 'episode' || output.kind === 'clip') && (
+            <span className="ml-2 text-sm text-base-content/70">{t.duration(output.durationSeconds)}</span>
+          )}
         </span>
         {output.driveUrl && output.previewUrl ? (
           <span className="flex flex-wrap gap-2">
