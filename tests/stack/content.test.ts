@@ -137,6 +137,15 @@ describe('content engine', () => {
     expect(clipCues[0].start).toBeGreaterThanOrEqual(1);
     expect(clipCues[clipCues.length - 1].end).toBeLessThanOrEqual(clip.durationSeconds);
 
+    // Clips are cut on whole sentences and named from their own words, not the file name.
+    const clips = videos.filter((v) => v.kind === 'clip') as (typeof videos[number] & { cutAtSentences?: boolean; title?: string })[];
+    expect(clips.length).toBeGreaterThan(0);
+    for (const c of clips) {
+      expect(c.cutAtSentences).toBe(true);
+      expect(c.title).toBeTruthy();
+      expect(c.title).not.toBe(c.name.replace(/\.mp4$/, ''));
+    }
+
     // Show notes and the blog post name the script's topics; chapters carry hh:mm:ss.
     const notes = content!.showNotes!;
     for (const topic of SPEECH_TOPICS) expect(notes.keywords.join(' ')).toContain(topic);
