@@ -191,15 +191,17 @@ async function processJob(ctx: JobContext, job: SubmissionJob, userId: string, s
     const title = episodeTitle(job.title, job.files[0] ?? '', keywords);
 
     await store.progress(job.id, 'analysing', 10);
-    const clips = main.info.hasAudio
-      ? chooseClips(transcript, await analyseAudio(main.file, start, end - start, signal), job.clipsPerEpisode, keywords)
-      : evenlySpaced(end - start, job.clipsPerEpisode);
+    // The analysis also measures the loudness the episode and every clip are normalised with.
+    const analysis = main.info.hasAudio ? await analyseAudio(main.file, start, end - start, signal) : null;
+    const clips = analysis ? chooseClips(transcript, analysis, job.clipsPerEpisode, keywords) : evenlySpaced(end - start, job.clipsPerEpisode);
+    const loudness = analysis?.loudness ?? null;
 
     await store.progress(job.id, 'rendering the episode', 15);
     const base = safeName(title);
     const rendered: { record: OutputRecord; file: string }[] = [];
     const episodeFile = path.join(dir, 'episode.mp4');
-    await renderEpisode({ main, start, end, intro, outro, logo, output: episodeFile, settings: config.encode, signal });
+    const episodeVideo = await renderEpisode({ main, start, end, intro, outro, logo, loudness, output: episodeFile, settings: config.encode, signal });
+    if (episodeVideo.copied) ctx.log(`episode ${job.id}: picture copied from ${episodeVideo.start.toFixed(3)} s (asked ${start} s)`);
     rendered.push({ record: await outputRecord(episodeFile, `${base}.mp4`, 'episode', signal), file: episodeFile });
 
     const colours = brandColours(job.brand);
@@ -231,6 +233,7 @@ async function processJob(ctx: JobContext, job: SubmissionJob, userId: string, s
         colours,
         text: texts[i],
         logo,
+        loudness,
         output: file,
         settings: config.encode,
         signal,
