@@ -108,7 +108,10 @@ async function optionalLogo(ctx: JobContext, dir: string, objectPath: string, si
   return file;
 }
 
-/** Several uploaded parts are one episode, joined in the order they were submitted. */
+/**
+ * Several uploaded parts are one episode, joined in the order they were submitted. A keyframe every
+ * 2 s (at 30 fps), so the episode can copy this picture whatever the trim (render.ts).
+ */
 async function joinParts(parts: MediaInput[], output: string, ctx: JobContext, signal: AbortSignal): Promise<MediaInput> {
   const first = parts[0].info.video ?? { width: 1280, height: 720 };
   const inputs = parts.flatMap((p) => inputArgs('video', p.file));
@@ -120,7 +123,7 @@ async function joinParts(parts: MediaInput[], output: string, ctx: JobContext, s
   });
   const graph = `${chains.join(';')};${parts.map((_, i) => `[v${i}][a${i}]`).join('')}concat=n=${parts.length}:v=1:a=1[v][a]`;
   await ffmpeg(
-    [...inputs, '-filter_complex', graph, '-map', '[v]', '-map', '[a]', '-c:v', 'libx264', '-preset', ctx.config.encode.preset, '-crf', '18', '-c:a', 'aac', '-b:a', '192k', output],
+    [...inputs, '-filter_complex', graph, '-map', '[v]', '-map', '[a]', '-c:v', 'libx264', '-preset', ctx.config.encode.preset, '-crf', '18', '-g', '60', '-c:a', 'aac', '-b:a', '192k', output],
     signal,
   );
   return { file: output, info: await probe(output, signal) };

@@ -12,7 +12,7 @@ import { ffmpegPath, ffprobePath, probe } from './ffmpeg.ts';
 import { parseLoudness } from './loudness.ts';
 import { MAX_CUT_SHIFT_SECONDS, renderClip, renderEpisode, type MediaInput } from './render.ts';
 
-const settings = { preset: 'ultrafast', crf: 30, clipHeight: 320 };
+const settings = { preset: 'ultrafast', clipPreset: 'ultrafast', crf: 30, clipHeight: 320 };
 const colours = { primary: '1F2937', secondary: '6366F1', tertiary: 'F59E0B' };
 const FPS = 30;
 let dir: string;

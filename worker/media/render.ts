@@ -16,8 +16,10 @@ const COPYABLE = { codecs: ['h264'], pixFmts: ['yuv420p', 'yuvj420p'] };
 const outputFps = (main: MediaInfo) => Math.min(30, main.video?.fps ?? 30);
 
 export interface EncodeSettings {
-  /** x264 preset: 'veryfast' in production, 'ultrafast' in tests. */
+  /** x264 preset of the episode (and a join of parts): X264_PRESETS in production, 'ultrafast' in tests. */
   preset: string;
+  /** x264 preset of the clips. */
+  clipPreset: string;
   crf: number;
   /** Height of the 9:16 clips (1920 in production); the width follows. */
   clipHeight: number;
@@ -32,8 +34,8 @@ const even = (n: number) => Math.max(2, Math.round(n / 2) * 2);
 
 const AUDIO_ENCODE = ['-c:a', 'aac', '-b:a', '128k', '-ar', String(AUDIO_RATE), '-ac', '2', '-movflags', '+faststart'];
 
-function encodeArgs(settings: EncodeSettings): string[] {
-  return ['-c:v', 'libx264', '-preset', settings.preset, '-crf', String(settings.crf), '-pix_fmt', 'yuv420p', ...AUDIO_ENCODE];
+function encodeArgs(settings: EncodeSettings, preset: string): string[] {
+  return ['-c:v', 'libx264', '-preset', preset, '-crf', String(settings.crf), '-pix_fmt', 'yuv420p', ...AUDIO_ENCODE];
 }
 
 /**
@@ -168,7 +170,7 @@ export async function renderEpisode(job: EpisodeRender): Promise<EpisodeVideo> {
         : null,
   );
   await ffmpeg(
-    [...args, '-filter_complex', graph, '-map', '[cv]', '-map', '[outa]', ...encodeArgs(job.settings), job.output],
+    [...args, '-filter_complex', graph, '-map', '[cv]', '-map', '[outa]', ...encodeArgs(job.settings, job.settings.preset), job.output],
     job.signal,
   );
   return { copied: false };
@@ -220,7 +222,7 @@ export async function renderClip(job: ClipRender): Promise<void> {
         : null,
   );
   await ffmpeg(
-    [...args, '-filter_complex', graph, '-map', '[cv]', '-map', '[outa]', ...encodeArgs(job.settings), job.output],
+    [...args, '-filter_complex', graph, '-map', '[cv]', '-map', '[outa]', ...encodeArgs(job.settings, job.settings.clipPreset), job.output],
     job.signal,
   );
 }
