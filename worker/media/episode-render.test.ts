@@ -51,12 +51,12 @@ interface VideoStream {
 const videoStream = (file: string) =>
   (JSON.parse(run(ffprobePath, ['-v', 'error', '-select_streams', 'v:0', '-print_format', 'json', '-show_streams', file])) as { streams: VideoStream[] }).streams[0];
 
-/** Sizes of the video packets of `file` in decode order, from the one shown at `from` seconds: equal lists are the same coded pictures. */
-function packetSizes(file: string, from = 0): number[] {
+/** Sizes of the video packets of `file` in decode order (from the one shown at `from` seconds): equal lists are the same coded pictures. */
+function packetSizes(file: string, from?: number): number[] {
   const { packets } = JSON.parse(run(ffprobePath, ['-v', 'error', '-select_streams', 'v:0', '-print_format', 'json', '-show_entries', 'packet=pts_time,size', file])) as {
     packets: { pts_time: string; size: string }[];
   };
-  const first = packets.findIndex((p) => Math.abs(Number(p.pts_time) - from) < 1e-3);
+  const first = from === undefined ? 0 : packets.findIndex((p) => Math.abs(Number(p.pts_time) - from) < 1e-3);
   return packets.slice(first).map((p) => Number(p.size));
 }
 
@@ -78,7 +78,7 @@ describe('renderEpisode', () => {
     const result = await renderEpisode({ main: source, start: 2.5, end: 5.5, loudness, output, settings });
 
     // Keyframes every second: the copy starts at 2 s, half a second early.
-    expect(result).toEqual({ copied: true, start: 2 });
+    expect(result.copied && result.start).toBeCloseTo(2, 2);
     const [before, after] = [videoStream(source.file), videoStream(output)];
     for (const key of ['codec_name', 'profile', 'level', 'width', 'height', 'pix_fmt'] as const) expect(after[key]).toBe(before[key]);
     expect(Number(after.bit_rate) / Number(before.bit_rate)).toBeCloseTo(1, 0);

@@ -127,7 +127,9 @@ async function copyStart(job: EpisodeRender): Promise<number | null> {
   if (video.fps > 30 || video.width % 2 || video.height % 2) return null;
   const cut = await keyframeBefore(job.main.file, job.start, MAX_CUT_SHIFT_SECONDS, job.signal);
   if (!cut || !COPYABLE.codecs.includes(cut.codec) || !COPYABLE.pixFmts.includes(cut.pixFmt)) return null;
-  return cut.keyframeSeconds;
+  // -ss is written to the millisecond: rounded up, so it never lands before the keyframe (which
+  // would make ffmpeg seek to the one before).
+  return Math.ceil((cut.keyframeSeconds + 1e-6) * 1000) / 1000;
 }
 
 /** The full episode: trimmed, intro and outro joined, logo overlaid, loudness normalised. */
