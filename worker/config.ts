@@ -57,7 +57,7 @@ const GOOGLE_API = 'https://www.googleapis.com';
  * x264 presets per output, chosen by measured quality per CPU second (docs/decisions.md, "No more
  * work than the outputs need"); WORKER_X264_PRESET sets both (the tests: ultrafast).
  */
-export const X264_PRESETS = { episode: 'veryfast', clip: 'veryfast' };
+export const X264_PRESETS = { episode: 'veryfast', clip: 'ultrafast' };
 
 /**
  * Reads settings from `env`, collecting every problem, so one error names them all. Nothing is
