@@ -1,7 +1,7 @@
 // Built-in processing speed: seconds of processing per minute of input, and throughput with one
 // and with two worker processes sharing the queue. Input: a generated episode (test pattern and
 // speech-like audio), starter tier (3 clips), intro/outro off, encoded as in production
-// (x264 veryfast) unless BENCH_PRESET says otherwise.
+// (the worker's x264 presets: worker/config.ts X264_PRESETS) unless BENCH_PRESET says otherwise.
 // Runs its own stack on CASTLOOP_TEST_PORT_BASE (default 28000) with its own data directory.
 //   npx tsx bench/processing.ts
 import { mkdirSync, readFileSync } from 'node:fs';
