@@ -114,6 +114,13 @@ describe('renderEpisode', () => {
     expect((await probe(output)).durationSeconds).toBeCloseTo(1.5, 1);
   }, 60_000);
 
+  it('re-encodes a picture stored turned (a phone held upright), so it comes out upright', async () => {
+    const turned = path.join(dir, 'turned.mp4');
+    run(ffmpegPath, ['-hide_banner', '-nostdin', '-y', '-loglevel', 'error', '-i', source.file, '-c', 'copy', '-metadata:s:v:0', 'rotate=90', turned]);
+    const output = path.join(dir, 'turned-out.mp4');
+    expect(await renderEpisode({ main: { file: turned, info: await probe(turned) }, start: 0, end: 2, output, settings })).toEqual({ copied: false });
+  }, 60_000);
+
   it('normalises a clip with the episode\'s measurement', async () => {
     const { loudness } = await analyseAudio(source.file, 0, 6);
     const output = path.join(dir, 'clip.mp4');

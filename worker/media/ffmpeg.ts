@@ -179,6 +179,8 @@ export async function probeImage(
 export interface CopyCut {
   codec: string;
   pixFmt: string;
+  /** Degrees the picture is turned on display (a phone held upright): 0 for none. */
+  rotation: number;
   /** Seconds from the start of the file of the last keyframe at or before the cut. */
   keyframeSeconds: number;
 }
@@ -192,12 +194,13 @@ export async function keyframeBefore(file: string, seconds: number, maxShift: nu
   const base = ['-v', 'error', '-protocol_whitelist', 'file', ...INPUT_FORMAT.video.demuxer, '-print_format', 'json'];
   const target = `file:${path.resolve(file)}`;
   const head = JSON.parse(
-    (await run(ffprobePath, [...base, '-select_streams', 'v:0', '-show_entries', 'format=start_time:stream=codec_name,pix_fmt', target], signal)).stdout,
-  ) as { format?: { start_time?: string }; streams?: { codec_name?: string; pix_fmt?: string }[] };
+    (await run(ffprobePath, [...base, '-select_streams', 'v:0', '-show_entries', 'format=start_time:stream=codec_name,pix_fmt:stream_side_data=rotation', target], signal)).stdout,
+  ) as { format?: { start_time?: string }; streams?: { codec_name?: string; pix_fmt?: string; side_data_list?: { rotation?: number }[] }[] };
   const stream = head.streams?.[0];
   if (!stream?.codec_name || !stream.pix_fmt) return null;
+  const params = { codec: stream.codec_name, pixFmt: stream.pix_fmt, rotation: stream.side_data_list?.find((d) => d.rotation)?.rotation ?? 0 };
   // From the very start nothing is cut: the copy begins where the file does.
-  if (seconds <= 0) return { codec: stream.codec_name, pixFmt: stream.pix_fmt, keyframeSeconds: 0 };
+  if (seconds <= 0) return { ...params, keyframeSeconds: 0 };
   // -ss counts from the file's start time; packet times are absolute.
   const origin = Number(head.format?.start_time ?? 0) || 0;
   const at = origin + seconds;
@@ -215,5 +218,5 @@ export async function keyframeBefore(file: string, seconds: number, maxShift: nu
     .map((p) => Number(p.pts_time))
     .filter((t) => t <= at + 1e-6 && t >= at - maxShift);
   if (keyframes.length === 0) return null;
-  return { codec: stream.codec_name, pixFmt: stream.pix_fmt, keyframeSeconds: Math.max(0, Math.max(...keyframes) - origin) };
+  return { ...params, keyframeSeconds: Math.max(0, Math.max(...keyframes) - origin) };
 }

@@ -10,7 +10,7 @@ const AUDIO_RATE = 48000;
  * this many seconds early (a source with sparser keyframes is re-encoded, cut on the frame).
  */
 export const MAX_CUT_SHIFT_SECONDS = 2;
-/** What a stream copy keeps as it is and every player plays: H.264 in 8-bit 4:2:0. */
+/** What a stream copy keeps as it is and every player plays: H.264 in 8-bit 4:2:0, stored upright. */
 const COPYABLE = { codecs: ['h264'], pixFmts: ['yuv420p', 'yuvj420p'] };
 /** Output frame rate: the episode's own, at most 30 (clips for social platforms need no more). */
 const outputFps = (main: MediaInfo) => Math.min(30, main.video?.fps ?? 30);
@@ -126,7 +126,8 @@ async function copyStart(job: EpisodeRender): Promise<number | null> {
   if (job.logo || job.intro || job.outro || !video) return null;
   if (video.fps > 30 || video.width % 2 || video.height % 2) return null;
   const cut = await keyframeBefore(job.main.file, job.start, MAX_CUT_SHIFT_SECONDS, job.signal);
-  if (!cut || !COPYABLE.codecs.includes(cut.codec) || !COPYABLE.pixFmts.includes(cut.pixFmt)) return null;
+  // A turned picture is rendered upright, as the clips and the outcome's size see it.
+  if (!cut || cut.rotation || !COPYABLE.codecs.includes(cut.codec) || !COPYABLE.pixFmts.includes(cut.pixFmt)) return null;
   // -ss is written to the millisecond: rounded up, so it never lands before the keyframe (which
   // would make ffmpeg seek to the one before).
   return Math.ceil((cut.keyframeSeconds + 1e-6) * 1000) / 1000;
