@@ -32,10 +32,11 @@ export interface MediaInput {
 
 const even = (n: number) => Math.max(2, Math.round(n / 2) * 2);
 
-const AUDIO_ENCODE = ['-c:a', 'aac', '-b:a', '128k', '-ar', String(AUDIO_RATE), '-ac', '2', '-movflags', '+faststart'];
+/** AAC sound, and an MP4 that plays while it downloads. */
+const AUDIO_OUT = ['-c:a', 'aac', '-b:a', '128k', '-ar', String(AUDIO_RATE), '-ac', '2', '-movflags', '+faststart'];
 
 function encodeArgs(settings: EncodeSettings, preset: string): string[] {
-  return ['-c:v', 'libx264', '-preset', preset, '-crf', String(settings.crf), '-pix_fmt', 'yuv420p', ...AUDIO_ENCODE];
+  return ['-c:v', 'libx264', '-preset', preset, '-crf', String(settings.crf), '-pix_fmt', 'yuv420p', ...AUDIO_OUT];
 }
 
 /**
@@ -139,7 +140,7 @@ export async function renderEpisode(job: EpisodeRender): Promise<EpisodeVideo> {
   if (copyFrom !== null) {
     const main: Segment = { inputArgs: trimmedInput(job.main.file, copyFrom, job.end), info: job.main.info, duration: job.end - copyFrom, loudness: job.loudness ?? null };
     await ffmpeg(
-      [...main.inputArgs, '-filter_complex', audioChain(0, main, '[outa]'), '-map', '0:v:0', '-map', '[outa]', '-c:v', 'copy', ...AUDIO_ENCODE, job.output],
+      [...main.inputArgs, '-filter_complex', audioChain(0, main, '[outa]'), '-map', '0:v:0', '-map', '[outa]', '-c:v', 'copy', ...AUDIO_OUT, job.output],
       job.signal,
     );
     return { copied: true, start: copyFrom };
