@@ -97,13 +97,14 @@ export async function bench(): Promise<Row[]> {
     // The minimal commands, with the worker's own encode settings.
     const encode = { crf: Number(encodeEnv.WORKER_X264_CRF), clipPreset: process.env.BENCH_PRESET ?? X264_PRESETS.clip };
     const norm = 'loudnorm=I=-16:TP=-1.5:LRA=11,aresample=48000';
+    // The worker's outputs are MP4s that play while they download (faststart): so are these.
     const audio = ['-c:a', 'aac', '-b:a', '128k', '-ac', '2'];
-    const episodeSeconds = timed(['-i', input, '-map', '0:v', '-map', '0:a', '-c:v', 'copy', '-af', norm, ...audio, path.join(work, 'minimal-episode.mp4')]);
+    const episodeSeconds = timed(['-i', input, '-map', '0:v', '-map', '0:a', '-c:v', 'copy', '-af', norm, ...audio, '-movflags', '+faststart', path.join(work, 'minimal-episode.mp4')]);
     const clips = job.outputs.filter((o) => o.kind === 'clip');
     const clipArgs = clips.flatMap((clip, i) => [
       '-ss', String(clip.startSeconds ?? 0), '-t', String(clip.durationSeconds), '-i', input,
       '-filter_complex', `[${i}:v]scale=1080:-2,pad=1080:1920:(ow-iw)/2:(oh-ih)/2,format=yuv420p[v${i}];[${i}:a]${norm}[a${i}]`,
-      '-map', `[v${i}]`, '-map', `[a${i}]`, '-c:v', 'libx264', '-preset', encode.clipPreset, '-crf', String(encode.crf), ...audio, path.join(work, `minimal-clip-${i}.mp4`),
+      '-map', `[v${i}]`, '-map', `[a${i}]`, '-c:v', 'libx264', '-preset', encode.clipPreset, '-crf', String(encode.crf), ...audio, '-movflags', '+faststart', path.join(work, `minimal-clip-${i}.mp4`),
     ]);
     const clipSeconds = timed(clipArgs);
     const minimal = episodeSeconds + clipSeconds;
