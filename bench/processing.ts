@@ -1,7 +1,7 @@
 // Built-in processing speed: seconds of processing per minute of input, and throughput with one
 // and with two worker processes sharing the queue. Input: a generated episode (test pattern and
 // speech-like audio), starter tier (3 clips), intro/outro off, encoded as in production
-// (x264 veryfast) unless BENCH_PRESET says otherwise.
+// (the worker's x264 presets: worker/config.ts X264_PRESETS) unless BENCH_PRESET says otherwise.
 // Runs its own stack on CASTLOOP_TEST_PORT_BASE (default 28000) with its own data directory.
 //   npx tsx bench/processing.ts
 import { mkdirSync, readFileSync } from 'node:fs';
@@ -12,7 +12,7 @@ import { benchStack } from './lib/stack.ts';
 const inputSeconds = Number(process.env.BENCH_INPUT_SECONDS ?? 120);
 const inputVideo = { size: process.env.BENCH_INPUT_SIZE ?? '640x360', fps: Number(process.env.BENCH_INPUT_FPS ?? 25) };
 const encodeEnv = {
-  WORKER_X264_PRESET: process.env.BENCH_PRESET ?? 'veryfast',
+  ...(process.env.BENCH_PRESET ? { WORKER_X264_PRESET: process.env.BENCH_PRESET } : {}),
   WORKER_X264_CRF: '21',
   WORKER_CLIP_HEIGHT: process.env.BENCH_CLIP_HEIGHT ?? '640',
 };
@@ -23,6 +23,8 @@ export async function bench(): Promise<Row[]> {
   const { makeFixtures } = await import('../tests/support/media.ts');
   const { createUser, storeOAuthTokens } = await import('../tests/support/users.ts');
   const { serviceClient, withDb } = await import('../tests/support/stack.ts');
+  const { X264_PRESETS } = await import('../worker/config.ts');
+  const presets = process.env.BENCH_PRESET ?? `${X264_PRESETS.episode} (episode), ${X264_PRESETS.clip} (clips)`;
 
   const stack = await startStack(config, { reset: true, web: 'none', worker: false });
   const work = path.join(config.dataDir, 'bench');
@@ -79,12 +81,12 @@ export async function bench(): Promise<Row[]> {
     await Promise.all([first.stop(), second.stop()]);
 
     const minutes = inputSeconds / 60;
-    console.log(`input: ${inputSeconds} s, ${inputVideo.size} ${inputVideo.fps} fps; preset ${encodeEnv.WORKER_X264_PRESET}, clips ${encodeEnv.WORKER_CLIP_HEIGHT} px high; 1 episode + 3 clips per job`);
+    console.log(`input: ${inputSeconds} s, ${inputVideo.size} ${inputVideo.fps} fps; preset ${presets}, clips ${encodeEnv.WORKER_CLIP_HEIGHT} px high; 1 episode + 3 clips per job`);
     console.log(`one job alone: ${oneJob.toFixed(1)} s = ${(oneJob / minutes).toFixed(1)} s of processing per minute of input`);
     console.log(`one worker, 2 jobs: ${oneWorker.toFixed(1)} s, ${((2 * 3600) / oneWorker).toFixed(0)} jobs/hour`);
     console.log(`two workers, 4 jobs: ${twoWorkers.toFixed(1)} s, ${((4 * 3600) / twoWorkers).toFixed(0)} jobs/hour (${((4 / twoWorkers) / (2 / oneWorker)).toFixed(2)}x one worker)`);
     return [
-      { bench: 'processing', figure: 'processing time per minute of input (one job)', value: oneJob / minutes, unit: 's/min', detail: `${inputSeconds} s input, ${inputVideo.size}, preset ${encodeEnv.WORKER_X264_PRESET}` },
+      { bench: 'processing', figure: 'processing time per minute of input (one job)', value: oneJob / minutes, unit: 's/min', detail: `${inputSeconds} s input, ${inputVideo.size}, preset ${presets}` },
       { bench: 'processing', figure: 'two workers / one worker, jobs per hour', value: 4 / twoWorkers / (2 / oneWorker), unit: 'x', detail: `${((2 * 3600) / oneWorker).toFixed(0)} -> ${((4 * 3600) / twoWorkers).toFixed(0)} jobs/hour` },
     ];
   } finally {

@@ -66,6 +66,12 @@ export interface TranscriptionSettings {
 const GOOGLE_API = 'https://www.googleapis.com';
 
 /**
+ * x264 presets per output, chosen by measured quality per CPU second (docs/decisions.md, "No more
+ * work than the outputs need"); WORKER_X264_PRESET sets both (the tests: ultrafast).
+ */
+export const X264_PRESETS = { episode: 'veryfast', clip: 'ultrafast' };
+
+/**
  * Reads settings from `env`, collecting every problem, so one error names them all. Nothing is
  * filled in from the local stack: it passes its own values (local/worker.ts).
  */
@@ -166,7 +172,8 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerCo
     retryLimit: read.int('WORKER_RETRY_LIMIT', 3, 0),
     retryDelaySeconds: read.int('WORKER_RETRY_DELAY_SECONDS', 30, 0),
     encode: {
-      preset: env.WORKER_X264_PRESET || 'veryfast',
+      preset: env.WORKER_X264_PRESET || X264_PRESETS.episode,
+      clipPreset: env.WORKER_X264_PRESET || X264_PRESETS.clip,
       crf: read.int('WORKER_X264_CRF', 21),
       clipHeight: read.int('WORKER_CLIP_HEIGHT', 1920, 16),
     },

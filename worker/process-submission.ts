@@ -110,7 +110,10 @@ async function optionalLogo(ctx: JobContext, dir: string, objectPath: string, si
   return file;
 }
 
-/** Several uploaded parts are one episode, joined in the order they were submitted. */
+/**
+ * Several uploaded parts are one episode, joined in the order they were submitted. A keyframe every
+ * 2 s (at 30 fps), so the episode can copy this picture whatever the trim (render.ts).
+ */
 async function joinParts(parts: MediaInput[], output: string, ctx: JobContext, signal: AbortSignal): Promise<MediaInput> {
   const first = parts[0].info.video ?? { width: 1280, height: 720 };
   const inputs = parts.flatMap((p) => inputArgs('video', p.file));
@@ -122,7 +125,7 @@ async function joinParts(parts: MediaInput[], output: string, ctx: JobContext, s
   });
   const graph = `${chains.join(';')};${parts.map((_, i) => `[v${i}][a${i}]`).join('')}concat=n=${parts.length}:v=1:a=1[v][a]`;
   await ffmpeg(
-    [...inputs, '-filter_complex', graph, '-map', '[v]', '-map', '[a]', '-c:v', 'libx264', '-preset', ctx.config.encode.preset, '-crf', '18', '-c:a', 'aac', '-b:a', '192k', output],
+    [...inputs, '-filter_complex', graph, '-map', '[v]', '-map', '[a]', '-c:v', 'libx264', '-preset', ctx.config.encode.preset, '-crf', '18', '-g', '60', '-c:a', 'aac', '-b:a', '192k', output],
     signal,
   );
   return { file: output, info: await probe(output, signal) };
@@ -200,15 +203,17 @@ async function processJob(ctx: JobContext, job: SubmissionJob, userId: string, s
     const title = episodeTitle(job.title, job.files[0] ?? '', keywords);
 
     await store.progress(job.id, 'analysing', 12);
-    const clips = main.info.hasAudio
-      ? chooseClips(transcript, await analyseAudio(main.file, start, end - start, signal), job.clipsPerEpisode, keywords)
-      : evenlySpaced(end - start, job.clipsPerEpisode);
+    // The analysis also measures the loudness the episode and every clip are normalised with.
+    const analysis = main.info.hasAudio ? await analyseAudio(main.file, start, end - start, signal) : null;
+    const clips = analysis ? chooseClips(transcript, analysis, job.clipsPerEpisode, keywords) : evenlySpaced(end - start, job.clipsPerEpisode);
+    const loudness = analysis?.loudness ?? null;
 
     await store.progress(job.id, 'rendering the episode', 15);
     const base = safeName(title);
     const rendered: { record: OutputRecord; file: string; mimeType: string }[] = [];
     const episodeFile = path.join(dir, 'episode.mp4');
-    await renderEpisode({ main, start, end, intro, outro, logo, output: episodeFile, settings: config.encode, signal });
+    const episodeVideo = await renderEpisode({ main, start, end, intro, outro, logo, loudness, output: episodeFile, settings: config.encode, signal });
+    if (episodeVideo.copied) ctx.log(`episode ${job.id}: picture copied from ${episodeVideo.start.toFixed(3)} s (asked ${start} s)`);
     rendered.push({ record: await outputRecord(episodeFile, `${base}.mp4`, 'episode', signal), file: episodeFile, mimeType: 'video/mp4' });
 
     const colours = brandColours(job.brand);
@@ -240,6 +245,7 @@ async function processJob(ctx: JobContext, job: SubmissionJob, userId: string, s
         colours,
         text: texts[i],
         logo,
+        loudness,
         output: file,
         settings: config.encode,
         signal,
@@ -262,7 +268,12 @@ async function processJob(ctx: JobContext, job: SubmissionJob, userId: string, s
         episodeTitle: title,
         transcript,
         content,
-        episode: { name: rendered[0].record.name, durationSeconds: rendered[0].record.durationSeconds, introSeconds: intro?.info.durationSeconds ?? 0 },
+        // A copied picture may start a little before `start` (on its keyframe): the words move with it.
+        episode: {
+          name: rendered[0].record.name,
+          durationSeconds: rendered[0].record.durationSeconds,
+          introSeconds: (intro?.info.durationSeconds ?? 0) + (episodeVideo.copied ? start - episodeVideo.start : 0),
+        },
         clips: clips.map((clip, i) => ({ name: rendered[i + 1].record.name, durationSeconds: rendered[i + 1].record.durationSeconds, from: clip.start, to: clip.end, introSeconds: clipIntro?.info.durationSeconds ?? 0 })),
       });
       rendered.push(...written.files);

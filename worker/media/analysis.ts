@@ -1,7 +1,9 @@
 // One decoding pass over the episode's audio: loudness per window (astats RMS) and the silences
-// (silencedetect), the inputs of the clip heuristic in clip-selection.ts.
+// (silencedetect), the inputs of the clip heuristic in clip-selection.ts, and, from the same
+// decode, the EBU R128 measurement every render normalises with (loudness.ts).
 import { ffmpeg, inputArgs } from './ffmpeg.ts';
 import type { AudioProfile, Interval } from './clip-selection.ts';
+import { MEASURE_FILTER, parseLoudness, type Loudness } from './loudness.ts';
 
 const ANALYSIS_WINDOW_SECONDS = 0.5;
 const SAMPLE_RATE = 8000;
@@ -37,30 +39,33 @@ export function parseAnalysisLog(log: string, durationSeconds: number): AudioPro
   return { windowSeconds: ANALYSIS_WINDOW_SECONDS, windowDb, silences, durationSeconds };
 }
 
-/** Analyses the audio of `file` between `startSeconds` and `startSeconds + durationSeconds`. */
+/**
+ * Analyses the audio of `file` between `startSeconds` and `startSeconds + durationSeconds`; the
+ * profile carries the range's loudness measurement (null when unmeasurable, e.g. silence).
+ */
 export async function analyseAudio(
   file: string,
   startSeconds: number,
   durationSeconds: number,
   signal?: AbortSignal,
-): Promise<AudioProfile> {
+): Promise<AudioProfile & { loudness: Loudness | null }> {
   const samplesPerWindow = Math.round(SAMPLE_RATE * ANALYSIS_WINDOW_SECONDS);
   const { stderr } = await ffmpeg(
     [
       ...inputArgs('video', file, ['-ss', String(startSeconds), '-t', String(durationSeconds)]),
-      '-vn',
-      '-af',
-      [
+      '-filter_complex',
+      `[0:a]asplit=2[profile][r128];[r128]${MEASURE_FILTER}[measured];[profile]` + [
         `aresample=${SAMPLE_RATE}`,
         'pan=mono|c0=c0',
         `asetnsamples=n=${samplesPerWindow}`,
         'astats=metadata=1:reset=1',
         'ametadata=mode=print:key=lavfi.astats.Overall.RMS_level',
         `silencedetect=noise=${SILENCE_NOISE_DB}dB:d=${SILENCE_MIN_SECONDS}`,
-      ].join(','),
-      '-f', 'null', '-',
+      ].join(',') + '[analysed]',
+      '-map', '[analysed]', '-f', 'null', '-',
+      '-map', '[measured]', '-f', 'null', '-',
     ],
     signal,
   );
-  return parseAnalysisLog(stderr, durationSeconds);
+  return { ...parseAnalysisLog(stderr, durationSeconds), loudness: parseLoudness(stderr) };
 }

@@ -15,7 +15,7 @@ import type { BrandColours } from './styles.ts';
 
 const FACE = path.join(import.meta.dirname, '..', '..', 'tests', 'fixtures', 'media', 'astronaut-face.jpg');
 const colours: BrandColours = { primary: '1F2937', secondary: '6366F1', tertiary: 'F59E0B' };
-const settings = { preset: 'ultrafast', crf: 30, clipHeight: 320 };
+const settings = { preset: 'ultrafast', clipPreset: 'ultrafast', crf: 30, clipHeight: 320 };
 let dir: string;
 let faceVideo: string;
 let plainVideo: string;

@@ -174,3 +174,49 @@ export async function probeImage(
   if (!image?.width || !image.height) throw new MediaError(`${label} is not a readable PNG image`, true);
   return { width: image.width, height: image.height };
 }
+
+/** The video stream as a stream copy sees it, and the keyframe a copied trim would start on. */
+export interface CopyCut {
+  codec: string;
+  pixFmt: string;
+  /** Degrees the picture is turned on display (a phone held upright): 0 for none. */
+  rotation: number;
+  /** Seconds from the start of the file of the last keyframe at or before the cut. */
+  keyframeSeconds: number;
+}
+
+/**
+ * The first video stream's codec and pixel format and the last keyframe at or before `seconds`
+ * (from the file's start, as `-ss` counts), looking back at most `maxShift` seconds; null when no
+ * keyframe is that close.
+ */
+export async function keyframeBefore(file: string, seconds: number, maxShift: number, signal?: AbortSignal): Promise<CopyCut | null> {
+  const base = ['-v', 'error', '-protocol_whitelist', 'file', ...INPUT_FORMAT.video.demuxer, '-print_format', 'json'];
+  const target = `file:${path.resolve(file)}`;
+  const head = JSON.parse(
+    (await runBinary(ffprobePath, [...base, '-select_streams', 'v:0', '-show_entries', 'format=start_time:stream=codec_name,pix_fmt:stream_side_data=rotation', target], signal)).stdout,
+  ) as { format?: { start_time?: string }; streams?: { codec_name?: string; pix_fmt?: string; side_data_list?: { rotation?: number }[] }[] };
+  const stream = head.streams?.[0];
+  if (!stream?.codec_name || !stream.pix_fmt) return null;
+  const params = { codec: stream.codec_name, pixFmt: stream.pix_fmt, rotation: stream.side_data_list?.find((d) => d.rotation)?.rotation ?? 0 };
+  // From the very start nothing is cut: the copy begins where the file does.
+  if (seconds <= 0) return { ...params, keyframeSeconds: 0 };
+  // -ss counts from the file's start time; packet times are absolute.
+  const origin = Number(head.format?.start_time ?? 0) || 0;
+  const at = origin + seconds;
+  const { packets = [] } = JSON.parse(
+    (
+      await runBinary(
+        ffprobePath,
+        [...base, '-select_streams', 'v:0', '-read_intervals', `${Math.max(0, at - maxShift - 1)}%${at + 0.001}`, '-show_entries', 'packet=pts_time,flags', target],
+        signal,
+      )
+    ).stdout,
+  ) as { packets?: { pts_time?: string; flags?: string }[] };
+  const keyframes = packets
+    .filter((p) => p.flags?.startsWith('K') && p.pts_time !== undefined)
+    .map((p) => Number(p.pts_time))
+    .filter((t) => t <= at + 1e-6 && t >= at - maxShift);
+  if (keyframes.length === 0) return null;
+  return { ...params, keyframeSeconds: Math.max(0, Math.max(...keyframes) - origin) };
+}

@@ -122,7 +122,7 @@ describe("inputs are opened with their slot's demuxer only", () => {
         end: 2,
         logo: file('playlist-logo.png'),
         output,
-        settings: { preset: 'ultrafast', crf: 30, clipHeight: 320 },
+        settings: { preset: 'ultrafast', clipPreset: 'ultrafast', crf: 30, clipHeight: 320 },
       }),
     ).rejects.toThrow(/exited with/);
     // A real logo still works: the same call with a PNG draws it top right.
@@ -134,7 +134,7 @@ describe("inputs are opened with their slot's demuxer only", () => {
       end: 2,
       logo: file('logo.png'),
       output,
-      settings: { preset: 'ultrafast', crf: 30, clipHeight: 320 },
+      settings: { preset: 'ultrafast', clipPreset: 'ultrafast', crf: 30, clipHeight: 320 },
     });
     const [r, g, b] = colourAt(output, 1, '20:20:288:10');
     expect(g).toBeGreaterThan(200);

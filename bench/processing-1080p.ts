@@ -1,0 +1,126 @@
+// The worker's overhead on a 1080p30 episode: processing seconds per minute of input for one job on
+// one worker (submission to delivered: download, analysis, framing, renders, Drive upload), against
+// the time this machine's ffmpeg takes, in the same run, for the minimal commands that make the same
+// outputs (the episode's picture copied and its sound normalised; each clip's moment decoded once
+// and encoded once at the same size, preset and CRF). Starter tier (3 clips), no intro/outro or
+// logo, production encoding.
+// Runs its own stack on CASTLOOP_TEST_PORT_BASE (default 28100) with its own data directory.
+//   npx tsx bench/processing-1080p.ts
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { runAlone, type Row } from './lib/rows.ts';
+import { benchStack } from './lib/stack.ts';
+
+const inputSeconds = Number(process.env.BENCH_INPUT_SECONDS ?? 60);
+const FPS = 30;
+const encodeEnv = { WORKER_X264_CRF: '21', WORKER_CLIP_HEIGHT: '1920', ...(process.env.BENCH_PRESET ? { WORKER_X264_PRESET: process.env.BENCH_PRESET } : {}) };
+
+interface Output {
+  kind: 'episode' | 'clip';
+  durationSeconds: number;
+  startSeconds?: number;
+}
+
+export async function bench(): Promise<Row[]> {
+  const { config, startStack } = await benchStack(28100, 'processing-1080p');
+  const { startWorkerProcess } = await import('../local/worker.ts');
+  const { X264_PRESETS } = await import('../worker/config.ts');
+  const { ffmpegPath } = await import('../worker/media/ffmpeg.ts');
+  const { SPEECH, makeVideo } = await import('../tests/support/media.ts');
+  const { createUser, storeOAuthTokens } = await import('../tests/support/users.ts');
+  const { serviceClient, withDb } = await import('../tests/support/stack.ts');
+
+  const stack = await startStack(config, { reset: true, web: 'none', worker: false });
+  const work = path.join(config.dataDir, 'bench');
+  mkdirSync(work, { recursive: true });
+  const ffmpeg = (args: string[]) => execFileSync(ffmpegPath, ['-hide_banner', '-nostdin', '-y', '-loglevel', 'error', ...args]);
+  const timed = (args: string[]) => {
+    const began = Date.now();
+    ffmpeg(args);
+    return (Date.now() - began) / 1000;
+  };
+
+  try {
+    // A camera-like source: moving picture, speech-like sound, a keyframe every 2 s.
+    const input = path.join(work, 'episode-1080p.mp4');
+    ffmpeg([
+      '-f', 'lavfi', '-i', `testsrc2=s=1920x1080:r=${FPS}:d=${inputSeconds}`,
+      '-f', 'lavfi', '-i', `aevalsrc=${SPEECH}:s=48000:d=${inputSeconds}`,
+      '-c:v', 'libx264', '-preset', 'ultrafast', '-g', String(2 * FPS), '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', input,
+    ]);
+    const warmUp = makeVideo(path.join(work, 'warm-up.mp4'), { size: '320x180', fps: 10, seconds: 10 });
+
+    const user = await createUser('onboarded', { tier: 'starter' });
+    await withDb(async (db) => {
+      const { rows } = await db.query(
+        `insert into public.oauth_connections (user_id, provider, connected, status, expires_at)
+         values ($1, 'google', true, 'connected', now() + interval '1 day') returning id`,
+        [user.id],
+      );
+      await storeOAuthTokens(db, rows[0].id, user.id, 'bench-token', 'r');
+    });
+    const upload = async (file: string) => {
+      const objectPath = `${user.id}/uploads/${path.basename(file)}`;
+      const { error } = await serviceClient().storage.from('episodes').upload(objectPath, readFileSync(file), { contentType: 'video/mp4' });
+      if (error) throw new Error(error.message);
+      return objectPath;
+    };
+
+    /** Submits one episode and answers the seconds until it is delivered, and its outputs. */
+    const run = async (objectPath: string): Promise<{ seconds: number; outputs: Output[] }> => {
+      const began = Date.now();
+      const id = await withDb(async (db) => {
+        const { rows } = await db.query(
+          `with e as (insert into public.episodes (user_id, title, files) values ($1, $2, array[$3]) returning id)
+           insert into public.submission_logs (episode_id, user_id, user_email, object_storage_files, submission_parameters)
+           select e.id, $1, 'bench@example.com', array[$3], '{"addIntroOutro": false, "addLogo": false}' from e returning id`,
+          [user.id, `Bench ${Date.now()}`, objectPath],
+        );
+        return rows[0].id as string;
+      });
+      for (;;) {
+        const { rows } = await withDb((db) =>
+          db.query(`select status, failure_reason, outputs from public.episode_processing where submission_log_id = $1`, [id]),
+        );
+        if (rows[0]?.status === 'failed') throw new Error(`the bench job failed: ${rows[0].failure_reason}`);
+        if (rows[0]?.status === 'delivered') return { seconds: (Date.now() - began) / 1000, outputs: rows[0].outputs as Output[] };
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+    };
+
+    const worker = await startWorkerProcess(config, undefined, encodeEnv);
+    await run(await upload(warmUp)); // pg-boss schema, caches
+    const job = await run(await upload(input));
+    await worker.stop();
+
+    // The minimal commands, with the worker's own encode settings.
+    const encode = { crf: Number(encodeEnv.WORKER_X264_CRF), clipPreset: process.env.BENCH_PRESET ?? X264_PRESETS.clip };
+    const norm = 'loudnorm=I=-16:TP=-1.5:LRA=11,aresample=48000';
+    // The worker's outputs are MP4s that play while they download (faststart): so are these.
+    const audio = ['-c:a', 'aac', '-b:a', '128k', '-ac', '2'];
+    const episodeSeconds = timed(['-i', input, '-map', '0:v', '-map', '0:a', '-c:v', 'copy', '-af', norm, ...audio, '-movflags', '+faststart', path.join(work, 'minimal-episode.mp4')]);
+    const clips = job.outputs.filter((o) => o.kind === 'clip');
+    const clipArgs = clips.flatMap((clip, i) => [
+      '-ss', String(clip.startSeconds ?? 0), '-t', String(clip.durationSeconds), '-i', input,
+      '-filter_complex', `[${i}:v]scale=1080:-2,pad=1080:1920:(ow-iw)/2:(oh-ih)/2,format=yuv420p[v${i}];[${i}:a]${norm}[a${i}]`,
+      '-map', `[v${i}]`, '-map', `[a${i}]`, '-c:v', 'libx264', '-preset', encode.clipPreset, '-crf', String(encode.crf), ...audio, '-movflags', '+faststart', path.join(work, `minimal-clip-${i}.mp4`),
+    ]);
+    const clipSeconds = timed(clipArgs);
+    const minimal = episodeSeconds + clipSeconds;
+
+    const minutes = inputSeconds / 60;
+    const detail = `${inputSeconds} s of 1920x1080 ${FPS} fps, ${clips.length} clips 1080x1920 (preset ${encode.clipPreset}, CRF ${encode.crf}), episode picture copied`;
+    console.log(detail);
+    console.log(`worker, one job: ${job.seconds.toFixed(1)} s; minimal ffmpeg: ${minimal.toFixed(1)} s (episode ${episodeSeconds.toFixed(1)} s, clips ${clipSeconds.toFixed(1)} s)`);
+    return [
+      { bench: 'processing-1080p', figure: 'processing time per minute of 1080p30 input (one job, one worker)', value: job.seconds / minutes, unit: 's/min', detail },
+      { bench: 'processing-1080p', figure: 'minimal ffmpeg commands for the same outputs, per minute of input', value: minimal / minutes, unit: 's/min', detail: `episode ${episodeSeconds.toFixed(1)} s + clips ${clipSeconds.toFixed(1)} s` },
+      { bench: 'processing-1080p', figure: 'worker / minimal ffmpeg', value: job.seconds / minimal, unit: 'x', budget: { limit: 1.2, kind: 'max' }, detail: `${job.seconds.toFixed(1)} s / ${minimal.toFixed(1)} s, measured in the same run` },
+    ];
+  } finally {
+    await stack.stop();
+  }
+}
+
+await runAlone(import.meta.url, bench);
