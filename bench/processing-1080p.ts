@@ -2,12 +2,12 @@
 // one worker (submission to delivered: download, analysis, framing, renders, Drive upload), against
 // the time this machine's ffmpeg takes, in the same run, for the minimal commands that make the same
 // outputs (the episode's picture copied and its sound normalised; each clip's moment decoded once
-// and encoded once at the same size, preset and CRF). Starter tier (3 clips), no intro/outro or
-// logo, production encoding.
+// and encoded once at the same size, preset and CRF); and the same job without the content
+// engine's stages. Starter tier (3 clips), no intro/outro or logo, production encoding.
 // Runs its own stack on CASTLOOP_TEST_PORT_BASE (default 28100) with its own data directory.
 //   npx tsx bench/processing-1080p.ts
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { runAlone, type Row } from './lib/rows.ts';
 import { benchStack } from './lib/stack.ts';
@@ -94,6 +94,16 @@ export async function bench(): Promise<Row[]> {
     const job = await run(await upload(input));
     await worker.stop();
 
+    // The same job without the stages the content engine added (issue 27): a podcast language the
+    // offline engine does not transcribe (so no words, captions or content files) and no face
+    // detector (so no framing pass).
+    await withDb((db) => db.query(`update public.profiles set podcast_language = 'de' where id = $1`, [user.id]));
+    const plainWorker = await startWorkerProcess(config, undefined, { ...encodeEnv, FACE_DETECTOR_PYTHON: path.join(work, 'no-face-detector') });
+    const plainInput = path.join(work, 'episode-1080p-plain.mp4');
+    copyFileSync(input, plainInput);
+    const plain = await run(await upload(plainInput));
+    await plainWorker.stop();
+
     // The minimal commands, with the worker's own encode settings.
     const encode = { crf: Number(encodeEnv.WORKER_X264_CRF), clipPreset: process.env.BENCH_PRESET ?? X264_PRESETS.clip };
     const norm = 'loudnorm=I=-16:TP=-1.5:LRA=11,aresample=48000';
@@ -112,9 +122,17 @@ export async function bench(): Promise<Row[]> {
     const minutes = inputSeconds / 60;
     const detail = `${inputSeconds} s of 1920x1080 ${FPS} fps, ${clips.length} clips 1080x1920 (preset ${encode.clipPreset}, CRF ${encode.crf}), episode picture copied`;
     console.log(detail);
+    console.log(`without the content engine's stages: ${plain.seconds.toFixed(1)} s`);
     console.log(`worker, one job: ${job.seconds.toFixed(1)} s; minimal ffmpeg: ${minimal.toFixed(1)} s (episode ${episodeSeconds.toFixed(1)} s, clips ${clipSeconds.toFixed(1)} s)`);
     return [
       { bench: 'processing-1080p', figure: 'processing time per minute of 1080p30 input (one job, one worker)', value: job.seconds / minutes, unit: 's/min', detail },
+      {
+        bench: 'processing-1080p',
+        figure: "the same without the content engine's stages (transcript, captions, content files, framing)",
+        value: plain.seconds / minutes,
+        unit: 's/min',
+        detail: `${plain.seconds.toFixed(1)} s against ${job.seconds.toFixed(1)} s with them`,
+      },
       { bench: 'processing-1080p', figure: 'minimal ffmpeg commands for the same outputs, per minute of input', value: minimal / minutes, unit: 's/min', detail: `episode ${episodeSeconds.toFixed(1)} s + clips ${clipSeconds.toFixed(1)} s` },
       { bench: 'processing-1080p', figure: 'worker / minimal ffmpeg', value: job.seconds / minimal, unit: 'x', budget: { limit: 1.2, kind: 'max' }, detail: `${job.seconds.toFixed(1)} s / ${minimal.toFixed(1)} s, measured in the same run` },
     ];
