@@ -71,28 +71,28 @@ episodePageRoutes.get('/episodes/:id', async (c) => {
 });
 
 // The episode's transcript, show notes and blog post (what the worker made from its words, on
-// its latest processing): the caller's own episode only, like the page itself.
+// its latest processing): the caller's own episode only, like the page itself; an episode the
+// built-in worker never took has none (404, as the page asks only once it is processed).
 episodePageRoutes.get('/episodes/:id/content', async (c) => {
   const caller = await requireCaller(c);
   const id = c.req.param('id');
   if (!UUID.test(id)) throw new HttpError(404, EPISODE_NOT_FOUND);
-  const { data, error } = await userClient(caller.accessToken)
-    .from('episodes')
-    .select('id, episode_processing(status, drive_folder_url, content, created_at)')
-    .eq('id', id)
-    .eq('user_id', caller.userId)
-    .order('created_at', { referencedTable: 'episode_processing', ascending: false })
-    .limit(1, { referencedTable: 'episode_processing' })
+  const { data: latest, error } = await userClient(caller.accessToken)
+    .from('episode_processing')
+    .select('status, drive_folder_url, content, episode:episodes!inner(user_id)')
+    .eq('episode_id', id)
+    .eq('episode.user_id', caller.userId)
+    .order('created_at', { ascending: false })
+    .limit(1)
     .maybeSingle();
   if (error) throw databaseError(error, 'Could not load the episode');
-  if (!data) throw new HttpError(404, EPISODE_NOT_FOUND);
-  const latest = data.episode_processing[0];
+  if (!latest) throw new HttpError(404, EPISODE_NOT_FOUND);
   const answer: EpisodeContentAnswer = {
-    episodeId: data.id,
-    status: PROCESSING_STATUSES.find((status) => status === latest?.status) ?? null,
-    driveFolderUrl: latest?.drive_folder_url ?? null,
+    episodeId: id,
+    status: PROCESSING_STATUSES.find((status) => status === latest.status) ?? null,
+    driveFolderUrl: latest.drive_folder_url,
     // The worker writes it in the shape of EpisodeContent (worker/content/content-stage.ts).
-    content: (latest?.content as EpisodeContent | null | undefined) ?? null,
+    content: (latest.content as EpisodeContent | null) ?? null,
   };
   return c.json(answer);
 });
