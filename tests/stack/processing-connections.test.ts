@@ -19,6 +19,7 @@ import { workerEnv } from '../../local/worker.ts';
 import { openToken, parseTokenKeyring } from '../../supabase/functions/_shared/domain-server/token-cipher.ts';
 import { useAutomation } from '../support/episodes.ts';
 import { makeFixtures, type Fixtures } from '../support/media.ts';
+import { NOT_TRANSCRIBED } from '../support/processing.ts';
 import { config, withDb } from '../support/stack.ts';
 import { markEpisodeFilesChecked, signIn } from '../support/submissions.ts';
 import { createUser, storeOAuthTokens, type TestUser } from '../support/users.ts';
@@ -86,11 +87,15 @@ async function connect(user: TestUser, provider: SandboxProvider, grant: Grant, 
   });
 }
 
+/** A subscriber who may submit. Connections, not words: their podcast is in a language the offline engine does not transcribe. */
 async function subscriber(postAutomatically = false) {
   const user = await createUser('onboarded', { tier: 'starter' });
   const { client } = await signIn(user);
   await withDb((db) =>
-    db.query(`update public.profiles set hosting_ready_at = now() - interval '1 day', post_automatically = $2 where id = $1`, [user.id, postAutomatically]),
+    db.query(
+      `update public.profiles set hosting_ready_at = now() - interval '1 day', post_automatically = $2, podcast_language = $3 where id = $1`,
+      [user.id, postAutomatically, NOT_TRANSCRIBED],
+    ),
   );
   return { user, client };
 }

@@ -2,24 +2,31 @@
 // keywords), the blog post and the transcript, and why anything was not made.
 import type { EpisodeContent } from '@domain/episode-content';
 import type { ProcessingStatus } from '@domain/processing';
+import type { ReactNode } from 'react';
 import { Panel } from '@/components/panel';
 import { useEpisodeContent } from '../api/get-episode-content';
 import { episodePageTexts as t } from '../texts';
 
+/** A titled part of the show notes (its heading names it for assistive technology). */
+function NotesPart({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <section aria-labelledby={id}>
+      <h3 id={id} className="font-semibold">
+        {title}
+      </h3>
+      {children}
+    </section>
+  );
+}
+
 function ShowNotesView({ notes }: { notes: NonNullable<EpisodeContent['showNotes']> }) {
   return (
     <div className="flex flex-col gap-3">
-      <section aria-labelledby="summary-title">
-        <h3 id="summary-title" className="font-semibold">
-          {t.summaryTitle}
-        </h3>
+      <NotesPart id="summary-title" title={t.summaryTitle}>
         <p className="break-words">{notes.summary}</p>
-      </section>
+      </NotesPart>
       {notes.chapters.length > 0 && (
-        <section aria-labelledby="chapters-title">
-          <h3 id="chapters-title" className="font-semibold">
-            {t.chaptersTitle}
-          </h3>
+        <NotesPart id="chapters-title" title={t.chaptersTitle}>
           <ol className="list-inside list-decimal">
             {notes.chapters.map((chapter) => (
               <li key={chapter.start} className="break-words">
@@ -27,13 +34,10 @@ function ShowNotesView({ notes }: { notes: NonNullable<EpisodeContent['showNotes
               </li>
             ))}
           </ol>
-        </section>
+        </NotesPart>
       )}
       {notes.quotes.length > 0 && (
-        <section aria-labelledby="quotes-title">
-          <h3 id="quotes-title" className="font-semibold">
-            {t.quotesTitle}
-          </h3>
+        <NotesPart id="quotes-title" title={t.quotesTitle}>
           <ul className="flex flex-col gap-1">
             {notes.quotes.map((quote) => (
               <li key={quote.start} className="break-words">
@@ -41,13 +45,10 @@ function ShowNotesView({ notes }: { notes: NonNullable<EpisodeContent['showNotes
               </li>
             ))}
           </ul>
-        </section>
+        </NotesPart>
       )}
       {notes.keywords.length > 0 && (
-        <section aria-labelledby="keywords-title">
-          <h3 id="keywords-title" className="font-semibold">
-            {t.keywordsTitle}
-          </h3>
+        <NotesPart id="keywords-title" title={t.keywordsTitle}>
           <ul className="flex flex-wrap gap-1">
             {notes.keywords.map((keyword) => (
               <li key={keyword} className="badge badge-outline">
@@ -55,7 +56,7 @@ function ShowNotesView({ notes }: { notes: NonNullable<EpisodeContent['showNotes
               </li>
             ))}
           </ul>
-        </section>
+        </NotesPart>
       )}
     </div>
   );

@@ -21,18 +21,8 @@ export type ConfigurationValues = Record<ProfileTextField, string> & {
   files: Partial<Record<BrandAssetSlot, File | null>>;
 };
 
-export const podcastFields: ProfileTextField[] = [
-  'podcastTitle',
-  'podcastDescription',
-  'podcastAuthor',
-  'podcastCopyright',
-  'podcastKeywords',
-  'podcastWebsite',
-  'podcastLanguage',
-  'podcastTimezone',
-  'podcastPrimaryCategory',
-  'podcastSecondaryCategory',
-];
+/** The podcast's own fields, in the profile's order. */
+export const podcastFields: ProfileTextField[] = profileTextFields.filter((field) => field.startsWith('podcast'));
 export const colorFields = ['brandColorPrimary', 'brandColorSecondary', 'brandColorTertiary'] as const;
 
 function storedFiles(record: ProfileRecord | null | undefined): Partial<Record<BrandAssetSlot, boolean>> {
