@@ -95,7 +95,13 @@ describe.each(viewports)('at %s px', (_, viewport) => {
 
     // Retry: queued again, and now it uses the month's only episode.
     await retry.click();
-    await waitForToast(page, 'Episode Queued Again', "Interview is back in the processing queue. It counts toward this month's episodes.");
+    // The retry's own toast, success or refusal: a refusal fails here with the server's words.
+    const outcome = page.getByTestId('toast').filter({ has: page.getByText(/^(Episode Queued Again|Retry Failed)$/) }).last();
+    await outcome.waitFor();
+    expect(await outcome.locator('p').allTextContents()).toEqual([
+      'Episode Queued Again',
+      "Interview is back in the processing queue. It counts toward this month's episodes.",
+    ]);
     await page.getByText('1 / 1 used').waitFor();
     await page.getByText('Monthly limit reached. Your plan allows 1 episode(s) per month.').waitFor();
     await expect.poll(() => recent.getByRole('button', { name: 'Retry Interview' }).count()).toBe(0);

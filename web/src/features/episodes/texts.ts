@@ -151,7 +151,6 @@ export const episodePageTexts = {
   retrying: 'Retrying...',
   retryQueuedTitle: 'Episode queued again',
   retryQueued: 'Processing starts again in a moment.',
-  retryFailedTitle: 'Retry failed',
   driveFolder: 'Open the Google Drive folder',
 
   filesTitle: 'Finished files',

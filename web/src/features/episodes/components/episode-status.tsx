@@ -13,7 +13,7 @@ export function EpisodeStatus({ episode }: { episode: EpisodeDetail }) {
   const onRetry = () =>
     retry.mutate(episode.id, {
       onSuccess: () => notify.success(t.retryQueuedTitle, { description: t.retryQueued }),
-      onError: (error) => notify.error(t.retryFailedTitle, { description: errorMessage(error, t.retryFailedTitle) }),
+      onError: (error) => notify.error(episodeTexts.retryFailedTitle, { description: errorMessage(error, episodeTexts.retryFailed) }),
     });
   return (
     <Panel titleId="episode-status-title" title={t.statusTitle}>
