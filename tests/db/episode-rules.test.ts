@@ -561,6 +561,9 @@ describe('admin resubmission and the outbox', () => {
     await inRolledBackTx(async (db) => {
       // The webhook takes the submission (with the built-in worker active the row is skipped).
       await db.query(`update private.automation_settings set automation = 'webhook'`);
+      // Deliveries other files left due would be claimed first (oldest first, ten at a time):
+      // in this rolled-back transaction they wait, so the claims below see this submission's.
+      await db.query(`update public.webhook_deliveries set next_attempt_at = now() + interval '1 day' where delivered_at is null and failed_at is null`);
       const user = await createReadySubscriber(db, 'growth');
       const file = `${user.id}/uploads/ep.mp4`;
       await addCheckedEpisodeFile(db, file);
