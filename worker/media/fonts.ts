@@ -11,6 +11,7 @@ import { mkdir, mkdtemp, readdir, readFile, rename, rm, symlink, writeFile } fro
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { googleFontFamilies } from '../../supabase/functions/_shared/domain/google-fonts.ts';
+import { PROVIDER_ANSWER_MAX_BYTES, readCappedJson } from '../../supabase/functions/_shared/domain-server/capped-response.ts';
 
 export const FALLBACK_FONT = {
   family: 'DejaVu Sans',
@@ -74,7 +75,8 @@ async function fetchFamily(family: string, target: string, source: FontSource & 
   const name = `@fontsource/${fontsourceSlug(family)}`;
   const meta = await fetch(`${source.registry.replace(/\/$/, '')}/${name.replace('/', '%2F')}/latest`, { signal });
   if (!meta.ok) throw new Error(`${name}: the registry answered ${meta.status}`);
-  const manifest = (await meta.json()) as { version?: string; dist?: { tarball?: string; integrity?: string } };
+  // The registry's answer, read only up to the cap like every other server's.
+  const manifest = ((await readCappedJson(meta, PROVIDER_ANSWER_MAX_BYTES)) ?? {}) as { version?: string; dist?: { tarball?: string; integrity?: string } };
   const tarball = manifest.dist?.tarball;
   const integrity = /^sha512-(.+)$/.exec(manifest.dist?.integrity ?? '');
   if (!tarball || !integrity) throw new Error(`${name}: no tarball with a sha512 integrity`);

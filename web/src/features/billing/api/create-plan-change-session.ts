@@ -1,10 +1,8 @@
 // POST /api/create-plan-change-session: the billing portal opened on changing the plan (choosing
 // one, or confirming `tier`); the browser goes there and Stripe brings it back to the dashboard.
 import { useMutation } from '@tanstack/react-query';
-import { z } from 'zod/mini';
 import { apiRequest } from '@/lib/api-client';
-
-const portalAnswer = z.object({ url: z.string() });
+import { portalAnswer } from './open-portal';
 
 function createPlanChangeSession(tier?: string) {
   return apiRequest('POST', '/api/create-plan-change-session', portalAnswer, { body: tier === undefined ? {} : { tier } });

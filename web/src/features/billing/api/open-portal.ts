@@ -3,7 +3,8 @@ import { useMutation } from '@tanstack/react-query';
 import { z } from 'zod/mini';
 import { apiRequest } from '@/lib/api-client';
 
-const portalAnswer = z.object({ url: z.string() });
+/** What a billing-portal session answers (also the plan-change session). */
+export const portalAnswer = z.object({ url: z.string() });
 
 function openPortal() {
   return apiRequest('POST', '/api/create-portal-session', portalAnswer);
