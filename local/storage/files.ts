@@ -89,6 +89,9 @@ export interface StoredTemp {
  * socket): on failure it is unpiped and left flowing. The temp file is gone when this rejects.
  */
 export async function writeTemp(files: ObjectFiles, source: Readable, limit: number): Promise<StoredTemp> {
+  // A client that hung up while the caller was still checking its rights has already emitted
+  // 'aborted' and 'close': no further event would come, and the temp file would stay forever.
+  if (source.destroyed && !source.readableEnded) throw errors.invalidRequest('Upload aborted by the client');
   const target = files.newTempPath();
   const hash = createHash('md5');
   let size = 0;
