@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { SignJWT } from 'jose';
 import nodemailer from 'nodemailer';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { loadConfig, repoRoot } from '../../local/config.ts';
 import type { SupervisedService } from '../../local/lib/process.ts';
 import { listMigrations, startDatabase, wipeData } from '../../local/postgres/database.ts';
@@ -261,15 +261,19 @@ describe('stack lifecycle', () => {
         return 'down';
       }
     };
-    const servesAgain = (check: () => Promise<Response>) =>
-      expect.poll(() => answer(check), { timeout: 30_000, interval: 250 }).toMatch(/^[[{]/);
+    // A part is replaced once its new process is ready; under the full suite's load the functions
+    // host takes up to a minute to load every function (its own ready budget is 180 s). A failure
+    // prints the stack's console, which says what the supervisor did.
+    onTestFailed(() => console.error(`the stack's console:\n${events.join('\n')}`));
+    const comeback = { timeout: 120_000, interval: 250 };
+    const servesAgain = (check: () => Promise<Response>) => expect.poll(() => answer(check), comeback).toMatch(/^[[{]/);
     const replaced = (service: SupervisedService, before: number, name: string) =>
-      expect.poll(() => service.pid(), { timeout: 30_000, interval: 100, message: name }).not.toBe(before);
+      expect.poll(() => service.pid(), { ...comeback, message: name }).not.toBe(before);
     try {
       // A changed function is served as changed (the stack's watcher restarts the host).
       expect(await answer(() => fixture('version'))).toBe('one');
       await writeFunction('version', 'Deno.serve(() => new Response("two"));');
-      await expect.poll(() => answer(() => fixture('version')), { timeout: 30_000, interval: 250 }).toBe('two');
+      await expect.poll(() => answer(() => fixture('version')), comeback).toBe('two');
 
       // The host ends by itself: it comes back, and the console says why.
       const host = stack.services.functions;
@@ -301,7 +305,7 @@ describe('stack lifecycle', () => {
         // A new process first (the old one may still answer for a moment), then it serves.
         await replaced(service, pid, name);
         if (check) await servesAgain(check);
-        else await expect.poll(comebacks, { timeout: 30_000, message: `${name} ready again` }).toBeGreaterThan(comebacksBefore);
+        else await expect.poll(comebacks, { ...comeback, message: `${name} ready again` }).toBeGreaterThan(comebacksBefore);
         expect(events.some((line) => line.startsWith(service.name) && line.includes('exited')), `${name} named on the console`).toBe(true);
       }
       expect(await (await plans()).json()).toEqual([{ id: 'starter' }]);
@@ -319,6 +323,6 @@ describe('stack lifecycle', () => {
       await stack.stop();
       await rm(fixtures, { recursive: true, force: true });
     }
-  });
+  }, 600_000);
 });
 
