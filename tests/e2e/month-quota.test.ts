@@ -95,8 +95,7 @@ describe.each(viewports)('at %s px', (_, viewport) => {
 
     // Retry: queued again, and now it uses the month's only episode.
     await retry.click();
-    // What the retry did, as the dashboard shows it. (Its toast, 'Episode Queued Again', was
-    // missing in about one run in three here and is under investigation: docs/decisions.md.)
+    await waitForToast(page, 'Episode Queued Again', "Interview is back in the processing queue. It counts toward this month's episodes.");
     await page.getByText('1 / 1 used').waitFor();
     await page.getByText('Monthly limit reached. Your plan allows 1 episode(s) per month.').waitFor();
     await expect.poll(() => recent.getByRole('button', { name: 'Retry Interview' }).count()).toBe(0);

@@ -29,16 +29,19 @@ export function ProcessingLine({ title, state }: { title: string; state: Process
   );
 }
 
-function RetryButton({ episode }: { episode: Episode }) {
-  const retry = useRetryEpisode();
+// The retry's mutation belongs to the list, not to the button: a retried episode is no longer
+// failed once the list reloads, so its button goes away, and a mutation whose component has
+// unmounted drops its mutate() callbacks (the 'Episode Queued Again' toast went missing that way).
+function RetryButton({ episode, retry }: { episode: Episode; retry: ReturnType<typeof useRetryEpisode> }) {
+  const pending = retry.isPending && retry.variables === episode.id;
   const onRetry = () =>
     retry.mutate(episode.id, {
       onSuccess: () => notify.success(t.retriedTitle, { description: t.retried(episode.title) }),
       onError: (error) => notify.error(t.retryFailedTitle, { description: errorMessage(error, t.retryFailed) }),
     });
   return (
-    <button type="button" className="btn btn-outline btn-xs self-start" disabled={retry.isPending} onClick={onRetry}>
-      {retry.isPending ? t.retrying : t.retry}
+    <button type="button" className="btn btn-outline btn-xs self-start" disabled={pending} onClick={onRetry}>
+      {pending ? t.retrying : t.retry}
       <span className="sr-only"> {episode.title}</span>
     </button>
   );
@@ -46,6 +49,7 @@ function RetryButton({ episode }: { episode: Episode }) {
 
 export function RecentEpisodes() {
   const episodes = useEpisodes();
+  const retry = useRetryEpisode();
   return (
     <section aria-labelledby="recent-episodes-title" className="flex flex-col gap-2">
       <h3 id="recent-episodes-title" className="font-semibold">
@@ -72,7 +76,7 @@ export function RecentEpisodes() {
                 </span>
               </span>
               {episode.processing && <ProcessingLine title={episode.title} state={episode.processing} />}
-              {episode.processing?.status === 'failed' && <RetryButton episode={episode} />}
+              {episode.processing?.status === 'failed' && <RetryButton episode={episode} retry={retry} />}
             </li>
           ))}
         </ul>
