@@ -30,6 +30,9 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 120_000,
           fileParallelism: false,
+          // One file at a time on one stack: the files share nothing but the stack, so they share
+          // one module graph too (no per-file re-import of supabase-js, pg and playwright).
+          isolate: false,
         },
       },
     ],
