@@ -7,6 +7,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EPISODES_BUCKET } from '../../supabase/functions/_shared/domain/episodes.ts';
 import { BRAND_ASSETS_BUCKET } from '../../supabase/functions/_shared/domain/onboarding.ts';
+import { PROCESSING_PIECES_BUCKET } from '../../supabase/functions/_shared/domain-server/processing-limits.ts';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 
@@ -31,6 +32,7 @@ describe('bucket names', () => {
   it.each([
     ['episodes', EPISODES_BUCKET],
     ['brand-assets', BRAND_ASSETS_BUCKET],
+    ['processing-pieces', PROCESSING_PIECES_BUCKET],
   ])('%s is a string literal only where it is defined', (bucket, constant) => {
     expect(constant).toBe(bucket);
     // A quoted name, or the name as the bucket segment of a Storage URL.
