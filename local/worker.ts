@@ -41,6 +41,8 @@ export function workerEnv(config: StackConfig): Record<string, string> {
           WORKER_X264_PRESET: 'ultrafast',
           WORKER_X264_CRF: '30',
           WORKER_CLIP_HEIGHT: '320',
+          // The fixtures are a minute or so: a re-encoded episode still goes out in several pieces.
+          WORKER_SEGMENT_SECONDS: '30',
           WORKER_HEARTBEAT_SECONDS: '10',
           WORKER_SUPERVISE_SECONDS: '2',
           WORKER_FEED_INTERVAL_MS: '500',

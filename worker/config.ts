@@ -43,6 +43,11 @@ export interface WorkerConfig {
   retryLimit: number;
   retryDelaySeconds: number;
   encode: EncodeSettings;
+  /**
+   * Seconds of the episode's main part in one video piece (docs/decisions.md "Processing in
+   * pieces"); tests set a few seconds to split their short fixtures.
+   */
+  segmentSeconds: number;
   /** npm registry the brand fonts (@fontsource) are fetched from; null ('off'): captions in the fallback font. */
   fontRegistry: string | null;
   /** GET /health on this port (worker/health.ts); null: no health server. */
@@ -177,6 +182,7 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerCo
       crf: read.int('WORKER_X264_CRF', 21),
       clipHeight: read.int('WORKER_CLIP_HEIGHT', 1920, 16),
     },
+    segmentSeconds: read.int('WORKER_SEGMENT_SECONDS', 60),
     fontRegistry: raw('WORKER_FONT_REGISTRY') === 'off' ? null : read.apiBase('WORKER_FONT_REGISTRY', 'https://registry.npmjs.org'),
     healthPort: env.WORKER_HEALTH_PORT ? read.int('WORKER_HEALTH_PORT', 0) : null,
     workerName: `${os.hostname()}/${process.pid}`,

@@ -3,11 +3,10 @@ import pg from 'pg';
 import type { PgBoss } from 'pg-boss';
 import type { WorkerConfig } from './config.ts';
 import type { HealthState } from './health.ts';
+import { EXPIRY_MARGIN_SECONDS } from './pieces.ts';
 import { QUEUE } from './queue.ts';
 
 const NOTIFY_CHANNEL = 'episode_processing';
-/** Past the plan's time limit, so the handler's own limit (with its reason) always fires first. */
-const EXPIRY_MARGIN_SECONDS = 600;
 
 export interface RunningFeeder {
   /** Stops the timer (and with it reconnecting the listener); the listener stays until close. */

@@ -1,34 +1,50 @@
-// The job runner: the queue's handlers that process a submission and record the ones given up on.
+// The job runner: the queue's handlers that process a submission (its planning job, its pieces and
+// its join: pieces.ts) and record the ones given up on.
 import type { Job, PgBoss } from 'pg-boss';
-import { processSubmission, type JobContext } from './process-submission.ts';
+import { joinSubmission, processSubmission, type JobContext } from './process-submission.ts';
+import { runPiece, type PieceJobData } from './pieces.ts';
 import { GAVE_UP_QUEUE, QUEUE, type ProcessingJobData } from './queue.ts';
 
 function isPermanent(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { permanent?: unknown }).permanent === true;
 }
 
+/** What a job of the queue is: a submission to plan, one of its pieces, or its join. */
+function describe(data: ProcessingJobData | PieceJobData): string {
+  if (!('planId' in data)) return data.processingId;
+  return data.piece === undefined ? `${data.processingId} (join)` : `${data.processingId} (piece ${data.piece})`;
+}
+
 export async function runJobs(boss: PgBoss, ctx: JobContext): Promise<void> {
   const { config, store, log } = ctx;
-  await boss.work<ProcessingJobData>(
+  // One queue for every kind, so a worker runs `concurrency` jobs of any kind at once (one ffmpeg
+  // per machine); pieces and joins carry no subscriber group, so one episode's pieces spread over
+  // every worker.
+  await boss.work<ProcessingJobData | PieceJobData>(
     QUEUE,
     { batchSize: 1, localConcurrency: config.concurrency, groupConcurrency: config.jobsPerSubscriber, pollingIntervalSeconds: 1 },
-    async ([job]: Job<ProcessingJobData>[]) => {
-      const { processingId } = job.data;
+    async ([job]: Job<ProcessingJobData | PieceJobData>[]) => {
+      const { data } = job;
+      const { processingId } = data;
+      const what = describe(data);
       const began = Date.now();
-      log(`processing ${processingId} (attempt ${job.retryCount + 1})`);
+      log(`processing ${what} (attempt ${job.retryCount + 1})`);
       try {
-        await processSubmission(ctx, processingId, job.signal);
-        log(`processed ${processingId} in ${((Date.now() - began) / 1000).toFixed(1)} s`);
+        const retry = job.retryCount > 0;
+        if (!('planId' in data)) await processSubmission(ctx, boss, processingId, job.signal);
+        else if (data.piece === undefined) await joinSubmission(ctx, data, job.signal, retry);
+        else await runPiece(ctx, boss, { ...data, piece: data.piece }, job.signal, retry);
+        log(`processed ${what} in ${((Date.now() - began) / 1000).toFixed(1)} s`);
       } catch (error) {
         const reason = (error as Error).message;
         if (job.signal.aborted) throw error;
         if (isPermanent(error) || job.retryCount >= config.retryLimit) {
           // Given up: recorded for the subscriber and the admins; the job itself completes.
-          log(`failed ${processingId}: ${reason}`);
+          log(`failed ${what}: ${reason}`);
           await store.failed(processingId, reason);
           return;
         }
-        log(`attempt failed for ${processingId}, will retry: ${reason}`);
+        log(`attempt failed for ${what}, will retry: ${reason}`);
         await store.attemptFailed(processingId, reason);
         throw error;
       }

@@ -1,31 +1,48 @@
-// One submission, start to finish: download, analyse, render the episode and the clips, deliver
-// them to the subscriber's Drive, schedule the posts, record the outcome. Safe to run again after
-// a crash: a delivered submission is left alone, and files already in Drive are not sent twice.
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+// One submission in three kinds of queue job (issue 28, docs/decisions.md "Processing in pieces"):
+// the submission job downloads and analyses the episode and plans its pieces (pieces.ts); each
+// piece (a segment of the episode's picture, its sound, a clip) is rendered by whichever worker
+// takes it; the join puts the episode together and delivers everything to the subscriber's Drive,
+// schedules the posts and records the outcome. Each is safe to run again after a crash: a
+// delivered submission is left alone, and files already in Drive are not sent twice.
+import { mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type pg from 'pg';
 import { EPISODES_BUCKET } from '../supabase/functions/_shared/domain/episodes.ts';
+import type { EpisodeContent } from '../supabase/functions/_shared/domain/episode-content.ts';
 import { BRAND_ASSETS_BUCKET } from '../supabase/functions/_shared/domain/onboarding.ts';
 import type { WorkerConfig } from './config.ts';
 import type { AccessTokenSource } from './access-token.ts';
 import { DriveClient } from './google/drive.ts';
 import { analyseAudio } from './media/analysis.ts';
 import type { ClipRange } from './media/clip-selection.ts';
-import { chooseClips, clipTexts, copyForClip, episodeKeywords, episodeTitle } from './media/clip-words.ts';
+import { chooseClips, copyForClip, episodeKeywords, episodeTitle } from './media/clip-words.ts';
 import {
   BRAND_VIDEO_MAX_SECONDS,
   episodeLengthProblem,
   logoSizeProblem,
-  timeLimitReason,
+  PROCESSING_PIECES_BUCKET,
   videoLimitProblem,
 } from '../supabase/functions/_shared/domain-server/processing-limits.ts';
 import { ffmpeg, inputArgs, MediaError, probe, probeImage, type MediaInfo } from './media/ffmpeg.ts';
-import { renderClip, renderEpisode, type MediaInput } from './media/render.ts';
-import { brandColours, type ClipStyle } from './media/styles.ts';
-import { publishBlogStage, transcribeStage, writeBlogPost, writeContentFiles } from './content/content-stage.ts';
+import { copyStart, joinEpisode, planEpisode, type MediaInput } from './media/render.ts';
+import { emptyContent, publishBlogStage, transcribeStage, writeBlogPost, writeContentFiles } from './content/content-stage.ts';
 import { showNotes } from './content/show-notes.ts';
 import { schedulePosts } from './posting.ts';
-import { downloadObject } from './storage.ts';
+import { deleteObjects, downloadObject, uploadObject } from './storage.ts';
+import {
+  dropPlan,
+  loadPlan,
+  newPlanId,
+  pieceFileName,
+  pieceObjectPath,
+  planObjectPaths,
+  savePlan,
+  withTimeLimit,
+  type PieceJobData,
+  type PieceQueue,
+  type PieceSpec,
+  type SubmissionPlan,
+} from './pieces.ts';
 import type { OutputRecord, ProcessingStore, SubmissionJob } from './store.ts';
 import type { Transcript } from './transcript/transcript.ts';
 
@@ -140,22 +157,16 @@ function evenlySpaced(durationSeconds: number, count: number): ClipRange[] {
   });
 }
 
-export async function processSubmission(ctx: JobContext, processingId: string, jobSignal: AbortSignal): Promise<void> {
+/** The submission job: downloaded, analysed, and planned in pieces for the pool (pieces.ts). */
+export async function processSubmission(ctx: JobContext, boss: PieceQueue, processingId: string, jobSignal: AbortSignal): Promise<void> {
   const job = await ctx.store.load(processingId);
   if (!job || job.status === 'delivered' || job.status === 'failed') return;
   if (!job.userId) throw new MediaError('The subscriber no longer exists.', true);
-  // The plan's time limit: past it every ffmpeg of the attempt is killed and the episode fails
-  // (not retried: the same input would run out of time again).
-  const timeLimit = AbortSignal.timeout(job.limits.timeLimitSeconds * 1000);
-  try {
-    await processJob(ctx, job, job.userId, AbortSignal.any([jobSignal, timeLimit]));
-  } catch (error) {
-    if (timeLimit.aborted && !jobSignal.aborted) throw new MediaError(timeLimitReason(job.limits), true);
-    throw error;
-  }
+  const userId = job.userId;
+  await withTimeLimit(job, jobSignal, (signal) => processJob(ctx, job, userId, signal, boss));
 }
 
-async function processJob(ctx: JobContext, job: SubmissionJob, userId: string, signal: AbortSignal): Promise<void> {
+async function processJob(ctx: JobContext, job: SubmissionJob, userId: string, signal: AbortSignal, boss: PieceQueue): Promise<void> {
   const { store, config } = ctx;
   await store.start(job.id, config.workerName);
   // Without a usable Google connection nothing can be delivered: say so before any rendering.
@@ -193,7 +204,7 @@ async function processJob(ctx: JobContext, job: SubmissionJob, userId: string, s
     await store.progress(job.id, 'transcribing', 10);
     const words = await transcribeStage(config.transcription, job, main, { start, end }, dir, signal);
     // A blog post an earlier attempt put on WordPress stays recorded (it is never posted twice).
-    let content = { ...words.content, blogPost: job.content?.blogPost ?? null };
+    const content = { ...words.content, blogPost: job.content?.blogPost ?? null };
     await store.setContent(job.id, content);
 
     // Clips are chosen on the words and the sound, and named from the words (none: by sound); the
@@ -206,137 +217,197 @@ async function processJob(ctx: JobContext, job: SubmissionJob, userId: string, s
     // The analysis also measures the loudness the episode and every clip are normalised with.
     const analysis = main.info.hasAudio ? await analyseAudio(main.file, start, end - start, signal) : null;
     const clips = analysis ? chooseClips(transcript, analysis, job.clipsPerEpisode, keywords) : evenlySpaced(end - start, job.clipsPerEpisode);
-    const loudness = analysis?.loudness ?? null;
 
-    await store.progress(job.id, 'rendering the episode', 15);
-    const base = safeName(title);
-    const rendered: { record: OutputRecord; file: string; mimeType: string }[] = [];
-    const episodeFile = path.join(dir, 'episode.mp4');
-    const episodeVideo = await renderEpisode({ main, start, end, intro, outro, logo, loudness, output: episodeFile, settings: config.encode, signal });
-    if (episodeVideo.copied) ctx.log(`episode ${job.id}: picture copied from ${episodeVideo.start.toFixed(3)} s (asked ${start} s)`);
-    rendered.push({ record: await outputRecord(episodeFile, `${base}.mp4`, 'episode', signal), file: episodeFile, mimeType: 'video/mp4' });
-
-    const colours = brandColours(job.brand);
-    const captionText = title.replace(/\s+/g, ' ').trim();
-    const caption = { textFile: path.join(dir, 'caption.txt'), length: [...captionText].length };
-    await writeFile(caption.textFile, captionText, 'utf8');
-    const style = job.options.clipStyle as ClipStyle;
-    const clipHeight = Math.max(2, Math.round(config.encode.clipHeight / 2) * 2);
-    await store.progress(job.id, 'framing the clips', 38);
-    const texts = await clipTexts(
-      {
-        transcript, trimStart: start, main, style, colours,
-        brandFont: job.brand.font, fonts: { registry: config.fontRegistry, cacheDir: path.join(config.tempDir, 'fonts') },
-        width: Math.max(2, Math.round((clipHeight * 9) / 16 / 2) * 2), height: clipHeight,
-        title: caption, dir, log: ctx.log, signal,
+    await store.progress(job.id, 'planning the pieces', 14);
+    const copyFrom = await copyStart({ main, start, intro, outro, logo, signal });
+    const planId = newPlanId();
+    // The pieces read the episode from Storage: the subscriber's own file, or the parts joined here.
+    const mainObject =
+      main === parts[0]
+        ? { bucket: EPISODES_BUCKET, path: job.files[0] }
+        : { bucket: PROCESSING_PIECES_BUCKET, path: pieceObjectPath(job.id, planId, 'main.mp4') };
+    if (mainObject.bucket === PROCESSING_PIECES_BUCKET) await uploadObject(config, mainObject.bucket, mainObject.path, main.file, 'video/mp4', signal);
+    await savePlan(ctx, boss, job, {
+      planId,
+      title,
+      main: { ...mainObject, info: main.info },
+      start,
+      end,
+      brand: {
+        intro: intro && job.brand.videoIntroPath,
+        outro: outro && job.brand.videoOutroPath,
+        clipIntro: clipIntro && job.brand.clipIntroPath,
+        clipOutro: clipOutro && job.brand.clipOutroPath,
+        logo: logo && job.brand.logoPath,
       },
+      loudness: analysis?.loudness ?? null,
+      episode:
+        copyFrom !== null
+          ? { copied: true, start: copyFrom }
+          : {
+              copied: false,
+              layout: planEpisode({
+                main: main.info,
+                start,
+                end,
+                introSeconds: intro?.info.durationSeconds,
+                outroSeconds: outro?.info.durationSeconds,
+                segmentSeconds: config.segmentSeconds,
+              }),
+            },
+      clipIntroSeconds: clipIntro?.info.durationSeconds ?? 0,
       clips,
-    );
-    for (const [i, clip] of clips.entries()) {
-      await store.progress(job.id, `rendering clip ${i + 1} of ${clips.length}`, 40 + (40 * i) / Math.max(1, clips.length));
-      const file = path.join(dir, `clip-${i + 1}.mp4`);
-      await renderClip({
-        main,
-        start: start + clip.start,
-        end: start + clip.end,
-        intro: clipIntro,
-        outro: clipOutro,
-        style,
-        colours,
-        text: texts[i],
-        logo,
-        loudness,
-        output: file,
-        settings: config.encode,
-        signal,
-      });
-      const name = `${base} - clip ${String(i + 1).padStart(2, '0')}.mp4`;
-      const record = await outputRecord(file, name, 'clip', signal);
-      const copy = copyForClip(transcript, clip, keywords, title, name.replace(/\.mp4$/, ''));
-      rendered.push({
-        record: { ...record, startSeconds: clip.start, cutAtPauses: clip.startsAtPause && clip.endsAtPause, cutAtSentences: !!clip.sentences, title: copy.title, posts: copy.posts },
-        file,
-        mimeType: 'video/mp4',
-      });
-    }
-
-    if (transcript) {
-      await store.progress(job.id, 'writing captions and show notes', 79);
-      const written = await writeContentFiles({
-        dir,
-        base,
-        episodeTitle: title,
-        transcript,
-        content,
-        // A copied picture may start a little before `start` (on its keyframe): the words move with it.
-        episode: {
-          name: rendered[0].record.name,
-          durationSeconds: rendered[0].record.durationSeconds,
-          introSeconds: (intro?.info.durationSeconds ?? 0) + (episodeVideo.copied ? start - episodeVideo.start : 0),
-        },
-        clips: clips.map((clip, i) => ({ name: rendered[i + 1].record.name, durationSeconds: rendered[i + 1].record.durationSeconds, from: clip.start, to: clip.end, introSeconds: clipIntro?.info.durationSeconds ?? 0 })),
-      });
-      rendered.push(...written.files);
-      content = written.content;
-    }
-
-    await store.progress(job.id, 'uploading to Google Drive', 80);
-    const token = await ctx.tokens.accessToken(userId, 'google');
-    const drive = new DriveClient(config.googleApiBase, token);
-    // Every folder and file is tagged with the processing row (and the output's name): a worker
-    // killed after Drive made one but before the row recorded it finds it on the next attempt.
-    const tag = { castloopProcessingId: job.id };
-    let folderId = job.driveFolderId;
-    if (!folderId) {
-      const day = job.submittedAt.toISOString().slice(0, 10);
-      const folderTag = { ...tag, castloopOutput: 'folder' };
-      const folder = (await drive.find(folderTag, null, signal)) ?? (await drive.createFolder(`${base} (${day})`, folderTag, signal));
-      folderId = folder.id;
-      await store.setDriveFolder(job.id, folder.id, folder.webViewLink ?? null);
-    }
-    // Files a previous attempt already delivered keep their Drive ids and are not sent again.
-    const delivered = new Map(job.outputs.filter((o) => o.driveFileId).map((o) => [o.name, o]));
-    const outputs: OutputRecord[] = rendered.map((r) => {
-      const before = delivered.get(r.record.name);
-      return { ...r.record, driveFileId: before?.driveFileId, driveUrl: before?.driveUrl };
+      transcript,
+      keywords,
     });
-    const uploadPending = async () => {
-      for (const [i, r] of rendered.entries()) {
-        if (outputs[i].driveFileId) continue;
-        const fileTag = { ...tag, castloopOutput: r.record.name };
-        const uploaded = (await drive.find(fileTag, folderId, signal)) ?? (await drive.upload(r.file, r.record.name, folderId, r.mimeType, fileTag, signal));
-        // Drive's own link to the file (webViewLink): the episode page links and previews through it.
-        outputs[i] = { ...outputs[i], driveFileId: uploaded.id, driveUrl: uploaded.webViewLink };
-        await store.setOutputs(job.id, outputs);
-        await store.progress(job.id, 'uploading to Google Drive', 80 + (15 * (i + 1)) / rendered.length);
-      }
-    };
-    await uploadPending();
-
-    // The blog post links to the episode in Drive, so it is written once the episode is there.
-    if (transcript) {
-      const episodeOutput = outputs[0];
-      const link = episodeOutput.driveUrl ?? `https://drive.google.com/file/d/${episodeOutput.driveFileId}/view`;
-      const blog = await writeBlogPost(dir, base, title, transcript, content, link);
-      if (blog) {
-        rendered.push({ record: { name: blog.name, kind: 'blog post', durationSeconds: 0, width: 0, height: 0 }, file: blog.file, mimeType: 'text/markdown' });
-        const before = delivered.get(blog.name);
-        outputs.push({ ...rendered[rendered.length - 1].record, driveFileId: before?.driveFileId, driveUrl: before?.driveUrl });
-        await uploadPending();
-        await store.progress(job.id, 'publishing the blog post', 96);
-        content = await publishBlogStage(config, ctx.db, ctx.tokens, job, blog.post, content);
-      }
-    }
-    await store.setContent(job.id, content);
-
-    if (job.postAutomatically) {
-      await store.progress(job.id, 'scheduling posts', 97);
-      await schedulePosts(ctx.db, job, outputs.filter((o) => o.kind === 'clip'));
-    }
-    await store.delivered(job.id);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/** The join: the episode put together from its pieces, and everything delivered. */
+export async function joinSubmission(ctx: JobContext, data: PieceJobData, jobSignal: AbortSignal, retry: boolean): Promise<void> {
+  const job = await ctx.store.load(data.processingId);
+  if (!job || job.status === 'delivered' || job.status === 'failed' || !job.userId) return;
+  const plan = await loadPlan(ctx, job.id, data.planId);
+  if (!plan) return;
+  const userId = job.userId;
+  await withTimeLimit(job, jobSignal, async (signal) => {
+    const { store, config } = ctx;
+    await store.jobStarted(job.id, config.workerName, 'joining the episode', retry);
+    await mkdir(config.tempDir, { recursive: true });
+    const dir = await mkdtemp(path.join(config.tempDir, `${job.id}-join-`));
+    try {
+      const fetchPiece = async (piece: PieceSpec) => {
+        const file = path.join(dir, pieceFileName(piece));
+        await downloadObject(config, PROCESSING_PIECES_BUCKET, pieceObjectPath(job.id, plan.planId, pieceFileName(piece)), file, signal);
+        return file;
+      };
+      const base = safeName(plan.title);
+      const rendered: { record: OutputRecord; file: string; mimeType: string }[] = [];
+      const episodeFile = path.join(dir, 'episode.mp4');
+      if (plan.episode.copied) {
+        await rename(await fetchPiece({ kind: 'copy' }), episodeFile);
+        ctx.log(`episode ${job.id}: picture copied from ${plan.episode.start.toFixed(3)} s (asked ${plan.start} s)`);
+      } else {
+        const videoFiles: string[] = [];
+        for (const index of plan.episode.layout.video.keys()) videoFiles.push(await fetchPiece({ kind: 'video', index }));
+        const audioFile = await fetchPiece({ kind: 'audio' });
+        await joinEpisode({ videoFiles, audioFile, dir, output: episodeFile, signal });
+      }
+      rendered.push({ record: await outputRecord(episodeFile, `${base}.mp4`, 'episode', signal), file: episodeFile, mimeType: 'video/mp4' });
+      const { transcript, keywords, clips } = plan;
+      for (const [i, clip] of clips.entries()) {
+        const file = await fetchPiece({ kind: 'clip', index: i });
+        const name = `${base} - clip ${String(i + 1).padStart(2, '0')}.mp4`;
+        const record = await outputRecord(file, name, 'clip', signal);
+        const copy = copyForClip(transcript, clip, keywords, plan.title, name.replace(/\.mp4$/, ''));
+        rendered.push({
+          record: { ...record, startSeconds: clip.start, cutAtPauses: clip.startsAtPause && clip.endsAtPause, cutAtSentences: !!clip.sentences, title: copy.title, posts: copy.posts },
+          file,
+          mimeType: 'video/mp4',
+        });
+      }
+      await deliver(ctx, job, userId, plan, rendered, dir, signal);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+    // The pieces are not needed once delivered; what is left (a failure here) goes with the plan's bucket sweep.
+    await deleteObjects(config, PROCESSING_PIECES_BUCKET, planObjectPaths(job.id, plan), signal).catch((error: Error) => ctx.log(`removing pieces of ${job.id}: ${error.message}`));
+    await dropPlan(ctx, job.id);
+  });
+}
+
+/** Captions, show notes and blog post written; every file in Drive; the posts scheduled; delivered. */
+async function deliver(
+  ctx: JobContext,
+  job: SubmissionJob,
+  userId: string,
+  plan: SubmissionPlan,
+  rendered: { record: OutputRecord; file: string; mimeType: string }[],
+  dir: string,
+  signal: AbortSignal,
+): Promise<void> {
+  const { store, config } = ctx;
+  const { transcript, clips, title } = plan;
+  const base = safeName(title);
+  let content: EpisodeContent = job.content ?? emptyContent();
+  if (transcript) {
+    await store.progress(job.id, 'writing captions and show notes', 79);
+    const introSeconds = plan.episode.copied ? plan.start - plan.episode.start : plan.episode.layout.introFrames / plan.episode.layout.fps;
+    const written = await writeContentFiles({
+      dir,
+      base,
+      episodeTitle: title,
+      transcript,
+      content,
+      // A copied picture may start a little before `start` (on its keyframe): the words move with it.
+      episode: { name: rendered[0].record.name, durationSeconds: rendered[0].record.durationSeconds, introSeconds },
+      clips: clips.map((clip, i) => ({
+        name: rendered[i + 1].record.name,
+        durationSeconds: rendered[i + 1].record.durationSeconds,
+        from: clip.start,
+        to: clip.end,
+        introSeconds: plan.clipIntroSeconds,
+      })),
+    });
+    rendered.push(...written.files);
+    content = written.content;
+  }
+  await store.progress(job.id, 'uploading to Google Drive', 80);
+  const token = await ctx.tokens.accessToken(userId, 'google');
+  const drive = new DriveClient(config.googleApiBase, token);
+  // Every folder and file is tagged with the processing row (and the output's name): a worker
+  // killed after Drive made one but before the row recorded it finds it on the next attempt.
+  const tag = { castloopProcessingId: job.id };
+  let folderId = job.driveFolderId;
+  if (!folderId) {
+    const day = job.submittedAt.toISOString().slice(0, 10);
+    const folderTag = { ...tag, castloopOutput: 'folder' };
+    const folder = (await drive.find(folderTag, null, signal)) ?? (await drive.createFolder(`${base} (${day})`, folderTag, signal));
+    folderId = folder.id;
+    await store.setDriveFolder(job.id, folder.id, folder.webViewLink ?? null);
+  }
+  // Files a previous attempt already delivered keep their Drive ids and are not sent again.
+  const delivered = new Map(job.outputs.filter((o) => o.driveFileId).map((o) => [o.name, o]));
+  const outputs: OutputRecord[] = rendered.map((r) => {
+    const before = delivered.get(r.record.name);
+    return { ...r.record, driveFileId: before?.driveFileId, driveUrl: before?.driveUrl };
+  });
+  const uploadPending = async () => {
+    for (const [i, r] of rendered.entries()) {
+      if (outputs[i].driveFileId) continue;
+      const fileTag = { ...tag, castloopOutput: r.record.name };
+      const uploaded = (await drive.find(fileTag, folderId, signal)) ?? (await drive.upload(r.file, r.record.name, folderId, r.mimeType, fileTag, signal));
+      // Drive's own link to the file (webViewLink): the episode page links and previews through it.
+      outputs[i] = { ...outputs[i], driveFileId: uploaded.id, driveUrl: uploaded.webViewLink };
+      await store.setOutputs(job.id, outputs);
+      await store.progress(job.id, 'uploading to Google Drive', 80 + (15 * (i + 1)) / rendered.length);
+    }
+  };
+  await uploadPending();
+
+  // The blog post links to the episode in Drive, so it is written once the episode is there.
+  if (transcript) {
+    const episodeOutput = outputs[0];
+    const link = episodeOutput.driveUrl ?? `https://drive.google.com/file/d/${episodeOutput.driveFileId}/view`;
+    const blog = await writeBlogPost(dir, base, title, transcript, content, link);
+    if (blog) {
+      rendered.push({ record: { name: blog.name, kind: 'blog post', durationSeconds: 0, width: 0, height: 0 }, file: blog.file, mimeType: 'text/markdown' });
+      const before = delivered.get(blog.name);
+      outputs.push({ ...rendered[rendered.length - 1].record, driveFileId: before?.driveFileId, driveUrl: before?.driveUrl });
+      await uploadPending();
+      await store.progress(job.id, 'publishing the blog post', 96);
+      content = await publishBlogStage(config, ctx.db, ctx.tokens, job, blog.post, content);
+    }
+  }
+  await store.setContent(job.id, content);
+
+  if (job.postAutomatically) {
+    await store.progress(job.id, 'scheduling posts', 97);
+    await schedulePosts(ctx.db, job, outputs.filter((o) => o.kind === 'clip'));
+  }
+  await store.delivered(job.id);
 }
 
 async function outputRecord(file: string, name: string, kind: OutputRecord['kind'], signal: AbortSignal): Promise<OutputRecord> {

@@ -1,6 +1,8 @@
-// Downloads from Supabase Storage with the service role key, streamed straight to a file: a
-// 3 GiB episode never sits in memory.
-import { createWriteStream } from 'node:fs';
+// Supabase Storage with the service role key, streamed to and from files: a 3 GiB episode never
+// sits in memory. Downloads of the subscriber's files; uploads and deletes of the pieces of a
+// submission's work (worker/pieces.ts).
+import { createReadStream, createWriteStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
@@ -12,6 +14,10 @@ interface StorageAccess {
 }
 
 /** Copies object `objectPath` of `bucket` to `file`; a missing object is a permanent error. */
+const objectUrl = (access: StorageAccess, bucket: string, objectPath: string, kind = '') =>
+  `${access.supabaseUrl}/storage/v1/object/${kind}${bucket}/${objectPath.split('/').map(encodeURIComponent).join('/')}`;
+const headers = (access: StorageAccess) => ({ authorization: `Bearer ${access.serviceRoleKey}`, apikey: access.serviceRoleKey });
+
 export async function downloadObject(
   access: StorageAccess,
   bucket: string,
@@ -19,11 +25,7 @@ export async function downloadObject(
   file: string,
   signal?: AbortSignal,
 ): Promise<void> {
-  const encoded = objectPath.split('/').map(encodeURIComponent).join('/');
-  const res = await fetch(`${access.supabaseUrl}/storage/v1/object/authenticated/${bucket}/${encoded}`, {
-    headers: { authorization: `Bearer ${access.serviceRoleKey}`, apikey: access.serviceRoleKey },
-    signal,
-  });
+  const res = await fetch(objectUrl(access, bucket, objectPath, 'authenticated/'), { headers: headers(access), signal });
   if (res.status === 404 || res.status === 400) {
     await res.body?.cancel();
     throw new MediaError(`${bucket}/${objectPath} is no longer in storage`, true);
@@ -33,4 +35,38 @@ export async function downloadObject(
     throw new Error(`Storage answered ${res.status} for ${bucket}/${objectPath}`);
   }
   await pipeline(Readable.fromWeb(res.body as WebReadableStream<Uint8Array>), createWriteStream(file), { signal });
+}
+
+/** Stores `file` as `objectPath` of `bucket`, replacing what an earlier attempt left there. */
+export async function uploadObject(
+  access: StorageAccess,
+  bucket: string,
+  objectPath: string,
+  file: string,
+  contentType: string,
+  signal?: AbortSignal,
+): Promise<void> {
+  const { size } = await stat(file);
+  const res = await fetch(objectUrl(access, bucket, objectPath), {
+    method: 'POST',
+    headers: { ...headers(access), 'content-type': contentType, 'content-length': String(size), 'x-upsert': 'true' },
+    body: Readable.toWeb(createReadStream(file)) as ReadableStream<Uint8Array>,
+    duplex: 'half',
+    signal,
+  } as RequestInit);
+  if (!res.ok) throw new Error(`Storage answered ${res.status} storing ${bucket}/${objectPath}: ${(await res.text()).slice(0, 200)}`);
+  await res.body?.cancel();
+}
+
+/** Deletes the named objects of `bucket` (those already gone are no error). */
+export async function deleteObjects(access: StorageAccess, bucket: string, objectPaths: string[], signal?: AbortSignal): Promise<void> {
+  if (objectPaths.length === 0) return;
+  const res = await fetch(`${access.supabaseUrl}/storage/v1/object/${bucket}`, {
+    method: 'DELETE',
+    headers: { ...headers(access), 'content-type': 'application/json' },
+    body: JSON.stringify({ prefixes: objectPaths }),
+    signal,
+  });
+  if (!res.ok) throw new Error(`Storage answered ${res.status} deleting from ${bucket}: ${(await res.text()).slice(0, 200)}`);
+  await res.body?.cancel();
 }

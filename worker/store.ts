@@ -149,6 +149,19 @@ export class ProcessingStore {
     );
   }
 
+  /**
+   * A piece or the join started on `worker`: the row names it and the stage. A job run again after
+   * its worker was lost (or failed) counts as another attempt, as a submission job run again does.
+   */
+  async jobStarted(id: string, worker: string, stage: string, retry: boolean): Promise<void> {
+    await this.db.query(
+      `update public.episode_processing
+          set stage = $3, worker = $2, attempts = attempts + $4::int, failure_reason = null
+        where id = $1 and status = 'processing'`,
+      [id, worker, stage, retry ? 1 : 0],
+    );
+  }
+
   async progress(id: string, stage: string, progress: number): Promise<void> {
     await this.db.query(
       `update public.episode_processing set stage = $2, progress = greatest(0, least(100, $3::int))

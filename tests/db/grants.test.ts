@@ -70,6 +70,8 @@ const relations: Record<string, Grants> = {
   'private.account_credential_changes': none,
   'private.storage_usage': { anon: '', authenticated: '', service_role: 'select' },
   'private.checked_episode_files': none,
+  'private.processing_plans': none,
+  'private.processing_pieces_done': none,
 };
 
 const exec = (...who: Role[]): Grants => ({

@@ -1,5 +1,5 @@
 // The Storage buckets are named once, in the shared domain code (EPISODES_BUCKET,
-// BRAND_ASSETS_BUCKET), and product code imports the names: a bucket named again as a literal
+// BRAND_ASSETS_BUCKET, PROCESSING_PIECES_BUCKET), and product code imports the names: a bucket named again as a literal
 // would drift from the one the migrations create. SQL keeps its own literals; tests and the
 // benchmarks may spell the names out.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -7,6 +7,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EPISODES_BUCKET } from '../../supabase/functions/_shared/domain/episodes.ts';
 import { BRAND_ASSETS_BUCKET } from '../../supabase/functions/_shared/domain/onboarding.ts';
+import { PROCESSING_PIECES_BUCKET } from '../../supabase/functions/_shared/domain-server/processing-limits.ts';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 
@@ -29,17 +30,16 @@ const productFiles = [
 
 describe('bucket names', () => {
   it.each([
-    ['episodes', EPISODES_BUCKET],
-    ['brand-assets', BRAND_ASSETS_BUCKET],
-  ])('%s is a string literal only where it is defined', (bucket, constant) => {
+    ['episodes', EPISODES_BUCKET, 'supabase/functions/_shared/domain/episodes.ts'],
+    ['brand-assets', BRAND_ASSETS_BUCKET, 'supabase/functions/_shared/domain/onboarding.ts'],
+    ['processing-pieces', PROCESSING_PIECES_BUCKET, 'supabase/functions/_shared/domain-server/processing-limits.ts'],
+  ])('%s is a string literal only where it is defined', (bucket, constant, definedIn) => {
     expect(constant).toBe(bucket);
     // A quoted name, or the name as the bucket segment of a Storage URL.
     const literal = new RegExp(`(['"])${bucket}\\1|/object/(?:sign/|public/|authenticated/)?${bucket}/`);
     const holders = productFiles
       .filter((file) => literal.test(readFileSync(file, 'utf8')))
       .map((file) => path.relative(root, file));
-    expect(holders).toEqual([
-      bucket === 'episodes' ? 'supabase/functions/_shared/domain/episodes.ts' : 'supabase/functions/_shared/domain/onboarding.ts',
-    ]);
+    expect(holders).toEqual([definedIn]);
   });
 });

@@ -44,7 +44,7 @@ export interface TranscriptOutcome {
   content: EpisodeContent;
 }
 
-const emptyContent = (): EpisodeContent => ({ transcript: null, showNotes: null, blogPost: null, problems: [] });
+export const emptyContent = (): EpisodeContent => ({ transcript: null, showNotes: null, blogPost: null, problems: [] });
 
 const withProblem = (content: EpisodeContent, stage: ContentStage, reason: string): EpisodeContent => ({
   ...content,

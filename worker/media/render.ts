@@ -1,4 +1,6 @@
 // The ffmpeg filter graphs for the finished episode and the 9:16 clips.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { SAFE_AREA } from './captions.ts';
 import { ffmpeg, inputArgs, keyframeBefore, type MediaInfo } from './ffmpeg.ts';
 import { loudnessOf, normaliseFilter, type Loudness } from './loudness.ts';
@@ -122,7 +124,7 @@ export type EpisodeVideo = { copied: true; start: number } | { copied: false };
  * the source is what the output would be anyway (H.264 4:2:0, even size, at most 30 fps), with a
  * keyframe close enough before the start: the start of that keyframe, else null.
  */
-async function copyStart(job: EpisodeRender): Promise<number | null> {
+export async function copyStart(job: Pick<EpisodeRender, 'main' | 'start' | 'logo' | 'intro' | 'outro' | 'signal'>): Promise<number | null> {
   const video = job.main.info.video;
   if (job.logo || job.intro || job.outro || !video) return null;
   if (video.fps > 30 || video.width % 2 || video.height % 2) return null;
@@ -134,50 +136,192 @@ async function copyStart(job: EpisodeRender): Promise<number | null> {
   return Math.ceil((cut.keyframeSeconds + 1e-6) * 1000) / 1000;
 }
 
-/** The full episode: trimmed, intro and outro joined, logo overlaid, loudness normalised. */
-export async function renderEpisode(job: EpisodeRender): Promise<EpisodeVideo> {
-  const copyFrom = await copyStart(job);
-  if (copyFrom !== null) {
-    const main: Segment = { inputArgs: trimmedInput(job.main.file, copyFrom, job.end), info: job.main.info, duration: job.end - copyFrom, loudness: job.loudness ?? null };
-    await ffmpeg(
-      [...main.inputArgs, '-filter_complex', audioChain(0, main, '[outa]'), '-map', '0:v:0', '-map', '[outa]', '-c:v', 'copy', ...AUDIO_OUT, job.output],
-      job.signal,
-    );
-    return { copied: true, start: copyFrom };
-  }
-  const size = job.main.info.video ?? { width: 1280, height: 720 };
-  const width = even(size.width);
-  const height = even(size.height);
-  const segments: Segment[] = [];
-  if (job.intro) segments.push(await brandSegment(job.intro, job.signal));
-  const mainIndex = segments.length;
-  segments.push({
-    inputArgs: trimmedInput(job.main.file, job.start, job.end),
-    info: job.main.info,
-    duration: job.end - job.start,
-    loudness: job.loudness ?? null,
-  });
-  if (job.outro) segments.push(await brandSegment(job.outro, job.signal));
+/**
+ * The re-encoded episode in pieces any worker can make (issue 28): its picture in video-only
+ * segments of whole frames (the intro, the main part cut every `segmentSeconds`, the outro), all
+ * encoded with the same settings and joined with the concat demuxer without re-encoding, and its
+ * sound encoded once over the whole, so no seam has an AAC priming gap or a loudness step.
+ */
+export interface EpisodeLayout {
+  /** Output frame rate, size, and the length in frames of each part. */
+  fps: number;
+  width: number;
+  height: number;
+  introFrames: number;
+  mainFrames: number;
+  outroFrames: number;
+  /** Where the main part starts in the main file (seconds). */
+  start: number;
+  video: VideoPiece[];
+}
 
-  const logoIndex = segments.length;
+/** A video segment: `frames` frames of one part, from `from` seconds into the part's file. */
+export interface VideoPiece {
+  part: 'intro' | 'main' | 'outro';
+  from: number;
+  frames: number;
+}
+
+/**
+ * The segments of an episode. Main segments start on the output's frame grid (`segmentSeconds`
+ * rounded to whole frames), so their frames add up to the unsplit render's.
+ */
+export function planEpisode(input: {
+  main: MediaInfo;
+  start: number;
+  end: number;
+  introSeconds?: number;
+  outroSeconds?: number;
+  segmentSeconds: number;
+}): EpisodeLayout {
+  const fps = outputFps(input.main);
+  const size = input.main.video ?? { width: 1280, height: 720 };
+  const frames = (seconds: number | undefined) => (seconds ? Math.max(1, Math.round(seconds * fps)) : 0);
+  const introFrames = frames(input.introSeconds);
+  const mainFrames = frames(input.end - input.start);
+  const outroFrames = frames(input.outroSeconds);
+  const step = Number.isFinite(input.segmentSeconds) ? Math.max(1, Math.round(input.segmentSeconds * fps)) : mainFrames;
+  const video: VideoPiece[] = [];
+  if (introFrames) video.push({ part: 'intro', from: 0, frames: introFrames });
+  for (let first = 0; first < mainFrames; first += step) {
+    video.push({ part: 'main', from: input.start + first / fps, frames: Math.min(step, mainFrames - first) });
+  }
+  if (outroFrames) video.push({ part: 'outro', from: 0, frames: outroFrames });
+  return { fps, width: even(size.width), height: even(size.height), introFrames, mainFrames, outroFrames, start: input.start, video };
+}
+
+/**
+ * One video segment, video only. Seeking a quarter frame early keeps the frame that sits exactly on
+ * the boundary whatever the rounding of -ss; timestamps restart at 0 so every segment lays the same
+ * frame grid; a source that ends early repeats its last frame up to the planned count.
+ */
+export async function renderVideoPiece(job: {
+  piece: VideoPiece;
+  layout: EpisodeLayout;
+  file: string;
+  logo?: string;
+  output: string;
+  settings: EncodeSettings;
+  signal?: AbortSignal;
+}): Promise<void> {
+  const { piece, layout } = job;
+  const seek = Math.max(0, piece.from - 0.25 / layout.fps);
+  const input = inputArgs('video', job.file, ['-ss', seek.toFixed(6), '-t', (piece.frames / layout.fps + 1).toFixed(6)]);
+  const { width, height } = layout;
+  const fitted = `[0:v]setpts=PTS-STARTPTS,scale=${width}:${height}:force_original_aspect_ratio=decrease,pad=${width}:${height}:(ow-iw)/2:(oh-ih)/2:color=black,fps=${layout.fps},setsar=1,format=yuv420p`;
   const logoSize = even(Math.min(width, height) / 6);
   const margin = even(Math.min(width, height) / 30);
-  const { args, graph } = buildConcat(
-    outputFps(job.main.info),
-    segments,
-    (label) =>
-      `${label}scale=${width}:${height}:force_original_aspect_ratio=decrease,pad=${width}:${height}:(ow-iw)/2:(oh-ih)/2:color=black`,
-    job.logo ? inputArgs('png', job.logo) : [],
-    (index, label) =>
-      job.logo && index === mainIndex
-        ? `[${logoIndex}:v]scale=${logoSize}:-1[logo];${label}[logo]overlay=W-w-${margin}:${margin}`
-        : null,
-  );
+  const withLogo = job.logo && piece.part === 'main';
+  const graph = withLogo
+    ? `${fitted}[f];[1:v]scale=${logoSize}:-1[logo];[f][logo]overlay=W-w-${margin}:${margin},format=yuv420p,tpad=stop_mode=clone:stop=-1[v]`
+    : `${fitted},tpad=stop_mode=clone:stop=-1[v]`;
   await ffmpeg(
-    [...args, '-filter_complex', graph, '-map', '[cv]', '-map', '[outa]', ...encodeArgs(job.settings, job.settings.preset), job.output],
+    [
+      ...input,
+      ...(withLogo && job.logo ? inputArgs('png', job.logo) : []),
+      '-filter_complex', graph, '-map', '[v]', '-an', '-frames:v', String(piece.frames),
+      '-c:v', 'libx264', '-preset', job.settings.preset, '-crf', String(job.settings.crf), '-pix_fmt', 'yuv420p',
+      '-f', 'mp4', job.output,
+    ],
     job.signal,
   );
+}
+
+/**
+ * The episode's sound, once over the whole: each part normalised as before and cut (or padded with
+ * silence) to exactly its picture's frames, so the sound stays in sync across the parts.
+ */
+export async function renderAudioTrack(job: {
+  layout: EpisodeLayout;
+  main: MediaInput;
+  intro?: MediaInput;
+  outro?: MediaInput;
+  loudness?: Loudness | null;
+  output: string;
+  signal?: AbortSignal;
+}): Promise<void> {
+  const { layout } = job;
+  const samples = (frames: number) => Math.round((frames / layout.fps) * AUDIO_RATE);
+  const parts: { segment: Segment; frames: number }[] = [];
+  if (job.intro && layout.introFrames) parts.push({ segment: await brandSegment(job.intro, job.signal), frames: layout.introFrames });
+  const mainSeconds = layout.mainFrames / layout.fps;
+  parts.push({
+    segment: {
+      inputArgs: inputArgs('video', job.main.file, ['-ss', layout.start.toFixed(6), '-t', (mainSeconds + 1).toFixed(6)]),
+      info: job.main.info,
+      duration: mainSeconds,
+      loudness: job.loudness ?? null,
+    },
+    frames: layout.mainFrames,
+  });
+  if (job.outro && layout.outroFrames) parts.push({ segment: await brandSegment(job.outro, job.signal), frames: layout.outroFrames });
+  const chains = parts.map(({ segment, frames }, i) => `${audioChain(i, segment, '')},apad,atrim=end_sample=${samples(frames)}[a${i}]`);
+  const graph = `${chains.join(';')};${parts.map((_, i) => `[a${i}]`).join('')}concat=n=${parts.length}:v=0:a=1[outa]`;
+  await ffmpeg(
+    [...parts.flatMap((p) => p.segment.inputArgs), '-filter_complex', graph, '-map', '[outa]', '-vn', ...AUDIO_OUT, '-f', 'mp4', job.output],
+    job.signal,
+  );
+}
+
+/** The segments joined as they are (concat demuxer, stream copy) with the sound muxed in. */
+export async function joinEpisode(job: { videoFiles: string[]; audioFile: string; dir: string; output: string; signal?: AbortSignal }): Promise<void> {
+  const list = path.join(job.dir, 'segments.txt');
+  // Absolute paths of the worker's own files; quotes escaped as the concat format wants.
+  await writeFile(list, job.videoFiles.map((f) => `file '${path.resolve(f).replace(/'/g, "'\\''")}'`).join('\n') + '\n', 'utf8');
+  await ffmpeg(
+    [
+      '-protocol_whitelist', 'file', '-f', 'concat', '-safe', '0', '-i', `file:${path.resolve(list)}`,
+      ...inputArgs('video', job.audioFile),
+      '-map', '0:v:0', '-map', '1:a:0', '-c', 'copy', '-movflags', '+faststart', job.output,
+    ],
+    job.signal,
+  );
+}
+
+/**
+ * The full episode on one worker: trimmed, intro and outro joined, logo overlaid, loudness
+ * normalised; the picture copied when nothing changes it, else made as the pieces are (in one
+ * segment unless `segmentSeconds` says otherwise).
+ */
+export async function renderEpisode(job: EpisodeRender & { segmentSeconds?: number }): Promise<EpisodeVideo> {
+  const copyFrom = await copyStart(job);
+  if (copyFrom !== null) {
+    await renderCopiedEpisode({ ...job, copyFrom });
+    return { copied: true, start: copyFrom };
+  }
+  const layout = planEpisode({
+    main: job.main.info,
+    start: job.start,
+    end: job.end,
+    introSeconds: job.intro?.info.durationSeconds,
+    outroSeconds: job.outro?.info.durationSeconds,
+    segmentSeconds: job.segmentSeconds ?? Infinity,
+  });
+  const dir = await mkdtemp(path.join(path.dirname(job.output), 'pieces-'));
+  try {
+    const files = { intro: job.intro?.file, main: job.main.file, outro: job.outro?.file };
+    const videoFiles: string[] = [];
+    for (const [i, piece] of layout.video.entries()) {
+      const output = path.join(dir, `video-${i}.mp4`);
+      await renderVideoPiece({ piece, layout, file: files[piece.part] as string, logo: job.logo, output, settings: job.settings, signal: job.signal });
+      videoFiles.push(output);
+    }
+    const audioFile = path.join(dir, 'audio.m4a');
+    await renderAudioTrack({ layout, main: job.main, intro: job.intro, outro: job.outro, loudness: job.loudness, output: audioFile, signal: job.signal });
+    await joinEpisode({ videoFiles, audioFile, dir, output: job.output, signal: job.signal });
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
   return { copied: false };
+}
+
+/** The picture copied from the keyframe at `copyFrom`, the sound normalised. */
+export async function renderCopiedEpisode(job: { main: MediaInput; copyFrom: number; end: number; loudness?: Loudness | null; output: string; signal?: AbortSignal }): Promise<void> {
+  const main: Segment = { inputArgs: trimmedInput(job.main.file, job.copyFrom, job.end), info: job.main.info, duration: job.end - job.copyFrom, loudness: job.loudness ?? null };
+  await ffmpeg(
+    [...main.inputArgs, '-filter_complex', audioChain(0, main, '[outa]'), '-map', '0:v:0', '-map', '[outa]', '-c:v', 'copy', ...AUDIO_OUT, job.output],
+    job.signal,
+  );
 }
 
 interface ClipRender {

@@ -79,3 +79,9 @@ export function timeLimitReason(limits: ProcessingLimits): string {
   const span = t < 120 ? `${t} seconds` : `${Math.round(t / 60)} minutes`;
   return `Processing was stopped after ${span}, the longest your plan allows for one episode. Please try a shorter or smaller video, or contact support.`;
 }
+
+/**
+ * The private bucket the worker keeps the pieces of a submission's work in until the join (server
+ * only: no policy lets a subscriber in; supabase/migrations/20261126190000_processing_pieces.sql).
+ */
+export const PROCESSING_PIECES_BUCKET = 'processing-pieces';

@@ -1,0 +1,197 @@
+// One long 1080p30 episode (logo on, so its picture is re-encoded and split) processed by 1, 2 and
+// 4 worker processes, each in its own cgroup with the same CPU quota, so they model separate
+// machines of equal size (the worker pool shares only Postgres and Storage); the speed-up against
+// one worker, the CPU the split pipeline spends against the unsplit one (one segment), and the
+// projected wall time of a 60-minute episode on 4 machines of 2 cores, its model and inputs printed.
+// Machine model: cgroup v1 `cpu.cfs_quota_us` (v2 `cpu.max` where mounted) of BENCH_SPLIT_CORES
+// (default 0.5: four such machines fit on this 2-core machine) per worker; CPU time from cpuacct.
+// Runs its own stack on CASTLOOP_TEST_PORT_BASE (default 28200) with its own data directory.
+//   BENCH_SPLIT_SECONDS=60 BENCH_SEGMENT_SECONDS=15 npx tsx bench/processing-split.ts
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { runAlone, type Row } from './lib/rows.ts';
+import { benchStack } from './lib/stack.ts';
+
+const inputSeconds = Number(process.env.BENCH_SPLIT_SECONDS ?? 60);
+const segmentSeconds = Number(process.env.BENCH_SEGMENT_SECONDS ?? 15);
+const machineCores = Number(process.env.BENCH_SPLIT_CORES ?? 0.5);
+const FPS = 30;
+const PERIOD_US = 100_000;
+const encodeEnv = { WORKER_X264_CRF: '21', WORKER_CLIP_HEIGHT: '1920' };
+
+/** A cgroup (v1 cpu + cpuacct) per worker: its quota, and the CPU seconds its processes used. */
+function machine(name: string) {
+  const cpu = `/sys/fs/cgroup/cpu/${name}`;
+  const acct = `/sys/fs/cgroup/cpuacct/${name}`;
+  for (const dir of [cpu, acct]) if (!existsSync(dir)) mkdirSync(dir);
+  writeFileSync(`${cpu}/cpu.cfs_period_us`, String(PERIOD_US));
+  writeFileSync(`${cpu}/cpu.cfs_quota_us`, String(Math.round(PERIOD_US * machineCores)));
+  writeFileSync(`${acct}/cpuacct.usage`, '0');
+  return {
+    /** Moves a process in; the processes it starts afterwards (ffmpeg) stay in. */
+    join(pid: number) {
+      writeFileSync(`${cpu}/cgroup.procs`, String(pid));
+      writeFileSync(`${acct}/cgroup.procs`, String(pid));
+    },
+    cpuSeconds: () => Number(readFileSync(`${acct}/cpuacct.usage`, 'utf8')) / 1e9,
+    remove() {
+      for (const dir of [cpu, acct]) rmdirSync(dir);
+    },
+  };
+}
+
+interface JobTimes {
+  plan: number;
+  pieces: { what: string; seconds: number }[];
+  join: number;
+}
+
+export async function bench(): Promise<Row[]> {
+  const { config, startStack } = await benchStack(28200, 'processing-split');
+  const { startWorkerProcess } = await import('../local/worker.ts');
+  const { ffmpegPath } = await import('../worker/media/ffmpeg.ts');
+  const { SPEECH, makeVideo } = await import('../tests/support/media.ts');
+  const { createUser, storeOAuthTokens } = await import('../tests/support/users.ts');
+  const { serviceClient, withDb } = await import('../tests/support/stack.ts');
+
+  const stack = await startStack(config, { reset: true, web: 'none', worker: false });
+  const work = path.join(config.dataDir, 'bench');
+  mkdirSync(work, { recursive: true });
+  const ffmpeg = (args: string[]) => execFileSync(ffmpegPath, ['-hide_banner', '-nostdin', '-y', '-loglevel', 'error', ...args]);
+  const machines: ReturnType<typeof machine>[] = [];
+  try {
+    const input = path.join(work, 'episode-1080p.mp4');
+    ffmpeg([
+      '-f', 'lavfi', '-i', `testsrc2=s=1920x1080:r=${FPS}:d=${inputSeconds}`,
+      '-f', 'lavfi', '-i', `aevalsrc=${SPEECH}:s=48000:d=${inputSeconds}`,
+      '-c:v', 'libx264', '-preset', 'ultrafast', '-g', String(2 * FPS), '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', input,
+    ]);
+    const logo = path.join(work, 'logo.png');
+    ffmpeg(['-f', 'lavfi', '-i', 'color=c=0x00FF00:s=256x256', '-frames:v', '1', logo]);
+    const warmUp = makeVideo(path.join(work, 'warm-up.mp4'), { size: '320x180', fps: 10, seconds: 10 });
+
+    // A podcast language the offline engine does not transcribe: the projection assumes a
+    // transcription service (below), so pocketsphinx's time is kept out of the measurement.
+    const user = await createUser('onboarded', { tier: 'starter' });
+    await withDb(async (db) => {
+      const { rows } = await db.query(
+        `insert into public.oauth_connections (user_id, provider, connected, status, expires_at)
+         values ($1, 'google', true, 'connected', now() + interval '1 day') returning id`,
+        [user.id],
+      );
+      await storeOAuthTokens(db, rows[0].id, user.id, 'bench-token', 'r');
+      await db.query(`update public.profiles set podcast_language = 'de', logo_path = $2 where id = $1`, [user.id, `${user.id}/logo/logo.png`]);
+    });
+    const { error: logoError } = await serviceClient().storage.from('brand-assets').upload(`${user.id}/logo/logo.png`, readFileSync(logo), { contentType: 'image/png' });
+    if (logoError) throw new Error(logoError.message);
+    const upload = async (file: string, name: string) => {
+      const objectPath = `${user.id}/uploads/${name}`;
+      const { error } = await serviceClient().storage.from('episodes').upload(objectPath, readFileSync(file), { contentType: 'video/mp4' });
+      if (error) throw new Error(error.message);
+      return objectPath;
+    };
+
+    const run = async (objectPath: string): Promise<number> => {
+      const began = Date.now();
+      const id = await withDb(async (db) => {
+        const { rows } = await db.query(
+          `with e as (insert into public.episodes (user_id, title, files) values ($1, $2, array[$3]) returning id)
+           insert into public.submission_logs (episode_id, user_id, user_email, object_storage_files, submission_parameters)
+           select e.id, $1, 'bench@example.com', array[$3], '{"addIntroOutro": false, "addLogo": true}' from e returning id`,
+          [user.id, `Bench ${Date.now()}`, objectPath],
+        );
+        return rows[0].id as string;
+      });
+      for (;;) {
+        const { rows } = await withDb((db) => db.query(`select status, failure_reason from public.episode_processing where submission_log_id = $1`, [id]));
+        if (rows[0]?.status === 'failed') throw new Error(`the bench job failed: ${rows[0].failure_reason}`);
+        if (rows[0]?.status === 'delivered') return (Date.now() - began) / 1000;
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+    };
+
+    /** `workers` workers, each its own machine; the episode's wall time, CPU seconds and job times. */
+    let round = 0;
+    const pool = async (workers: number, segment: number) => {
+      round += 1;
+      const times: JobTimes = { plan: 0, pieces: [], join: 0 };
+      const onLine = (line: string) => {
+        const done = /processed (\S+)( \((join|piece \d+)\))? in ([\d.]+) s/.exec(line);
+        if (!done) return;
+        const seconds = Number(done[4]);
+        if (!done[3]) times.plan = seconds;
+        else if (done[3] === 'join') times.join = seconds;
+        else times.pieces.push({ what: done[3], seconds });
+      };
+      const group = Array.from({ length: workers }, (_, i) => machine(`castloop-bench-split-${process.pid}-${round}-${i}`));
+      machines.push(...group);
+      const started = await Promise.all(
+        group.map(async (m, i) => {
+          const worker = await startWorkerProcess(config, onLine, {
+            ...encodeEnv,
+            WORKER_SEGMENT_SECONDS: String(segment),
+            // Separate machines: no disk in common.
+            WORKER_TEMP_DIR: path.join(work, `machine-${round}-${i}`),
+          });
+          if (worker.child.pid) m.join(worker.child.pid);
+          return worker;
+        }),
+      );
+      await run(await upload(warmUp, `warm-up-${round}.mp4`));
+      Object.assign(times, { plan: 0, pieces: [], join: 0 });
+      const cpuBefore = group.reduce((sum, m) => sum + m.cpuSeconds(), 0);
+      const wall = await run(await upload(input, `episode-${round}.mp4`));
+      const cpu = group.reduce((sum, m) => sum + m.cpuSeconds(), 0) - cpuBefore;
+      await Promise.all(started.map((w) => w.stop()));
+      console.log(`${workers} worker(s), segments of ${segment} s: ${wall.toFixed(1)} s wall, ${cpu.toFixed(1)} CPU s; plan ${times.plan} s, join ${times.join} s, pieces ${times.pieces.map((p) => `${p.what} ${p.seconds}`).join(', ')}`);
+      return { wall, cpu, times: { ...times, pieces: [...times.pieces] } };
+    };
+
+    const one = await pool(1, segmentSeconds);
+    const two = await pool(2, segmentSeconds);
+    const four = await pool(4, segmentSeconds);
+    const unsplit = await pool(1, 1_000_000);
+
+    // The projection: each stage's time on one machine of this bench, scaled to 60 minutes of input
+    // (linear in length) and to a machine of 2 cores (linear in cores: optimistic for x264 at 1080p,
+    // which scales well to 2 threads), the pieces shared by 4 machines, plus the longest piece.
+    const scale = 3600 / inputSeconds;
+    const cores = 2 / machineCores;
+    // The plan's pieces: the video segments, the sound, then the clips (worker/pieces.ts).
+    const videoPieces = Math.ceil(inputSeconds / segmentSeconds);
+    const isClip = (p: { what: string }) => Number(p.what.replace('piece ', '')) > videoPieces;
+    const clipCount = one.times.pieces.filter(isClip).length;
+    const pieceSeconds = one.times.pieces.map((p) => p.seconds);
+    const clipSeconds = one.times.pieces.filter(isClip).map((p) => p.seconds);
+    const linear = one.times.pieces.filter((p) => !isClip(p)).reduce((a, p) => a + p.seconds, 0);
+    const projectedPieces = (linear * scale + clipSeconds.reduce((a, b) => a + b, 0)) / cores / 4;
+    const longestPiece = Math.max(...pieceSeconds) / cores;
+    const projected = (one.times.plan * scale + one.times.join * scale) / cores + projectedPieces + longestPiece;
+    const model =
+      `60 min = ${scale.toFixed(0)}x the input; a 2-core machine = ${cores.toFixed(0)}x a bench worker; ` +
+      `plan ${one.times.plan.toFixed(1)} s and join ${one.times.join.toFixed(1)} s (1 worker) x ${scale.toFixed(0)} / ${cores.toFixed(0)}; ` +
+      `pieces: ${linear.toFixed(1)} s of segments and sound x ${scale.toFixed(0)} + ${clipCount} clips ${clipSeconds.reduce((a, b) => a + b, 0).toFixed(1)} s, / ${cores.toFixed(0)} / 4 machines, + the longest piece ${longestPiece.toFixed(1)} s; ` +
+      'transcription by a service (TRANSCRIPTION_ENGINE=openai) in the plan; pocketsphinx (0.23x real time on one core) would add about 14 min unless split by audio segment';
+    console.log(`projection: ${(projected / 60).toFixed(1)} min (${model})`);
+    const detail = `${inputSeconds} s of 1920x1080 ${FPS} fps with a logo, segments of ${segmentSeconds} s, 3 clips; each worker a cgroup of ${machineCores} core`;
+    return [
+      { bench: 'processing-split', figure: 'one episode, 1 worker machine', value: one.wall, unit: 's', detail },
+      { bench: 'processing-split', figure: 'speed-up with 2 worker machines (goal >= 0.8 x 2)', value: one.wall / two.wall, unit: 'x', budget: { limit: 1.6, kind: 'min' }, detail: `${two.wall.toFixed(1)} s against ${one.wall.toFixed(1)} s` },
+      { bench: 'processing-split', figure: 'speed-up with 4 worker machines (goal >= 0.8 x 4)', value: one.wall / four.wall, unit: 'x', budget: { limit: 3.2, kind: 'min' }, detail: `${four.wall.toFixed(1)} s against ${one.wall.toFixed(1)} s` },
+      { bench: 'processing-split', figure: 'projected wall time of a 60-minute episode on 4 machines of 2 cores', value: projected / 60, unit: 'min', budget: { limit: 15, kind: 'max' }, detail: model },
+      { bench: 'processing-split', figure: 'CPU of the split pipeline / the unsplit one (goal <= 1.10)', value: one.cpu / unsplit.cpu, unit: 'x', budget: { limit: 1.1, kind: 'max' }, detail: `${one.cpu.toFixed(1)} CPU s split, ${unsplit.cpu.toFixed(1)} CPU s in one segment (1 worker each)` },
+    ];
+  } finally {
+    await stack.stop();
+    for (const m of machines) {
+      try {
+        m.remove();
+      } catch {
+        // a process still inside (it exits with the stack)
+      }
+    }
+  }
+}
+
+await runAlone(import.meta.url, bench);
