@@ -2,6 +2,7 @@
 // browser here), against the web server of the test stack. Every page visited gets an axe check;
 // a failing test leaves a screenshot in test-results/.
 import AxeBuilder from '@axe-core/playwright';
+import { createHash } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
@@ -61,12 +62,23 @@ export function useBrowser(): BrowserHarness {
 }
 
 /** Asserts the page has no serious or critical accessibility violations (axe, WCAG 2 A/AA). */
+// Screens (viewport and DOM) that passed axe in this run. Axe's verdict follows from the DOM, the
+// build's styles and the viewport, so the same screen in the same state (the sign-in page that many
+// tests pass through) is not checked again: each check costs a second or more of the suite.
+const passedScreens = new Set<string>();
+
 export async function expectAccessible(page: Page): Promise<void> {
+  const viewport = page.viewportSize();
+  // The head only gains preload links as the app navigates: the page's title and language stand for it.
+  const dom = await page.evaluate(() => `${document.documentElement.lang}\n${document.title}\n${document.body.outerHTML}`);
+  const screen = createHash('sha256').update(`${viewport?.width}x${viewport?.height}\n${dom}`).digest('hex');
+  if (passedScreens.has(screen)) return;
   const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
   const serious = results.violations
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
     .map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`);
   expect(serious, `accessibility violations on ${page.url()}`).toEqual([]);
+  passedScreens.add(screen);
 }
 
 /** Waits until the address is `pathname` (ignoring query), then runs the axe check on it. */
