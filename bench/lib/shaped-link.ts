@@ -4,7 +4,8 @@
 // class on `lo` for the proxy's port; everything else on `lo` is unclassified and goes out
 // directly, untouched). This kernel has no netem, hence the delay in the proxy. Needs root and
 // HTB with u32 filters; the root qdisc of `lo` must be the default (noqueue), which `close`
-// restores. Chromium's own emulation (CDP Network.emulateNetworkConditions) is not used: its
+// restores (a run killed before that leaves the class on `lo`: `tc qdisc del dev lo root`).
+// Chromium's own emulation (CDP Network.emulateNetworkConditions) is not used: its
 // single PUT came to 10.1-10.7 MB/s of a nominal 12.5 under this machine's load, and its latency
 // overlaps a request's upload instead of following it (a 6 MiB PUT took no longer with it).
 import { execFileSync } from 'node:child_process';
