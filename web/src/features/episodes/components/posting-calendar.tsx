@@ -19,7 +19,9 @@ import { episodePageTexts as t } from '../texts';
 
 const platformName = (post: ScheduledPost) => PROVIDERS.find((p) => p.id === post.provider)?.label ?? post.provider;
 const clipTitle = (post: ScheduledPost) => post.clipName.replace(/\.mp4$/i, '');
-const formatWhen = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+// One formatter for the whole calendar: toLocaleString with options builds one per call.
+const whenFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const formatWhen = (iso: string) => whenFormat.format(new Date(iso));
 
 /** `date` as a datetime-local input's value, in the browser's time zone. */
 function localInputValue(date: Date): string {
