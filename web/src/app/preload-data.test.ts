@@ -71,6 +71,7 @@ function server(user: Account | null, episodeStatus: 'processing' | 'delivered' 
     'fetch',
     vi.fn((path: string) => {
       requested.push(path);
+      if (path.startsWith('/api/admin/')) return Promise.resolve(Response.json({ items: [], nextCursor: null }));
       if (path === '/api/episodes/e1') return Promise.resolve(Response.json(episode(episodeStatus)));
       if (path === '/api/episodes/e1/content') return Promise.resolve(Response.json(content));
       if (path !== '/api/auth/user')
@@ -151,13 +152,32 @@ describe("a screen's data at startup", () => {
     ).toBeUndefined();
   });
 
-  it('asks for nothing without a stored session or on a screen without first reads', async () => {
+  it.each([
+    ['/onboarding', account({ onboardingCompleted: false }), ['/api/airtable/user-data'], [queryKeys.profile]],
+    [
+      '/admin/episodes/resubmit',
+      account({ isAdmin: true, subscriptionStatus: null, subscriptionTier: null }),
+      ['/api/admin/episode-logs', '/api/admin/object-storage/files'],
+      [queryKeys.admin.episodeLogs, queryKeys.admin.objectStorageFiles],
+    ],
+  ])('asks for the first data of %s beside the signed-in user', async (path, user, paths, keys) => {
+    const { requested, answerUser } = server(user);
+    const queryClient = createQueryClient();
+    preloadScreenData(queryClient, path);
+    await settle();
+    expect(requested.sort()).toEqual(['/api/auth/user', ...paths].sort());
+    answerUser();
+    await settle();
+    for (const key of keys) expect(queryClient.getQueryData(key)).toBeDefined();
+  });
+
+  it('asks only for the signed-in user without a stored session or on a screen without first reads', async () => {
     const { requested } = server(null);
     vi.mocked(hasStoredSession).mockReturnValue(false);
     preloadScreenData(createQueryClient(), '/dashboard');
     vi.mocked(hasStoredSession).mockReturnValue(true);
-    preloadScreenData(createQueryClient(), '/onboarding');
+    preloadScreenData(createQueryClient(), '/episodes');
     await settle();
-    expect(requested).toEqual([]);
+    expect(requested).toEqual(['/api/auth/user', '/api/auth/user']);
   });
 });

@@ -1,8 +1,12 @@
 // A screen's first requests, started at startup beside the signed-in user request rather than
 // after it: the screen then renders once, with its data, one round trip sooner (and a chain of
 // requests, such as the episode page's episode then its content, starts one round trip sooner).
+// Only screens whose first load a subscriber or administrator waits on (issue 28 item 5).
+import { ADMIN_CONSOLE_PATH } from '@domain/account';
 import type { QueryClient, QueryKey } from '@tanstack/react-query';
 import { matchPath } from 'react-router-dom';
+import { episodeLogsQuery } from '@/features/admin/api/get-episode-logs';
+import { objectStorageFilesQuery } from '@/features/admin/api/get-object-storage-files';
 import { plansQuery } from '@/features/billing/api/get-plans';
 import { connectionsQuery } from '@/features/connections/api/get-connections';
 import { episodeQuery } from '@/features/episodes/api/get-episode';
@@ -31,6 +35,20 @@ function startReads(queryClient: QueryClient, pathname: string): QueryKey[] {
     void queryClient.prefetchQuery(plansQuery);
     return [plansQuery.queryKey];
   }
+  if (route.path === '/onboarding') {
+    void queryClient.prefetchQuery(profileRecordQuery);
+    return [profileRecordQuery.queryKey];
+  }
+  if (route.path === ADMIN_CONSOLE_PATH) {
+    // The files once the server has let the caller read the logs, as the console asks.
+    void queryClient.fetchInfiniteQuery(episodeLogsQuery).then(
+      () => queryClient.prefetchInfiniteQuery(objectStorageFilesQuery),
+      () => {
+        // Not an administrator: the console says Access Denied.
+      },
+    );
+    return [episodeLogsQuery.queryKey, objectStorageFilesQuery.queryKey];
+  }
   const id = route.path === '/episodes/:id' ? matchPath(route.path, pathname)?.params.id : undefined;
   if (id) {
     // The content is asked for once the episode is finished, as the page does: cached earlier it
@@ -50,19 +68,19 @@ function startReads(queryClient: QueryClient, pathname: string): QueryKey[] {
 }
 
 /**
- * With a stored session, fetches the signed-in user and the first data of the screen at
- * `pathname` at once (the dashboard, the plans, an episode page). What was fetched is kept only
- * if that screen is then shown: a stale session (answered as signed out) or an account sent
+ * Asks for the signed-in user at once, before React renders (the access gate waits for it on
+ * every screen; a visitor without a stored session may still have the server's session cookie).
+ * With a stored session, also fetches the first data of the screen at `pathname` (the dashboard,
+ * the plans, the onboarding profile, an episode page, the admin console's logs). That is kept
+ * only if the screen is then shown: a stale session (answered as signed out) or an account sent
  * elsewhere (onboarding) must not find these answers cached when it later reaches the screen.
  */
 export function preloadScreenData(queryClient: QueryClient, pathname: string): void {
-  if (!hasStoredSession()) return;
-  const keys = startReads(queryClient, pathname);
-  if (keys.length === 0) return;
-  void queryClient
-    .fetchQuery(currentAccountQuery)
+  const account = queryClient.fetchQuery(currentAccountQuery);
+  const keys = hasStoredSession() ? startReads(queryClient, pathname) : [];
+  void account
     .then(
-      (account) => account !== null && decideAccess(pathname, account).kind === 'render',
+      (user) => user !== null && decideAccess(pathname, user).kind === 'render',
       () => false,
     )
     .then((shown) => {
