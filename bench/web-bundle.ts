@@ -4,7 +4,7 @@
 // Budget for /login: 150 KB (1024 bytes); /dashboard is shown beside it. Builds into a temp dir
 // so the real dist/ is left alone.
 //   npx tsx bench/web-bundle.ts
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -30,9 +30,10 @@ export async function bench(): Promise<Row[]> {
       build: { outDir, emptyOutDir: true, manifest: true, sourcemap: false },
     });
     const manifest = JSON.parse(readFileSync(path.join(outDir, '.vite', 'manifest.json'), 'utf8')) as Manifest;
-    // Manifest keys are relative to Vite's root (web/); match a page by its absolute path.
+    // Manifest keys are relative to Vite's root (web/); match a page by its absolute path. Vite
+    // resolves symbolic links (a worktree's node_modules may be one), so both sides are real paths.
     const root = path.join(repoRoot, 'web');
-    const keyOf = (file: string) => Object.keys(manifest).find((key) => path.resolve(root, key) === path.join(repoRoot, file));
+    const keyOf = (file: string) => Object.keys(manifest).find((key) => path.resolve(root, key) === realpathSync(path.join(repoRoot, file)));
     const entryKey = Object.keys(manifest).find((key) => manifest[key].isEntry);
     if (!entryKey) throw new Error('the manifest has no entry');
 

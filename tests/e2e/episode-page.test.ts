@@ -7,7 +7,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { config, withDb } from '../support/stack.ts';
 import { createUser } from '../support/users.ts';
-import { postRow, seedEpisode } from '../support/episode-page.ts';
+import { postRow, sampleContent, seedEpisode } from '../support/episode-page.ts';
 import { expectAccessible, expectOnPage, signInAs, useBrowser, waitForToast } from './support/browser.ts';
 
 const harness = useBrowser();
@@ -70,14 +70,20 @@ describe('the episode page', () => {
     // The worker finishes: the page shows it without a reload.
     await withDb((db) =>
       db.query(
-        `update public.episode_processing set status = 'delivered', progress = 100, stage = null, finished_at = now(), drive_folder_url = $2, outputs = $3 where id = $1`,
+        `update public.episode_processing set status = 'delivered', progress = 100, stage = null, finished_at = now(), drive_folder_url = $2, outputs = $3, content = $4
+          where id = $1`,
         [seeded.processingId, `${config.urls.sandbox}/_sandbox/google/files/folder`, JSON.stringify([
           { name: 'Show - clip 01.mp4', kind: 'clip', durationSeconds: 30, width: 1080, height: 1920, driveFileId: clip.id, driveUrl: clip.webViewLink },
-        ])],
+        ]), JSON.stringify(sampleContent())],
       ),
     );
     await page.getByTestId('episode-status').getByText('Delivered').waitFor({ timeout: 15_000 });
     await page.getByRole('link', { name: 'Open the Google Drive folder' }).waitFor();
+    // Every panel a delivered episode shows (files, calendar, transcript, show notes, blog post).
+    await page.getByRole('heading', { name: 'Summary' }).waitFor();
+    await atWidth(page, 390);
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await expectAccessible(page);
     await page.getByRole('button', { name: 'Preview Show - clip 01.mp4' }).click();
     const preview = page.frameLocator('iframe[title="Preview of Show - clip 01.mp4"]');
     await preview.getByRole('heading', { name: 'Show - clip 01.mp4' }).waitFor();

@@ -2,6 +2,7 @@
 // tests: the episode, its log (status 'delivered', so no trigger queues work for it), a processing
 // row in the state asked for, and scheduled posts. No worker touches it (the feeder takes only
 // queued rows it was notified of or finds unqueued; this row is marked enqueued).
+import type { EpisodeContent } from '../../supabase/functions/_shared/domain/episode-content.ts';
 import { withDb } from './stack.ts';
 
 export interface SeededPost {
@@ -24,6 +25,8 @@ export interface SeededEpisode {
   outputs?: Array<Record<string, unknown>>;
   posts?: SeededPost[];
   submittedAt?: Date;
+  /** What the content engine made (transcript, show notes, blog post), as the worker stores it. */
+  content?: EpisodeContent | null;
 }
 
 export interface Seeded {
@@ -50,8 +53,8 @@ export async function seedEpisode(userId: string, seed: SeededEpisode = {}): Pro
     const status = seed.status ?? 'delivered';
     const processing = await db.query(
       `insert into public.episode_processing (submission_log_id, episode_id, user_id, status, stage, progress, failure_reason,
-                                              drive_folder_url, outputs, enqueued_at, started_at, finished_at)
-       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, now(), now(), case when $4 in ('delivered', 'failed') then now() end)
+                                              drive_folder_url, outputs, content, enqueued_at, started_at, finished_at)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, now(), now(), case when $4 in ('delivered', 'failed') then now() end)
        returning id`,
       [
         log.rows[0].id,
@@ -63,6 +66,7 @@ export async function seedEpisode(userId: string, seed: SeededEpisode = {}): Pro
         seed.failureReason ?? null,
         seed.driveFolderUrl ?? null,
         JSON.stringify(seed.outputs ?? []),
+        seed.content ? JSON.stringify(seed.content) : null,
       ],
     );
     const processingId = processing.rows[0].id as string;
@@ -84,4 +88,27 @@ export async function seedEpisode(userId: string, seed: SeededEpisode = {}): Pro
 /** A post's row as the database has it. */
 export async function postRow(id: string): Promise<{ status: string; scheduled_for: Date; attempts: number }> {
   return withDb(async (db) => (await db.query('select status, scheduled_for, attempts from public.scheduled_posts where id = $1', [id])).rows[0]);
+}
+
+/** Content as the engine makes it for a short interview: every part present, one part not made. */
+export function sampleContent(): EpisodeContent {
+  const sentences = Array.from({ length: 40 }, (_, i) => `00:${String(Math.floor(i / 2)).padStart(2, '0')}:${i % 2 ? '30' : '00'} Sentence ${i + 1} of the interview, about engines and thought.`);
+  return {
+    transcript: { engine: 'pocketsphinx', language: 'en-US', durationSeconds: 1200, wordCount: 360, text: sentences.join('\n') },
+    showNotes: {
+      summary: 'A conversation about how engines of thought are built, tested and taken apart again.',
+      chapters: [
+        { start: 0, time: '00:00:00', title: 'Introductions', firstSentence: 0, endSentence: 10 },
+        { start: 300, time: '00:05:00', title: 'Building the engine', firstSentence: 10, endSentence: 25 },
+        { start: 750, time: '00:12:30', title: 'Taking it apart', firstSentence: 25, endSentence: 40 },
+      ],
+      quotes: [
+        { start: 320, time: '00:05:20', text: 'Every engine starts as a drawing on a napkin.' },
+        { start: 800, time: '00:13:20', text: 'You learn the most when it breaks.' },
+      ],
+      keywords: ['engines', 'thought', 'testing', 'design'],
+    },
+    blogPost: { title: 'Engines of Thought', markdown: '# Engines of Thought\n\nA conversation about engines.', wordpress: null },
+    problems: [{ stage: 'wordpress', reason: 'WordPress is not connected.' }],
+  };
 }

@@ -1,7 +1,7 @@
 import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app';
-import { preloadDashboardData } from './app/routes/dashboard/preload-data';
+import { preloadScreenData } from './app/preload-data';
 import { preloadPage } from './app/route-table';
 import { createQueryClient } from './lib/query-client';
 import { preloadAuthClient } from './lib/supabase';
@@ -10,7 +10,7 @@ import './index.css';
 preloadAuthClient();
 preloadPage(window.location.pathname);
 const queryClient = createQueryClient();
-preloadDashboardData(queryClient, window.location.pathname);
+preloadScreenData(queryClient, window.location.pathname);
 
 // The static app shell is already on screen: the first render may yield to the browser between
 // components (a transition) instead of blocking the main thread in one long task.

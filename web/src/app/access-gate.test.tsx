@@ -11,7 +11,7 @@ import { MemoryRouter } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { queryKeys } from '@/lib/query-keys';
 import { createQueryClient } from '@/lib/query-client';
-import { preloadDashboardData } from './routes/dashboard/preload-data';
+import { preloadScreenData } from './preload-data';
 import { Notifications } from './notifications';
 import { AppRoutes } from './router';
 import { appTexts } from './texts';
@@ -43,7 +43,7 @@ function fakeFetch(input: RequestInfo | URL): Promise<Response> {
  */
 async function renderApp(path: string) {
   const queryClient = createQueryClient();
-  preloadDashboardData(queryClient, path);
+  preloadScreenData(queryClient, path);
   if (queryClient.getQueryState(queryKeys.account)) await vi.waitFor(() => expect(queryClient.getQueryState(queryKeys.account)?.status).toBe('error'));
   return render(
     <StrictMode>

@@ -63,14 +63,23 @@ describe('loading the Auth client at startup', () => {
     constructed.mockClear();
   });
 
-  it('waits for the page to load while the stored token serves the first requests', async () => {
-    storeSession({ access_token: 'stored', refresh_token: 'r', expires_at: inSeconds(3600) });
-    const { preloadAuthClient } = await import('./supabase');
-    preloadAuthClient();
-    await vi.dynamicImportSettled();
-    expect(constructed).not.toHaveBeenCalled();
-    pageLoaded.dispatchEvent(new Event('load'));
-    await vi.waitFor(() => expect(constructed).toHaveBeenCalledOnce());
+  it("waits until a moment after the page's load while the stored token serves the first requests", async () => {
+    vi.useFakeTimers();
+    try {
+      storeSession({ access_token: 'stored', refresh_token: 'r', expires_at: inSeconds(3600) });
+      const { AUTH_CLIENT_AFTER_LOAD_MS, preloadAuthClient } = await import('./supabase');
+      preloadAuthClient();
+      await vi.dynamicImportSettled();
+      expect(constructed).not.toHaveBeenCalled();
+      pageLoaded.dispatchEvent(new Event('load'));
+      await vi.advanceTimersByTimeAsync(AUTH_CLIENT_AFTER_LOAD_MS - 1);
+      await vi.dynamicImportSettled();
+      expect(constructed).not.toHaveBeenCalled();
+      await vi.advanceTimersByTimeAsync(1);
+      await vi.waitFor(() => expect(constructed).toHaveBeenCalledOnce());
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('starts at once when the stored token is due for a refresh', async () => {

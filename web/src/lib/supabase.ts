@@ -46,9 +46,17 @@ export function authClient(): Promise<GoTrueClient> {
 }
 
 /**
+ * How long after the page's load event the Auth client loads while the stored token still
+ * serves (more than REFRESH_MARGIN_MS left): the first screen's data requests and rendering
+ * follow the load event, and the client's 19 KB would compete with them.
+ */
+export const AUTH_CLIENT_AFTER_LOAD_MS = 3000;
+
+/**
  * Starts loading the Auth client (which keeps the session refreshed) when a session is stored:
- * at once if the first requests need it to refresh the token, else once the page has loaded,
- * so it does not compete with the first screen's downloads.
+ * at once if the first requests need it to refresh the token, else a moment after the page has
+ * loaded, so it does not compete with the first screen's downloads. A request that finds the
+ * token due for a refresh before then loads it itself (currentAccessToken).
  */
 export function preloadAuthClient(): void {
   if (!hasStoredSession()) return;
@@ -56,8 +64,11 @@ export function preloadAuthClient(): void {
     authClient().catch(() => {
       // The first request that needs it loads it again and reports the failure.
     });
-  if (storedUnexpiredToken()) window.addEventListener('load', () => void load(), { once: true });
-  else void load();
+  if (!storedUnexpiredToken()) {
+    void load();
+    return;
+  }
+  window.addEventListener('load', () => setTimeout(() => void load(), AUTH_CLIENT_AFTER_LOAD_MS), { once: true });
 }
 
 export async function currentAccessToken(): Promise<string | null> {

@@ -49,9 +49,10 @@ export default function ResubmitPage() {
             {files.isError && (
               <ErrorAlert title={`${texts.loadFailed}: ${texts.filesTitle}`} message={files.error.message} />
             )}
-            {files.isSuccess && (
+            {!files.isError && (
               <ObjectStorageFileList
-                files={files.data.pages.flatMap((page) => page.items)}
+                files={files.data?.pages.flatMap((page) => page.items) ?? []}
+                loading={files.isPending}
                 selected={selectedFiles}
                 onToggle={toggleFile}
                 hasMore={files.hasNextPage}

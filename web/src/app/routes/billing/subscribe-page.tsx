@@ -95,10 +95,13 @@ export default function SubscribePage() {
         </div>
       )}
 
-      <div className="text-center text-sm text-base-content/70">
-        <p>{texts.priceIncrease}</p>
-        <p>{texts.monthToMonth}</p>
-      </div>
+      {/* Under the plans once they are shown: above the loading spinner, the plans would push it away (a layout shift). */}
+      {!plans.isPending && (
+        <div className="text-center text-sm text-base-content/70">
+          <p>{texts.priceIncrease}</p>
+          <p>{texts.monthToMonth}</p>
+        </div>
+      )}
     </main>
   );
 }

@@ -13,7 +13,7 @@ function getEpisodeLogs(cursor: string | null): Promise<Page<SubmissionLog>> {
   );
 }
 
-const episodeLogsQuery = infiniteQueryOptions({
+export const episodeLogsQuery = infiniteQueryOptions({
   queryKey: queryKeys.admin.episodeLogs,
   queryFn: ({ pageParam }) => getEpisodeLogs(pageParam),
   initialPageParam: null as string | null,

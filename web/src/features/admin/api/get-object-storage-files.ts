@@ -12,7 +12,7 @@ function getObjectStorageFiles(cursor: string | null): Promise<Page<ObjectStorag
   );
 }
 
-const objectStorageFilesQuery = infiniteQueryOptions({
+export const objectStorageFilesQuery = infiniteQueryOptions({
   queryKey: queryKeys.admin.objectStorageFiles,
   queryFn: ({ pageParam }) => getObjectStorageFiles(pageParam),
   initialPageParam: null as string | null,

@@ -7,14 +7,19 @@ import { texts } from '../texts';
 
 interface Props extends Paging {
   files: ObjectStorageFile[];
+  /** The first page is still on its way: the panel holds its place (the form under it stays put). */
+  loading?: boolean;
   selected: readonly string[];
   onToggle: (path: string) => void;
 }
 
-export function ObjectStorageFileList({ files, selected, onToggle, ...paging }: Props) {
+export function ObjectStorageFileList({ files, loading = false, selected, onToggle, ...paging }: Props) {
   return (
     <Panel titleId="object-storage-files-title" title={texts.filesTitle}>
-      <ListState status={files.length === 0 ? 'empty' : 'ready'} texts={{ empty: texts.noFiles }}>
+      <ListState
+        status={loading ? 'loading' : files.length === 0 ? 'empty' : 'ready'}
+        texts={{ loading: texts.loading, empty: texts.noFiles }}
+      >
         <div className="max-h-96 overflow-auto" tabIndex={0} role="region" aria-label={texts.filesCaption}>
           <table className="table table-sm">
             <caption className="sr-only">{texts.filesCaption}</caption>

@@ -41,7 +41,7 @@ async function getPlans(): Promise<Plan[]> {
   );
 }
 
-const plansQuery = queryOptions({ queryKey: queryKeys.plans, queryFn: getPlans, staleTime: 60 * 60 * 1000 });
+export const plansQuery = queryOptions({ queryKey: queryKeys.plans, queryFn: getPlans, staleTime: 60 * 60 * 1000 });
 
 export function usePlans() {
   return useQuery(plansQuery);

@@ -4,7 +4,7 @@ import type { EpisodeContent } from '@domain/episode-content';
 import type { ProcessingStatus } from '@domain/processing';
 import type { ReactNode } from 'react';
 import { Panel } from '@/components/panel';
-import { useEpisodeContent } from '../api/get-episode-content';
+import { isContentMade, useEpisodeContent } from '../api/get-episode-content';
 import { episodePageTexts as t } from '../texts';
 
 /** A titled part of the show notes (its heading names it for assistive technology). */
@@ -63,8 +63,8 @@ function ShowNotesView({ notes }: { notes: NonNullable<EpisodeContent['showNotes
 }
 
 export function EpisodeContentPanel({ episodeId, status }: { episodeId: string; status: ProcessingStatus | null }) {
-  const finished = status === 'delivered' || status === 'failed';
-  const content = useEpisodeContent(episodeId, finished);
+  const finished = isContentMade(status);
+  const content = useEpisodeContent(episodeId, status);
   const made = content.data?.content;
   return (
     <Panel titleId="episode-content-title" title={t.contentTitle}>

@@ -1,61 +1,25 @@
 // The posting calendar: each clip's platforms and dates, with Postpone (a new date in the
 // future, checked here and again in SQL), Cancel (after a confirmation) and Post now for posts
 // still waiting. The server decides what may change; a refusal arrives as a toast.
-import { postponeProblem, type ScheduledPost } from '@domain/episode-page';
+import type { ScheduledPost } from '@domain/episode-page';
 import { PROVIDERS } from '@domain/connection-status';
-import { useState } from 'react';
-import { z } from 'zod/mini';
+import { lazy, Suspense, useState } from 'react';
 import { ConfirmDialog } from '@/components/confirm-dialog';
-import { Form, SubmitButton, useZodForm } from '@/components/form';
-import { FormField } from '@/components/form-field';
-import { Modal } from '@/components/modal';
 import { Panel } from '@/components/panel';
 import { errorMessage } from '@/lib/api-client';
 import { notify } from '@/lib/toast';
 import { useCancelPost } from '../api/cancel-post';
 import { usePostNow } from '../api/post-now';
-import { usePostponePost } from '../api/postpone-post';
 import { episodePageTexts as t } from '../texts';
+
+// The form (react-hook-form) loads when a post is postponed, not with the page.
+const PostponeDialog = lazy(() => import('./postpone-dialog'));
 
 const platformName = (post: ScheduledPost) => PROVIDERS.find((p) => p.id === post.provider)?.label ?? post.provider;
 const clipTitle = (post: ScheduledPost) => post.clipName.replace(/\.mp4$/i, '');
-const formatWhen = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-
-/** `date` as a datetime-local input's value, in the browser's time zone. */
-function localInputValue(date: Date): string {
-  const local = new Date(date.getTime() - date.getTimezoneOffset() * 60_000);
-  return local.toISOString().slice(0, 16);
-}
-
-const postponeFormSchema = z.object({
-  when: z.string().check(
-    z.superRefine((value, ctx) => {
-      const problem = postponeProblem(new Date(value));
-      if (problem) ctx.addIssue({ code: 'custom', message: problem, input: value });
-    }),
-  ),
-});
-type PostponeForm = z.infer<typeof postponeFormSchema>;
-
-function PostponeDialog({ episodeId, post, onClose }: { episodeId: string; post: ScheduledPost; onClose: () => void }) {
-  const postpone = usePostponePost(episodeId);
-  // A day after its date (or from now, for a post already due), on the minute.
-  const start = new Date(Math.max(new Date(post.scheduledFor).getTime(), Date.now()) + 86_400_000);
-  const form = useZodForm(postponeFormSchema, { defaultValues: { when: localInputValue(start) } });
-  const onSubmit = async ({ when }: PostponeForm) => {
-    await postpone.mutateAsync({ postId: post.id, scheduledFor: new Date(when).toISOString() });
-    onClose();
-  };
-  return (
-    <Modal open title={t.postponeTitle} onClose={onClose} closeLabel={t.close}>
-      <p className="py-2">{t.postponeIntro(clipTitle(post), platformName(post))}</p>
-      <Form form={form} onSubmit={onSubmit} failureTitle={t.postponeFailedTitle} failureAlert success={{ title: t.postponedTitle }}>
-        <FormField label={t.newDate} type="datetime-local" error={form.formState.errors.when?.message} {...form.register('when')} />
-        <SubmitButton label={t.savePostpone} pendingLabel={t.savingPostpone} />
-      </Form>
-    </Modal>
-  );
-}
+// One formatter for the whole calendar: toLocaleString with options builds one per call.
+const whenFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const formatWhen = (iso: string) => whenFormat.format(new Date(iso));
 
 function CancelDialog({ episodeId, post, onClose }: { episodeId: string; post: ScheduledPost; onClose: () => void }) {
   const cancel = useCancelPost(episodeId);
@@ -103,7 +67,8 @@ export function PostingCalendar({ episodeId, posts }: { episodeId: string; posts
   const onPostNow = (post: ScheduledPost) =>
     postNow.mutate(post.id, {
       onSuccess: () => notify.success(t.postNowDoneTitle, { description: t.postNowDone }),
-      onError: (error) => notify.error(t.postNowFailedTitle, { description: errorMessage(error, t.postNowFailedTitle) }),
+      onError: (error) =>
+        notify.error(t.postNowFailedTitle, { description: errorMessage(error, t.postNowFailedTitle) }),
     });
   return (
     <Panel titleId="posting-calendar-title" title={t.calendarTitle}>
@@ -125,20 +90,42 @@ export function PostingCalendar({ episodeId, posts }: { episodeId: string; posts
                           <span className="font-medium">{platform}</span>
                           <span aria-hidden="true">·</span>
                           <time dateTime={when}>{formatWhen(when)}</time>
-                          <span className={`badge badge-sm ${statusStyles[post.status]}`}>{t.postStatus[post.status]}</span>
+                          <span className={`badge badge-sm ${statusStyles[post.status]}`}>
+                            {t.postStatus[post.status]}
+                          </span>
                         </span>
-                        {post.status === 'scheduled' && !post.changeable && <span className="text-sm text-base-content/70">{t.heldByWorker}</span>}
-                        {post.lastError && post.status !== 'posted' && <span className="text-sm break-words text-red-700">{post.lastError}</span>}
+                        {post.status === 'scheduled' && !post.changeable && (
+                          <span className="text-sm text-base-content/70">{t.heldByWorker}</span>
+                        )}
+                        {post.lastError && post.status !== 'posted' && (
+                          <span className="text-sm break-words text-red-700">{post.lastError}</span>
+                        )}
                       </div>
                       {post.changeable && (
                         <div className="flex flex-wrap gap-2">
-                          <button type="button" className="btn btn-sm" aria-label={t.postponeLabel(clip, platform)} onClick={() => setOpen({ kind: 'postpone', post })}>
+                          <button
+                            type="button"
+                            className="btn btn-sm"
+                            aria-label={t.postponeLabel(clip, platform)}
+                            onClick={() => setOpen({ kind: 'postpone', post })}
+                          >
                             {t.postpone}
                           </button>
-                          <button type="button" className="btn btn-sm" aria-label={t.postNowLabel(clip, platform)} onClick={() => onPostNow(post)} disabled={postNow.isPending}>
+                          <button
+                            type="button"
+                            className="btn btn-sm"
+                            aria-label={t.postNowLabel(clip, platform)}
+                            onClick={() => onPostNow(post)}
+                            disabled={postNow.isPending}
+                          >
                             {t.postNow}
                           </button>
-                          <button type="button" className="btn btn-sm btn-outline" aria-label={t.cancelLabel(clip, platform)} onClick={() => setOpen({ kind: 'cancel', post })}>
+                          <button
+                            type="button"
+                            className="btn btn-sm btn-outline"
+                            aria-label={t.cancelLabel(clip, platform)}
+                            onClick={() => setOpen({ kind: 'cancel', post })}
+                          >
                             {t.cancel}
                           </button>
                         </div>
@@ -151,7 +138,17 @@ export function PostingCalendar({ episodeId, posts }: { episodeId: string; posts
           ))}
         </ul>
       )}
-      {open?.kind === 'postpone' && <PostponeDialog episodeId={episodeId} post={open.post} onClose={() => setOpen(null)} />}
+      {open?.kind === 'postpone' && (
+        <Suspense fallback={null}>
+          <PostponeDialog
+            episodeId={episodeId}
+            post={open.post}
+            clip={clipTitle(open.post)}
+            platform={platformName(open.post)}
+            onClose={() => setOpen(null)}
+          />
+        </Suspense>
+      )}
       {open?.kind === 'cancel' && <CancelDialog episodeId={episodeId} post={open.post} onClose={() => setOpen(null)} />}
     </Panel>
   );
