@@ -6,20 +6,21 @@
 // finish together. Each piece is retried on its own by pg-boss, and a worker that dies loses only
 // the piece it was rendering.
 import { randomUUID } from 'node:crypto';
-import { mkdir, mkdtemp, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { PgBoss } from 'pg-boss';
 import { BRAND_ASSETS_BUCKET } from '../supabase/functions/_shared/domain/onboarding.ts';
 import { PROCESSING_PIECES_BUCKET, timeLimitReason } from '../supabase/functions/_shared/domain-server/processing-limits.ts';
+import { SIGNED_URL_MAX_SECONDS } from '../supabase/functions/_shared/domain-server/storage-limits.ts';
 import type { ClipRange } from './media/clip-selection.ts';
-import { clipTexts } from './media/clip-words.ts';
-import { MediaError, probe, type MediaInfo } from './media/ffmpeg.ts';
+import { clipTexts, type ClipFraming } from './media/clip-words.ts';
+import { MediaError, type MediaInfo } from './media/ffmpeg.ts';
 import type { Loudness } from './media/loudness.ts';
 import { renderAudioTrack, renderClip, renderCopiedEpisode, renderVideoPiece, type EpisodeLayout, type MediaInput } from './media/render.ts';
 import { brandColours, type ClipStyle } from './media/styles.ts';
 import type { JobContext } from './process-submission.ts';
 import { QUEUE, type ProcessingJobData } from './queue.ts';
-import { downloadObject, uploadObject } from './storage.ts';
+import { downloadObject, signedObjectUrl, uploadObject } from './storage.ts';
 import type { SubmissionJob } from './store.ts';
 import type { Transcript } from './transcript/transcript.ts';
 
@@ -36,14 +37,23 @@ export interface SubmissionPlan {
   main: { bucket: string; path: string; info: MediaInfo };
   start: number;
   end: number;
-  /** The brand files the submission job accepted (brand-assets paths). */
-  brand: { intro?: string | null; outro?: string | null; clipIntro?: string | null; clipOutro?: string | null; logo?: string | null };
+  /** The brand files the submission job accepted (brand-assets paths), the videos probed and measured once. */
+  brand: { intro: BrandVideo | null; outro: BrandVideo | null; clipIntro: BrandVideo | null; clipOutro: BrandVideo | null; logo: string | null };
   loudness: Loudness | null;
   episode: { copied: true; start: number } | { copied: false; layout: EpisodeLayout };
   clipIntroSeconds: number;
   clips: ClipRange[];
+  /** Each clip's framing on the speaker, found once for all clips (one detector run). */
+  framings: (ClipFraming | null)[];
   transcript: Transcript | null;
   keywords: string[];
+}
+
+/** A brand video as the submission job found it: the pieces neither probe nor measure it again. */
+export interface BrandVideo {
+  path: string;
+  info: MediaInfo;
+  loudness: Loudness | null;
 }
 
 export type PieceSpec = { kind: 'copy' } | { kind: 'video'; index: number } | { kind: 'audio' } | { kind: 'clip'; index: number };
@@ -158,44 +168,22 @@ export async function withTimeLimit(job: SubmissionJob, jobSignal: AbortSignal, 
   }
 }
 
-/** Sources kept on this machine unused for this long are removed by the next piece. */
-const SOURCE_CACHE_SECONDS = 3600;
-
 /**
- * The episode's source on this machine: downloaded once per machine and plan, however many of its
- * pieces the machine renders (a worker never reads another machine's disk).
+ * The episode's source for a piece: a signed URL that ffmpeg reads with HTTP range requests, so a
+ * machine fetches only the bytes of its piece's part (not the whole upload, up to 3 GB). It lasts
+ * as long as the piece may run.
  */
-async function cachedSource(ctx: JobContext, plan: SubmissionPlan, signal: AbortSignal): Promise<MediaInput> {
-  const dir = path.join(ctx.config.tempDir, 'sources');
-  await mkdir(dir, { recursive: true });
-  const now = Date.now();
-  for (const name of await readdir(dir)) {
-    const old = path.join(dir, name);
-    const { mtimeMs } = await stat(old).catch(() => ({ mtimeMs: now }));
-    if (now - mtimeMs > SOURCE_CACHE_SECONDS * 1000) await rm(old, { force: true });
-  }
-  const file = path.join(dir, `${plan.planId}.mp4`);
-  const have = await stat(file).catch(() => null);
-  if (have) {
-    await utimes(file, new Date(), new Date());
-  } else {
-    const partial = `${file}.${randomUUID()}.part`;
-    try {
-      await downloadObject(ctx.config, plan.main.bucket, plan.main.path, partial, signal);
-      await rename(partial, file);
-    } finally {
-      await rm(partial, { force: true });
-    }
-  }
-  return { file, info: plan.main.info };
+async function sourceInput(ctx: JobContext, job: SubmissionJob, plan: SubmissionPlan, signal: AbortSignal): Promise<MediaInput> {
+  const lifetime = Math.min(SIGNED_URL_MAX_SECONDS, job.limits.timeLimitSeconds + EXPIRY_MARGIN_SECONDS);
+  return { file: await signedObjectUrl(ctx.config, plan.main.bucket, plan.main.path, lifetime, signal), info: plan.main.info };
 }
 
-/** A brand file the plan accepted, fetched for this piece. */
-async function brandInput(ctx: JobContext, dir: string, objectPath: string | null | undefined, name: string, signal: AbortSignal): Promise<MediaInput | undefined> {
-  if (!objectPath) return undefined;
+/** A brand video the plan accepted, fetched for this piece (as probed and measured by the submission job). */
+async function brandInput(ctx: JobContext, dir: string, video: BrandVideo | null, name: string, signal: AbortSignal): Promise<MediaInput | undefined> {
+  if (!video) return undefined;
   const file = path.join(dir, name);
-  await downloadObject(ctx.config, BRAND_ASSETS_BUCKET, objectPath, file, signal);
-  return { file, info: await probe(file, signal) };
+  await downloadObject(ctx.config, BRAND_ASSETS_BUCKET, video.path, file, signal);
+  return { file, info: video.info, loudness: video.loudness };
 }
 
 const stageOf = (piece: PieceSpec, plan: SubmissionPlan) =>
@@ -214,7 +202,7 @@ export async function runPiece(ctx: JobContext, boss: PieceQueue, data: PieceJob
     await mkdir(config.tempDir, { recursive: true });
     const dir = await mkdtemp(path.join(config.tempDir, `${job.id}-piece-${data.piece}-`));
     try {
-      const main = await cachedSource(ctx, plan, signal);
+      const main = await sourceInput(ctx, job, plan, signal);
       const output = path.join(dir, pieceFileName(piece));
       await renderPiece(ctx, job, plan, piece, main, dir, output, signal);
       await uploadObject(config, PROCESSING_PIECES_BUCKET, pieceObjectPath(job.id, plan.planId, pieceFileName(piece)), output, piece.kind === 'audio' ? 'audio/mp4' : 'video/mp4', signal);
@@ -280,6 +268,7 @@ async function renderPiece(
           title: caption, dir, log: ctx.log, signal,
         },
         [clip],
+        [plan.framings[piece.index] ?? null],
       );
       await renderClip({
         main,

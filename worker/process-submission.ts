@@ -15,7 +15,7 @@ import type { AccessTokenSource } from './access-token.ts';
 import { DriveClient } from './google/drive.ts';
 import { analyseAudio } from './media/analysis.ts';
 import type { ClipRange } from './media/clip-selection.ts';
-import { chooseClips, copyForClip, episodeKeywords, episodeTitle } from './media/clip-words.ts';
+import { chooseClips, clipFramings, copyForClip, episodeKeywords, episodeTitle } from './media/clip-words.ts';
 import {
   BRAND_VIDEO_MAX_SECONDS,
   episodeLengthProblem,
@@ -24,7 +24,9 @@ import {
   videoLimitProblem,
 } from '../supabase/functions/_shared/domain-server/processing-limits.ts';
 import { ffmpeg, inputArgs, MediaError, probe, probeImage, type MediaInfo } from './media/ffmpeg.ts';
+import { loudnessOf } from './media/loudness.ts';
 import { copyStart, joinEpisode, planEpisode, type MediaInput } from './media/render.ts';
+import type { ClipStyle } from './media/styles.ts';
 import { emptyContent, publishBlogStage, transcribeStage, writeBlogPost, writeContentFiles } from './content/content-stage.ts';
 import { showNotes } from './content/show-notes.ts';
 import { schedulePosts } from './posting.ts';
@@ -40,6 +42,7 @@ import {
   withTimeLimit,
   type PieceJobData,
   type PieceQueue,
+  type BrandVideo,
   type PieceSpec,
   type SubmissionPlan,
 } from './pieces.ts';
@@ -220,6 +223,17 @@ async function processJob(ctx: JobContext, job: SubmissionJob, userId: string, s
 
     await store.progress(job.id, 'planning the pieces', 14);
     const copyFrom = await copyStart({ main, start, intro, outro, logo, signal });
+    // Found once here for every piece: each clip's framing (one detector run for all clips) and
+    // each brand video's loudness.
+    const framings = await clipFramings({ main, style: job.options.clipStyle as ClipStyle, trimStart: start, dir, log: ctx.log, signal }, clips);
+    const measuredVideo = async (input: MediaInput | undefined, objectPath: string | null): Promise<BrandVideo | null> =>
+      input && objectPath ? { path: objectPath, info: input.info, loudness: input.info.hasAudio ? await loudnessOf(input, signal) : null } : null;
+    const [introVideo, outroVideo, clipIntroVideo, clipOutroVideo] = await Promise.all([
+      measuredVideo(intro, job.brand.videoIntroPath),
+      measuredVideo(outro, job.brand.videoOutroPath),
+      measuredVideo(clipIntro, job.brand.clipIntroPath),
+      measuredVideo(clipOutro, job.brand.clipOutroPath),
+    ]);
     const planId = newPlanId();
     // The pieces read the episode from Storage: the subscriber's own file, or the parts joined here.
     const mainObject =
@@ -233,13 +247,7 @@ async function processJob(ctx: JobContext, job: SubmissionJob, userId: string, s
       main: { ...mainObject, info: main.info },
       start,
       end,
-      brand: {
-        intro: intro && job.brand.videoIntroPath,
-        outro: outro && job.brand.videoOutroPath,
-        clipIntro: clipIntro && job.brand.clipIntroPath,
-        clipOutro: clipOutro && job.brand.clipOutroPath,
-        logo: logo && job.brand.logoPath,
-      },
+      brand: { intro: introVideo, outro: outroVideo, clipIntro: clipIntroVideo, clipOutro: clipOutroVideo, logo: (logo && job.brand.logoPath) ?? null },
       loudness: analysis?.loudness ?? null,
       episode:
         copyFrom !== null
@@ -257,6 +265,7 @@ async function processJob(ctx: JobContext, job: SubmissionJob, userId: string, s
             },
       clipIntroSeconds: clipIntro?.info.durationSeconds ?? 0,
       clips,
+      framings,
       transcript,
       keywords,
     });
