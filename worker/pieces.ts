@@ -13,7 +13,7 @@ import { BRAND_ASSETS_BUCKET } from '../supabase/functions/_shared/domain/onboar
 import { PROCESSING_PIECES_BUCKET, timeLimitReason } from '../supabase/functions/_shared/domain-server/processing-limits.ts';
 import { SIGNED_URL_MAX_SECONDS } from '../supabase/functions/_shared/domain-server/storage-limits.ts';
 import type { ClipRange } from './media/clip-selection.ts';
-import { clipTexts, type ClipFraming } from './media/clip-words.ts';
+import { clipTexts } from './media/clip-words.ts';
 import { MediaError, type MediaInfo } from './media/ffmpeg.ts';
 import type { Loudness } from './media/loudness.ts';
 import { renderAudioTrack, renderClip, renderCopiedEpisode, renderVideoPiece, type EpisodeLayout, type MediaInput } from './media/render.ts';
@@ -43,8 +43,6 @@ export interface SubmissionPlan {
   episode: { copied: true; start: number } | { copied: false; layout: EpisodeLayout };
   clipIntroSeconds: number;
   clips: ClipRange[];
-  /** Each clip's framing on the speaker, found once for all clips (one detector run). */
-  framings: (ClipFraming | null)[];
   transcript: Transcript | null;
   keywords: string[];
 }
@@ -268,7 +266,6 @@ async function renderPiece(
           title: caption, dir, log: ctx.log, signal,
         },
         [clip],
-        [plan.framings[piece.index] ?? null],
       );
       await renderClip({
         main,

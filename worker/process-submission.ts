@@ -15,7 +15,7 @@ import type { AccessTokenSource } from './access-token.ts';
 import { DriveClient } from './google/drive.ts';
 import { analyseAudio } from './media/analysis.ts';
 import type { ClipRange } from './media/clip-selection.ts';
-import { chooseClips, clipFramings, copyForClip, episodeKeywords, episodeTitle } from './media/clip-words.ts';
+import { chooseClips, copyForClip, episodeKeywords, episodeTitle } from './media/clip-words.ts';
 import {
   BRAND_VIDEO_MAX_SECONDS,
   episodeLengthProblem,
@@ -26,7 +26,6 @@ import {
 import { ffmpeg, inputArgs, MediaError, probe, probeImage, type MediaInfo } from './media/ffmpeg.ts';
 import { loudnessOf } from './media/loudness.ts';
 import { copyStart, joinEpisode, planEpisode, type MediaInput } from './media/render.ts';
-import type { ClipStyle } from './media/styles.ts';
 import { emptyContent, publishBlogStage, transcribeStage, writeBlogPost, writeContentFiles } from './content/content-stage.ts';
 import { showNotes } from './content/show-notes.ts';
 import { schedulePosts } from './posting.ts';
@@ -223,9 +222,9 @@ async function processJob(ctx: JobContext, job: SubmissionJob, userId: string, s
 
     await store.progress(job.id, 'planning the pieces', 14);
     const copyFrom = await copyStart({ main, start, intro, outro, logo, signal });
-    // Found once here for every piece: each clip's framing (one detector run for all clips) and
-    // each brand video's loudness.
-    const framings = await clipFramings({ main, style: job.options.clipStyle as ClipStyle, trimStart: start, dir, log: ctx.log, signal }, clips);
+    // Each brand video's loudness, measured once here for every piece that joins it. (Framing the
+    // clips stays in their pieces: at 1080p it decodes every clip's moment, ~4 CPU s a clip, too
+    // much for this serial part.)
     const measuredVideo = async (input: MediaInput | undefined, objectPath: string | null): Promise<BrandVideo | null> =>
       input && objectPath ? { path: objectPath, info: input.info, loudness: input.info.hasAudio ? await loudnessOf(input, signal) : null } : null;
     const [introVideo, outroVideo, clipIntroVideo, clipOutroVideo] = await Promise.all([
@@ -265,7 +264,6 @@ async function processJob(ctx: JobContext, job: SubmissionJob, userId: string, s
             },
       clipIntroSeconds: clipIntro?.info.durationSeconds ?? 0,
       clips,
-      framings,
       transcript,
       keywords,
     });

@@ -78,35 +78,11 @@ export interface ClipTextInput {
   signal?: AbortSignal;
 }
 
-/** A clip's framing on the speaker (styles.ts ClipText): a crop and its left edge over time. */
-export type ClipFraming = NonNullable<ClipText['framing']>;
-
-/**
- * Per clip: its framing on the speaker when a face is found, else null. One detector run for all
- * clips (OpenCV takes seconds to load): the submission job frames every clip once, for the pieces.
- */
-export async function clipFramings(
-  input: Pick<ClipTextInput, 'main' | 'style' | 'trimStart' | 'dir' | 'log' | 'signal'>,
-  clips: ClipRange[],
-): Promise<(ClipFraming | null)[]> {
-  const video = input.main.info.video;
-  if (!video) return clips.map(() => null);
-  const cropWidth = Math.max(2, Math.round((video.height * framingAspect(input.style)) / 2) * 2);
-  // A picture no wider than the crop (portrait) has nothing to frame.
-  if (cropWidth >= video.width - 2) return clips.map(() => null);
-  const ranges = clips.map((c) => ({ start: input.trimStart + c.start, end: input.trimStart + c.end }));
-  const faces = await detectFaces(input.main.file, video, ranges, input.dir, input.log, input.signal);
-  return clips.map((_, i) => {
-    const keys = faces[i] && speakerPath(faces[i], video.width, cropWidth);
-    return keys ? { width: cropWidth, x: cropExpression(keys) } : null;
-  });
-}
-
 /**
  * Per clip: its captions (an ASS file written to `dir`) or the title, and its framing on the
- * speaker when a face is found: `framings` when given (the plan's, clipFramings), else detected here.
+ * speaker when a face is found (one detector run for all clips).
  */
-export async function clipTexts(input: ClipTextInput, clips: ClipRange[], framings?: (ClipFraming | null)[]): Promise<ClipText[]> {
+export async function clipTexts(input: ClipTextInput, clips: ClipRange[]): Promise<ClipText[]> {
   const texts: ClipText[] = [];
   const spoken = clips.map((clip) =>
     hasWords(input.transcript) ? clipWords(input.transcript.words, new Set(input.transcript.sentences.map((s) => s.firstWord)), clip.start, clip.end) : [],
@@ -127,9 +103,15 @@ export async function clipTexts(input: ClipTextInput, clips: ClipRange[], framin
     );
     texts.push({ captions: { assFile, fontsDir: font.dir } });
   }
-  const framed = framings ?? (await clipFramings(input, clips));
+  const video = input.main.info.video;
+  if (!video) return texts;
+  const cropWidth = Math.max(2, Math.round((video.height * framingAspect(input.style)) / 2) * 2);
+  // A picture no wider than the crop (portrait) has nothing to frame.
+  if (cropWidth >= video.width - 2) return texts;
+  const ranges = clips.map((c) => ({ start: input.trimStart + c.start, end: input.trimStart + c.end }));
+  const faces = await detectFaces(input.main.file, video, ranges, input.dir, input.log, input.signal);
   return texts.map((text, i) => {
-    const framing = framed[i];
-    return framing ? { ...text, framing } : text;
+    const keys = faces[i] && speakerPath(faces[i], video.width, cropWidth);
+    return keys ? { ...text, framing: { width: cropWidth, x: cropExpression(keys) } } : text;
   });
 }
