@@ -26,8 +26,13 @@ import type { Transcript } from './transcript/transcript.ts';
 
 /** Past the plan's time limit, so the handler's own limit (with its reason) always fires first. */
 export const EXPIRY_MARGIN_SECONDS = 600;
-/** Pieces and joins go before new submissions: an episode under way finishes first. */
-const PIECE_PRIORITY = 1;
+/**
+ * Pieces and joins go before new submissions (priority <= 0, feeder.ts): an episode under way
+ * finishes first, its join before any piece. Among the pieces the long ones (the sound over the
+ * whole, a copied picture, the clips) start first and the video segments fill in around them, so
+ * the pool does not wait on a long piece taken last (longest first).
+ */
+const PRIORITY = { segment: 1, long: 2, join: 3 };
 
 /** What the submission job found and chose, for the pieces and the join. */
 export interface SubmissionPlan {
@@ -108,9 +113,10 @@ export async function savePlan(ctx: JobContext, boss: PieceQueue, job: Submissio
       [job.id, plan.planId, JSON.stringify(plan), pieces.length],
     );
     const db = { executeSql: (text: string, values?: unknown[]) => client.query(text, values) };
-    for (const index of pieces.keys()) {
+    for (const [index, piece] of pieces.entries()) {
       const data: PieceJobData = { processingId: job.id, planId: plan.planId, piece: index };
-      await boss.send(QUEUE, data, { priority: PIECE_PRIORITY, expireInSeconds: job.limits.timeLimitSeconds + EXPIRY_MARGIN_SECONDS, db });
+      const priority = piece.kind === 'video' ? PRIORITY.segment : PRIORITY.long;
+      await boss.send(QUEUE, data, { priority, expireInSeconds: job.limits.timeLimitSeconds + EXPIRY_MARGIN_SECONDS, db });
     }
     await client.query('commit');
   } catch (error) {
@@ -149,7 +155,7 @@ async function pieceDone(ctx: JobContext, planId: string, piece: number): Promis
 /** Queues the join; its job id is the plan id, so queuing it again changes nothing. */
 export async function queueJoin(boss: PieceQueue, job: SubmissionJob, planId: string): Promise<void> {
   const data: PieceJobData = { processingId: job.id, planId };
-  await boss.send(QUEUE, data, { id: planId, priority: PIECE_PRIORITY, expireInSeconds: job.limits.timeLimitSeconds + EXPIRY_MARGIN_SECONDS });
+  await boss.send(QUEUE, data, { id: planId, priority: PRIORITY.join, expireInSeconds: job.limits.timeLimitSeconds + EXPIRY_MARGIN_SECONDS });
 }
 
 /**

@@ -90,5 +90,9 @@ export async function signedObjectUrl(access: StorageAccess, bucket: string, obj
   }
   if (!res.ok) throw new Error(`Storage answered ${res.status} signing ${bucket}/${objectPath}: ${(await res.text()).slice(0, 200)}`);
   const { signedURL } = (await res.json()) as { signedURL: string };
-  return `${access.supabaseUrl}/storage/v1${signedURL}`;
+  // The token from the answer, on the object's path as this module encodes it (the answer's path
+  // is not encoded: a name with a space would break the URL ffmpeg requests).
+  const token = new URL(signedURL, 'http://x').searchParams.get('token');
+  if (!token) throw new Error(`Storage signed ${bucket}/${objectPath} without a token`);
+  return `${objectUrl(access, bucket, objectPath, 'sign/')}?token=${encodeURIComponent(token)}`;
 }

@@ -2,6 +2,7 @@
 // missing-Authorization error, the queued-emptying message, the bucket and info shapes, and byte
 // ranges read through a signed URL (the worker's pieces read their part of an episode so).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signedObjectUrl } from '../../worker/storage.ts';
 import { config } from '../support/stack.ts';
 import { buckets, clientAs, setUpTestBuckets, storageUrl, tearDownTestBuckets, testUser, type TestUser } from './storage-support.ts';
 
@@ -104,5 +105,14 @@ describe('answers as supabase/storage gives them', () => {
     expect(await read('bytes=4000-')).toEqual({ status: 206, range: 'bytes 4000-4095/4096', length: '96', body: bytes.subarray(4000) });
     expect(await read('bytes=-10')).toEqual({ status: 206, range: 'bytes 4086-4095/4096', length: '10', body: bytes.subarray(4086) });
     expect((await read('bytes=5000-')).status).toBe(416);
+  });
+
+  it("the worker's signed URL for a piece reads an object whose name has spaces, '&', '=' and '+' (ranges too)", async () => {
+    const name = `${alice.id}/My episode A&B=1 +2.mp4`;
+    const bytes = Buffer.from('0123456789');
+    expect((await alice.client.storage.from(buckets.private).upload(name, bytes, { contentType: 'video/mp4' })).error).toBeNull();
+    const url = await signedObjectUrl({ supabaseUrl: config.urls.api, serviceRoleKey: config.serviceRoleKey }, buckets.private, name, 60);
+    const res = await fetch(url, { headers: { range: 'bytes=2-4' } });
+    expect({ status: res.status, body: await res.text() }).toEqual({ status: 206, body: '234' });
   });
 });
