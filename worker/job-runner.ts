@@ -19,10 +19,11 @@ export async function runJobs(boss: PgBoss, ctx: JobContext): Promise<void> {
   const { config, store, log } = ctx;
   // One queue for every kind, so a worker runs `concurrency` jobs of any kind at once (one ffmpeg
   // per machine); pieces and joins carry no subscriber group, so one episode's pieces spread over
-  // every worker.
+  // every worker. NOTIFY wakes an idle worker when a job is queued (queue.ts); the 1 s poll stays for
+  // the jobs nothing announces (a retry coming due, a dead worker's job given back).
   await boss.work<ProcessingJobData | PieceJobData>(
     QUEUE,
-    { batchSize: 1, localConcurrency: config.concurrency, groupConcurrency: config.jobsPerSubscriber, pollingIntervalSeconds: 1 },
+    { batchSize: 1, localConcurrency: config.concurrency, groupConcurrency: config.jobsPerSubscriber, pollingIntervalSeconds: 1, notifyPollingIntervalSeconds: 1 },
     async ([job]: Job<ProcessingJobData | PieceJobData>[]) => {
       const { data } = job;
       const { processingId } = data;

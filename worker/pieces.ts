@@ -6,27 +6,33 @@
 // finish together. Each piece is retried on its own by pg-boss, and a worker that dies loses only
 // the piece it was rendering.
 import { randomUUID } from 'node:crypto';
-import { mkdir, mkdtemp, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { PgBoss } from 'pg-boss';
 import { BRAND_ASSETS_BUCKET } from '../supabase/functions/_shared/domain/onboarding.ts';
 import { PROCESSING_PIECES_BUCKET, timeLimitReason } from '../supabase/functions/_shared/domain-server/processing-limits.ts';
+import { SIGNED_URL_MAX_SECONDS } from '../supabase/functions/_shared/domain-server/storage-limits.ts';
 import type { ClipRange } from './media/clip-selection.ts';
 import { clipTexts } from './media/clip-words.ts';
-import { MediaError, probe, type MediaInfo } from './media/ffmpeg.ts';
+import { MediaError, type MediaInfo } from './media/ffmpeg.ts';
 import type { Loudness } from './media/loudness.ts';
 import { renderAudioTrack, renderClip, renderCopiedEpisode, renderVideoPiece, type EpisodeLayout, type MediaInput } from './media/render.ts';
 import { brandColours, type ClipStyle } from './media/styles.ts';
 import type { JobContext } from './process-submission.ts';
 import { QUEUE, type ProcessingJobData } from './queue.ts';
-import { downloadObject, uploadObject } from './storage.ts';
+import { downloadObject, signedObjectUrl, uploadObject } from './storage.ts';
 import type { SubmissionJob } from './store.ts';
 import type { Transcript } from './transcript/transcript.ts';
 
 /** Past the plan's time limit, so the handler's own limit (with its reason) always fires first. */
 export const EXPIRY_MARGIN_SECONDS = 600;
-/** Pieces and joins go before new submissions: an episode under way finishes first. */
-const PIECE_PRIORITY = 1;
+/**
+ * Pieces and joins go before new submissions (priority <= 0, feeder.ts): an episode under way
+ * finishes first, its join before any piece. Among the pieces the long ones (the sound over the
+ * whole, a copied picture, the clips) start first and the video segments fill in around them, so
+ * the pool does not wait on a long piece taken last (longest first).
+ */
+const PRIORITY = { segment: 1, long: 2, join: 3 };
 
 /** What the submission job found and chose, for the pieces and the join. */
 export interface SubmissionPlan {
@@ -36,14 +42,21 @@ export interface SubmissionPlan {
   main: { bucket: string; path: string; info: MediaInfo };
   start: number;
   end: number;
-  /** The brand files the submission job accepted (brand-assets paths). */
-  brand: { intro?: string | null; outro?: string | null; clipIntro?: string | null; clipOutro?: string | null; logo?: string | null };
+  /** The brand files the submission job accepted (brand-assets paths), the videos probed and measured once. */
+  brand: { intro: BrandVideo | null; outro: BrandVideo | null; clipIntro: BrandVideo | null; clipOutro: BrandVideo | null; logo: string | null };
   loudness: Loudness | null;
   episode: { copied: true; start: number } | { copied: false; layout: EpisodeLayout };
   clipIntroSeconds: number;
   clips: ClipRange[];
   transcript: Transcript | null;
   keywords: string[];
+}
+
+/** A brand video as the submission job found it: the pieces neither probe nor measure it again. */
+export interface BrandVideo {
+  path: string;
+  info: MediaInfo;
+  loudness: Loudness | null;
 }
 
 export type PieceSpec = { kind: 'copy' } | { kind: 'video'; index: number } | { kind: 'audio' } | { kind: 'clip'; index: number };
@@ -100,9 +113,10 @@ export async function savePlan(ctx: JobContext, boss: PieceQueue, job: Submissio
       [job.id, plan.planId, JSON.stringify(plan), pieces.length],
     );
     const db = { executeSql: (text: string, values?: unknown[]) => client.query(text, values) };
-    for (const index of pieces.keys()) {
+    for (const [index, piece] of pieces.entries()) {
       const data: PieceJobData = { processingId: job.id, planId: plan.planId, piece: index };
-      await boss.send(QUEUE, data, { priority: PIECE_PRIORITY, expireInSeconds: job.limits.timeLimitSeconds + EXPIRY_MARGIN_SECONDS, db });
+      const priority = piece.kind === 'video' ? PRIORITY.segment : PRIORITY.long;
+      await boss.send(QUEUE, data, { priority, expireInSeconds: job.limits.timeLimitSeconds + EXPIRY_MARGIN_SECONDS, db });
     }
     await client.query('commit');
   } catch (error) {
@@ -141,7 +155,7 @@ async function pieceDone(ctx: JobContext, planId: string, piece: number): Promis
 /** Queues the join; its job id is the plan id, so queuing it again changes nothing. */
 export async function queueJoin(boss: PieceQueue, job: SubmissionJob, planId: string): Promise<void> {
   const data: PieceJobData = { processingId: job.id, planId };
-  await boss.send(QUEUE, data, { id: planId, priority: PIECE_PRIORITY, expireInSeconds: job.limits.timeLimitSeconds + EXPIRY_MARGIN_SECONDS });
+  await boss.send(QUEUE, data, { id: planId, priority: PRIORITY.join, expireInSeconds: job.limits.timeLimitSeconds + EXPIRY_MARGIN_SECONDS });
 }
 
 /**
@@ -158,44 +172,22 @@ export async function withTimeLimit(job: SubmissionJob, jobSignal: AbortSignal, 
   }
 }
 
-/** Sources kept on this machine unused for this long are removed by the next piece. */
-const SOURCE_CACHE_SECONDS = 3600;
-
 /**
- * The episode's source on this machine: downloaded once per machine and plan, however many of its
- * pieces the machine renders (a worker never reads another machine's disk).
+ * The episode's source for a piece: a signed URL that ffmpeg reads with HTTP range requests, so a
+ * machine fetches only the bytes of its piece's part (not the whole upload, up to 3 GB). It lasts
+ * as long as the piece may run.
  */
-async function cachedSource(ctx: JobContext, plan: SubmissionPlan, signal: AbortSignal): Promise<MediaInput> {
-  const dir = path.join(ctx.config.tempDir, 'sources');
-  await mkdir(dir, { recursive: true });
-  const now = Date.now();
-  for (const name of await readdir(dir)) {
-    const old = path.join(dir, name);
-    const { mtimeMs } = await stat(old).catch(() => ({ mtimeMs: now }));
-    if (now - mtimeMs > SOURCE_CACHE_SECONDS * 1000) await rm(old, { force: true });
-  }
-  const file = path.join(dir, `${plan.planId}.mp4`);
-  const have = await stat(file).catch(() => null);
-  if (have) {
-    await utimes(file, new Date(), new Date());
-  } else {
-    const partial = `${file}.${randomUUID()}.part`;
-    try {
-      await downloadObject(ctx.config, plan.main.bucket, plan.main.path, partial, signal);
-      await rename(partial, file);
-    } finally {
-      await rm(partial, { force: true });
-    }
-  }
-  return { file, info: plan.main.info };
+async function sourceInput(ctx: JobContext, job: SubmissionJob, plan: SubmissionPlan, signal: AbortSignal): Promise<MediaInput> {
+  const lifetime = Math.min(SIGNED_URL_MAX_SECONDS, job.limits.timeLimitSeconds + EXPIRY_MARGIN_SECONDS);
+  return { file: await signedObjectUrl(ctx.config, plan.main.bucket, plan.main.path, lifetime, signal), info: plan.main.info };
 }
 
-/** A brand file the plan accepted, fetched for this piece. */
-async function brandInput(ctx: JobContext, dir: string, objectPath: string | null | undefined, name: string, signal: AbortSignal): Promise<MediaInput | undefined> {
-  if (!objectPath) return undefined;
+/** A brand video the plan accepted, fetched for this piece (as probed and measured by the submission job). */
+async function brandInput(ctx: JobContext, dir: string, video: BrandVideo | null, name: string, signal: AbortSignal): Promise<MediaInput | undefined> {
+  if (!video) return undefined;
   const file = path.join(dir, name);
-  await downloadObject(ctx.config, BRAND_ASSETS_BUCKET, objectPath, file, signal);
-  return { file, info: await probe(file, signal) };
+  await downloadObject(ctx.config, BRAND_ASSETS_BUCKET, video.path, file, signal);
+  return { file, info: video.info, loudness: video.loudness };
 }
 
 const stageOf = (piece: PieceSpec, plan: SubmissionPlan) =>
@@ -214,7 +206,7 @@ export async function runPiece(ctx: JobContext, boss: PieceQueue, data: PieceJob
     await mkdir(config.tempDir, { recursive: true });
     const dir = await mkdtemp(path.join(config.tempDir, `${job.id}-piece-${data.piece}-`));
     try {
-      const main = await cachedSource(ctx, plan, signal);
+      const main = await sourceInput(ctx, job, plan, signal);
       const output = path.join(dir, pieceFileName(piece));
       await renderPiece(ctx, job, plan, piece, main, dir, output, signal);
       await uploadObject(config, PROCESSING_PIECES_BUCKET, pieceObjectPath(job.id, plan.planId, pieceFileName(piece)), output, piece.kind === 'audio' ? 'audio/mp4' : 'video/mp4', signal);

@@ -24,6 +24,7 @@ import {
   videoLimitProblem,
 } from '../supabase/functions/_shared/domain-server/processing-limits.ts';
 import { ffmpeg, inputArgs, MediaError, probe, probeImage, type MediaInfo } from './media/ffmpeg.ts';
+import { loudnessOf } from './media/loudness.ts';
 import { copyStart, joinEpisode, planEpisode, type MediaInput } from './media/render.ts';
 import { emptyContent, publishBlogStage, transcribeStage, writeBlogPost, writeContentFiles } from './content/content-stage.ts';
 import { showNotes } from './content/show-notes.ts';
@@ -40,6 +41,7 @@ import {
   withTimeLimit,
   type PieceJobData,
   type PieceQueue,
+  type BrandVideo,
   type PieceSpec,
   type SubmissionPlan,
 } from './pieces.ts';
@@ -220,6 +222,17 @@ async function processJob(ctx: JobContext, job: SubmissionJob, userId: string, s
 
     await store.progress(job.id, 'planning the pieces', 14);
     const copyFrom = await copyStart({ main, start, intro, outro, logo, signal });
+    // Each brand video's loudness, measured once here for every piece that joins it. (Framing the
+    // clips stays in their pieces: at 1080p it decodes every clip's moment, ~4 CPU s a clip, too
+    // much for this serial part.)
+    const measuredVideo = async (input: MediaInput | undefined, objectPath: string | null): Promise<BrandVideo | null> =>
+      input && objectPath ? { path: objectPath, info: input.info, loudness: input.info.hasAudio ? await loudnessOf(input, signal) : null } : null;
+    const [introVideo, outroVideo, clipIntroVideo, clipOutroVideo] = await Promise.all([
+      measuredVideo(intro, job.brand.videoIntroPath),
+      measuredVideo(outro, job.brand.videoOutroPath),
+      measuredVideo(clipIntro, job.brand.clipIntroPath),
+      measuredVideo(clipOutro, job.brand.clipOutroPath),
+    ]);
     const planId = newPlanId();
     // The pieces read the episode from Storage: the subscriber's own file, or the parts joined here.
     const mainObject =
@@ -233,13 +246,7 @@ async function processJob(ctx: JobContext, job: SubmissionJob, userId: string, s
       main: { ...mainObject, info: main.info },
       start,
       end,
-      brand: {
-        intro: intro && job.brand.videoIntroPath,
-        outro: outro && job.brand.videoOutroPath,
-        clipIntro: clipIntro && job.brand.clipIntroPath,
-        clipOutro: clipOutro && job.brand.clipOutroPath,
-        logo: logo && job.brand.logoPath,
-      },
+      brand: { intro: introVideo, outro: outroVideo, clipIntro: clipIntroVideo, clipOutro: clipOutroVideo, logo: (logo && job.brand.logoPath) ?? null },
       loudness: analysis?.loudness ?? null,
       episode:
         copyFrom !== null

@@ -21,6 +21,9 @@ export async function startQueue(config: WorkerConfig, db: pg.Pool, log: (line: 
     superviseIntervalSeconds: config.superviseSeconds,
     monitorIntervalSeconds: config.superviseSeconds,
     instanceName: config.workerName,
+    // A job queued (a submission, its pieces, its join) wakes an idle worker at once (NOTIFY);
+    // polling stays the fallback (retries, a connection without LISTEN, e.g. a transaction pooler).
+    useListenNotify: true,
   });
   boss.on('error', (error: Error) => log(`queue error: ${error.message}`));
   await boss.start();
@@ -36,6 +39,7 @@ export async function startQueue(config: WorkerConfig, db: pg.Pool, log: (line: 
     retryLimit: config.retryLimit,
     retryDelay: config.retryDelaySeconds,
     retryBackoff: true,
+    notify: true,
   });
   // createQueue keeps an existing queue's settings; these follow the configuration.
   await boss.updateQueue(QUEUE, {
@@ -43,6 +47,7 @@ export async function startQueue(config: WorkerConfig, db: pg.Pool, log: (line: 
     heartbeatSeconds: config.heartbeatSeconds,
     retryLimit: config.retryLimit,
     retryDelay: config.retryDelaySeconds,
+    notify: true,
   });
   return boss;
 }

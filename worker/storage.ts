@@ -13,11 +13,12 @@ interface StorageAccess {
   serviceRoleKey: string;
 }
 
-/** Copies object `objectPath` of `bucket` to `file`; a missing object is a permanent error. */
+/** The Storage API's URL of an object (`kind`: 'authenticated/', 'sign/' or none). */
 const objectUrl = (access: StorageAccess, bucket: string, objectPath: string, kind = '') =>
   `${access.supabaseUrl}/storage/v1/object/${kind}${bucket}/${objectPath.split('/').map(encodeURIComponent).join('/')}`;
 const headers = (access: StorageAccess) => ({ authorization: `Bearer ${access.serviceRoleKey}`, apikey: access.serviceRoleKey });
 
+/** Copies object `objectPath` of `bucket` to `file`; a missing object is a permanent error. */
 export async function downloadObject(
   access: StorageAccess,
   bucket: string,
@@ -69,4 +70,29 @@ export async function deleteObjects(access: StorageAccess, bucket: string, objec
   });
   if (!res.ok) throw new Error(`Storage answered ${res.status} deleting from ${bucket}: ${(await res.text()).slice(0, 200)}`);
   await res.body?.cancel();
+}
+
+/**
+ * A URL that reads object `objectPath` of `bucket` for `expiresIn` seconds with no other
+ * credential, and answers HTTP range requests (as Supabase Storage's signed URLs do): a piece's
+ * ffmpeg reads only the bytes of its part of the episode instead of downloading all of it.
+ */
+export async function signedObjectUrl(access: StorageAccess, bucket: string, objectPath: string, expiresIn: number, signal?: AbortSignal): Promise<string> {
+  const res = await fetch(objectUrl(access, bucket, objectPath, 'sign/'), {
+    method: 'POST',
+    headers: { ...headers(access), 'content-type': 'application/json' },
+    body: JSON.stringify({ expiresIn: Math.ceil(expiresIn) }),
+    signal,
+  });
+  if (res.status === 404 || res.status === 400) {
+    await res.body?.cancel();
+    throw new MediaError(`${bucket}/${objectPath} is no longer in storage`, true);
+  }
+  if (!res.ok) throw new Error(`Storage answered ${res.status} signing ${bucket}/${objectPath}: ${(await res.text()).slice(0, 200)}`);
+  const { signedURL } = (await res.json()) as { signedURL: string };
+  // The token from the answer, on the object's path as this module encodes it (the answer's path
+  // is not encoded: a name with a space would break the URL ffmpeg requests).
+  const token = new URL(signedURL, 'http://x').searchParams.get('token');
+  if (!token) throw new Error(`Storage signed ${bucket}/${objectPath} without a token`);
+  return `${objectUrl(access, bucket, objectPath, 'sign/')}?token=${encodeURIComponent(token)}`;
 }

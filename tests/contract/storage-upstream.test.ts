@@ -1,6 +1,8 @@
 // Storage answers supabase-js users could tell apart from supabase/storage: list-v2, the
-// missing-Authorization error, the queued-emptying message, and the bucket and info shapes.
+// missing-Authorization error, the queued-emptying message, the bucket and info shapes, and byte
+// ranges read through a signed URL (the worker's pieces read their part of an episode so).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signedObjectUrl } from '../../worker/storage.ts';
 import { config } from '../support/stack.ts';
 import { buckets, clientAs, setUpTestBuckets, storageUrl, tearDownTestBuckets, testUser, type TestUser } from './storage-support.ts';
 
@@ -86,5 +88,31 @@ describe('answers as supabase/storage gives them', () => {
     expect(data!.lastModified).toBeTruthy();
     expect(data).not.toHaveProperty('updatedAt');
     expect(data).not.toHaveProperty('lastAccessedAt');
+  });
+
+  it('a signed URL answers byte ranges (206, Content-Range) with exactly those bytes, as a player or ffmpeg seeking reads them', async () => {
+    const bytes = Buffer.from(Array.from({ length: 4096 }, (_, i) => i % 251));
+    const name = `${alice.id}/ranged.bin`;
+    expect((await alice.client.storage.from(buckets.private).upload(name, bytes, { contentType: 'application/octet-stream' })).error).toBeNull();
+    const { data, error } = await service().storage.from(buckets.private).createSignedUrl(name, 60);
+    expect(error).toBeNull();
+    const read = async (range: string) => {
+      const res = await fetch(data!.signedUrl, { headers: { range } });
+      return { status: res.status, range: res.headers.get('content-range'), length: res.headers.get('content-length'), body: Buffer.from(await res.arrayBuffer()) };
+    };
+    expect(await read('bytes=1000-1999')).toEqual({ status: 206, range: 'bytes 1000-1999/4096', length: '1000', body: bytes.subarray(1000, 2000) });
+    // Open-ended, as ffmpeg asks after a seek: from there to the end.
+    expect(await read('bytes=4000-')).toEqual({ status: 206, range: 'bytes 4000-4095/4096', length: '96', body: bytes.subarray(4000) });
+    expect(await read('bytes=-10')).toEqual({ status: 206, range: 'bytes 4086-4095/4096', length: '10', body: bytes.subarray(4086) });
+    expect((await read('bytes=5000-')).status).toBe(416);
+  });
+
+  it("the worker's signed URL for a piece reads an object whose name has spaces, '&', '=' and '+' (ranges too)", async () => {
+    const name = `${alice.id}/My episode A&B=1 +2.mp4`;
+    const bytes = Buffer.from('0123456789');
+    expect((await alice.client.storage.from(buckets.private).upload(name, bytes, { contentType: 'video/mp4' })).error).toBeNull();
+    const url = await signedObjectUrl({ supabaseUrl: config.urls.api, serviceRoleKey: config.serviceRoleKey }, buckets.private, name, 60);
+    const res = await fetch(url, { headers: { range: 'bytes=2-4' } });
+    expect({ status: res.status, body: await res.text() }).toEqual({ status: 206, body: '234' });
   });
 });

@@ -1,13 +1,17 @@
 // The built-in processing worker end to end: a subscriber submits a generated 75-second episode,
 // the stack's worker renders the episode and the tier's clips and delivers them to the sandbox's
-// Google Drive; a worker killed mid-job leaves the job to finish once on another worker. The
-// episode is short with room for the scale tier's 10 clips: the time here is mostly spent encoding
-// audio, in proportion to the seconds rendered.
+// Google Drive; a worker killed mid-piece leaves only that piece (worker/pieces.ts) to run again on
+// another worker, and the episode is delivered once; a join or piece run again after the delivery
+// changes nothing. The episode is short with room for the scale tier's 10 clips: the time here is
+// mostly spent encoding audio, in proportion to the seconds rendered.
 import { mkdirSync, mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PgBoss } from 'pg-boss';
 import { startWorkerProcess } from '../../local/worker.ts';
+import { QUEUE } from '../../worker/queue.ts';
+import { QUEUE_SCHEMA } from '../../worker/queue-search-path.ts';
 import type { ChildService } from '../../local/lib/process.ts';
 import {
   colourName,
@@ -19,7 +23,7 @@ import {
   probeFile,
   type Fixtures,
 } from '../support/media.ts';
-import { config } from '../support/stack.ts';
+import { config, withDb } from '../support/stack.ts';
 import { useAutomation } from '../support/episodes.ts';
 import {
   downloadFromDrive as driveDownload,
@@ -46,6 +50,28 @@ const readySubscriber = (tier: string, options: { youtube?: boolean; postAutomat
   readyWith(media, tier, { language: NOT_TRANSCRIBED, ...options });
 const submit = (client: SupabaseClient, user: TestUser, options: Record<string, unknown>, file = media.episode) => submitFile(client, user, options, file);
 const downloadFromDrive = (fileId: string, token: string, name: string) => driveDownload(dir, fileId, token, name);
+
+interface QueueJob {
+  id: string;
+  state: string;
+  retry_count: number;
+  data: { processingId: string; planId?: string; piece?: number };
+}
+
+/** The queue's jobs of one submission: its own, its pieces', its join's. */
+const queueJobs = (processingId: string) =>
+  withDb(async (db) => (await db.query<QueueJob>(`select id, state, retry_count, data from pgboss.job where data ->> 'processingId' = $1`, [processingId])).rows);
+
+/** Waits until every job of the submission has left the queue's active states. */
+async function settled(processingId: string): Promise<QueueJob[]> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const jobs = await queueJobs(processingId);
+    if (jobs.every((j) => j.state === 'completed' || j.state === 'failed')) return jobs;
+    if (Date.now() > deadline) throw new Error(`jobs still running: ${JSON.stringify(jobs.map((j) => j.state))}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
 
 // Whatever the file before left active, these submissions are the built-in worker's.
 useAutomation('builtin');
@@ -167,15 +193,16 @@ describe('built-in processing', () => {
   });
 
   describe('with a second worker', () => {
-    // A short episode: the kill needs a job mid-render, not a long one (the suite's time).
+    // A short episode: the kill needs a piece mid-render, not a long episode (the suite's time); 40 s
+    // is still two main segments (WORKER_SEGMENT_SECONDS=30 in tests).
     let shortEpisode: string;
     beforeAll(() => {
       const shortDir = path.join(dir, 'short');
       mkdirSync(shortDir);
-      shortEpisode = makeFixtures(shortDir, 24).episode;
+      shortEpisode = makeFixtures(shortDir, 40).episode;
     }, 90_000);
 
-    it('a worker killed mid-job leaves the job to finish once, on another worker, and posts once', async () => {
+    it('a worker killed mid-piece leaves that piece alone to run again on another worker; delivered once, posted once; a join or piece run again changes nothing', async () => {
       const { user, client, driveToken, youtubeToken } = await readySubscriber('starter', { youtube: true, postAutomatically: true });
       const episode = await submit(client, user, { addLogo: false, daysBetweenClips: 3 }, shortEpisode);
       const rendering = await waitFor(client, episode.id, (r) => r.status === 'processing' && (r.stage ?? '').startsWith('rendering'));
@@ -187,6 +214,14 @@ describe('built-in processing', () => {
       expect(row.status).toBe('delivered');
       expect(row.attempts).toBe(2);
       expect(row.worker).not.toBe(rendering.worker);
+      const jobs = await settled(row.id);
+      const pieces = jobs.filter((j) => j.data.piece !== undefined);
+      // The intro, two main segments and the outro, the sound, three clips; only the killed one ran twice.
+      expect(pieces).toHaveLength(8);
+      expect(pieces.filter((j) => j.retry_count > 0)).toHaveLength(1);
+      const join = jobs.filter((j) => j.data.planId && j.data.piece === undefined);
+      expect(join).toHaveLength(1);
+      expect(jobs.find((j) => !j.data.planId)?.retry_count).toBe(0);
       const files = await sandboxFiles();
       const folders = files.filter((f) => f.owner === driveToken && f.mimeType === 'application/vnd.google-apps.folder');
       expect(folders).toHaveLength(1);
@@ -222,6 +257,25 @@ describe('built-in processing', () => {
         await new Promise((resolve) => setTimeout(resolve, 200));
       }
       expect(statuses).toEqual(['posted', 'scheduled', 'scheduled']);
+
+      // The join and a piece run again after the delivery, as pg-boss would after a worker died
+      // between finishing them and recording so: nothing is sent, posted or recorded again.
+      const filesBefore = (await sandboxFiles()).filter((f) => f.owner === driveToken);
+      const boss = new PgBoss({ connectionString: config.urls.db, schema: QUEUE_SCHEMA, supervise: false, schedule: false, migrate: false });
+      await boss.start();
+      try {
+        for (const data of [join[0].data, { ...join[0].data, piece: 0 }]) await boss.send(QUEUE, data);
+      } finally {
+        await boss.stop({ graceful: false });
+      }
+      const again = await settled(row.id);
+      expect(again).toHaveLength(jobs.length + 2);
+      expect(again.filter((j) => j.state === 'completed')).toHaveLength(again.length);
+      const { data: after } = await client.from('episode_processing').select('status, outputs, attempts').eq('id', row.id).single();
+      expect(after).toEqual({ status: 'delivered', outputs: row.outputs, attempts: row.attempts });
+      expect((await sandboxFiles()).filter((f) => f.owner === driveToken)).toEqual(filesBefore);
+      const { data: postsAfter } = await client.from('scheduled_posts').select('clip_name, status').order('scheduled_for');
+      expect(postsAfter?.map((p) => p.status)).toEqual(['posted', 'scheduled', 'scheduled']);
     }, 240_000);
   });
 });

@@ -21,13 +21,22 @@ const INPUT_FORMAT: Record<InputKind, { demuxer: string[]; decoder: string[] }> 
   png: { demuxer: ['-f', 'png_pipe'], decoder: ['-c:v', 'png'] },
 };
 
+/** A source the worker reads over HTTP: a short-lived signed Storage URL (worker/storage.ts). */
+const isUrl = (file: string) => /^https?:\/\//.test(file);
+
 /**
  * The options that open `file` as one input of `kind`: only the file protocol (no network, no
  * other protocol a file could name), the slot's fixed demuxer, and the path as an explicit
- * `file:` URL. `options` are further input options (`-ss`, `-to`).
+ * `file:` URL. `options` are further input options (`-ss`, `-to`). A signed Storage URL (a piece
+ * reads only its part of the episode: ffmpeg seeks with HTTP range requests) may use HTTP(S) and
+ * nothing else, and reconnects (at the offset it had reached) when the connection drops.
  */
 export function inputArgs(kind: InputKind, file: string, options: string[] = []): string[] {
   const { demuxer, decoder } = INPUT_FORMAT[kind];
+  if (isUrl(file)) {
+    const network = ['-protocol_whitelist', 'http,https,tcp,tls', '-reconnect', '1', '-reconnect_on_network_error', '1', '-reconnect_delay_max', '10'];
+    return [...network, ...demuxer, ...decoder, ...options, '-i', file];
+  }
   return ['-protocol_whitelist', 'file', ...demuxer, ...decoder, ...options, '-i', `file:${path.resolve(file)}`];
 }
 

@@ -28,8 +28,11 @@ export interface EncodeSettings {
 }
 
 export interface MediaInput {
+  /** A file on this machine, or a signed Storage URL (a piece reads only its part: ffmpeg.ts). */
   file: string;
   info: MediaInfo;
+  /** Its sound's measurement when already made (a brand video's, carried by the plan). */
+  loudness?: Loudness | null;
 }
 
 const even = (n: number) => Math.max(2, Math.round(n / 2) * 2);
@@ -68,7 +71,7 @@ interface Segment {
 
 /** A brand intro or outro as a segment, its sound measured once per job. */
 async function brandSegment(input: MediaInput, signal?: AbortSignal): Promise<Segment> {
-  const loudness = input.info.hasAudio ? await loudnessOf(input, signal) : null;
+  const loudness = input.loudness !== undefined ? input.loudness : input.info.hasAudio ? await loudnessOf(input, signal) : null;
   return { inputArgs: inputArgs('video', input.file), info: input.info, duration: input.info.durationSeconds, loudness };
 }
 
