@@ -10,6 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { runAlone, type Row } from './lib/rows.ts';
+import { camera1080p, driveSubscriber } from './lib/processing-fixtures.ts';
 import { benchStack } from './lib/stack.ts';
 
 const inputSeconds = Number(process.env.BENCH_INPUT_SECONDS ?? 60);
@@ -27,8 +28,7 @@ export async function bench(): Promise<Row[]> {
   const { startWorkerProcess } = await import('../local/worker.ts');
   const { X264_PRESETS } = await import('../worker/config.ts');
   const { ffmpegPath } = await import('../worker/media/ffmpeg.ts');
-  const { SPEECH, makeVideo } = await import('../tests/support/media.ts');
-  const { createUser, storeOAuthTokens } = await import('../tests/support/users.ts');
+  const { makeVideo } = await import('../tests/support/media.ts');
   const { serviceClient, withDb } = await import('../tests/support/stack.ts');
 
   const stack = await startStack(config, { reset: true, web: 'none', worker: false });
@@ -44,22 +44,10 @@ export async function bench(): Promise<Row[]> {
   try {
     // A camera-like source: moving picture, speech-like sound, a keyframe every 2 s.
     const input = path.join(work, 'episode-1080p.mp4');
-    ffmpeg([
-      '-f', 'lavfi', '-i', `testsrc2=s=1920x1080:r=${FPS}:d=${inputSeconds}`,
-      '-f', 'lavfi', '-i', `aevalsrc=${SPEECH}:s=48000:d=${inputSeconds}`,
-      '-c:v', 'libx264', '-preset', 'ultrafast', '-g', String(2 * FPS), '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', input,
-    ]);
+    await camera1080p(input, inputSeconds, FPS);
     const warmUp = makeVideo(path.join(work, 'warm-up.mp4'), { size: '320x180', fps: 10, seconds: 10 });
 
-    const user = await createUser('onboarded', { tier: 'starter' });
-    await withDb(async (db) => {
-      const { rows } = await db.query(
-        `insert into public.oauth_connections (user_id, provider, connected, status, expires_at)
-         values ($1, 'google', true, 'connected', now() + interval '1 day') returning id`,
-        [user.id],
-      );
-      await storeOAuthTokens(db, rows[0].id, user.id, 'bench-token', 'r');
-    });
+    const user = await driveSubscriber();
     const upload = async (file: string) => {
       const objectPath = `${user.id}/uploads/${path.basename(file)}`;
       const { error } = await serviceClient().storage.from('episodes').upload(objectPath, readFileSync(file), { contentType: 'video/mp4' });

@@ -11,6 +11,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { runAlone, type Row } from './lib/rows.ts';
+import { camera1080p, driveSubscriber } from './lib/processing-fixtures.ts';
 import { benchStack } from './lib/stack.ts';
 
 const inputSeconds = Number(process.env.BENCH_SPLIT_SECONDS ?? 60);
@@ -51,8 +52,7 @@ export async function bench(): Promise<Row[]> {
   const { config, startStack } = await benchStack(28200, 'processing-split');
   const { startWorkerProcess } = await import('../local/worker.ts');
   const { ffmpegPath } = await import('../worker/media/ffmpeg.ts');
-  const { SPEECH, makeVideo } = await import('../tests/support/media.ts');
-  const { createUser, storeOAuthTokens } = await import('../tests/support/users.ts');
+  const { makeVideo } = await import('../tests/support/media.ts');
   const { serviceClient, withDb } = await import('../tests/support/stack.ts');
 
   const stack = await startStack(config, { reset: true, web: 'none', worker: false });
@@ -62,27 +62,15 @@ export async function bench(): Promise<Row[]> {
   const machines: ReturnType<typeof machine>[] = [];
   try {
     const input = path.join(work, 'episode-1080p.mp4');
-    ffmpeg([
-      '-f', 'lavfi', '-i', `testsrc2=s=1920x1080:r=${FPS}:d=${inputSeconds}`,
-      '-f', 'lavfi', '-i', `aevalsrc=${SPEECH}:s=48000:d=${inputSeconds}`,
-      '-c:v', 'libx264', '-preset', 'ultrafast', '-g', String(2 * FPS), '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', input,
-    ]);
+    await camera1080p(input, inputSeconds, FPS);
     const logo = path.join(work, 'logo.png');
     ffmpeg(['-f', 'lavfi', '-i', 'color=c=0x00FF00:s=256x256', '-frames:v', '1', logo]);
     const warmUp = makeVideo(path.join(work, 'warm-up.mp4'), { size: '320x180', fps: 10, seconds: 10 });
 
     // A podcast language the offline engine does not transcribe: the projection assumes a
     // transcription service (below), so pocketsphinx's time is kept out of the measurement.
-    const user = await createUser('onboarded', { tier: 'starter' });
-    await withDb(async (db) => {
-      const { rows } = await db.query(
-        `insert into public.oauth_connections (user_id, provider, connected, status, expires_at)
-         values ($1, 'google', true, 'connected', now() + interval '1 day') returning id`,
-        [user.id],
-      );
-      await storeOAuthTokens(db, rows[0].id, user.id, 'bench-token', 'r');
-      await db.query(`update public.profiles set podcast_language = 'de', logo_path = $2 where id = $1`, [user.id, `${user.id}/logo/logo.png`]);
-    });
+    const user = await driveSubscriber();
+    await withDb((db) => db.query(`update public.profiles set podcast_language = 'de', logo_path = $2 where id = $1`, [user.id, `${user.id}/logo/logo.png`]));
     const { error: logoError } = await serviceClient().storage.from('brand-assets').upload(`${user.id}/logo/logo.png`, readFileSync(logo), { contentType: 'image/png' });
     if (logoError) throw new Error(logoError.message);
     const upload = async (file: string, name: string) => {

@@ -7,6 +7,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { runAlone, type Row } from './lib/rows.ts';
+import { driveSubscriber } from './lib/processing-fixtures.ts';
 import { benchStack } from './lib/stack.ts';
 
 const inputSeconds = Number(process.env.BENCH_INPUT_SECONDS ?? 120);
@@ -21,7 +22,6 @@ export async function bench(): Promise<Row[]> {
   const { config, startStack } = await benchStack(28000, 'processing');
   const { startWorkerProcess } = await import('../local/worker.ts');
   const { makeFixtures } = await import('../tests/support/media.ts');
-  const { createUser, storeOAuthTokens } = await import('../tests/support/users.ts');
   const { serviceClient, withDb } = await import('../tests/support/stack.ts');
   const { X264_PRESETS } = await import('../worker/config.ts');
   const presets = process.env.BENCH_PRESET ?? `${X264_PRESETS.episode} (episode), ${X264_PRESETS.clip} (clips)`;
@@ -32,15 +32,7 @@ export async function bench(): Promise<Row[]> {
 
   try {
     const media = makeFixtures(work, inputSeconds, inputVideo);
-    const user = await createUser('onboarded', { tier: 'starter' });
-    await withDb(async (db) => {
-      const { rows } = await db.query(
-        `insert into public.oauth_connections (user_id, provider, connected, status, expires_at)
-         values ($1, 'google', true, 'connected', now() + interval '1 day') returning id`,
-        [user.id],
-      );
-      await storeOAuthTokens(db, rows[0].id, user.id, 'bench-token', 'r');
-    });
+    const user = await driveSubscriber();
     const objectPath = `${user.id}/uploads/bench.mp4`;
     const { error } = await serviceClient().storage.from('episodes').upload(objectPath, readFileSync(media.episode), { contentType: 'video/mp4' });
     if (error) throw new Error(error.message);
