@@ -4,6 +4,7 @@
 import { createReadStream, createWriteStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
+import { PROVIDER_ANSWER_MAX_BYTES, readCappedJson, readCappedText } from '../supabase/functions/_shared/domain-server/capped-response.ts';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { MediaError } from './media/ffmpeg.ts';
@@ -17,6 +18,12 @@ interface StorageAccess {
 const objectUrl = (access: StorageAccess, bucket: string, objectPath: string, kind = '') =>
   `${access.supabaseUrl}/storage/v1/object/${kind}${bucket}/${objectPath.split('/').map(encodeURIComponent).join('/')}`;
 const headers = (access: StorageAccess) => ({ authorization: `Bearer ${access.serviceRoleKey}`, apikey: access.serviceRoleKey });
+
+/** A refusal from Storage, with the start of what it said (read up to the cap, as every answer is). */
+async function refusal(res: Response, what: string): Promise<Error> {
+  const text = await readCappedText(res, PROVIDER_ANSWER_MAX_BYTES).catch(() => '(answer not read)');
+  return new Error(`Storage answered ${res.status} ${what}: ${text.slice(0, 200)}`);
+}
 
 /** Copies object `objectPath` of `bucket` to `file`; a missing object is a permanent error. */
 export async function downloadObject(
@@ -55,7 +62,7 @@ export async function uploadObject(
     duplex: 'half',
     signal,
   } as RequestInit);
-  if (!res.ok) throw new Error(`Storage answered ${res.status} storing ${bucket}/${objectPath}: ${(await res.text()).slice(0, 200)}`);
+  if (!res.ok) throw await refusal(res, `storing ${bucket}/${objectPath}`);
   await res.body?.cancel();
 }
 
@@ -68,7 +75,7 @@ export async function deleteObjects(access: StorageAccess, bucket: string, objec
     body: JSON.stringify({ prefixes: objectPaths }),
     signal,
   });
-  if (!res.ok) throw new Error(`Storage answered ${res.status} deleting from ${bucket}: ${(await res.text()).slice(0, 200)}`);
+  if (!res.ok) throw await refusal(res, `deleting from ${bucket}`);
   await res.body?.cancel();
 }
 
@@ -88,8 +95,8 @@ export async function signedObjectUrl(access: StorageAccess, bucket: string, obj
     await res.body?.cancel();
     throw new MediaError(`${bucket}/${objectPath} is no longer in storage`, true);
   }
-  if (!res.ok) throw new Error(`Storage answered ${res.status} signing ${bucket}/${objectPath}: ${(await res.text()).slice(0, 200)}`);
-  const { signedURL } = (await res.json()) as { signedURL: string };
+  if (!res.ok) throw await refusal(res, `signing ${bucket}/${objectPath}`);
+  const { signedURL } = (await readCappedJson(res, PROVIDER_ANSWER_MAX_BYTES)) as { signedURL: string };
   // The token from the answer, on the object's path as this module encodes it (the answer's path
   // is not encoded: a name with a space would break the URL ffmpeg requests).
   const token = new URL(signedURL, 'http://x').searchParams.get('token');
