@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { runAlone, type Row } from './lib/rows.ts';
-import { camera1080p, driveSubscriber } from './lib/processing-fixtures.ts';
+import { camera1080p, driveSubscriber, processEpisodes } from './lib/processing-fixtures.ts';
 import { benchStack } from './lib/stack.ts';
 
 const inputSeconds = Number(process.env.BENCH_INPUT_SECONDS ?? 60);
@@ -57,24 +57,8 @@ export async function bench(): Promise<Row[]> {
 
     /** Submits one episode and answers the seconds until it is delivered, and its outputs. */
     const run = async (objectPath: string): Promise<{ seconds: number; outputs: Output[] }> => {
-      const began = Date.now();
-      const id = await withDb(async (db) => {
-        const { rows } = await db.query(
-          `with e as (insert into public.episodes (user_id, title, files) values ($1, $2, array[$3]) returning id)
-           insert into public.submission_logs (episode_id, user_id, user_email, object_storage_files, submission_parameters)
-           select e.id, $1, 'bench@example.com', array[$3], '{"addIntroOutro": false, "addLogo": false}' from e returning id`,
-          [user.id, `Bench ${Date.now()}`, objectPath],
-        );
-        return rows[0].id as string;
-      });
-      for (;;) {
-        const { rows } = await withDb((db) =>
-          db.query(`select status, failure_reason, outputs from public.episode_processing where submission_log_id = $1`, [id]),
-        );
-        if (rows[0]?.status === 'failed') throw new Error(`the bench job failed: ${rows[0].failure_reason}`);
-        if (rows[0]?.status === 'delivered') return { seconds: (Date.now() - began) / 1000, outputs: rows[0].outputs as Output[] };
-        await new Promise((resolve) => setTimeout(resolve, 250));
-      }
+      const { seconds, outputs } = await processEpisodes(user.id, objectPath);
+      return { seconds, outputs: outputs[0] as Output[] };
     };
 
     const worker = await startWorkerProcess(config, undefined, encodeEnv);

@@ -11,7 +11,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { runAlone, type Row } from './lib/rows.ts';
-import { camera1080p, driveSubscriber } from './lib/processing-fixtures.ts';
+import { camera1080p, driveSubscriber, processEpisodes } from './lib/processing-fixtures.ts';
 import { benchStack } from './lib/stack.ts';
 
 const inputSeconds = Number(process.env.BENCH_SPLIT_SECONDS ?? 60);
@@ -80,24 +80,7 @@ export async function bench(): Promise<Row[]> {
       return objectPath;
     };
 
-    const run = async (objectPath: string): Promise<number> => {
-      const began = Date.now();
-      const id = await withDb(async (db) => {
-        const { rows } = await db.query(
-          `with e as (insert into public.episodes (user_id, title, files) values ($1, $2, array[$3]) returning id)
-           insert into public.submission_logs (episode_id, user_id, user_email, object_storage_files, submission_parameters)
-           select e.id, $1, 'bench@example.com', array[$3], '{"addIntroOutro": false, "addLogo": true}' from e returning id`,
-          [user.id, `Bench ${Date.now()}`, objectPath],
-        );
-        return rows[0].id as string;
-      });
-      for (;;) {
-        const { rows } = await withDb((db) => db.query(`select status, failure_reason from public.episode_processing where submission_log_id = $1`, [id]));
-        if (rows[0]?.status === 'failed') throw new Error(`the bench job failed: ${rows[0].failure_reason}`);
-        if (rows[0]?.status === 'delivered') return (Date.now() - began) / 1000;
-        await new Promise((resolve) => setTimeout(resolve, 250));
-      }
-    };
+    const run = async (objectPath: string) => (await processEpisodes(user.id, objectPath, { addLogo: true })).seconds;
 
     /** `workers` workers, each its own machine; the episode's wall time, CPU seconds and job times. */
     let round = 0;

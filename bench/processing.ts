@@ -7,7 +7,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { runAlone, type Row } from './lib/rows.ts';
-import { driveSubscriber } from './lib/processing-fixtures.ts';
+import { driveSubscriber, processEpisodes } from './lib/processing-fixtures.ts';
 import { benchStack } from './lib/stack.ts';
 
 const inputSeconds = Number(process.env.BENCH_INPUT_SECONDS ?? 120);
@@ -22,7 +22,7 @@ export async function bench(): Promise<Row[]> {
   const { config, startStack } = await benchStack(28000, 'processing');
   const { startWorkerProcess } = await import('../local/worker.ts');
   const { makeFixtures } = await import('../tests/support/media.ts');
-  const { serviceClient, withDb } = await import('../tests/support/stack.ts');
+  const { serviceClient } = await import('../tests/support/stack.ts');
   const { X264_PRESETS } = await import('../worker/config.ts');
   const presets = process.env.BENCH_PRESET ?? `${X264_PRESETS.episode} (episode), ${X264_PRESETS.clip} (clips)`;
 
@@ -37,32 +37,7 @@ export async function bench(): Promise<Row[]> {
     const { error } = await serviceClient().storage.from('episodes').upload(objectPath, readFileSync(media.episode), { contentType: 'video/mp4' });
     if (error) throw new Error(error.message);
 
-    /** Submits `count` episodes at once and answers the seconds until all are delivered. */
-    const run = async (count: number): Promise<number> => {
-      const began = Date.now();
-      const ids = await withDb(async (db) => {
-        const out: string[] = [];
-        for (let i = 0; i < count; i++) {
-          const { rows } = await db.query(
-            `with e as (insert into public.episodes (user_id, title, files) values ($1, $2, array[$3]) returning id)
-             insert into public.submission_logs (episode_id, user_id, user_email, object_storage_files, submission_parameters)
-             select e.id, $1, 'bench@example.com', array[$3], '{"addIntroOutro": false, "addLogo": false}' from e returning id`,
-            [user.id, `Bench ${Date.now()}-${i}`, objectPath],
-          );
-          out.push(rows[0].id as string);
-        }
-        return out;
-      });
-      for (;;) {
-        const { rows } = await withDb((db) =>
-          db.query(`select status, failure_reason from public.episode_processing where submission_log_id = any ($1)`, [ids]),
-        );
-        const failed = rows.find((r) => r.status === 'failed');
-        if (failed) throw new Error(`a bench job failed: ${failed.failure_reason}`);
-        if (rows.length === count && rows.every((r) => r.status === 'delivered')) return (Date.now() - began) / 1000;
-        await new Promise((resolve) => setTimeout(resolve, 250));
-      }
-    };
+    const run = async (count: number) => (await processEpisodes(user.id, objectPath, { count })).seconds;
 
     const first = await startWorkerProcess(config, undefined, encodeEnv);
     await run(1); // warm-up: pg-boss schema, caches

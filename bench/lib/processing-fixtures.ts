@@ -29,3 +29,41 @@ export async function camera1080p(file: string, seconds: number, fps: number): P
     '-c:v', 'libx264', '-preset', 'ultrafast', '-g', String(2 * fps), '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', file,
   ]);
 }
+
+/**
+ * Submits `count` episodes of `objectPath` for `userId` at once (as submit_episode records them)
+ * and answers the seconds until every one is delivered, with each one's outputs.
+ */
+export async function processEpisodes(
+  userId: string,
+  objectPath: string,
+  options: { count?: number; addLogo?: boolean } = {},
+): Promise<{ seconds: number; outputs: unknown[] }> {
+  const { withDb } = await import('../../tests/support/stack.ts');
+  const { count = 1, addLogo = false } = options;
+  const began = Date.now();
+  const ids = await withDb(async (db) => {
+    const out: string[] = [];
+    for (let i = 0; i < count; i++) {
+      const { rows } = await db.query(
+        `with e as (insert into public.episodes (user_id, title, files) values ($1, $2, array[$3]) returning id)
+         insert into public.submission_logs (episode_id, user_id, user_email, object_storage_files, submission_parameters)
+         select e.id, $1, 'bench@example.com', array[$3], $4 from e returning id`,
+        [userId, `Bench ${Date.now()}-${i}`, objectPath, { addIntroOutro: false, addLogo }],
+      );
+      out.push(rows[0].id as string);
+    }
+    return out;
+  });
+  for (;;) {
+    const { rows } = await withDb((db) =>
+      db.query(`select status, failure_reason, outputs from public.episode_processing where submission_log_id = any ($1)`, [ids]),
+    );
+    const failed = rows.find((row) => row.status === 'failed');
+    if (failed) throw new Error(`a bench job failed: ${failed.failure_reason}`);
+    if (rows.length === count && rows.every((row) => row.status === 'delivered')) {
+      return { seconds: (Date.now() - began) / 1000, outputs: rows.map((row) => row.outputs) };
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
