@@ -131,6 +131,11 @@ describe('GET /api/admin/episode-logs as an administrator', () => {
     } finally {
       await setActiveAutomation('webhook');
     }
+    // The stack's worker takes the submission at once and fails it (this subscriber has no Drive);
+    // the failure this test sets comes after the worker's, so the worker cannot overwrite it.
+    await expect
+      .poll(async () => (await withDb((db) => db.query(`select status from public.episode_processing where submission_log_id = $1`, [builtinLogId]))).rows[0]?.status, { timeout: 30_000 })
+      .toBe('failed');
     await withDb((db) =>
       db.query(
         `update public.episode_processing set status = 'failed', stage = null, failure_reason = 'Google Drive refused the upload.', finished_at = now()
