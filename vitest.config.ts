@@ -20,6 +20,7 @@ export default defineConfig({
           sequence: { groupOrder: 0 },
           include: ['web/src/**/*.test.{ts,tsx}', 'supabase/functions/_shared/**/*.test.ts', 'local/**/*.test.ts', 'tests/unit/**/*.test.ts', 'worker/**/*.test.ts'],
           environment: 'node',
+          setupFiles: ['web/src/testing/unit-setup.ts'],
         },
       },
       {

@@ -13,6 +13,7 @@ import { queryKeys } from '@/lib/query-keys';
 import { createQueryClient } from '@/lib/query-client';
 import { preloadScreenData } from './preload-data';
 import { Notifications } from './notifications';
+import { dashboardPage } from './route-table';
 import { AppRoutes } from './router';
 import { appTexts } from './texts';
 
@@ -114,6 +115,9 @@ describe('the signed-in app when the user load fails', () => {
     const user = userEvent.setup({ advanceTimers: (ms) => vi.advanceTimersByTime(ms) });
     await renderApp('/dashboard');
     const tryAgain = await screen.findByRole('button', { name: appTexts.tryAgain });
+    // The dashboard's code (which shows the toast) is fetched by now, as in a browser: importing it
+    // here can take longer than findByText's one second on a loaded machine (CI failed so once).
+    await dashboardPage.load();
 
     userAnswer = 401;
     await user.click(tryAgain);
