@@ -55,3 +55,34 @@ describe('the dashboard while the server is down', () => {
     await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
   });
 });
+
+describe('the loading screen', () => {
+  it('keeps its spinner still for a visitor who asked for reduced motion, and turns it for others', async () => {
+    const { email, password } = await createUser('onboarded');
+    const page = await harness.newPage();
+    await signInAs(page, email, password);
+    await expectOnPage(page, '/');
+    for (const [reducedMotion, animated] of [
+      ['reduce', false],
+      ['no-preference', true],
+    ] as const) {
+      await page.emulateMedia({ reducedMotion });
+      // The user load is held until the spinner has been looked at.
+      let releaseUserLoad = () => {};
+      const held = new Promise<void>((resolve) => (releaseUserLoad = resolve));
+      await page.route('**/api/auth/user', async (route) => {
+        await held;
+        await route.continue();
+      });
+      await page.goto('/dashboard');
+      const spinner = page.getByRole('status').filter({ hasText: 'Loading...' }).locator('.loading');
+      await spinner.waitFor();
+      const mask = await spinner.evaluate((element) => getComputedStyle(element).maskImage);
+      // daisyUI's spinner turns through an SVG animation inside its mask.
+      expect(mask.includes('animate'), `${reducedMotion}: ${mask}`).toBe(animated);
+      releaseUserLoad();
+      await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+      await page.unroute('**/api/auth/user');
+    }
+  });
+});
