@@ -61,19 +61,24 @@ async function episodeObject(file: string): Promise<StoredObject | null> {
   }
 }
 
+/** Storage refused a ranged read with this status. */
+class StorageReadError extends Error {
+  constructor(readonly status: number) {
+    super(`Storage answered ${status} to a ranged read`);
+  }
+}
+
 /**
- * Ranged reads of a stored object, each at most `length` bytes. A Storage that ignores the range
- * is trusted only for a read from the start (the first bytes are then the right ones).
+ * At most `length` bytes of a stored object from `offset`. A Storage that ignores the range is
+ * trusted only for a read from the start (the first bytes are then the right ones).
  */
-function storageReader(url: string, key: string): ByteReader {
-  return async (offset, length) => {
-    const res = await fetch(url, { headers: { authorization: `Bearer ${key}`, apikey: key, range: `bytes=${offset}-${offset + length - 1}` } });
-    if (res.status !== 206 && !(res.status === 200 && offset === 0)) {
-      await res.body?.cancel();
-      throw new Error(`Storage answered ${res.status} to a ranged read`);
-    }
-    return res.body ? await readHead(res.body, length) : new Uint8Array(0);
-  };
+async function readStoredRange(url: string, key: string, offset: number, length: number): Promise<Uint8Array> {
+  const res = await fetch(url, { headers: { authorization: `Bearer ${key}`, apikey: key, range: `bytes=${offset}-${offset + length - 1}` } });
+  if (res.status !== 206 && !(res.status === 200 && offset === 0)) {
+    await res.body?.cancel();
+    throw new StorageReadError(res.status);
+  }
+  return res.body ? await readHead(res.body, length) : new Uint8Array(0);
 }
 
 /**
@@ -81,7 +86,8 @@ function storageReader(url: string, key: string): ByteReader {
  * header cannot be read that way (the worker's own check then decides, after the download).
  */
 function storedVideoSeconds(url: string, key: string, size: number): Promise<number | null> {
-  return mp4DurationSeconds(storageReader(url, key), size).catch(() => null);
+  const reader: ByteReader = (offset, length) => readStoredRange(url, key, offset, length);
+  return mp4DurationSeconds(reader, size).catch(() => null);
 }
 
 /**
@@ -105,14 +111,11 @@ async function requireMp4Files(caller: { userId: string }, files: string[]): Pro
       const object = await episodeObject(file);
       if (!object) throw notFound();
       const url = `${supabaseUrl}/storage/v1/object/${EPISODES_BUCKET}/${file.split('/').map(encodeURIComponent).join('/')}`;
-      const res = await fetch(url, { headers: { authorization: `Bearer ${key}`, apikey: key, range: `bytes=0-${SIGNATURE_BYTES - 1}` } });
-      if (!res.ok) {
-        await res.body?.cancel();
-        if (res.status === 400 || res.status === 404) throw notFound();
-        throw new HttpError(502, `Could not read ${file} from storage (${res.status})`);
-      }
-      // Only the first bytes, even from a Storage that ignored the range and sends the whole file.
-      const head = res.body ? await readHead(res.body, SIGNATURE_BYTES) : new Uint8Array(0);
+      const head = await readStoredRange(url, key, 0, SIGNATURE_BYTES).catch((error: unknown) => {
+        if (!(error instanceof StorageReadError)) throw error;
+        if (error.status === 400 || error.status === 404) throw notFound();
+        throw new HttpError(502, `Could not read ${file} from storage (${error.status})`);
+      });
       if (mediaTypeOf(head) !== 'video/mp4') throw new HttpError(415, `${NOT_MP4} ${file} is not an MP4 video.`);
       const seconds = await storedVideoSeconds(url, key, object.size);
       // A write after the lookup gave the object a new version: this record then matches nothing.
