@@ -21,7 +21,7 @@ export function summarize(report: VitestReport): { passed: number; failed: numbe
 }
 
 if (import.meta.filename === process.argv[1]) {
-  // One report per vitest run (npm test runs two side by side); a missing one is a run that died.
+  // One report per vitest run (npm test runs three side by side); a missing one is a run that died.
   const files = process.argv.length > 2 ? process.argv.slice(2) : ['test-results/vitest.json'];
   let passed = 0;
   let failed = 0;

@@ -34,19 +34,25 @@ if [ "$checks_failed" -ne 0 ]; then
   exit 1
 fi
 
-step "tests (vitest): unit, db, contract, functions and stack beside the browser tests"
-# The browser tests (tests/e2e) run on a second stack of their own, side by side with the rest:
-# most of their time is spent waiting on a browser, so the two runs share the 2 cores well.
-# Each stack has its own ports and data; the browser stack's ports start 6000 higher, past the
-# extra stacks tests/stack/stack.test.ts starts at +1000, +2000 and +5000 (and the Stripe
-# sandbox test's 26000), and below 32768 while CASTLOOP_TEST_PORT_BASE stays at or below 26000.
+step "tests (vitest): the unit files, the API stack's (db, contract, functions, stack) and the browser's, side by side"
+# Three runs side by side, each in its own lane: the unit files (no stack), the files against
+# the API stack, and the browser tests (tests/e2e) on a second stack of their own. The stack
+# lanes run one file at a time and spend part of it waiting (on a browser, a worker, a poll),
+# which the unit files fill. Each stack has its own ports and data; the browser stack's ports
+# start 6000 higher, past the extra stacks tests/stack/stack.test.ts starts at +1000, +2000 and
+# +5000 (and the Stripe sandbox test's 26000), and below 32768 while CASTLOOP_TEST_PORT_BASE
+# stays at or below 26000.
 mkdir -p test-results
 rm -f test-results/vitest-*.json
 port_base=${CASTLOOP_TEST_PORT_BASE:-23000}
 prefix() { sed -u "s/^/[$1] /"; }
 status=0
 (
-  CASTLOOP_TEST_WEB=0 npx vitest run --project unit --project stack --exclude 'tests/e2e/**' \
+  npx vitest run --project unit \
+    --reporter=default --reporter=json --outputFile.json=test-results/vitest-unit.json 2>&1 | prefix unit
+) & unit_pid=$!
+(
+  CASTLOOP_TEST_WEB=0 npx vitest run --project stack --exclude 'tests/e2e/**' \
     --reporter=default --reporter=json --outputFile.json=test-results/vitest-api.json 2>&1 | prefix api
 ) & api_pid=$!
 (
@@ -54,10 +60,11 @@ status=0
     npx vitest run --project stack tests/e2e \
     --reporter=default --reporter=json --outputFile.json=test-results/vitest-browser.json 2>&1 | prefix browser
 ) & browser_pid=$!
+wait "$unit_pid" || status=$?
 wait "$api_pid" || status=$?
 wait "$browser_pid" || status=$?
 
 echo "npm test finished in $(( $(date +%s) - started )) s"
 # The plain closing line CI reads: 'N passed, N failed' (files that failed to load count too).
-npx tsx scripts/test-summary.ts test-results/vitest-api.json test-results/vitest-browser.json || status=1
+npx tsx scripts/test-summary.ts test-results/vitest-unit.json test-results/vitest-api.json test-results/vitest-browser.json || status=1
 exit "$status"
