@@ -18,6 +18,9 @@ export default defineConfig({
           // take two, in their own group before the stack's (the unit project: 154 s -> 60 s).
           maxWorkers: 2,
           sequence: { groupOrder: 0 },
+          // npm test runs these beside both stacks' lanes on 2 cores, where a test of a second
+          // alone can take several (vitest's default limit is 5 s).
+          testTimeout: 20_000,
           include: ['web/src/**/*.test.{ts,tsx}', 'supabase/functions/_shared/**/*.test.ts', 'local/**/*.test.ts', 'tests/unit/**/*.test.ts', 'worker/**/*.test.ts'],
           environment: 'node',
           setupFiles: ['web/src/testing/unit-setup.ts'],
