@@ -178,7 +178,7 @@ useAutomation('builtin');
 
 beforeAll(() => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'castloop-processing-connections-'));
-  media = makeFixtures(dir, 16);
+  media = makeFixtures(dir, 24);
 }, 60_000);
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
