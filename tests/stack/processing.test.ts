@@ -41,6 +41,8 @@ import type { SupabaseClient } from '@supabase/supabase-js';
 
 let dir: string;
 let media: Fixtures;
+/** A 40 s episode: what needs several pieces or clips but not the full length (the suite's time). */
+let shortEpisode: string;
 
 // These tests are about rendering and delivery: their subscribers' podcasts are in a language the
 // offline engine does not transcribe, so the tone "speech" of the fixtures is not transcribed at
@@ -86,6 +88,9 @@ let second: ChildService;
 beforeAll(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'castloop-processing-'));
   media = makeFixtures(dir, EPISODE_SECONDS);
+  const shortDir = path.join(dir, 'short');
+  mkdirSync(shortDir);
+  shortEpisode = makeFixtures(shortDir, 40).episode;
   second = await startWorkerProcess(config);
 }, 120_000);
 
@@ -165,8 +170,9 @@ describe('built-in processing', () => {
   it('makes 5 clips for growth and 10 for scale', async () => {
     const growth = await readySubscriber('growth');
     const scale = await readySubscriber('scale');
+    // Growth's 5 clips fit the short episode (5.3 s each); scale's 10 need the long one.
     const [g, s] = await Promise.all([
-      submit(growth.client, growth.user, { addIntroOutro: false, addLogo: false }),
+      submit(growth.client, growth.user, { addIntroOutro: false, addLogo: false }, shortEpisode),
       submit(scale.client, scale.user, { addIntroOutro: false, addLogo: false, clipStyle: 'CREATIVE' }),
     ]);
     const finished = (r: ProcessingRow) => r.status === 'delivered' || r.status === 'failed';
@@ -193,15 +199,8 @@ describe('built-in processing', () => {
   });
 
   describe('with a second worker', () => {
-    // A short episode: the kill needs a piece mid-render, not a long episode (the suite's time); 40 s
+    // The short episode: the kill needs a piece mid-render, not a long episode (the suite's time); 40 s
     // is still two main segments (WORKER_SEGMENT_SECONDS=30 in tests).
-    let shortEpisode: string;
-    beforeAll(() => {
-      const shortDir = path.join(dir, 'short');
-      mkdirSync(shortDir);
-      shortEpisode = makeFixtures(shortDir, 40).episode;
-    }, 90_000);
-
     it('a worker killed mid-piece leaves that piece alone to run again on another worker; delivered once, posted once; a join or piece run again changes nothing', async () => {
       const { user, client, driveToken, youtubeToken } = await readySubscriber('starter', { youtube: true, postAutomatically: true });
       const episode = await submit(client, user, { addLogo: false, daysBetweenClips: 3 }, shortEpisode);

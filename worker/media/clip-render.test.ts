@@ -77,6 +77,27 @@ describe('framing on the speaker', () => {
     expect(samples?.frames.length).toBe(6);
     expect(speakerPath(samples!, 640, 202)).toBeNull();
   }, 60_000);
+
+  it('answers the next clip after one is aborted, and without a detector keeps the whole picture', async () => {
+    const ranges = [{ start: 0, end: 3 }];
+    const stopped = new AbortController();
+    const aborted = detectFaces(faceVideo, { width: 640, height: 360 }, ranges, dir, () => {}, stopped.signal);
+    stopped.abort();
+    await expect(aborted).rejects.toThrow();
+    const [samples] = await detectFaces(faceVideo, { width: 640, height: 360 }, ranges, dir, () => {});
+    expect(samples?.frames.filter((f) => f.length > 0).length).toBeGreaterThanOrEqual(5);
+
+    const logged: string[] = [];
+    const python = process.env.FACE_DETECTOR_PYTHON;
+    process.env.FACE_DETECTOR_PYTHON = path.join(dir, 'no-python');
+    try {
+      expect(await detectFaces(faceVideo, { width: 640, height: 360 }, ranges, dir, (line) => logged.push(line))).toEqual([null]);
+    } finally {
+      if (python === undefined) delete process.env.FACE_DETECTOR_PYTHON;
+      else process.env.FACE_DETECTOR_PYTHON = python;
+    }
+    expect(logged).toEqual([expect.stringMatching(/^no speaker framing \(the face detector failed\): .*ENOENT/)]);
+  }, 60_000);
 });
 
 describe('a rendered clip', () => {

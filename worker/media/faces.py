@@ -1,13 +1,15 @@
 """Faces in sampled frames, for framing clips on the speaker (worker/media/speaker-framing.ts).
 
-Reads raw 8-bit grey frames (width x height each, back to back) from files the worker's ffmpeg
-wrote (one per clip: one process for all, OpenCV takes a while to load), finds frontal faces
-with OpenCV's Haar cascade (Debian: python3-opencv, opencv-data), and prints JSON:
-{"clips": [[[[x, y, w, h, motion], ...], ...], ...]}: per clip, per frame, the faces. `motion` is the
-mean absolute change of the lower half of the face box (the mouth) since the previous frame: the
-face that moves its mouth most is taken to be the one talking.
+Runs as one long-lived process per worker (loading OpenCV costs more than the detection, and a
+worker frames one clip per piece): loads the cascade (Debian: python3-opencv, opencv-data), then
+reads one request per line on stdin, JSON {"width": W, "height": H, "files": [...]}, each file raw
+8-bit grey frames (W x H each, back to back) the worker's ffmpeg wrote, and answers one line per
+request on stdout: {"clips": [[[[x, y, w, h, motion], ...], ...], ...]} (per file, per frame, the
+faces), or {"error": "..."} when a request cannot be read. `motion` is the mean absolute change of
+the lower half of the face box (the mouth) since the previous frame: the face that moves its
+mouth most is taken to be the one talking. Ends when stdin closes (the worker has gone).
 
-usage: faces.py WIDTH HEIGHT CASCADE FRAMES...
+usage: faces.py CASCADE
 """
 import json
 import sys
@@ -38,11 +40,19 @@ def faces_in(path: str, width: int, height: int, cascade: cv2.CascadeClassifier)
 
 
 def main() -> None:
-    width, height, cascade_path = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+    cascade_path = sys.argv[1]
     cascade = cv2.CascadeClassifier(cascade_path)
     if cascade.empty():
         raise SystemExit(f"cannot load the face cascade {cascade_path}")
-    json.dump({"clips": [faces_in(path, width, height, cascade) for path in sys.argv[4:]]}, sys.stdout)
+    for line in sys.stdin:
+        try:
+            request = json.loads(line)
+            width, height = int(request["width"]), int(request["height"])
+            answer = {"clips": [faces_in(path, width, height, cascade) for path in request["files"]]}
+        except Exception as error:  # noqa: BLE001 - any unreadable request is answered, the process serves on
+            answer = {"error": f"{type(error).__name__}: {error}"}
+        sys.stdout.write(json.dumps(answer) + "\n")
+        sys.stdout.flush()
 
 
 if __name__ == "__main__":

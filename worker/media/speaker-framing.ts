@@ -5,11 +5,11 @@
 // the middle and glides when it leaves, so the frame does not jump; cropExpression gives ffmpeg
 // that path. No face in most samples, or no detector installed: null, and the clip keeps the
 // style's whole-picture layout.
-import { execFile } from 'node:child_process';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
+import type { Socket } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { faceDetector } from '../config.ts';
 import { ffmpeg, inputArgs } from './ffmpeg.ts';
 
@@ -114,6 +114,113 @@ export function cropExpression(keys: CameraKey[]): string {
 }
 
 const SCRIPT = path.join(path.dirname(fileURLToPath(import.meta.url)), 'faces.py');
+const DETECTOR_IDLE_MS = 5 * 60_000;
+
+/**
+ * faces.py, started on first use and kept for this process's next clips (a worker frames one
+ * clip per piece; loading OpenCV costs more than the detection): one request at a time, each
+ * answered by one line. A detector that fails or whose request is aborted is dropped, and the
+ * next request starts another. Idle, it does not keep the process alive, and after
+ * DETECTOR_IDLE_MS it ends (its ~150 MB go back to the renders).
+ */
+class FaceDetectorProcess {
+  private readonly child: ChildProcessWithoutNullStreams;
+  private output = '';
+  private stderr = '';
+  private waiting: { resolve: (line: string) => void; reject: (error: Error) => void } | null = null;
+  private failure: Error | null = null;
+  private idleTimer: NodeJS.Timeout | null = null;
+
+  constructor(
+    readonly key: string,
+    python: string,
+    cascade: string,
+  ) {
+    this.child = spawn(python, [SCRIPT, cascade], { stdio: ['pipe', 'pipe', 'pipe'] });
+    this.child.stdout.setEncoding('utf8');
+    this.child.stdout.on('data', (chunk: string) => {
+      this.output += chunk;
+      const end = this.output.indexOf('\n');
+      if (end < 0 || !this.waiting) return;
+      const line = this.output.slice(0, end);
+      this.output = this.output.slice(end + 1);
+      const { resolve } = this.waiting;
+      this.waiting = null;
+      this.hold(false);
+      resolve(line);
+    });
+    this.child.stderr.setEncoding('utf8');
+    this.child.stderr.on('data', (chunk: string) => (this.stderr = (this.stderr + chunk).slice(-4000)));
+    // Writing to a detector that has just died: its 'close' says why.
+    this.child.stdin.on('error', () => {});
+    this.child.on('error', (error) => this.gone(error));
+    this.child.on('close', (code, signal) => this.gone(new Error(`exited (${code ?? signal}): ${this.stderr.trim().split('\n').slice(-2).join(' ')}`)));
+    this.hold(false);
+  }
+
+  get usable(): boolean {
+    return this.failure === null;
+  }
+
+  /** One request's answer line; aborted, the process is killed (its answer would come too late). */
+  ask(request: unknown, signal?: AbortSignal): Promise<string> {
+    if (this.failure) return Promise.reject(this.failure);
+    if (signal?.aborted) return Promise.reject(new Error('aborted'));
+    return new Promise((resolve, reject) => {
+      const onAbort = () => this.gone(new Error('aborted'), () => this.child.kill('SIGKILL'));
+      signal?.addEventListener('abort', onAbort, { once: true });
+      const done = () => signal?.removeEventListener('abort', onAbort);
+      this.waiting = {
+        resolve: (line) => {
+          done();
+          resolve(line);
+        },
+        reject: (error) => {
+          done();
+          reject(error);
+        },
+      };
+      this.hold(true);
+      this.child.stdin.write(`${JSON.stringify(request)}\n`);
+    });
+  }
+
+  /** No more requests for this process; `end` then stops it. */
+  private gone(error: Error, end?: () => void): void {
+    this.failure ??= error;
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    const waiting = this.waiting;
+    this.waiting = null;
+    waiting?.reject(this.failure);
+    if (detector === this) detector = null;
+    end?.();
+  }
+
+  /** Keeps the event loop alive only while a request is under way; idle long enough, stdin closes and faces.py ends. */
+  private hold(busy: boolean): void {
+    for (const handle of [this.child, this.child.stdin, this.child.stdout, this.child.stderr] as unknown as Pick<Socket, 'ref' | 'unref'>[]) {
+      if (busy) handle.ref();
+      else handle.unref();
+    }
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = busy ? null : setTimeout(() => this.gone(new Error('idle'), () => this.child.stdin.end()), DETECTOR_IDLE_MS).unref();
+  }
+}
+
+let detector: FaceDetectorProcess | null = null;
+/** Requests wait their turn: the process answers one at a time, in order. */
+let turn: Promise<unknown> = Promise.resolve();
+
+function askDetector(request: { width: number; height: number; files: string[] }, signal?: AbortSignal): Promise<string> {
+  const { python, cascade } = faceDetector();
+  const key = `${python}\0${cascade}`;
+  const answer = turn.then(() => {
+    if (!detector?.usable || detector.key !== key) detector = new FaceDetectorProcess(key, python, cascade);
+    return detector.ask(request, signal);
+  });
+  turn = answer.catch(() => {});
+  return answer;
+}
 
 /**
  * Faces in `file` in each of `ranges` (episode seconds), in source pixels; null for every range
@@ -128,7 +235,6 @@ export async function detectFaces(
   signal?: AbortSignal,
 ): Promise<(FaceSamples | null)[]> {
   if (!ranges.length) return [];
-  const detector = faceDetector();
   const width = Math.min(SAMPLE_WIDTH, source.width - (source.width % 2));
   const height = Math.max(2, Math.round((source.height * width) / source.width / 2) * 2);
   const dir = await mkdtemp(path.join(workDir, 'faces-'));
@@ -145,19 +251,19 @@ export async function detectFaces(
       );
       files.push(frames);
     }
-    let stdout: string;
+    let parsed: { clips?: number[][][][]; error?: string };
     try {
-      ({ stdout } = await promisify(execFile)(detector.python, [SCRIPT, String(width), String(height), detector.cascade, ...files], {
-        signal,
-        maxBuffer: 64 * 1024 * 1024,
-      }));
+      parsed = JSON.parse(await askDetector({ width, height, files }, signal)) as typeof parsed;
     } catch (error) {
       if (signal?.aborted) throw error;
       log(`no speaker framing (the face detector failed): ${(error as Error).message.split('\n').slice(-2).join(' ')}`);
       return ranges.map(() => null);
     }
+    if (!parsed.clips) {
+      log(`no speaker framing (the face detector failed): ${parsed.error}`);
+      return ranges.map(() => null);
+    }
     const scale = source.width / width;
-    const parsed = JSON.parse(stdout) as { clips: number[][][][] };
     return parsed.clips.map((frames) => ({
       interval: 1 / SAMPLE_FPS,
       frames: frames.map((faces) => faces.map(([x, y, w, h, motion]) => ({ x: x * scale, y: y * scale, w: w * scale, h: h * scale, motion }))),
