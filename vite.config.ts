@@ -17,6 +17,49 @@ const appShell: Plugin = {
   },
 };
 
+// How the page starts (issue 28 item 5). The scripts are fetched at once but at low priority, so
+// on a slow link the stylesheet (all the app shell needs to paint) is not slowed by them. The
+// entry runs after the first frame (the app shell) is on screen, not before it: a device whose
+// download is fast and CPU slow (or a repeat visit, the scripts cached) would otherwise evaluate
+// React and render before it paints anything; a hidden tab (no frames) starts it at once. The
+// chunk main.tsx imports once its first requests are out (React DOM and the app) is fetched
+// beside the entry, not after it.
+const renderModule = /[\\/]web[\\/]src[\\/]app[\\/]render\.tsx$/;
+const startAfterFirstPaint: Plugin = {
+  name: 'castloop-start-after-first-paint',
+  apply: 'build',
+  transformIndexHtml: {
+    order: 'post',
+    handler(html, { chunk, bundle }) {
+      if (!chunk || !bundle) throw new Error('index.html has no entry chunk');
+      const src = `/${chunk.fileName}`;
+      const tag = `<script type="module" crossorigin src="${src}"></script>`;
+      if (!html.includes(tag)) throw new Error(`index.html lacks ${tag}`);
+      const render = chunk.dynamicImports
+        .map((file) => bundle[file])
+        .find((imported) => imported?.type === 'chunk' && renderModule.test(imported.facadeModuleId ?? ''));
+      if (render?.type !== 'chunk') throw new Error('the entry does not import app/render.tsx');
+      const renderFiles = new Set<string>();
+      const visit = (file: string) => {
+        const imported = bundle[file];
+        if (renderFiles.has(file) || imported?.type !== 'chunk') return;
+        renderFiles.add(file);
+        imported.imports.forEach(visit);
+      };
+      visit(render.fileName);
+      const preloads = [chunk.fileName, ...[...renderFiles].filter((file) => file !== chunk.fileName && !html.includes(`href="/${file}"`))]
+        .map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`)
+        .join('\n    ');
+      const start =
+        `const start=()=>import(${JSON.stringify(src)});` +
+        `document.visibilityState==='hidden'?start():requestAnimationFrame(()=>requestAnimationFrame(()=>setTimeout(start)))`;
+      return html
+        .replace(tag, `${preloads}\n    <script type="module">${start}</script>`)
+        .replaceAll('<link rel="modulepreload" ', '<link rel="modulepreload" fetchpriority="low" ');
+    },
+  },
+};
+
 const spaSources = [
   path.resolve(import.meta.dirname, 'web'),
   path.resolve(import.meta.dirname, 'supabase/functions/_shared/domain'),
@@ -28,9 +71,11 @@ const spaSources = [
 // HTTP/1.1 (6 connections a host) each would be its own request on the dashboard's first load.
 // Only these modules, not their dependencies (React), so no other screen's first load grows by
 // more than they weigh. The enums stay out of a file of their own (every first load asked for it).
+// So do the small modules the app's frame (app/render.tsx, on every first load) shares with the
+// screens: the toasts, the spinner, texts and constants.
 const dashboardSharedModules = {
   name: 'dashboard-shared',
-  test: /web[\\/]src[\\/](components[\\/](list-state|panel)\.tsx|features[\\/](episodes|onboarding)[\\/]texts\.ts)$|_shared[\\/]domain[\\/](podcast-languages|profile-record|processing|plans)\.ts$|_shared[\\/]database\.types\.ts$|react-query[\\/]build[\\/]modern[\\/]useMutation\.js$|query-core[\\/]build[\\/]modern[\\/]mutationObserver\.js$/,
+  test: /web[\\/]src[\\/](components[\\/](list-state|panel|spinner)\.tsx|components[\\/]texts\.ts|app[\\/](routes[\\/]dashboard[\\/])?texts\.ts|lib[\\/](toast|delays|local-storage-keys|external-links)\.ts|features[\\/](episodes|onboarding)[\\/]texts\.ts)$|react-hot-toast[\\/]|goober[\\/]|_shared[\\/]domain[\\/](podcast-languages|profile-record|processing|plans)\.ts$|_shared[\\/]database\.types\.ts$|react-query[\\/]build[\\/]modern[\\/]useMutation\.js$|query-core[\\/]build[\\/]modern[\\/]mutationObserver\.js$/,
   includeDependenciesRecursively: false,
 };
 
@@ -41,7 +86,7 @@ export default defineConfig(({ command, mode }) => {
   return {
     root: path.resolve(import.meta.dirname, 'web'),
     envDir,
-    plugins: [react(), tailwindcss(), appShell],
+    plugins: [react(), tailwindcss(), appShell, startAfterFirstPaint],
     resolve: {
       alias: {
         '@': path.resolve(import.meta.dirname, 'web/src'),

@@ -12,9 +12,10 @@ import { ObjectStorageFileList } from '@/features/admin/components/object-storag
 import { ResubmitFormCard } from '@/features/admin/components/resubmit-form';
 import { SubmissionLogList } from '@/features/admin/components/submission-log-list';
 import { texts } from '@/features/admin/texts';
+import { useDeferredAnswer } from '@/lib/use-deferred-answer';
 
 export default function ResubmitPage() {
-  const logs = useEpisodeLogs();
+  const logs = useDeferredAnswer(useEpisodeLogs());
   // Files are asked for only once the server has let the caller read the logs.
   const files = useObjectStorageFiles(logs.isSuccess);
   const form = useZodForm(resubmitFormSchema, { defaultValues: emptyResubmitForm });

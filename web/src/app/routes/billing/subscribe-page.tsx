@@ -10,11 +10,12 @@ import { useStartCheckout } from '@/features/billing/api/start-checkout';
 import { usePlans } from '@/features/billing/api/get-plans';
 import { PlanCard } from '@/features/billing/components/plan-card';
 import { texts } from '@/features/billing/texts';
+import { useDeferredAnswer } from '@/lib/use-deferred-answer';
 
 export default function SubscribePage() {
   const navigate = useNavigate();
   const { data: account } = useCurrentAccount();
-  const plans = usePlans();
+  const plans = useDeferredAnswer(usePlans());
   const checkout = useStartCheckout();
   const portal = useOpenPortal();
   const planChange = useChangePlan();

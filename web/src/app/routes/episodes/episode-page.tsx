@@ -11,10 +11,11 @@ import { EpisodeFiles } from '@/features/episodes/components/episode-files';
 import { EpisodeStatus } from '@/features/episodes/components/episode-status';
 import { PostingCalendar } from '@/features/episodes/components/posting-calendar';
 import { episodeTexts, episodePageTexts as t } from '@/features/episodes/texts';
+import { useDeferredAnswer } from '@/lib/use-deferred-answer';
 
 export default function EpisodePage() {
   const { id = '' } = useParams();
-  const episode = useEpisode(id);
+  const episode = useDeferredAnswer(useEpisode(id));
   const notFound = episode.error instanceof ApiError && episode.error.status === 404;
   return (
     <main className="mx-auto flex w-full max-w-4xl flex-col gap-4 px-4 py-8">

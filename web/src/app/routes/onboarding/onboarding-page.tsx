@@ -9,6 +9,7 @@ import { Panel } from '@/components/panel';
 import { useProfileRecord } from '@/features/onboarding/api/get-profile-record';
 import { ConfigurationForm } from '@/features/onboarding/components/configuration-form';
 import { texts } from '@/features/onboarding/texts';
+import { useDeferredAnswer } from '@/lib/use-deferred-answer';
 
 const t = texts.page;
 
@@ -23,7 +24,7 @@ function Card({ title, children }: { title: string; children: ReactNode }) {
 
 export default function OnboardingPage() {
   const { data: account } = useCurrentAccount();
-  const record = useProfileRecord();
+  const record = useDeferredAnswer(useProfileRecord());
   if (!account || record.isPending) return <FullPageSpinner />;
   return (
     <main className="mx-auto flex max-w-5xl flex-col gap-6 px-4 py-8">
