@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect, onTestFailed } from 'vitest';
 import { repoRoot } from '../../../local/config.ts';
 import { config } from '../../support/stack.ts';
@@ -65,11 +65,24 @@ export function useBrowser(): BrowserHarness {
   afterAll(async () => {
     await browser?.close();
   });
-  async function newPage(storageState?: BrowserContextOptions['storageState']): Promise<Page> {
+  async function newPage(session?: string): Promise<Page> {
     // As a visitor who asked for reduced motion: the app's spinners stand still (index.css), so
     // the renderer is not repainting them all through the run (a quarter of its CPU here).
-    const context = await browser!.newContext({ baseURL: webUrl, reducedMotion: 'reduce', storageState });
+    const context = await browser!.newContext({ baseURL: webUrl, reducedMotion: 'reduce' });
     open.push(context);
+    // The session goes into local storage before the tab's first document of the app runs, once
+    // per tab (a later sign-out stays signed out across reloads). Playwright's storageState would
+    // open and load an extra page for it in every context.
+    if (session !== undefined) {
+      await context.addInitScript(
+        ({ origin, key, value }) => {
+          if (window.location.origin !== origin || window.sessionStorage.getItem('castloop-test-session-seeded')) return;
+          window.localStorage.setItem(key, value);
+          window.sessionStorage.setItem('castloop-test-session-seeded', '1');
+        },
+        { origin: new URL(webUrl).origin, key: sessionStorageKey, value: session },
+      );
+    }
     const page = await context.newPage();
     onTestFailed(async ({ task }) => {
       const dir = path.join(repoRoot, 'test-results');
@@ -85,8 +98,7 @@ export function useBrowser(): BrowserHarness {
     newPage: () => newPage(),
     // Signing in through the screen costs a page load and a render per test; accounts.test.ts and
     // the journey go through it.
-    signedInPage: async (user) =>
-      newPage({ cookies: [], origins: [{ origin: new URL(webUrl).origin, localStorage: [{ name: sessionStorageKey, value: await passwordSession(user) }] }] }),
+    signedInPage: async (user) => newPage(await passwordSession(user)),
   };
 }
 
