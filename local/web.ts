@@ -43,6 +43,22 @@ export function localApiProxy(apiUrl: string): Plugin {
   };
 }
 
+/**
+ * Runs `build` as `vite build` runs for a deployment: Vite keeps a NODE_ENV already set, and
+ * under vitest (the test stack's global setup) that is 'test', which built React's development
+ * bundle (its dev runtime and checks, slower on every render) instead of what users get.
+ */
+async function productionBuild<T>(build: () => Promise<T>): Promise<T> {
+  const nodeEnv = process.env.NODE_ENV;
+  process.env.NODE_ENV = 'production';
+  try {
+    return await build();
+  } finally {
+    if (nodeEnv === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = nodeEnv;
+  }
+}
+
 export async function startWeb(config: StackConfig, mode: 'dev' | 'preview'): Promise<{ stop(): Promise<void> }> {
   // The SPA reads these at build time (vite.config.ts): point it at this stack's gateway.
   Object.assign(process.env, localSpaEnv(config));
@@ -55,7 +71,7 @@ export async function startWeb(config: StackConfig, mode: 'dev' | 'preview'): Pr
       return { stop: () => dev.close() };
     }
     const outDir = path.join(config.dataDir, 'web-dist');
-    await build({ configFile, logLevel: 'warn', build: { outDir, emptyOutDir: true } });
+    await productionBuild(() => build({ configFile, logLevel: 'warn', build: { outDir, emptyOutDir: true } }));
     const served = await preview({ configFile, plugins: [localApiProxy(config.urls.api), brotliAssets()], preview: server, build: { outDir }, logLevel: 'warn' });
     return {
       stop: () => new Promise((resolve) => {

@@ -130,8 +130,8 @@ describe('the admin console', () => {
   });
 
   it('a subscriber sees Access Denied and no admin link', async () => {
-    const page = await harness.newPage();
-    await signIn(page, subscriber);
+    const page = await harness.signedInPage(subscriber);
+    await page.goto('/');
     await expectOnPage(page, '/');
     await page.goto('/admin/episodes/resubmit');
     await page.getByRole('alert').filter({ hasText: 'Access Denied' }).waitFor();

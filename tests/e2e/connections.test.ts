@@ -6,13 +6,13 @@ import { describe, expect, it } from 'vitest';
 import { SANDBOX_WORDPRESS_USER } from '../../local/sandbox/oauth/index.ts';
 import { config, withDb } from '../support/stack.ts';
 import { createUser, type TestUser } from '../support/users.ts';
-import { expectAccessible, expectOnPage, useBrowser, waitForToast, signInAs } from './support/browser.ts';
+import { expectAccessible, expectOnPage, useBrowser, waitForToast } from './support/browser.ts';
 
 const harness = useBrowser();
 
-async function signIn(user: TestUser): Promise<Page> {
-  const page = await harness.newPage();
-  await signInAs(page, user.email, user.password);
+async function signedInDashboard(user: TestUser): Promise<Page> {
+  const page = await harness.signedInPage(user);
+  await page.goto('/');
   await expectOnPage(page, '/');
   return page;
 }
@@ -34,7 +34,7 @@ async function connectThroughSandbox(page: Page, label: string, decision: 'Autho
 
 describe('Social Media Connections panel', () => {
   it('connects Google Drive through the provider: Connected, the summary line, then Disconnect', async () => {
-    const page = await signIn(await createUser('onboarded'));
+    const page = await signedInDashboard(await createUser('onboarded'));
     await panel(page).getByText('No platforms connected yet').waitFor();
     await panel(page).getByText('Tokens are synced after each connection and refreshed daily.').waitFor();
     await expectAccessible(page);
@@ -55,7 +55,7 @@ describe('Social Media Connections panel', () => {
 
   it("Deny at the provider: 'Connection Failed' and no connection", async () => {
     const user = await createUser('onboarded');
-    const page = await signIn(user);
+    const page = await signedInDashboard(user);
     await connectThroughSandbox(page, 'Google Drive', 'Deny');
     await page.getByText(/^Connection Failed/).waitFor();
     await panel(page).getByText('No platforms connected yet').waitFor();
@@ -65,7 +65,7 @@ describe('Social Media Connections panel', () => {
 
   it("an expired token shows 'Expired' and 'Refresh' brings it back", async () => {
     const user = await createUser('onboarded');
-    const page = await signIn(user);
+    const page = await signedInDashboard(user);
     await connectThroughSandbox(page, 'Google Drive', 'Authorize');
     await row(page, 'Google Drive').getByText('Connected', { exact: true }).waitFor();
     await withDb((db) => db.query(`update public.oauth_connections set expires_at = now() - interval '1 second' where user_id = $1 and provider = 'google'`, [user.id]));
@@ -83,7 +83,7 @@ describe('Social Media Connections panel', () => {
   it('WordPress: bad credentials fail, good ones connect', async () => {
     const user = await createUser('onboarded');
     await withDb((db) => db.query('update public.profiles set podcast_website = $2 where id = $1', [user.id, `${config.urls.sandbox}/wordpress/e2e`]));
-    const page = await signIn(user);
+    const page = await signedInDashboard(user);
     await row(page, 'WordPress').getByRole('button', { name: 'Connect WordPress' }).click();
     const dialog = page.getByRole('dialog', { name: 'Connect WordPress' });
     await dialog.getByLabel('Username').waitFor();
@@ -111,7 +111,7 @@ describe('Social Media Connections panel', () => {
 
   it("an ordinary account sees 'Coming Soon!' for Facebook, Instagram and TikTok; the test account can connect them", async () => {
     const user = await createUser('onboarded');
-    const page = await signIn(user);
+    const page = await signedInDashboard(user);
     for (const label of ['Facebook', 'Instagram', 'TikTok']) {
       const button = row(page, label).getByRole('button', { name: `Coming Soon! ${label}` });
       await button.waitFor();

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { config, withDb } from '../support/stack.ts';
 import { createUser } from '../support/users.ts';
 import { postRow, sampleContent, seedEpisode } from '../support/episode-page.ts';
-import { expectAccessible, expectOnPage, signInAs, useBrowser, waitForToast } from './support/browser.ts';
+import { expectAccessible, expectOnPage, useBrowser, waitForToast } from './support/browser.ts';
 
 const harness = useBrowser();
 
@@ -49,8 +49,8 @@ describe('the episode page', () => {
         { clipName: 'Show - clip 02.mp4', inDays: 2, provider: 'x' },
       ],
     });
-    const page = await harness.newPage();
-    await signInAs(page, user.email, user.password);
+    const page = await harness.signedInPage(user);
+    await page.goto('/');
     await expectOnPage(page, '/');
     await page.getByRole('link', { name: 'View all episodes' }).click();
     await expectOnPage(page, '/episodes');
@@ -123,8 +123,8 @@ describe('the episode page', () => {
     const other = await createUser('onboarded');
     const failed = await seedEpisode(user.id, { title: 'Broken', status: 'failed', failureReason: 'Broken.mp4 is not a readable video' });
     const theirs = await seedEpisode(other.id, { title: 'Not yours' });
-    const page = await harness.newPage();
-    await signInAs(page, user.email, user.password);
+    const page = await harness.signedInPage(user);
+    await page.goto('/');
     await expectOnPage(page, '/');
     await page.goto(`/episodes/${failed.episodeId}`);
     await page.getByText('Broken.mp4 is not a readable video').waitFor();

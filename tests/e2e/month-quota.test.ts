@@ -8,7 +8,7 @@ import { mp4Bytes } from '../support/media-fixtures.ts';
 import { tokenOf, uploadEpisodeFile, useAutomation } from '../support/episodes.ts';
 import { withDb } from '../support/stack.ts';
 import { createUser } from '../support/users.ts';
-import { expectAccessible, expectOnPage, signInAs, useBrowser, waitForToast } from './support/browser.ts';
+import { expectAccessible, expectOnPage, useBrowser, waitForToast } from './support/browser.ts';
 
 const harness = useBrowser();
 // The retried episode waits at the webhook, so what the dashboard shows after the retry holds
@@ -50,10 +50,10 @@ describe.each(viewports)('at %s px', (_, viewport) => {
       );
     });
 
-    const page = await harness.newPage();
+    const page = await harness.signedInPage(user);
     page.setDefaultTimeout(15_000);
     await page.setViewportSize(viewport);
-    await signInAs(page, user.email, user.password);
+    await page.goto('/');
     await expectOnPage(page, '/');
 
     // The failed episode neither uses the month nor counts as processed, and says why.
@@ -107,20 +107,20 @@ describe.each(viewports)('at %s px', (_, viewport) => {
     await withDb((db) => db.query(`update public.profiles set hosting_setup_started_at = now() - interval '2 days' where id = $1`, [subscriber.id]));
     const admin = await createUser('admin');
 
-    const page = await harness.newPage();
+    const page = await harness.signedInPage(subscriber);
     page.setDefaultTimeout(15_000);
     await page.setViewportSize(viewport);
-    await signInAs(page, subscriber.email, subscriber.password);
+    await page.goto('/');
     await expectOnPage(page, '/');
     const box = page.getByTestId('gating-box');
     await box.getByText('Hosting setup started 2 days ago.').waitFor();
     await box.getByText(/^Your podcast hosting is being configured/).waitFor();
     await expectNoSidewaysScroll(page, viewport.width);
 
-    const adminPage = await harness.newPage();
+    const adminPage = await harness.signedInPage(admin);
     adminPage.setDefaultTimeout(15_000);
     await adminPage.setViewportSize(viewport);
-    await signInAs(adminPage, admin.email, admin.password);
+    await adminPage.goto('/admin/episodes/resubmit');
     await expectOnPage(adminPage, '/admin/episodes/resubmit');
     await adminPage.getByRole('navigation', { name: 'Admin pages' }).getByRole('link', { name: 'Hosting setup' }).click();
     await expectOnPage(adminPage, '/admin/hosting');

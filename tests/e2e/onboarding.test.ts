@@ -6,7 +6,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { createUser } from '../support/users.ts';
 import { jpegBytes, mp4Bytes, pngBytes } from '../support/media-fixtures.ts';
-import { expectAccessible, expectOnPage, useBrowser, signInAs } from './support/browser.ts';
+import { expectAccessible, expectOnPage, useBrowser } from './support/browser.ts';
 
 const harness = useBrowser();
 
@@ -20,8 +20,9 @@ async function choose(page: Page, label: string, chosen: ReturnType<typeof file>
 describe('onboarding', () => {
   it('a paid user completes the form, lands on the dashboard and manages the profile', async () => {
     const user = await createUser('subscribed');
-    const page = await harness.newPage();
-    await signInAs(page, user.email, user.password);
+    const page = await harness.signedInPage(user);
+    // A paid user who has not onboarded is sent to the form (signing in: accounts.test.ts).
+    await page.goto('/');
     await expectOnPage(page, '/onboarding');
     await page.getByRole('heading', { name: 'Welcome to Castloop, Test!' }).waitFor();
     for (const card of ['Account Setup', 'Join Premium Community', 'Platform Introduction', 'Complete Your Profile']) {
@@ -132,8 +133,8 @@ describe('onboarding', () => {
 
   it('keeps unsaved input across a reload, and asks before Refresh Data drops it (issue 26, item 7)', async () => {
     const user = await createUser('subscribed');
-    const page = await harness.newPage();
-    await signInAs(page, user.email, user.password);
+    const page = await harness.signedInPage(user);
+    await page.goto('/onboarding');
     // The first test checks this screen with axe; here only the restored notice is new.
     await page.waitForURL((url) => url.pathname === '/onboarding', { timeout: 15_000 });
     await page.getByLabel('Podcast Title *').fill('Draft Title');

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { submitEpisode, tokenOf, uploadEpisodeFile, useAutomation } from '../support/episodes.ts';
 import { createUser, markOnboarded } from '../support/users.ts';
-import { expectAccessible, expectOnPage, signInAs, useBrowser, waitForToast } from './support/browser.ts';
+import { expectAccessible, expectOnPage, useBrowser, waitForToast } from './support/browser.ts';
 
 const harness = useBrowser();
 useAutomation('webhook');
@@ -15,9 +15,9 @@ describe('upgrading from the limit box', () => {
     { width: 390, height: 844 },
   ])('Starter at its limit -> Upgrade plan -> portal -> Growth -> the dashboard shows 1 / 2 and submission is open ($width px)', async (viewport) => {
     const user = await createUser('new', { drive: 'connected', hostingReady: true });
-    const page = await harness.newPage();
+    const page = await harness.signedInPage(user);
     await page.setViewportSize(viewport);
-    await signInAs(page, user.email, user.password);
+    await page.goto('/');
     await expectOnPage(page, '/subscribe');
     await page.getByRole('button', { name: /Choose Starter/ }).click();
     await page.waitForURL(/\/checkout\/cs_test_/);

@@ -9,7 +9,7 @@ import { setActiveAutomation } from '../support/episodes.ts';
 import { withDb } from '../support/stack.ts';
 import { createSubmissionLog, uploadEpisodeFile } from '../support/submissions.ts';
 import { createUser, type TestUser } from '../support/users.ts';
-import { expectAccessible, expectOnPage, signInAs, useBrowser } from './support/browser.ts';
+import { expectAccessible, expectOnPage, useBrowser } from './support/browser.ts';
 
 const harness = useBrowser();
 const phone = { width: 390, height: 844 };
@@ -49,10 +49,10 @@ async function expectInside(inner: Locator, outer: Locator) {
 
 describe('the walk findings', () => {
   it('a subscriber on a phone and a desktop: header, profile, keyboard and Manage Your Billing', async () => {
-    const page = await harness.newPage();
+    const page = await harness.signedInPage(subscriber);
     page.setDefaultTimeout(10_000);
     await page.setViewportSize(phone);
-    await signInAs(page, subscriber.email, subscriber.password);
+    await page.goto('/');
     await expectOnPage(page, '/');
 
     // Header on phones: avatar (initials) and name.
@@ -125,9 +125,9 @@ describe('the walk findings', () => {
   });
 
   it('onboarding: no broken intro video, valid colours only, a toast clear of the submit button', async () => {
-    const page = await harness.newPage();
+    const page = await harness.signedInPage(newSubscriber);
     await page.setViewportSize(phone);
-    await signInAs(page, newSubscriber.email, newSubscriber.password);
+    await page.goto('/onboarding');
     await expectOnPage(page, '/onboarding');
 
     // No intro video is configured for the test stack: the card shows its text and no player.
@@ -167,8 +167,8 @@ describe('the walk findings', () => {
     // The built-in worker is the active automation (the stack's default; set here to be sure).
     await setActiveAutomation('builtin');
     await createSubmissionLog(subscriber, [await uploadEpisodeFile(subscriber, 'walk.mp4')]);
-    const page = await harness.newPage();
-    await signInAs(page, admin.email, admin.password);
+    const page = await harness.signedInPage(admin);
+    await page.goto('/admin/episodes/resubmit');
     await expectOnPage(page, '/admin/episodes/resubmit');
     await page.getByRole('button', { name: new RegExp(`^Select the submission by ${subscriber.email.replace(/[.+]/g, '\\$&')}`) }).first().click();
     await page.getByRole('button', { name: 'Resubmit Episode' }).click();

@@ -30,6 +30,26 @@ export interface BrowserHarness {
   browser(): Browser;
   /** A fresh context (no cookies, no local storage) and page. */
   newPage(): Promise<Page>;
+  /**
+   * A fresh context and page that already hold `user`'s session, as the /login screen leaves it
+   * in local storage: for tests about what comes after signing in (the page is not navigated yet).
+   */
+  signedInPage(user: { email: string; password: string }): Promise<Page>;
+}
+
+// The SPA's session key (web/src/lib/supabase.ts: supabase-js's default for the build's API URL).
+const sessionStorageKey = `sb-${new URL(config.urls.api).hostname.split('.')[0]}-auth-token`;
+
+/** Signs `user` in through Auth's password grant: the session the SPA would store. */
+async function passwordSession(user: { email: string; password: string }): Promise<string> {
+  const res = await fetch(`${config.urls.api}/auth/v1/token?grant_type=password`, {
+    method: 'POST',
+    headers: { apikey: config.anonKey, 'content-type': 'application/json' },
+    body: JSON.stringify({ email: user.email, password: user.password }),
+  });
+  if (!res.ok) throw new Error(`could not sign in ${user.email}: ${res.status} ${await res.text()}`);
+  const session = (await res.json()) as { expires_in: number; expires_at?: number };
+  return JSON.stringify({ ...session, expires_at: session.expires_at ?? Math.floor(Date.now() / 1000) + session.expires_in });
 }
 
 /** Call once per test file: launches Chromium for the file and closes what each test opened. */
@@ -45,23 +65,40 @@ export function useBrowser(): BrowserHarness {
   afterAll(async () => {
     await browser?.close();
   });
+  async function newPage(session?: string): Promise<Page> {
+    // As a visitor who asked for reduced motion: the app's spinners stand still (index.css), so
+    // the renderer is not repainting them all through the run (a quarter of its CPU here).
+    const context = await browser!.newContext({ baseURL: webUrl, reducedMotion: 'reduce' });
+    open.push(context);
+    // The session goes into local storage before the tab's first document of the app runs, once
+    // per tab (a later sign-out stays signed out across reloads). Playwright's storageState would
+    // open and load an extra page for it in every context.
+    if (session !== undefined) {
+      await context.addInitScript(
+        ({ origin, key, value }) => {
+          if (window.location.origin !== origin || window.sessionStorage.getItem('castloop-test-session-seeded')) return;
+          window.localStorage.setItem(key, value);
+          window.sessionStorage.setItem('castloop-test-session-seeded', '1');
+        },
+        { origin: new URL(webUrl).origin, key: sessionStorageKey, value: session },
+      );
+    }
+    const page = await context.newPage();
+    onTestFailed(async ({ task }) => {
+      const dir = path.join(repoRoot, 'test-results');
+      await mkdir(dir, { recursive: true });
+      const file = path.join(dir, `${task.name.replace(/[^a-z0-9]+/gi, '-').slice(0, 80)}.png`);
+      await page.screenshot({ path: file, fullPage: true }).catch(() => {});
+      console.log(`screenshot of the failed test: ${file}`);
+    });
+    return page;
+  }
   return {
     browser: () => browser!,
-    async newPage() {
-      // As a visitor who asked for reduced motion: the app's spinners stand still (index.css), so
-      // the renderer is not repainting them all through the run (a quarter of its CPU here).
-      const context = await browser!.newContext({ baseURL: webUrl, reducedMotion: 'reduce' });
-      open.push(context);
-      const page = await context.newPage();
-      onTestFailed(async ({ task }) => {
-        const dir = path.join(repoRoot, 'test-results');
-        await mkdir(dir, { recursive: true });
-        const file = path.join(dir, `${task.name.replace(/[^a-z0-9]+/gi, '-').slice(0, 80)}.png`);
-        await page.screenshot({ path: file, fullPage: true }).catch(() => {});
-        console.log(`screenshot of the failed test: ${file}`);
-      });
-      return page;
-    },
+    newPage: () => newPage(),
+    // Signing in through the screen costs a page load and a render per test; accounts.test.ts and
+    // the journey go through it.
+    signedInPage: async (user) => newPage(await passwordSession(user)),
   };
 }
 
