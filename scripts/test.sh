@@ -48,7 +48,8 @@ port_base=${CASTLOOP_TEST_PORT_BASE:-23000}
 prefix() { sed -u "s/^/[$1] /"; }
 status=0
 (
-  npx vitest run --project unit \
+  # At a lower priority: the stack lanes are the long poles, the unit files fill their waits.
+  nice -n 5 npx vitest run --project unit \
     --reporter=default --reporter=json --outputFile.json=test-results/vitest-unit.json 2>&1 | prefix unit
 ) & unit_pid=$!
 (
