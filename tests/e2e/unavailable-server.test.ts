@@ -77,7 +77,10 @@ describe('the loading screen', () => {
       await page.goto('/dashboard');
       const spinner = page.getByRole('status').filter({ hasText: 'Loading...' }).locator('.loading');
       await spinner.waitFor();
-      const mask = await spinner.evaluate((element) => getComputedStyle(element).maskImage);
+      // An element the app has just replaced (the static shell's spinner by React's) has no
+      // computed style: read again until the spinner on screen answers.
+      let mask = '';
+      await expect.poll(async () => (mask = await spinner.evaluate((element) => getComputedStyle(element).maskImage))).not.toBe('');
       // daisyUI's spinner turns through an SVG animation inside its mask.
       expect(mask.includes('animate'), `${reducedMotion}: ${mask}`).toBe(animated);
       releaseUserLoad();
