@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createQueryClient } from '@/lib/query-client';
 import { queryKeys } from '@/lib/query-keys';
 import { hasStoredSession } from '@/lib/supabase';
+import { testAccount } from '@/testing/account';
 import { preloadScreenData } from './preload-data';
 
 vi.mock('@/lib/supabase', () => ({ hasStoredSession: vi.fn(), currentAccessToken: vi.fn(async () => 'token') }));
@@ -28,20 +29,7 @@ const dashboardReads = [
   { path: '/api/airtable/user-data', answer: null, key: queryKeys.profile },
 ];
 const dashboardPaths = dashboardReads.map((read) => read.path);
-const account = (changes: Partial<Account> = {}): Account => ({
-  id: 'u1',
-  email: 'ada@example.com',
-  firstName: 'Ada',
-  lastName: null,
-  profileImageUrl: null,
-  subscriptionStatus: 'active',
-  subscriptionTier: 'growth',
-  onboardingCompleted: true,
-  stripeCustomerId: null,
-  postAutomatically: false,
-  isAdmin: false,
-  ...changes,
-});
+const account = (changes: Partial<Account> = {}): Account => testAccount({ lastName: null, ...changes });
 
 /** An episode as GET /api/episodes/:id answers it, with its processing in `status`. */
 const episode = (status: 'processing' | 'delivered') => ({

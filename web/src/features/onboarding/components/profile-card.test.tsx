@@ -2,28 +2,16 @@
 // The profile card with no saved profile (spec section 2): the empty state, and 'Complete Your
 // Profile' opens the configuration form. Moved here from the browser tests
 // (tests/e2e/onboarding.test.ts keeps completing and managing the profile).
-import type { Account } from '@domain/account';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router-dom';
 import { afterEach, describe, it, vi } from 'vitest';
 import { createQueryClient } from '@/lib/query-client';
+import { testAccount } from '@/testing/account';
 import { ProfileCard } from './profile-card';
 
-const account: Account = {
-  id: 'u1',
-  email: 'ada@example.com',
-  firstName: 'Ada',
-  lastName: 'Lovelace',
-  profileImageUrl: null,
-  subscriptionStatus: 'active',
-  subscriptionTier: 'growth',
-  onboardingCompleted: true,
-  stripeCustomerId: null,
-  postAutomatically: false,
-  isAdmin: false,
-};
+const account = testAccount();
 // The network: the signed-in account, and no profile saved yet.
 vi.mock('@/lib/supabase', () => ({ authClient: vi.fn(), database: vi.fn(), currentAccessToken: async () => null }));
 vi.mock('@/lib/api-client', async () => ({
