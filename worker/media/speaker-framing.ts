@@ -115,6 +115,7 @@ export function cropExpression(keys: CameraKey[]): string {
 
 const SCRIPT = path.join(path.dirname(fileURLToPath(import.meta.url)), 'faces.py');
 const DETECTOR_IDLE_MS = 5 * 60_000;
+const MAX_ANSWER_CHARS = 64 * 1024 * 1024;
 
 /**
  * faces.py, started on first use and kept for this process's next clips (a worker frames one
@@ -141,6 +142,8 @@ class FaceDetectorProcess {
     this.child.stdout.on('data', (chunk: string) => {
       this.output += chunk;
       const end = this.output.indexOf('\n');
+      // An answer is read up to a cap, as every outbound answer is (the one-shot run had maxBuffer).
+      if (end < 0 && this.output.length > MAX_ANSWER_CHARS) return this.gone(new Error('answer too long'), () => this.child.kill('SIGKILL'));
       if (end < 0 || !this.waiting) return;
       const line = this.output.slice(0, end);
       this.output = this.output.slice(end + 1);
