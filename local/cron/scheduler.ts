@@ -18,6 +18,8 @@ interface JobRow {
 interface JobRun {
   status: 'succeeded' | 'failed';
   returnMessage: string;
+  /** The pg_net requests the command queued (the rows its own transaction wrote). */
+  queuedRequestIds: string[];
 }
 
 interface RunningScheduler {
@@ -35,12 +37,14 @@ async function runJob(adminDbUrl: string, job: JobRow): Promise<JobRun> {
     await client.query('begin');
     await client.query(`set local role ${pg.escapeIdentifier(job.username)}`);
     const result = await client.query(job.command);
+    await client.query('reset role');
+    const queued = await client.query<{ id: string }>(`select id::text from net.http_request_queue where xmin = pg_current_xact_id()::xid order by id`);
     await client.query('commit');
     const last = Array.isArray(result) ? result[result.length - 1] : result;
-    run = { status: 'succeeded', returnMessage: `${last.rowCount ?? 0} row${last.rowCount === 1 ? '' : 's'}` };
+    run = { status: 'succeeded', returnMessage: `${last.rowCount ?? 0} row${last.rowCount === 1 ? '' : 's'}`, queuedRequestIds: queued.rows.map((row) => row.id) };
   } catch (error) {
     await client.query('rollback').catch(() => {});
-    run = { status: 'failed', returnMessage: (error as Error).message };
+    run = { status: 'failed', returnMessage: (error as Error).message, queuedRequestIds: [] };
   }
   try {
     await client.query(
@@ -63,7 +67,9 @@ interface NetResponse {
 
 /**
  * Runs the job named `jobName` now, waits until the requests it queued have been answered,
- * and returns the run and those answers. For tests: the stack's scheduler sends the requests.
+ * and returns the run and those answers (only its own: the stack's scheduler may run other jobs
+ * meanwhile, such as the every-minute outbox delivery). For tests: the stack's scheduler sends
+ * the requests.
  */
 export async function runCronJobNow(config: StackConfig, jobName: string, timeoutMs = 30_000): Promise<{ run: JobRun; responses: NetResponse[] }> {
   const admin = new pg.Client({ connectionString: config.urls.adminDb });
@@ -71,19 +77,18 @@ export async function runCronJobNow(config: StackConfig, jobName: string, timeou
   try {
     const { rows } = await admin.query<JobRow>('select jobid, jobname, schedule, command, username from cron.job where jobname = $1', [jobName]);
     if (rows.length !== 1) throw new Error(`no cron job named ${jobName}`);
-    const sequence = `select (case when is_called then last_value else 0 end)::text as id from net.http_request_queue_id_seq`;
-    const floor = (await admin.query<{ id: string }>(sequence)).rows[0].id;
     const run = await runJob(config.urls.adminDb, rows[0]);
+    const ids = run.queuedRequestIds;
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const pending = await admin.query(`select 1 from net.http_request_queue where id > $1`, [floor]);
+      const pending = await admin.query(`select 1 from net.http_request_queue where id = any($1::bigint[])`, [ids]);
       if (pending.rowCount === 0) break;
       if (Date.now() > deadline) throw new Error(`requests of job ${jobName} were not sent within ${timeoutMs} ms`);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     const responses = await admin.query<NetResponse>(
-      `select id::text, status_code, content, error_msg from net._http_response where id > $1 order by id`,
-      [floor],
+      `select id::text, status_code, content, error_msg from net._http_response where id = any($1::bigint[]) order by id`,
+      [ids],
     );
     return { run, responses: responses.rows };
   } finally {

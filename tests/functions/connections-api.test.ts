@@ -407,6 +407,7 @@ describe('the daily refresh job (cron -> net.http_post -> oauth-refresh)', () =>
     const { token, flow } = await connect(user, 'google');
     await sandbox('/oauth/_control/revoke', { state: flow.state });
     const { responses } = await runCronJobNow(config, 'refresh-oauth-tokens-daily');
+    expect(responses.map((r) => r.status_code)).toEqual([200]);
     expect(JSON.parse(responses[0].content!).needsReauth).toBeGreaterThanOrEqual(1);
     expect(await entry(token, 'google')).toMatchObject({ hasAccessToken: true, hasRefreshToken: false, status: 'failed' });
   });
