@@ -126,8 +126,10 @@ describe('caps of the plan', () => {
   it("stops an attempt past the plan's time limit: its ffmpeg is killed and the episode fails with the reason, not retried", async () => {
     const seconds = 2;
     const { user, client } = await readySubscriber(await planWith({ processing_time_limit_seconds: seconds }));
-    // Half a minute of a moving 960x540 picture: seconds of rendering, past the limit.
-    const busy = makeVideo(file('busy.mp4'), { size: '960x540', fps: 25, seconds: 30, pattern: true });
+    // Half a minute of a moving 1080p picture. The limit bounds each job of the split pipeline, and
+    // its clip (a 1080x1920 render of up to 30 s) takes several seconds on any machine: from 960x540
+    // it took 2.0 s on a quiet machine and once finished within the limit.
+    const busy = makeVideo(file('busy.mp4'), { size: '1920x1080', fps: 25, seconds: 30, pattern: true });
     const episode = await submit(client, user, {}, busy);
     const row = await waitFor(client, episode.id, finished, 60_000);
     expect(row).toMatchObject({ status: 'failed', attempts: 1, outputs: [] });
