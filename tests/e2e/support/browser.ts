@@ -137,7 +137,7 @@ export async function expectAccessible(page: Page): Promise<void> {
     if (passedScreens.has(screen)) return;
     const serious = (await axeViolations(page))
       .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-      .map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`);
+      .map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => `${node.target.join(' ')}: ${node.failureSummary ?? ''}`).join(', ')})`);
     const still = (await screenOf(page)) === screen;
     // A screen that changed while axe read it (a list refetched, a toast replaced) is read again
     // once it holds still: a verdict on a DOM mid-change is not one on any screen a person sees.
