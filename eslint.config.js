@@ -130,7 +130,8 @@ export default tseslint.config(
       ...importX.flatConfigs.typescript.settings,
       'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.json' })],
     },
-    rules: { 'import-x/no-cycle': 'error' },
+    // Packages never import the project back: the walk stays out of node_modules (eslint 16.5 -> 9.6 s).
+    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
   },
   {
     // The rooms' fences (roomZones above).
