@@ -27,7 +27,7 @@ import { ffmpeg, inputArgs, MediaError, probe, probeImage, type MediaInfo } from
 import { loudnessOf } from './media/loudness.ts';
 import { copyStart, joinEpisode, planEpisode, type MediaInput } from './media/render.ts';
 import { emptyContent, publishBlogStage, transcribeStage, writeBlogPost, writeContentFiles } from './content/content-stage.ts';
-import { showNotes } from './content/show-notes.ts';
+import { transcriptKeywords } from './content/show-notes.ts';
 import { schedulePosts } from './posting.ts';
 import { deleteObjects, downloadObject, uploadObject } from './storage.ts';
 import {
@@ -212,7 +212,7 @@ async function processJob(ctx: JobContext, job: SubmissionJob, userId: string, s
     // Clips are chosen on the words and the sound, and named from the words (none: by sound); the
     // episode's title is made from its keywords when the subscriber's is only the file name.
     const transcript: Transcript | null = words.transcript;
-    const keywords = episodeKeywords(transcript, transcript ? showNotes(transcript, 0).keywords : undefined);
+    const keywords = episodeKeywords(transcript, transcript ? transcriptKeywords(transcript) : undefined);
     const title = episodeTitle(job.title, job.files[0] ?? '', keywords);
 
     await store.progress(job.id, 'analysing', 12);

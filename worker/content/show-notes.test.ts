@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { sentenceText } from '../transcript/sentences.ts';
 import type { Transcript } from '../transcript/transcript.ts';
 import { blogPost } from './blog-post.ts';
-import { showNotes, showNotesMarkdown } from './show-notes.ts';
+import { showNotes, showNotesMarkdown, transcriptKeywords } from './show-notes.ts';
 
 const script = [
   'my garden is full of tomatoes this summer',
@@ -38,6 +38,8 @@ describe('show notes', () => {
     expect(notes.keywords.slice(0, 4)).toEqual(expect.arrayContaining(['library', 'coffee']));
     expect(notes.keywords.join(' ')).toMatch(/garden|tomatoes/);
     expect(notes.keywords).not.toContain('the');
+    // The clips' keywords, read before the notes are written, are the notes' own.
+    expect(transcriptKeywords(transcriptOf(script))).toEqual(notes.keywords);
   });
 
   it('starts a chapter where the topic changes, titled by its own words, at hh:mm:ss', () => {

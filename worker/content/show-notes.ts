@@ -151,8 +151,15 @@ export function listTitle(items: readonly string[]): string {
   return capitalised(`${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`);
 }
 
+const stopwordsOf = (language: string): ReadonlySet<string> => (language.startsWith('en') ? ENGLISH_STOPWORDS : new Set<string>());
+
+/** The show notes' keywords alone (what the clips and the episode's title need before the notes). */
+export function transcriptKeywords(transcript: Pick<Transcript, 'sentences' | 'language'>): string[] {
+  return keywordsOf(transcript.sentences.map((s) => wordsOf(s.text)), stopwordsOf(transcript.language), KEYWORDS);
+}
+
 export function showNotes(transcript: Pick<Transcript, 'sentences' | 'durationSeconds' | 'language'>, at = 0): ShowNotes {
-  const stopwords = transcript.language.startsWith('en') ? ENGLISH_STOPWORDS : new Set<string>();
+  const stopwords = stopwordsOf(transcript.language);
   const sentences = transcript.sentences;
   const sentenceWords = sentences.map((s) => wordsOf(s.text));
   const counts: Vector[] = sentenceWords.map((words) => {
