@@ -52,9 +52,9 @@ status=0
   nice -n 5 npx vitest run --project unit \
     --reporter=default --reporter=json --outputFile.json=test-results/vitest-unit.json 2>&1 | prefix unit
 ) & unit_pid=$!
-# The database and function files (about 35 s) go with the browser tests: the API stack's lane
-# holds the processing and content files, the longest, and was the suite's last lane by a minute.
-browser_lane=(tests/e2e tests/db tests/functions)
+# The function files (about 25 s) go with the browser tests: the API stack's lane holds the
+# processing and content files, the longest, and was the suite's last lane by a minute.
+browser_lane=(tests/e2e tests/functions)
 api_lane_excludes=()
 for dir in "${browser_lane[@]}"; do api_lane_excludes+=(--exclude "$dir/**"); done
 (
