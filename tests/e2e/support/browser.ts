@@ -123,7 +123,10 @@ async function axeViolations(page: Page): Promise<AxeResults['violations']> {
 // tests pass through) is not checked again: each check costs a second or more of the suite.
 const passedScreens = new Set<string>();
 
-/** The screen as axe sees it: viewport and DOM (the head only gains preload links as the app navigates: the title and language stand for it). */
+/**
+ * The screen as axe sees it: viewport and DOM (the head only gains preload links as the app
+ * navigates: the title and language stand for it).
+ */
 async function screenOf(page: Page): Promise<string> {
   const viewport = page.viewportSize();
   const dom = await page.evaluate(() => `${document.documentElement.lang}\n${document.title}\n${document.body.outerHTML}`);
