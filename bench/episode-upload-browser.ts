@@ -16,7 +16,6 @@
 // Runs its own stack (with the built SPA) on CASTLOOP_TEST_PORT_BASE (default 27300); the link's
 // proxy listens on that base + 987.
 //   npx tsx bench/episode-upload-browser.ts
-import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream, readdirSync, readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import http from 'node:http';
@@ -26,6 +25,7 @@ import { pipeline } from 'node:stream/promises';
 import { build } from 'vite';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { mib, treeRssBytes } from './lib/process-tree.ts';
+import { makeSource, rawPut } from './lib/upload-source.ts';
 import { runAlone, type Row } from './lib/rows.ts';
 import { shapedLink } from './lib/shaped-link.ts';
 import { benchStack } from './lib/stack.ts';
@@ -37,42 +37,6 @@ const CHUNK = 6 * 1024 * 1024;
 /** The emulated link: 100 Mbit/s up, 30 ms round trip. */
 const LINK = { bitsPerSecond: 100e6, roundTripMs: 30 };
 const linkBytesPerSecond = LINK.bitsPerSecond / 8;
-
-async function makeSource(file: string): Promise<void> {
-  const block = randomBytes(16 * 1024 * 1024);
-  const out = createWriteStream(file);
-  for (let written = 0; written < size; written += block.length) {
-    if (!out.write(block.subarray(0, Math.min(block.length, size - written)))) await new Promise((resolve) => out.once('drain', resolve));
-  }
-  await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));
-}
-
-async function rawPut(work: string, source: string): Promise<number> {
-  const target = path.join(work, 'raw-target.bin');
-  const server = http.createServer((req, res) => {
-    pipeline(req, createWriteStream(target)).then(
-      () => res.writeHead(200).end('ok'),
-      () => res.writeHead(500).end(),
-    );
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  const began = performance.now();
-  try {
-    await new Promise<void>((resolve, reject) => {
-      const req = http.request({ host: '127.0.0.1', port, method: 'PUT', path: '/upload', headers: { 'content-length': String(size) } }, (res) => {
-        res.resume();
-        res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`raw PUT answered ${res.statusCode}`))));
-      });
-      req.on('error', reject);
-      createReadStream(source, { highWaterMark: 1024 * 1024 }).pipe(req);
-    });
-    return (performance.now() - began) / 1000;
-  } finally {
-    server.close();
-    await fs.rm(target, { force: true });
-  }
-}
 
 /** A plain Node server appending every request body to one file on disk (CORS open for the page). */
 async function plainServer(work: string): Promise<{ url: string; close: () => Promise<void> }> {
@@ -329,14 +293,14 @@ export async function bench(): Promise<Row[]> {
     browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: chromiumArgs });
     await fs.mkdir(work, { recursive: true });
     const source = path.join(work, 'episode.mp4');
-    await makeSource(source);
+    await makeSource(source, size);
     const { createUser } = await import('../tests/support/users.ts');
     const user = await createUser('onboarded', { tier: 'growth', drive: 'connected', hostingReady: true });
     const token = await accessToken(config, user.email, user.password);
     const anchorScript = await uppyBundle();
     const anchor = (objectName: string) => ({ supabaseUrl: config.urls.api, anonKey: config.anonKey, accessToken: token, bucketName: 'episodes', objectName });
 
-    const rawSeconds = Math.min(await rawPut(work, source), await rawPut(work, source));
+    const rawSeconds = Math.min(await rawPut(work, source, size), await rawPut(work, source, size));
 
     // Loopback. The browser's ceiling is measured before and after the uploads (the machine's load drifts).
     const page = await dialogPage(await browser.newContext({ baseURL: config.urls.web }), user);

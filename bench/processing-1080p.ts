@@ -6,12 +6,11 @@
 // engine's stages. Starter tier (3 clips), no intro/outro or logo, production encoding.
 // Runs its own stack on CASTLOOP_TEST_PORT_BASE (default 28100) with its own data directory.
 //   npx tsx bench/processing-1080p.ts
-import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { runAlone, type Row } from './lib/rows.ts';
 import { camera1080p, driveSubscriber, processEpisodes } from './lib/processing-fixtures.ts';
-import { benchStack } from './lib/stack.ts';
+import { processingBenchStack } from './lib/stack.ts';
 
 const inputSeconds = Number(process.env.BENCH_INPUT_SECONDS ?? 60);
 const FPS = 30;
@@ -24,17 +23,11 @@ interface Output {
 }
 
 export async function bench(): Promise<Row[]> {
-  const { config, startStack } = await benchStack(28100, 'processing-1080p');
+  const { config, stack, work, ffmpeg } = await processingBenchStack(28100, 'processing-1080p');
   const { startWorkerProcess } = await import('../local/worker.ts');
   const { X264_PRESETS } = await import('../worker/config.ts');
-  const { ffmpegPath } = await import('../worker/media/ffmpeg.ts');
   const { makeVideo } = await import('../tests/support/media.ts');
   const { serviceClient, withDb } = await import('../tests/support/stack.ts');
-
-  const stack = await startStack(config, { reset: true, web: 'none', worker: false });
-  const work = path.join(config.dataDir, 'bench');
-  mkdirSync(work, { recursive: true });
-  const ffmpeg = (args: string[]) => execFileSync(ffmpegPath, ['-hide_banner', '-nostdin', '-y', '-loglevel', 'error', ...args]);
   const timed = (args: string[]) => {
     const began = Date.now();
     ffmpeg(args);

@@ -7,12 +7,11 @@
 // (default 0.5: four such machines fit on this 2-core machine) per worker; CPU time from cpuacct.
 // Runs its own stack on CASTLOOP_TEST_PORT_BASE (default 28200) with its own data directory.
 //   BENCH_SPLIT_SECONDS=60 BENCH_SEGMENT_SECONDS=15 npx tsx bench/processing-split.ts
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { runAlone, type Row } from './lib/rows.ts';
 import { camera1080p, driveSubscriber, processEpisodes } from './lib/processing-fixtures.ts';
-import { benchStack } from './lib/stack.ts';
+import { processingBenchStack } from './lib/stack.ts';
 
 const inputSeconds = Number(process.env.BENCH_SPLIT_SECONDS ?? 60);
 const segmentSeconds = Number(process.env.BENCH_SEGMENT_SECONDS ?? 15);
@@ -49,16 +48,10 @@ interface JobTimes {
 }
 
 export async function bench(): Promise<Row[]> {
-  const { config, startStack } = await benchStack(28200, 'processing-split');
+  const { config, stack, work, ffmpeg } = await processingBenchStack(28200, 'processing-split');
   const { startWorkerProcess } = await import('../local/worker.ts');
-  const { ffmpegPath } = await import('../worker/media/ffmpeg.ts');
   const { makeVideo } = await import('../tests/support/media.ts');
   const { serviceClient, withDb } = await import('../tests/support/stack.ts');
-
-  const stack = await startStack(config, { reset: true, web: 'none', worker: false });
-  const work = path.join(config.dataDir, 'bench');
-  mkdirSync(work, { recursive: true });
-  const ffmpeg = (args: string[]) => execFileSync(ffmpegPath, ['-hide_banner', '-nostdin', '-y', '-loglevel', 'error', ...args]);
   const machines: ReturnType<typeof machine>[] = [];
   try {
     const input = path.join(work, 'episode-1080p.mp4');

@@ -3,15 +3,12 @@
 // Node server on loopback that writes them to disk. Budget: TUS >= 0.9 x raw, memory flat.
 // Runs its own stack on CASTLOOP_TEST_PORT_BASE (default 27000) with its own data directory.
 //   npx tsx bench/storage-upload.ts
-import { randomBytes } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { pipeline } from 'node:stream/promises';
 import * as tus from 'tus-js-client';
 import { mib, treeRssBytes } from './lib/process-tree.ts';
+import { makeSource, rawPut } from './lib/upload-source.ts';
 import { median, runAlone, type Row } from './lib/rows.ts';
 import { benchStack } from './lib/stack.ts';
 import type { StackConfig } from '../local/config.ts';
@@ -41,41 +38,6 @@ async function measured(run: () => Promise<void>): Promise<Measured> {
     return { seconds: Number(process.hrtime.bigint() - began) / 1e9, peakSelf, peakTree };
   } finally {
     clearInterval(timer);
-  }
-}
-
-async function makeSource(file: string): Promise<void> {
-  const block = randomBytes(16 * 1024 * 1024);
-  const out = createWriteStream(file);
-  for (let written = 0; written < size; written += block.length) {
-    const part = block.subarray(0, Math.min(block.length, size - written));
-    if (!out.write(part)) await new Promise((resolve) => out.once('drain', resolve));
-  }
-  await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));
-}
-
-async function rawPut(work: string, source: string): Promise<void> {
-  const target = path.join(work, 'raw-target.bin');
-  const server = http.createServer((req, res) => {
-    pipeline(req, createWriteStream(target)).then(
-      () => res.writeHead(200).end('ok'),
-      () => res.writeHead(500).end(),
-    );
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  try {
-    await new Promise<void>((resolve, reject) => {
-      const req = http.request({ host: '127.0.0.1', port, method: 'PUT', path: '/upload', headers: { 'content-length': String(size) } }, (res) => {
-        res.resume();
-        res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`raw PUT answered ${res.statusCode}`))));
-      });
-      req.on('error', reject);
-      createReadStream(source, { highWaterMark: 1024 * 1024 }).pipe(req);
-    });
-  } finally {
-    server.close();
-    await fs.rm(target, { force: true });
   }
 }
 
@@ -114,18 +76,18 @@ export async function bench(): Promise<Row[]> {
     if (!created.ok) throw new Error(`could not create the bench bucket: ${await created.text()}`);
 
     const source = path.join(work, 'source.bin');
-    await makeSource(source);
+    await makeSource(source, size);
     const idleSelf = process.memoryUsage().rss;
     const idleTree = treeRssBytes(process.pid);
 
     // Warm the page cache and the code paths with one round of each, then measure alternating
     // rounds (disk writeback makes single runs noisy) and keep the medians.
-    await rawPut(work, source);
+    await rawPut(work, source, size);
     await tusUpload(config, source, 'warm.bin');
     const raws: Measured[] = [];
     const tuses: Measured[] = [];
     for (let round = 0; round < rounds; round++) {
-      raws.push(await measured(() => rawPut(work, source)));
+      raws.push(await measured(async () => void (await rawPut(work, source, size))));
       tuses.push(await measured(() => tusUpload(config, source, 'measured.bin')));
     }
     const rawSeconds = median(raws.map((run) => run.seconds));
