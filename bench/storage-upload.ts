@@ -25,7 +25,7 @@ interface Measured {
 }
 
 /** Time and peak RSS (this process, and its whole tree: Postgres, PostgREST, Deno...) of `run`. */
-async function measured(run: () => Promise<void>): Promise<Measured> {
+async function measured(run: () => Promise<unknown>): Promise<Measured> {
   let peakSelf = process.memoryUsage().rss;
   let peakTree = treeRssBytes(process.pid);
   const timer = setInterval(() => {
@@ -87,7 +87,7 @@ export async function bench(): Promise<Row[]> {
     const raws: Measured[] = [];
     const tuses: Measured[] = [];
     for (let round = 0; round < rounds; round++) {
-      raws.push(await measured(async () => void (await rawPut(work, source, size))));
+      raws.push(await measured(() => rawPut(work, source, size)));
       tuses.push(await measured(() => tusUpload(config, source, 'measured.bin')));
     }
     const rawSeconds = median(raws.map((run) => run.seconds));

@@ -37,6 +37,7 @@ async function runJob(adminDbUrl: string, job: JobRow): Promise<JobRun> {
     await client.query('begin');
     await client.query(`set local role ${pg.escapeIdentifier(job.username)}`);
     const result = await client.query(job.command);
+    // Back to the admin role to read pg_net's queue, which the job's role may not see.
     await client.query('reset role');
     const queued = await client.query<{ id: string }>(`select id::text from net.http_request_queue where xmin = pg_current_xact_id()::xid order by id`);
     await client.query('commit');

@@ -182,7 +182,7 @@ export function showNotes(transcript: Pick<Transcript, 'sentences' | 'durationSe
     .sort((a, b) => a - b);
   const quotes = quoteIdx.map((i) => ({ start: sentences[i].start + at, time: clockTime(sentences[i].start + at), text: sentences[i].text }));
 
-  const keywords = keywordsOf(sentenceWords, stopwords, KEYWORDS);
+  const keywords = transcriptKeywords(transcript);
   const boundaries = topicBoundaries(
     counts,
     sentences.map((s) => s.start),
