@@ -1,6 +1,9 @@
 // The dashboard and the Submit New Episode dialog in a real browser: resumable uploads with
 // visible progress, submission, delivery to the automation receiver, resume after a reload,
-// the gating by block reason, the header menu, Quick Actions and a logged-out visit.
+// the monthly limit reached by a real submission, the header menu, Quick Actions and a
+// logged-out visit. The dialog's banner and button for each block reason, and Recent Episodes'
+// processing states, are component tests beside them (submit-episode-dialog.test.tsx,
+// recent-episodes.test.tsx), with the API's side in tests/functions/episodes-api.test.ts.
 import { createHash } from 'node:crypto';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -211,7 +214,7 @@ describe('submitting an episode', () => {
   });
 });
 
-describe('gating on the dashboard and in the dialog', () => {
+describe('the monthly limit on the dashboard and in the dialog', () => {
   it("starter plan after one episode: the orange box, 'Monthly Limit Reached' and a disabled button", async () => {
     const user = await createUser('onboarded', { tier: 'starter', drive: 'connected', hostingReady: true });
     const token = await tokenOf(user);
@@ -230,54 +233,6 @@ describe('gating on the dashboard and in the dialog', () => {
     await dialog.getByText('Monthly episode submission limit reached. Please upgrade your plan to submit more episodes.').waitFor();
     const button = dialog.getByRole('button', { name: 'Monthly Limit Reached' });
     expect(await button.isDisabled()).toBe(true);
-    await expectAccessible(page);
-  });
-
-  it.each([
-    [{ hostingReady: true }, 'Connect Google Drive First', 'Google Drive connection required. Close this dialog and connect your Google Drive account from the dashboard.'],
-    [{ drive: 'expired' as const, hostingReady: true }, 'Reconnect Google Drive', 'Your Google Drive token has expired. Close this dialog and reconnect Google Drive from the dashboard.'],
-    [
-      { drive: 'connected' as const },
-      'Hosting Setup Required',
-      'Your podcast hosting is being configured and will be ready within one business day. Episode submissions will be enabled once setup is complete.',
-    ],
-  ])('%o: button %s and its banner', async (options, label, banner) => {
-    const { page } = await signedInDashboard(options);
-    const dialog = await openDialog(page);
-    await dialog.getByText(banner).waitFor();
-    expect(await dialog.getByRole('button', { name: label }).isDisabled()).toBe(true);
-  });
-});
-
-describe('processing state in Recent Episodes', () => {
-  it("shows each episode's processing by the built-in worker: Delivered, Failed with the reason, Processing with stage and progress", async () => {
-    const { page, user } = await signedInDashboard({ tier: 'scale', drive: 'connected', hostingReady: true });
-    const owner = { id: user.id, token: await tokenOf(user) };
-    const states = [
-      { title: 'Pilot', status: 'delivered', stage: null, progress: 100, reason: null },
-      { title: 'Second-Take', status: 'failed', stage: null, progress: 35, reason: 'The video has no audio stream.' },
-      { title: 'Live-Show', status: 'processing', stage: 'rendering', progress: 40, reason: null },
-    ];
-    for (const state of states) {
-      const file = await uploadEpisodeFile(owner, 1024, `${state.title}.mp4`);
-      const res = await submitEpisode({ ...user, ...owner }, [file.path]);
-      expect(res.status).toBe(201);
-      await withDb((db) =>
-        db.query(
-          `insert into public.episode_processing (submission_log_id, episode_id, user_id, status, stage, progress, failure_reason)
-           select l.id, l.episode_id, l.user_id, $2, $3, $4, $5 from public.submission_logs l where l.id = $1`,
-          [res.body.episode.submissionLogId, state.status, state.stage, state.progress, state.reason],
-        ),
-      );
-    }
-
-    await page.reload();
-    const recent = page.getByRole('region', { name: 'Recent Episodes' });
-    const row = (title: string) => recent.getByRole('listitem').filter({ hasText: title });
-    await row('Pilot').getByText('Delivered', { exact: true }).waitFor();
-    await row('Second-Take').getByText('Failed: The video has no audio stream.').waitFor();
-    await row('Live-Show').getByText('Processing: rendering (40%)').waitFor();
-    expect(await row('Live-Show').getByRole('progressbar', { name: 'Processing progress of Live-Show' }).getAttribute('value')).toBe('40');
     await expectAccessible(page);
   });
 });

@@ -1,6 +1,6 @@
 // The episode paths of the `api` function: submit (every refusal is a 4xx with the reason and
-// writes nothing; files must be MP4 on their bytes), stats with gating, the caller's list (never
-// another user's), signed uploads (only for subscribers).
+// writes nothing; files must be MP4 on their bytes), stats with gating, the caller's list with each
+// episode's processing (never another user's), signed uploads (only for subscribers).
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { config, withDb } from '../support/stack.ts';
@@ -168,6 +168,31 @@ describe('POST /api/episodes/submit-direct-storage', () => {
 });
 
 describe('reading episodes', () => {
+  it("answers each episode's processing: status, stage, progress and the reason it failed", async () => {
+    const owner = await readySubmitter({ tier: 'scale' });
+    const states = [
+      { title: 'Pilot', status: 'delivered', stage: null, progress: 100, failureReason: null },
+      { title: 'Second-Take', status: 'failed', stage: null, progress: 35, failureReason: 'The video has no audio stream.' },
+      { title: 'Live-Show', status: 'processing', stage: 'rendering', progress: 40, failureReason: null },
+    ];
+    for (const state of states) {
+      const res = await submitEpisode(owner, [(await uploadEpisodeFile(owner, 1024, `${state.title}.mp4`)).path]);
+      expect(res.status).toBe(201);
+      await withDb((db) =>
+        db.query(
+          `insert into public.episode_processing (submission_log_id, episode_id, user_id, status, stage, progress, failure_reason)
+           select l.id, l.episode_id, l.user_id, $2, $3, $4, $5 from public.submission_logs l where l.id = $1`,
+          [res.body.episode.submissionLogId, state.status, state.stage, state.progress, state.failureReason],
+        ),
+      );
+    }
+    const list = await callApi('GET', 'episodes', owner.token);
+    expect(list.status).toBe(200);
+    expect(list.body).toEqual(
+      states.toReversed().map(({ title, ...processing }) => ({ id: expect.any(String), title, submittedAt: expect.any(String), processing: { ...processing, updatedAt: expect.any(String) } })),
+    );
+  });
+
   it("never shows another user's episodes, through /api or the REST API", async () => {
     const alice = await readySubmitter({ tier: 'growth' });
     const bob = await readySubmitter({ tier: 'growth' });

@@ -1,10 +1,10 @@
 // @vitest-environment jsdom
-// Recent Episodes' Retry with a fake network: the toast says the episode is queued again even
-// when the list reloads (another read, the retry already committed) before the retry's answer
-// arrives, so the episode's button is gone by then.
+// Recent Episodes with a fake network: each episode's processing state as the list answers it,
+// and Retry, whose toast says the episode is queued again even when the list reloads (another
+// read, the retry already committed) before the retry's answer arrives, so the button is gone.
 import type { Episode } from '@domain/episodes';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, render, screen, waitFor } from '@testing-library/react';
+import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Toaster } from 'react-hot-toast';
 import { MemoryRouter } from 'react-router-dom';
@@ -45,6 +45,25 @@ function renderList(queryClient = createQueryClient()) {
 afterEach(() => {
   cleanup();
   network.request.mockReset();
+});
+
+describe('Recent Episodes: processing', () => {
+  it("shows each episode's state: Delivered, Failed with the reason, Processing with stage and a labelled progress bar", async () => {
+    const processing = (status: 'delivered' | 'failed' | 'processing', stage: string | null, progress: number, failureReason: string | null) => ({ status, stage, progress, failureReason, updatedAt: now });
+    network.request.mockResolvedValue([
+      { id: 'e1', title: 'Pilot', submittedAt: now, processing: processing('delivered', null, 100, null) },
+      { id: 'e2', title: 'Second-Take', submittedAt: now, processing: processing('failed', null, 35, 'The video has no audio stream.') },
+      { id: 'e3', title: 'Live-Show', submittedAt: now, processing: processing('processing', 'rendering', 40, null) },
+    ] satisfies Episode[]);
+    renderList();
+    const row = async (title: string) => (await screen.findByRole('link', { name: title })).closest('li')!;
+    expect(within(await row('Pilot')).getByText('Delivered', { exact: true })).toBeTruthy();
+    expect(within(await row('Second-Take')).getByText('Failed: The video has no audio stream.')).toBeTruthy();
+    const live = await row('Live-Show');
+    expect(within(live).getByText('Processing: rendering (40%)')).toBeTruthy();
+    expect(within(live).getByRole('progressbar', { name: 'Processing progress of Live-Show' }).getAttribute('value')).toBe('40');
+    expect(network.request).toHaveBeenCalledWith('GET', '/api/episodes');
+  });
 });
 
 describe('Recent Episodes: Retry', () => {

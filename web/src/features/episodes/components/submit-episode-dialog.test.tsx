@@ -1,6 +1,8 @@
 // @vitest-environment jsdom
 // The dialog's 'Submission Failed' toast for each failed answer of the submit call (spec section
-// 8), with a file already uploaded (remembered from before a reload) and a fake network.
+// 8), with a file already uploaded (remembered from before a reload) and a fake network; its file
+// area; and its banner and button for each block reason of the stats (the API's own tests show
+// which reason each account state gets).
 import type { EpisodeStats } from '@domain/episodes';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
@@ -104,5 +106,27 @@ describe('the file area', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Dismiss interrupted uploads' }));
     expect(screen.queryByText('Interrupted uploads')).toBeNull();
     expect(readRemembered(userId).interrupted).toEqual([]);
+  });
+});
+
+describe('gating by block reason', () => {
+  it.each([
+    ['google_drive_required', 'Connect Google Drive First', 'Google Drive connection required. Close this dialog and connect your Google Drive account from the dashboard.'],
+    ['google_drive_invalid', 'Reconnect Google Drive', 'Your Google Drive token has expired. Close this dialog and reconnect Google Drive from the dashboard.'],
+    [
+      'hosting_setup',
+      'Hosting Setup Required',
+      'Your podcast hosting is being configured and will be ready within one business day. Episode submissions will be enabled once setup is complete.',
+    ],
+    ['monthly_limit', 'Monthly Limit Reached', 'Monthly episode submission limit reached. Please upgrade your plan to submit more episodes.'],
+  ] as const)('%s: the banner and a disabled button %s', async (blockReason, label, banner) => {
+    render(
+      <QueryClientProvider client={createQueryClient()}>
+        <SubmitEpisodeDialog userId={userId} stats={{ ...openStats, canSubmit: false, blockReason }} open onClose={() => {}} />
+      </QueryClientProvider>,
+    );
+    screen.getByText(banner);
+    expect((screen.getByRole('button', { name: label }) as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.queryByRole('button', { name: 'Submit Episode' })).toBeNull();
   });
 });
