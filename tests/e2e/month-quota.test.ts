@@ -4,32 +4,20 @@
 // begin and an administrator can end from the admin console. Each journey runs once, at 390 px
 // (the narrow screen, where a control can be pushed out of reach), and every screen it checks is
 // checked at both widths.
-import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { mp4Bytes } from '../support/media-fixtures.ts';
 import { tokenOf, uploadEpisodeFile, useAutomation } from '../support/episodes.ts';
 import { withDb } from '../support/stack.ts';
 import { createUser } from '../support/users.ts';
-import { expectAccessible, expectOnPage, useBrowser, waitForToast } from './support/browser.ts';
+import { expectOnPage, expectScreenAtBothWidths, narrowScreen, useBrowser, waitForToast } from './support/browser.ts';
 
 const harness = useBrowser();
 // The retried episode waits at the webhook, so what the dashboard shows after the retry holds
 // still (the built-in worker would process, and fail, the made-up video at once).
 useAutomation('webhook');
 
-const narrow = { width: 390, height: 844 };
-const wide = { width: 1280, height: 800 };
 
 const failureReason = 'The start time 9:05:07 is past the end of the video.';
-
-/** Axe and no sideways scroll at 1280 px, then at 390 px, where the journey goes on. */
-async function checkScreen(page: Page, { axe = true } = {}) {
-  for (const viewport of [wide, narrow]) {
-    await page.setViewportSize(narrow);
-    if (axe) await expectAccessible(page);
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
-  }
-}
 
 const episodesOf = (userId: string) =>
   withDb(async (db) => (await db.query('select count(*)::int as n from public.episodes where user_id = $1', [userId])).rows[0].n as number);
@@ -57,7 +45,7 @@ describe('a month without surprises', () => {
 
     const page = await harness.signedInPage(user);
     page.setDefaultTimeout(15_000);
-    await page.setViewportSize(narrow);
+    await page.setViewportSize(narrowScreen);
     await page.goto('/');
     await expectOnPage(page, '/');
 
@@ -68,7 +56,7 @@ describe('a month without surprises', () => {
     await recent.getByText(`Failed: ${failureReason}`).waitFor();
     const retry = recent.getByRole('button', { name: 'Retry Interview' });
     await retry.waitFor();
-    await checkScreen(page);
+    await expectScreenAtBothWidths(page);
 
     // A new 45 s video with a start past its end: refused in the dialog, before anything is submitted.
     await page.getByRole('button', { name: 'Submit New Episode' }).click();
@@ -89,13 +77,13 @@ describe('a month without surprises', () => {
     await dialog.getByLabel('End timestamp (hh:mm:ss)').fill('00:00:10');
     await dialog.getByRole('button', { name: 'Submit Episode' }).click();
     await dialog.getByText('The end time must be after the start time.').waitFor();
-    await checkScreen(page);
+    await expectScreenAtBothWidths(page);
     expect(await episodesOf(user.id)).toBe(1);
     // Closed from the keyboard, and the pointer moved off: a toast under the pointer stays (spec),
     // and toasts come one at a time.
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'hidden' });
-    await page.mouse.move(1, narrow.height - 1);
+    await page.mouse.move(1, narrowScreen.height - 1);
 
     // Retry: queued again, and now it uses the month's only episode.
     await retry.click();
@@ -113,17 +101,17 @@ describe('a month without surprises', () => {
 
     const page = await harness.signedInPage(subscriber);
     page.setDefaultTimeout(15_000);
-    await page.setViewportSize(narrow);
+    await page.setViewportSize(narrowScreen);
     await page.goto('/');
     await expectOnPage(page, '/');
     const box = page.getByTestId('gating-box');
     await box.getByText('Hosting setup started 2 days ago.').waitFor();
     await box.getByText(/^Your podcast hosting is being configured/).waitFor();
-    await checkScreen(page);
+    await expectScreenAtBothWidths(page);
 
     const adminPage = await harness.signedInPage(admin);
     adminPage.setDefaultTimeout(15_000);
-    await adminPage.setViewportSize(narrow);
+    await adminPage.setViewportSize(narrowScreen);
     await adminPage.goto('/admin/episodes/resubmit');
     await expectOnPage(adminPage, '/admin/episodes/resubmit');
     await adminPage.getByRole('navigation', { name: 'Admin pages' }).getByRole('link', { name: 'Hosting setup' }).click();
@@ -132,7 +120,7 @@ describe('a month without surprises', () => {
     const row = adminPage.getByRole('listitem').filter({ hasText: subscriber.email });
     await row.getByText(/^Setup started: 2 days ago \(/).waitFor();
     await row.getByText(/Plan: growth/).waitFor();
-    await checkScreen(adminPage);
+    await expectScreenAtBothWidths(adminPage);
 
     await row.getByRole('button', { name: `Mark hosting ready for ${subscriber.email}` }).click();
     await waitForToast(adminPage, 'Hosting Ready', `Hosting is ready for ${subscriber.email}: they can submit episodes now.`);
@@ -147,7 +135,7 @@ describe('a month without surprises', () => {
     await adminPage.getByRole('button', { name: 'Start hosting setup' }).click();
     await waitForToast(adminPage, 'Hosting Setup Started', `Hosting setup started for ${subscriber.email}: submissions wait until it is marked ready.`);
     await adminPage.getByRole('listitem').filter({ hasText: subscriber.email }).getByText(/^Setup started: just now/).waitFor();
-    await checkScreen(adminPage);
+    await expectScreenAtBothWidths(adminPage);
 
     await page.reload();
     await page.getByTestId('gating-box').getByText('Hosting setup started just now.').waitFor();

@@ -151,6 +151,19 @@ export async function expectAccessible(page: Page): Promise<void> {
   }
 }
 
+/** A phone's and a laptop's screen: journeys run at the narrow one, where a control can be pushed out of reach. */
+export const narrowScreen = { width: 390, height: 844 };
+export const wideScreen = { width: 1280, height: 800 };
+
+/** The screen at 1280 px, then at 390 px (where it is left): axe, and no sideways scroll. */
+export async function expectScreenAtBothWidths(page: Page): Promise<void> {
+  for (const viewport of [wideScreen, narrowScreen]) {
+    await page.setViewportSize(viewport);
+    await expectAccessible(page);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth), `sideways scroll at ${viewport.width} px on ${page.url()}`).toBeLessThanOrEqual(viewport.width);
+  }
+}
+
 /** Waits until the address is `pathname` (ignoring query), then runs the axe check on it. */
 export async function expectOnPage(page: Page, pathname: string): Promise<void> {
   await page.waitForURL((url) => url.pathname === pathname, { timeout: 15_000 });
