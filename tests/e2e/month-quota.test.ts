@@ -16,7 +16,6 @@ const harness = useBrowser();
 // still (the built-in worker would process, and fail, the made-up video at once).
 useAutomation('webhook');
 
-
 const failureReason = 'The start time 9:05:07 is past the end of the video.';
 
 const episodesOf = (userId: string) =>
