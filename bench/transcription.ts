@@ -19,7 +19,7 @@ export async function bench(): Promise<Row[]> {
   const workDir = mkdtempSync(path.join(os.tmpdir(), 'bench-transcription-'));
   try {
     const began = process.hrtime.bigint();
-    const transcript = await pocketsphinxEngine(pocketsphinx.binary, pocketsphinx.modelDir).transcribe({ source, start: 0, end: durationSeconds, language: 'en', workDir });
+    const transcript = await pocketsphinxEngine(pocketsphinx).transcribe({ source, start: 0, end: durationSeconds, language: 'en', workDir });
     const seconds = Number(process.hrtime.bigint() - began) / 1e9;
     const wer = wordErrorRate(SPEECH_SCRIPT, transcript.words.map((w) => w.text).join(' '));
     const minutes = durationSeconds / 60;

@@ -50,6 +50,10 @@ export function workerEnv(config: StackConfig): Record<string, string> {
           WORKER_POST_RETRY_SECONDS: '1',
           // Tests run offline: captions in the bundled fallback font (worker/media/fonts.ts).
           WORKER_FONT_REGISTRY: 'off',
+          // The suite's worker shares 2 cores with two other test lanes: there a second recogniser
+          // only adds its model load (the spoken test took 30 s in pieces against 25 s in one
+          // with both cores busy). Pieces are the bench's and production's (docs/decisions.md).
+          POCKETSPHINX_PARALLEL: '1',
         }
       : {}),
   };

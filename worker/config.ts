@@ -63,7 +63,12 @@ export interface TranscriptionSettings {
   /** Past this, transcription is given up and everything that needs no words is still made. */
   timeLimitSeconds: number;
   /** Debian's `pocketsphinx` and `pocketsphinx-en-us` (scripts/ensure-ffmpeg.sh, the worker image). */
-  pocketsphinx: { binary: string; modelDir: string };
+  pocketsphinx: {
+    binary: string;
+    modelDir: string;
+    /** Pieces of the speech recognised side by side (worker/transcript/speech-segments.ts): the machine's cores by default. */
+    parallel: number;
+  };
   /** OpenAI's transcription API; `baseUrl` is the local sandbox's in development. */
   openai: { apiKey: string; baseUrl: string | null; model: string };
 }
@@ -142,6 +147,7 @@ function transcriptionSettings(env: NodeJS.ProcessEnv, read: ReturnType<typeof s
     pocketsphinx: {
       binary: env.POCKETSPHINX_PATH || '/usr/bin/pocketsphinx_continuous',
       modelDir: env.POCKETSPHINX_MODEL_DIR || '/usr/share/pocketsphinx/model/en-us',
+      parallel: read.int('POCKETSPHINX_PARALLEL', os.availableParallelism(), 1),
     },
     openai: {
       apiKey: engine === 'openai' ? read.required('OPENAI_API_KEY') : '',

@@ -2,6 +2,7 @@
 // start, and the error names every missing or malformed setting at once. Local values reach it
 // only because the local stack passes them.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../local/config.ts';
@@ -42,8 +43,10 @@ describe('the worker settings', () => {
     expect(loadWorkerConfig(production).transcription).toMatchObject({
       engine: 'pocketsphinx',
       timeLimitSeconds: 1800,
-      pocketsphinx: { binary: '/usr/bin/pocketsphinx_continuous', modelDir: '/usr/share/pocketsphinx/model/en-us' },
+      pocketsphinx: { binary: '/usr/bin/pocketsphinx_continuous', modelDir: '/usr/share/pocketsphinx/model/en-us', parallel: os.availableParallelism() },
     });
+    expect(loadWorkerConfig({ ...production, POCKETSPHINX_PARALLEL: '1' }).transcription.pocketsphinx.parallel).toBe(1);
+    expect(() => loadWorkerConfig({ ...production, POCKETSPHINX_PARALLEL: '0' })).toThrow(/POCKETSPHINX_PARALLEL/);
     expect(() => loadWorkerConfig({ ...production, TRANSCRIPTION_ENGINE: 'openai' })).toThrow(/OPENAI_API_KEY is not set/);
     expect(loadWorkerConfig({ ...production, TRANSCRIPTION_ENGINE: 'openai', OPENAI_API_KEY: 'sk-1' }).transcription.openai).toEqual({ apiKey: 'sk-1', baseUrl: null, model: 'whisper-1' });
     expect(() => loadWorkerConfig({ ...production, TRANSCRIPTION_ENGINE: 'whisper' })).toThrow(/TRANSCRIPTION_ENGINE must be pocketsphinx or openai, got "whisper"/);

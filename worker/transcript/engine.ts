@@ -30,6 +30,6 @@ export function transcriptionEngine(settings: TranscriptionSettings): Transcript
     case 'openai':
       return openaiEngine(settings.openai);
     case 'pocketsphinx':
-      return pocketsphinxEngine(settings.pocketsphinx.binary, settings.pocketsphinx.modelDir);
+      return pocketsphinxEngine(settings.pocketsphinx);
   }
 }

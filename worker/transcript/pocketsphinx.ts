@@ -3,12 +3,12 @@
 // `-time yes` prints each recognised word with its start, end (seconds from the start of the
 // file) and posterior probability; fillers and silences are dropped. It gives no punctuation, so
 // sentences come from pauses (sentences.ts). Longer speech is recognised in pieces side by side,
-// one per core (speech-segments.ts).
-import os from 'node:os';
+// one per core unless POCKETSPHINX_PARALLEL says otherwise (speech-segments.ts).
 import path from 'node:path';
 import { ffmpeg, inputArgs, runBinary } from '../media/ffmpeg.ts';
 import { sentencesFromPauses } from './sentences.ts';
 import { frameEnergies, quietCuts, segmentCount, wavLayout, writeWavSlice } from './speech-segments.ts';
+import type { TranscriptionSettings } from '../config.ts';
 import type { TranscriptionEngine } from './engine.ts';
 import { parsePocketsphinxTimes } from '../../supabase/functions/_shared/domain-server/pocketsphinx-output.ts';
 
@@ -18,7 +18,7 @@ const roundTime = (seconds: number) => Math.round(seconds * 1000) / 1000;
 /** The languages the installed model recognises (only Debian's US English model is packaged). */
 const LANGUAGES: Record<string, string> = { en: 'en-US' };
 
-export function pocketsphinxEngine(binary: string, modelDir: string): TranscriptionEngine {
+export function pocketsphinxEngine({ binary, modelDir, parallel }: TranscriptionSettings['pocketsphinx']): TranscriptionEngine {
   return {
     name: 'pocketsphinx',
     recognises: (language) => LANGUAGES[language] !== undefined,
@@ -28,10 +28,10 @@ export function pocketsphinxEngine(binary: string, modelDir: string): Transcript
         [...inputArgs('video', source, ['-ss', start.toFixed(3), '-to', end.toFixed(3)]), '-vn', '-ac', '1', '-ar', '16000', '-c:a', 'pcm_s16le', '-f', 'wav', wav],
         signal,
       );
-      // One recogniser per core, each on a piece cut at a quiet moment (speech-segments.ts).
+      // Up to `parallel` recognisers (one per core), each on a piece cut at a quiet moment (speech-segments.ts).
       const layout = await wavLayout(wav);
       const seconds = layout.dataBytes / (2 * layout.channels * layout.sampleRate);
-      const parts = segmentCount(seconds, os.availableParallelism());
+      const parts = segmentCount(seconds, parallel);
       const bounds = [0, ...(parts > 1 ? quietCuts(await frameEnergies(wav, layout), parts) : []), seconds];
       // A piece that fails stops the others: the attempt fails as a whole.
       const stop = new AbortController();
