@@ -7,6 +7,7 @@
 // Runs its own stack on CASTLOOP_TEST_PORT_BASE (default 28100) with its own data directory.
 //   npx tsx bench/processing-1080p.ts
 import { copyFileSync, readFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { runAlone, type Row } from './lib/rows.ts';
 import { camera1080p, driveSubscriber, processEpisodes } from './lib/processing-fixtures.ts';
@@ -14,7 +15,13 @@ import { processingBenchStack } from './lib/stack.ts';
 
 const inputSeconds = Number(process.env.BENCH_INPUT_SECONDS ?? 60);
 const FPS = 30;
-const encodeEnv = { WORKER_X264_CRF: '21', WORKER_CLIP_HEIGHT: '1920', ...(process.env.BENCH_PRESET ? { WORKER_X264_PRESET: process.env.BENCH_PRESET } : {}) };
+const encodeEnv = {
+  WORKER_X264_CRF: '21',
+  WORKER_CLIP_HEIGHT: '1920',
+  // One worker with the machine to itself, as in production: a transcript piece per core (the test stack's worker uses 1).
+  POCKETSPHINX_PARALLEL: String(os.availableParallelism()),
+  ...(process.env.BENCH_PRESET ? { WORKER_X264_PRESET: process.env.BENCH_PRESET } : {}),
+};
 
 interface Output {
   kind: 'episode' | 'clip';
