@@ -33,7 +33,7 @@ async function transcribe(parallel: number) {
 }
 
 describe('pocketsphinx in pieces', () => {
-  it('shifts each piece's words by its start and keeps them in order; the pieces hold the audio once', async () => {
+  it("shifts each piece's words by its start and keeps them in order; the pieces hold the audio once", async () => {
     const whole = await transcribe(1);
     expect(whole.words.map(({ text, start, end }) => [text, start, end])).toEqual([
       ['hello', 0.5, 0.9],
