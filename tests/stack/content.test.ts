@@ -23,10 +23,10 @@ import { createUser, storeOAuthTokens, type TestUser } from '../support/users.ts
 /**
  * Word error rate bound for pocketsphinx's general US English model on espeak-ng's voice. We
  * measured 0.34 on this script in one piece and 0.38 in two, one per core (bench: `npm run
- * bench`); a synthetic formant voice is far from the
- * speech the model was trained on, so this is not the engine's quality on real podcasts. The bound
- * leaves room for run-to-run variation while failing on what breaks transcripts (wrong sample
- * rate, a lost model, words out of order), which give 0.9 and more.
+ * bench`); a synthetic formant voice is far from the speech the model was trained on, so this is
+ * not the engine's quality on real podcasts. The bound leaves room for run-to-run variation while
+ * failing on what breaks transcripts (wrong sample rate, a lost model, words out of order), which
+ * give 0.9 and more.
  */
 const WER_BOUND = 0.5;
 

@@ -153,9 +153,12 @@ export function listTitle(items: readonly string[]): string {
 
 const stopwordsOf = (language: string): ReadonlySet<string> => (language.startsWith('en') ? ENGLISH_STOPWORDS : new Set<string>());
 
+/** The keywords of sentences already split into words, with the language's stopwords left out. */
+const keywordsOfSentences = (sentenceWords: string[][], language: string) => keywordsOf(sentenceWords, stopwordsOf(language), KEYWORDS);
+
 /** The show notes' keywords alone (what the clips and the episode's title need before the notes). */
 export function transcriptKeywords(transcript: Pick<Transcript, 'sentences' | 'language'>): string[] {
-  return keywordsOf(transcript.sentences.map((s) => wordsOf(s.text)), stopwordsOf(transcript.language), KEYWORDS);
+  return keywordsOfSentences(transcript.sentences.map((s) => wordsOf(s.text)), transcript.language);
 }
 
 export function showNotes(transcript: Pick<Transcript, 'sentences' | 'durationSeconds' | 'language'>, at = 0): ShowNotes {
@@ -182,7 +185,7 @@ export function showNotes(transcript: Pick<Transcript, 'sentences' | 'durationSe
     .sort((a, b) => a - b);
   const quotes = quoteIdx.map((i) => ({ start: sentences[i].start + at, time: clockTime(sentences[i].start + at), text: sentences[i].text }));
 
-  const keywords = transcriptKeywords(transcript);
+  const keywords = keywordsOfSentences(sentenceWords, transcript.language);
   const boundaries = topicBoundaries(
     counts,
     sentences.map((s) => s.start),
