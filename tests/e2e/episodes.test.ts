@@ -5,7 +5,7 @@
 // processing states, are component tests beside them (submit-episode-dialog.test.tsx,
 // recent-episodes.test.tsx), with the API's side in tests/functions/episodes-api.test.ts.
 import { createHash } from 'node:crypto';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
@@ -22,6 +22,7 @@ const MiB = 1024 * 1024;
 
 async function mp4File(name: string, size: number): Promise<{ file: string; sha256: string; size: number }> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'castloop-episodes-'));
+  onTestFinished(() => rm(dir, { recursive: true, force: true }));
   const bytes = mp4Like(size); // submissions are checked to start as an MP4
   const file = path.join(dir, name);
   await writeFile(file, bytes);

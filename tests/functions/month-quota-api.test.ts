@@ -2,10 +2,10 @@
 // checked against the stored video's length, a failed episode that gives its slot back and can
 // be retried, and the admin console's hosting setup queue.
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { makeVideo } from '../support/media.ts';
 import { mp4Bytes } from '../support/media-fixtures.ts';
 import { withDb } from '../support/stack.ts';
@@ -36,6 +36,7 @@ describe('trim times against the stored video', () => {
 
   it("reads the length of an MP4 as ffmpeg writes it (the movie box after the media)", async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'castloop-quota-'));
+    onTestFinished(() => rm(dir, { recursive: true, force: true }));
     const bytes = await readFile(makeVideo(path.join(dir, 'real.mp4'), { size: '160x90', fps: 10, seconds: 6 }));
     const fay = await readySubmitter({ tier: 'growth' });
     const file = await uploadEpisodeFile(fay, 0, 'real.mp4', bytes as Buffer<ArrayBuffer>);

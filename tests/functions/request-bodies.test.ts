@@ -3,7 +3,7 @@
 // file name holds a NUL, a truncated multipart body, and a JSON body over the limit on a
 // keep-alive connection. Then text the database cannot store, which is a 4xx with nothing written,
 // and the functions port, which must not take a client's word for its address.
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
@@ -143,25 +143,27 @@ function multipart(boundary: string, fields: string, filename: string, fileBytes
 // (vite.config.ts with the local stack's /api proxy, as local/web.ts serves it) is started here,
 // in front of an empty page.
 let ownWeb: PreviewServer | null = null;
+let ownWebDir: string | null = null;
 beforeAll(async () => {
   const answering = await fetch(config.urls.web).then(
     () => true,
     () => false,
   );
   if (answering) return;
-  const outDir = await mkdtemp(path.join(os.tmpdir(), 'castloop-web-'));
-  await writeFile(path.join(outDir, 'index.html'), '<!doctype html><title>Castloop</title>');
+  ownWebDir = await mkdtemp(path.join(os.tmpdir(), 'castloop-web-'));
+  await writeFile(path.join(ownWebDir, 'index.html'), '<!doctype html><title>Castloop</title>');
   Object.assign(process.env, localSpaEnv(config));
   ownWeb = await preview({
     configFile: path.join(repoRoot, 'vite.config.ts'),
     plugins: [localApiProxy(config.urls.api)],
     preview: { port: config.ports.web, host: config.host, strictPort: true },
-    build: { outDir },
+    build: { outDir: ownWebDir },
     logLevel: 'warn',
   });
 });
 afterAll(async () => {
   await ownWeb?.close();
+  if (ownWebDir) await rm(ownWebDir, { recursive: true, force: true });
 });
 
 describe('no request body stops the functions', () => {
