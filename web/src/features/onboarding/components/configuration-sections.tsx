@@ -5,21 +5,19 @@ import { CheckboxField } from '@/components/checkbox-field';
 import { FormField } from '@/components/form-field';
 import { fieldLabels, texts } from '../texts';
 import type { ConfigurationInputs } from './configuration-inputs';
-import { TextAreaField } from './fields';
+import { selectOptions, TextAreaField } from './fields';
 
 const t = texts.form;
 
-/** One <option> per entry; a plain string is both the value and the label. */
-function optionsOf(list: readonly (string | { value: string; label: string })[]) {
-  return list.map((entry) => {
-    const { value, label } = typeof entry === 'string' ? { value: entry, label: entry } : entry;
-    return (
-      <option key={value} value={value}>
-        {label}
-      </option>
-    );
-  });
-}
+const categoryOptions = selectOptions(
+  podcastCategoryGroups.map((group) => ({
+    group: group.name,
+    options: [group.name, ...group.subcategories.map((sub) => ({ value: categoryValue(group.name, sub), label: sub }))],
+  })),
+);
+const languageOptions = selectOptions(podcastLanguages);
+const timezoneOptions = selectOptions(podcastTimezones);
+const fontOptions = selectOptions(googleFontFamilies);
 
 function Section({ number, title, children }: { number: number; title: string; children: ReactNode }) {
   return (
@@ -66,16 +64,6 @@ export function PersonalSection({ number, inputs: { form, text } }: SectionProps
 }
 
 export function PodcastSection({ number, inputs: { form, label, text, select, file } }: SectionProps) {
-  const categoryOptions = podcastCategoryGroups.map((group) => (
-    <optgroup key={group.name} label={group.name}>
-      <option value={group.name}>{group.name}</option>
-      {group.subcategories.map((sub) => (
-        <option key={sub} value={categoryValue(group.name, sub)}>
-          {sub}
-        </option>
-      ))}
-    </optgroup>
-  ));
   return (
     <Section number={number} title={t.sections.podcast}>
       {text('podcastTitle')}
@@ -92,8 +80,8 @@ export function PodcastSection({ number, inputs: { form, label, text, select, fi
       </div>
       {text('podcastKeywords')}
       <div className="grid gap-3 sm:grid-cols-2">
-        {select('podcastLanguage', optionsOf(podcastLanguages))}
-        {select('podcastTimezone', optionsOf(podcastTimezones))}
+        {select('podcastLanguage', languageOptions)}
+        {select('podcastTimezone', timezoneOptions)}
       </div>
     </Section>
   );
@@ -102,7 +90,7 @@ export function PodcastSection({ number, inputs: { form, label, text, select, fi
 export function BrandSection({ number, inputs: { select, color, file } }: SectionProps) {
   return (
     <Section number={number} title={t.sections.brand}>
-      {select('brandFont', optionsOf(googleFontFamilies))}
+      {select('brandFont', fontOptions)}
       <div className="grid gap-3 sm:grid-cols-3">
         {color('brandColorPrimary')}
         {color('brandColorSecondary')}
