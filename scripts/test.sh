@@ -52,12 +52,12 @@ status=0
   nice -n 5 npx vitest run --project unit \
     --reporter=default --reporter=json --outputFile.json=test-results/vitest-unit.json 2>&1 | prefix unit
 ) & unit_pid=$!
-# The function files (about 45 s), Storage's contract files (about 8 s) and the processing
-# limits (about 30 s) go with the browser tests: the API stack's lane holds the processing and
-# content files, the longest, and was the suite's last lane by a minute without the first, by
-# 16 s without the second, and by 44 s without the third once the browser tests ran in the
-# headless shell.
-browser_lane=(tests/e2e/ tests/functions/ tests/contract/storage tests/stack/processing-limits)
+# The function files (about 45 s), Storage's and the Stripe sandbox's contract files (about 8 s
+# each) and the RLS matrix (about 8 s) go with the browser tests: the API stack's lane holds the
+# processing and content files, the longest, and was the suite's last lane by a minute without
+# the first, by 16 s without Storage's, and by 44 s once the browser tests ran in the headless
+# shell. The browser stack also builds the web app at its start (about 25 s on a clean clone).
+browser_lane=(tests/e2e/ tests/functions/ tests/contract/storage tests/contract/stripe-sandbox tests/db/rls-matrix)
 api_lane_excludes=()
 for prefix in "${browser_lane[@]}"; do api_lane_excludes+=(--exclude "${prefix}**"); done
 (
