@@ -6,14 +6,14 @@ import { FormField } from '@/components/form-field';
 import type { UploadProgress } from '../api/save-profile';
 import { fieldLabels } from '../texts';
 import type { ConfigurationValues, colorFields } from './configuration-values';
-import { ColorField, requiredLabel, SelectField, type SelectOptions } from './fields';
+import { ColorField, requiredLabel, SelectField } from './fields';
 import { FileSlot } from './file-slot';
 
 export interface ConfigurationInputs {
   form: UseFormReturn<ConfigurationValues>;
   label: (field: keyof typeof fieldLabels) => string;
   text: (field: ProfileTextField, props?: { type?: string; autoComplete?: string }) => ReactNode;
-  select: (field: ProfileTextField, options: SelectOptions) => ReactNode;
+  select: (field: ProfileTextField, options: ReactNode) => ReactNode;
   color: (field: (typeof colorFields)[number]) => ReactNode;
   file: (slot: BrandAssetSlot) => ReactNode;
 }
@@ -34,8 +34,10 @@ export function configurationInputs(form: UseFormReturn<ConfigurationValues>, { 
     <FormField label={label(field)} error={errors[field]?.message} {...props} {...form.register(field)} />
   );
 
-  const select = (field: ProfileTextField, options: SelectOptions) => (
-    <SelectField label={label(field)} error={errors[field]?.message} options={options} {...form.register(field)} />
+  const select = (field: ProfileTextField, options: ReactNode) => (
+    <SelectField label={label(field)} error={errors[field]?.message} {...form.register(field)}>
+      {options}
+    </SelectField>
   );
 
   const color = (field: (typeof colorFields)[number]) => (

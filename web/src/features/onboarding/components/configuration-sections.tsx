@@ -5,19 +5,39 @@ import { CheckboxField } from '@/components/checkbox-field';
 import { FormField } from '@/components/form-field';
 import { fieldLabels, texts } from '../texts';
 import type { ConfigurationInputs } from './configuration-inputs';
-import { selectOptions, TextAreaField } from './fields';
+import { TextAreaField } from './fields';
 
 const t = texts.form;
 
-const categoryOptions = selectOptions(
-  podcastCategoryGroups.map((group) => ({
-    group: group.name,
-    options: [group.name, ...group.subcategories.map((sub) => ({ value: categoryValue(group.name, sub), label: sub }))],
-  })),
-);
-const languageOptions = selectOptions(podcastLanguages);
-const timezoneOptions = selectOptions(podcastTimezones);
-const fontOptions = selectOptions(googleFontFamilies);
+/** One <option> per entry; a plain string is both the value and the label. */
+function optionsOf(list: readonly (string | { value: string; label: string })[]) {
+  return list.map((entry) => {
+    const { value, label } = typeof entry === 'string' ? { value: entry, label: entry } : entry;
+    return (
+      <option key={value} value={value}>
+        {label}
+      </option>
+    );
+  });
+}
+
+// Each list's options are made once, here: the form renders again on every keystroke (it watches
+// its values), and React skips an element it rendered before unchanged, so the brand font's 1,582
+// options are not compared again each time. The first render still builds them, in React's
+// concurrent render (the form is shown through useDeferredValue), which yields between pieces.
+const categoryOptions = podcastCategoryGroups.map((group) => (
+  <optgroup key={group.name} label={group.name}>
+    <option value={group.name}>{group.name}</option>
+    {group.subcategories.map((sub) => (
+      <option key={sub} value={categoryValue(group.name, sub)}>
+        {sub}
+      </option>
+    ))}
+  </optgroup>
+));
+const languageOptions = optionsOf(podcastLanguages);
+const timezoneOptions = optionsOf(podcastTimezones);
+const fontOptions = optionsOf(googleFontFamilies);
 
 function Section({ number, title, children }: { number: number; title: string; children: ReactNode }) {
   return (

@@ -1,5 +1,5 @@
 // The configuration form's inputs: each with a visible label tied to it and its message below.
-import { useId, useRef, useState, type SelectHTMLAttributes, type TextareaHTMLAttributes } from 'react';
+import { useId, useRef, useState, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes } from 'react';
 import { isHexColor, normalizeHexColor } from '@domain/onboarding';
 import { LabelledField, validityProps } from '@/components/form-field';
 import { texts } from '../texts';
@@ -22,58 +22,20 @@ export function TextAreaField({ label, error, ...textarea }: TextAreaProps) {
   );
 }
 
-/** A choice: a plain string is both the value and the label. */
-export type SelectOption = string | { value: string; label: string };
-export interface SelectOptionGroup {
-  group: string;
-  options: readonly SelectOption[];
-}
-
-/** A select's options, the placeholder first, as the one HTML string `selectOptions` builds. */
-export interface SelectOptions {
-  readonly __html: string;
-}
-
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-const optionHtml = (option: SelectOption) => {
-  const { value, label } = typeof option === 'string' ? { value: option, label: option } : option;
-  return `<option value="${escapeHtml(value)}">${escapeHtml(label)}</option>`;
-};
-
-/**
- * A select's options built once, as HTML the browser parses in one go. The brand font's 1,582
- * options as React elements were most of the configuration form's first render (each one a
- * fiber, a createElement and an appendChild) and were compared again on every render of the form.
- * Call it once per list, at module level: the text is the same static list every time.
- */
-export function selectOptions(list: readonly (SelectOption | SelectOptionGroup)[]): SelectOptions {
-  const html = list
-    .map((entry) =>
-      typeof entry === 'object' && 'group' in entry
-        ? `<optgroup label="${escapeHtml(entry.group)}">${entry.options.map(optionHtml).join('')}</optgroup>`
-        : optionHtml(entry),
-    )
-    .join('');
-  return { __html: optionHtml({ value: '', label: texts.form.selectPlaceholder }) + html };
-}
-
-interface SelectProps extends Omit<SelectHTMLAttributes<HTMLSelectElement>, 'children' | 'dangerouslySetInnerHTML'> {
+interface SelectProps extends SelectHTMLAttributes<HTMLSelectElement> {
   label: string;
   error?: string;
-  options: SelectOptions;
+  children: ReactNode;
 }
 
-export function SelectField({ label, error, options, ...select }: SelectProps) {
+export function SelectField({ label, error, children, ...select }: SelectProps) {
   const id = useId();
   return (
     <LabelledField id={id} label={label} error={error}>
-      <select
-        id={id}
-        className={`select select-bordered w-full ${error ? 'select-error' : ''}`}
-        {...validityProps(id, error)}
-        {...select}
-        dangerouslySetInnerHTML={options}
-      />
+      <select id={id} className={`select select-bordered w-full ${error ? 'select-error' : ''}`} {...validityProps(id, error)} {...select}>
+        <option value="">{texts.form.selectPlaceholder}</option>
+        {children}
+      </select>
     </LabelledField>
   );
 }
