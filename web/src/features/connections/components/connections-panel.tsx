@@ -51,7 +51,9 @@ export function ConnectionsPanel() {
   const disconnect = useDisconnect();
   const checkTokens = useCheckTokens();
   const [connecting, setConnecting] = useState<{ id: OAuthProviderId; label: string } | null>(null);
-  const [wordpressOpen, setWordpressOpen] = useState(false);
+  // The WordPress dialog (and react-hook-form with it) loads when first opened, not with the
+  // dashboard, and then stays mounted, so closing it is the dialog's own.
+  const [wordpress, setWordpress] = useState<'unopened' | 'open' | 'closed'>('unopened');
   // Disconnecting asks first (issue 26, item 7): it cannot be undone without connecting again.
   const [confirming, setConfirming] = useState<{ id: ProviderId; label: string } | null>(null);
   const now = new Date();
@@ -70,7 +72,7 @@ export function ConnectionsPanel() {
 
   const openConnect = (id: ProviderId, label: string) => {
     if (isOAuthProviderId(id)) setConnecting({ id, label });
-    else setWordpressOpen(true);
+    else setWordpress('open');
   };
 
   const removeConnection = (id: ProviderId, label: string) =>
@@ -126,9 +128,11 @@ export function ConnectionsPanel() {
       </ListState>
       <p className="text-xs text-base-content/70">{texts.tokensNote}</p>
       <ConnectDialog provider={connecting} onClose={() => setConnecting(null)} />
-      <Suspense fallback={null}>
-        <WordpressDialog open={wordpressOpen} onClose={() => setWordpressOpen(false)} />
-      </Suspense>
+      {wordpress !== 'unopened' && (
+        <Suspense fallback={null}>
+          <WordpressDialog open={wordpress === 'open'} onClose={() => setWordpress('closed')} />
+        </Suspense>
+      )}
       <ConfirmDialog
         open={confirming !== null}
         title={texts.confirmDisconnectTitle(confirming?.label ?? '')}
