@@ -9,6 +9,9 @@ if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
   apt-get install -y -qq chromium chromium-headless-shell fonts-liberation >/dev/null
+elif [ -x /usr/bin/chromium ] || [ -n "${CHROMIUM_PATH:-}" ]; then
+  # The tests fall back to the full browser (tests/e2e/support/browser.ts): slower, same checks.
+  echo "chromium-headless-shell is missing: the browser tests run in the full Chromium (sudo apt-get install chromium-headless-shell for the faster one)." >&2
 else
   echo "Chromium is missing: install Debian's 'chromium' and 'chromium-headless-shell' packages (sudo apt-get install chromium chromium-headless-shell), or set CHROMIUM_PATH." >&2
   exit 1

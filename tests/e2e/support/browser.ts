@@ -3,7 +3,7 @@
 // gets an axe check; a failing test leaves a screenshot in test-results/.
 import type { AxeResults, RunOptions } from 'axe-core';
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -16,9 +16,10 @@ import { config } from '../../support/stack.ts';
  * Chromium's headless shell (Debian's `chromium-headless-shell`), the browser Playwright itself
  * runs headless tests in: the same Blink as the full browser without its windowing layer, and
  * less than half its CPU for the same tests (Chromium 85 -> 37 CPU s over three e2e files).
- * `CHROMIUM_PATH=/usr/bin/chromium` runs them in the full browser.
+ * Without it, or with `CHROMIUM_PATH=/usr/bin/chromium`, they run in the full browser.
  */
-const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium-headless-shell';
+const headlessShell = '/usr/bin/chromium-headless-shell';
+const chromiumPath = process.env.CHROMIUM_PATH ?? (existsSync(headlessShell) ? headlessShell : '/usr/bin/chromium');
 const chromiumFlags = [
   '--no-sandbox',
   '--disable-gpu',
