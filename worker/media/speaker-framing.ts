@@ -131,6 +131,8 @@ class FaceDetectorProcess {
   private waiting: { resolve: (line: string) => void; reject: (error: Error) => void } | null = null;
   private failure: Error | null = null;
   private idleTimer: NodeJS.Timeout | null = null;
+  /** True once the process runs, false when it could not start (not installed). */
+  readonly started: Promise<boolean>;
 
   constructor(
     readonly key: string,
@@ -138,6 +140,10 @@ class FaceDetectorProcess {
     cascade: string,
   ) {
     this.child = spawn(python, [SCRIPT, cascade], { stdio: ['pipe', 'pipe', 'pipe'] });
+    this.started = new Promise((resolve) => {
+      this.child.once('spawn', () => resolve(true));
+      this.child.once('error', () => resolve(false));
+    });
     this.child.stdout.setEncoding('utf8');
     this.child.stdout.on('data', (chunk: string) => {
       this.output += chunk;
@@ -163,6 +169,11 @@ class FaceDetectorProcess {
 
   get usable(): boolean {
     return this.failure === null;
+  }
+
+  /** Why it can take no more requests (null while it can). */
+  get problem(): Error | null {
+    return this.failure;
   }
 
   /** One request's answer line; aborted, the process is killed (its answer would come too late). */
@@ -214,13 +225,16 @@ let detector: FaceDetectorProcess | null = null;
 /** Requests wait their turn: the process answers one at a time, in order. */
 let turn: Promise<unknown> = Promise.resolve();
 
-function askDetector(request: { width: number; height: number; files: string[] }, signal?: AbortSignal): Promise<string> {
+/** The detector of the current settings, started when none is running. */
+function runningDetector(): FaceDetectorProcess {
   const { python, cascade } = faceDetector();
   const key = `${python}\0${cascade}`;
-  const answer = turn.then(() => {
-    if (!detector?.usable || detector.key !== key) detector = new FaceDetectorProcess(key, python, cascade);
-    return detector.ask(request, signal);
-  });
+  if (!detector?.usable || detector.key !== key) detector = new FaceDetectorProcess(key, python, cascade);
+  return detector;
+}
+
+function askDetector(request: { width: number; height: number; files: string[] }, signal?: AbortSignal): Promise<string> {
+  const answer = turn.then(() => runningDetector().ask(request, signal));
   turn = answer.catch(() => {});
   return answer;
 }
@@ -238,6 +252,13 @@ export async function detectFaces(
   signal?: AbortSignal,
 ): Promise<(FaceSamples | null)[]> {
   if (!ranges.length) return [];
+  // Started before the frames are decoded, so OpenCV loads meanwhile; one that cannot start (not
+  // installed) costs no decoding.
+  const starting = runningDetector();
+  if (!(await starting.started)) {
+    log(`no speaker framing (the face detector failed): ${starting.problem?.message ?? 'it did not start'}`);
+    return ranges.map(() => null);
+  }
   const width = Math.min(SAMPLE_WIDTH, source.width - (source.width % 2));
   const height = Math.max(2, Math.round((source.height * width) / source.width / 2) * 2);
   const dir = await mkdtemp(path.join(workDir, 'faces-'));
