@@ -51,6 +51,11 @@ interface VideoStream {
 const videoStream = (file: string) =>
   (JSON.parse(run(ffprobePath, ['-v', 'error', '-select_streams', 'v:0', '-print_format', 'json', '-show_streams', file])) as { streams: VideoStream[] }).streams[0];
 
+const audioFormat = (file: string) =>
+  (JSON.parse(run(ffprobePath, ['-v', 'error', '-select_streams', 'a:0', '-print_format', 'json', '-show_entries', 'stream=channels,sample_rate', file])) as {
+    streams: { channels: number; sample_rate: string }[];
+  }).streams[0];
+
 /** Sizes of the video packets of `file` in decode order (from the one shown at `from` seconds): equal lists are the same coded pictures. */
 function packetSizes(file: string, from?: number): number[] {
   const { packets } = JSON.parse(run(ffprobePath, ['-v', 'error', '-select_streams', 'v:0', '-print_format', 'json', '-show_entries', 'packet=pts_time,size', file])) as {
@@ -93,6 +98,9 @@ describe('renderEpisode', () => {
     expect(duration).toBeGreaterThanOrEqual(3.49);
     expect(duration).toBeLessThan(3.6);
     expect(Math.abs(integratedLoudness(output) + 16)).toBeLessThanOrEqual(1);
+    // The mono source is normalised as mono and delivered in stereo, 48 kHz.
+    expect(audioFormat(source.file).channels).toBe(1);
+    expect(audioFormat(output)).toEqual({ channels: 2, sample_rate: '48000' });
   }, 60_000);
 
   it('re-encodes an episode with a logo, cut on the frame, at the same loudness', async () => {

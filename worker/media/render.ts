@@ -52,8 +52,10 @@ function audioChain(input: number, segment: Segment, label: string): string {
   if (!segment.info.hasAudio) {
     return `anullsrc=r=${AUDIO_RATE}:cl=stereo,atrim=duration=${segment.duration.toFixed(3)},asetpts=PTS-STARTPTS${label}`;
   }
-  // loudnorm works at 192 kHz: back to the output rate after it.
-  return `[${input}:a]aresample=${AUDIO_RATE},aformat=channel_layouts=stereo,asetpts=PTS-STARTPTS,${normaliseFilter(segment.loudness)},aresample=${AUDIO_RATE}${label}`;
+  // loudnorm works at 192 kHz: back to the output rate after it. Mono sound is normalised as mono
+  // (half the work) and made stereo after: the upmix keeps its loudness (each side 3 dB down), so a
+  // linear gain gives the same result either way, and the measurement was taken on the mono.
+  return `[${input}:a]aresample=${AUDIO_RATE},aformat=channel_layouts=mono|stereo,asetpts=PTS-STARTPTS,${normaliseFilter(segment.loudness)},aresample=${AUDIO_RATE},aformat=channel_layouts=stereo${label}`;
 }
 
 /**
