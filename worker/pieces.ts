@@ -1,6 +1,7 @@
 // A submission's work in pieces any worker of the pool takes from the queue (issue 28; why and how
-// in docs/decisions.md "Processing in pieces"). The submission job writes the plan and queues every
-// piece in one transaction; a piece renders one file into the private processing-pieces bucket
+// in docs/decisions.md "Processing in pieces"). The submission job writes the plan and queues its
+// pieces in one transaction (the picture's segments first, before the words and the sound's
+// analysis, then the rest); a piece renders one file into the private processing-pieces bucket
 // (workers share only Postgres and Storage) and records itself done; the piece that finds them all
 // done queues the join, whose job id is the plan id, so it is queued once however many pieces
 // finish together. Each piece is retried on its own by pg-boss, and a worker that dies loses only
@@ -101,21 +102,46 @@ export function planObjectPaths(processingId: string, plan: SubmissionPlan): str
 
 export const newPlanId = () => randomUUID();
 
-/** The plan written and its pieces queued, together or not at all. */
-export async function savePlan(ctx: JobContext, boss: PieceQueue, job: SubmissionJob, plan: SubmissionPlan): Promise<void> {
+/**
+ * The episode's picture segments queued before the rest of the plan is known: they need neither the
+ * words nor the sound's analysis, so the pool encodes them while the submission job transcribes and
+ * analyses. Until savePlan writes the plan's count, its row holds one it cannot reach (every clip
+ * the tier allows, plus the sound), so no piece queues the join early. Answers how many it queued.
+ */
+export async function queuePictureFirst(ctx: JobContext, boss: PieceQueue, job: SubmissionJob, plan: SubmissionPlan): Promise<number> {
+  if (plan.episode.copied) return 0;
+  const segments = plan.episode.layout.video.length;
+  await writePlan(ctx, boss, job, plan, { pieces: segments + 1 + job.clipsPerEpisode, queue: { from: 0, to: segments } });
+  return segments;
+}
+
+/** The plan written whole and its pieces queued (after the `queued` first ones), together or not at all. */
+export async function savePlan(ctx: JobContext, boss: PieceQueue, job: SubmissionJob, plan: SubmissionPlan, queued = 0): Promise<void> {
   const pieces = planPieces(plan);
+  await writePlan(ctx, boss, job, plan, { pieces: pieces.length, queue: { from: queued, to: pieces.length } });
+  ctx.log(`planned ${job.id}: ${pieces.length} piece(s) (${pieces.map((p) => p.kind).join(', ')})`);
+}
+
+async function writePlan(
+  ctx: JobContext,
+  boss: PieceQueue,
+  job: SubmissionJob,
+  plan: SubmissionPlan,
+  { pieces, queue }: { pieces: number; queue: { from: number; to: number } },
+): Promise<void> {
+  const specs = planPieces(plan);
   const client = await ctx.db.connect();
   try {
     await client.query('begin');
     await client.query(
       `insert into private.processing_plans (processing_id, plan_id, plan, pieces) values ($1, $2, $3, $4)
        on conflict (processing_id) do update set plan_id = excluded.plan_id, plan = excluded.plan, pieces = excluded.pieces, created_at = now()`,
-      [job.id, plan.planId, JSON.stringify(plan), pieces.length],
+      [job.id, plan.planId, JSON.stringify(plan), pieces],
     );
     const db = { executeSql: (text: string, values?: unknown[]) => client.query(text, values) };
-    for (const [index, piece] of pieces.entries()) {
+    for (let index = queue.from; index < queue.to; index++) {
       const data: PieceJobData = { processingId: job.id, planId: plan.planId, piece: index };
-      const priority = piece.kind === 'video' ? PRIORITY.segment : PRIORITY.long;
+      const priority = specs[index].kind === 'video' ? PRIORITY.segment : PRIORITY.long;
       await boss.send(QUEUE, data, { priority, expireInSeconds: job.limits.timeLimitSeconds + EXPIRY_MARGIN_SECONDS, db });
     }
     await client.query('commit');
@@ -125,7 +151,6 @@ export async function savePlan(ctx: JobContext, boss: PieceQueue, job: Submissio
   } finally {
     client.release();
   }
-  ctx.log(`planned ${job.id}: ${pieces.length} piece(s) (${pieces.map((p) => p.kind).join(', ')})`);
 }
 
 /** The submission's current plan when it is `planId` (a piece of a replaced plan has nothing to do). */

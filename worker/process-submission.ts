@@ -1,7 +1,7 @@
 // One submission in three kinds of queue job (issue 28, docs/decisions.md "Processing in pieces"):
-// the submission job downloads and analyses the episode and plans its pieces (pieces.ts); each
-// piece (a segment of the episode's picture, its sound, a clip) is rendered by whichever worker
-// takes it; the join puts the episode together and delivers everything to the subscriber's Drive,
+// the submission job downloads the episode, queues its picture's segments at once, then
+// transcribes and analyses it and plans the other pieces (pieces.ts); each piece (a segment of the
+// episode's picture, its sound, a clip) is rendered by whichever worker takes it; the join puts the episode together and delivers everything to the subscriber's Drive,
 // schedules the posts and records the outcome. Each is safe to run again after a crash: a
 // delivered submission is left alone, and files already in Drive are not sent twice.
 import { mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
@@ -37,6 +37,7 @@ import {
   pieceFileName,
   pieceObjectPath,
   planObjectPaths,
+  queuePictureFirst,
   savePlan,
   withTimeLimit,
   type PieceJobData,
@@ -202,25 +203,6 @@ async function processJob(ctx: JobContext, job: SubmissionJob, userId: string, s
     const clipOutro = await brandVideo(job.brand.clipOutroPath, 'clip-outro.mp4', 'Your clip outro');
     const logo = job.options.addLogo && job.brand.logoPath ? await optionalLogo(ctx, dir, job.brand.logoPath, signal) : undefined;
 
-    // The words (issue 27): never fatal; without them the clips are still made, by sound.
-    await store.progress(job.id, 'transcribing', 10);
-    const words = await transcribeStage(config.transcription, job, main, { start, end }, dir, signal);
-    // A blog post an earlier attempt put on WordPress stays recorded (it is never posted twice).
-    const content = { ...words.content, blogPost: job.content?.blogPost ?? null };
-    await store.setContent(job.id, content);
-
-    // Clips are chosen on the words and the sound, and named from the words (none: by sound); the
-    // episode's title is made from its keywords when the subscriber's is only the file name.
-    const transcript: Transcript | null = words.transcript;
-    const keywords = episodeKeywords(transcript, transcript ? transcriptKeywords(transcript) : undefined);
-    const title = episodeTitle(job.title, job.files[0] ?? '', keywords);
-
-    await store.progress(job.id, 'analysing', 12);
-    // The analysis also measures the loudness the episode and every clip are normalised with.
-    const analysis = main.info.hasAudio ? await analyseAudio(main.file, start, end - start, signal) : null;
-    const clips = analysis ? chooseClips(transcript, analysis, job.clipsPerEpisode, keywords) : evenlySpaced(end - start, job.clipsPerEpisode);
-
-    await store.progress(job.id, 'planning the pieces', 14);
     const copyFrom = await copyStart({ main, start, intro, outro, logo, signal });
     // Each brand video's loudness, measured once here for every piece that joins it. (Framing the
     // clips stays in their pieces: at 1080p it decodes every clip's moment, ~4 CPU s a clip, too
@@ -240,14 +222,15 @@ async function processJob(ctx: JobContext, job: SubmissionJob, userId: string, s
         ? { bucket: EPISODES_BUCKET, path: job.files[0] }
         : { bucket: PROCESSING_PIECES_BUCKET, path: pieceObjectPath(job.id, planId, 'main.mp4') };
     if (mainObject.bucket === PROCESSING_PIECES_BUCKET) await uploadObject(config, mainObject.bucket, mainObject.path, main.file, 'video/mp4', signal);
-    await savePlan(ctx, boss, job, {
+    // What the picture's pieces need; the words, the sound's measurement and the clips follow.
+    const planSoFar: SubmissionPlan = {
       planId,
-      title,
+      title: job.title,
       main: { ...mainObject, info: main.info },
       start,
       end,
       brand: { intro: introVideo, outro: outroVideo, clipIntro: clipIntroVideo, clipOutro: clipOutroVideo, logo: (logo && job.brand.logoPath) ?? null },
-      loudness: analysis?.loudness ?? null,
+      loudness: null,
       episode:
         copyFrom !== null
           ? { copied: true, start: copyFrom }
@@ -263,10 +246,32 @@ async function processJob(ctx: JobContext, job: SubmissionJob, userId: string, s
               }),
             },
       clipIntroSeconds: clipIntro?.info.durationSeconds ?? 0,
-      clips,
-      transcript,
-      keywords,
-    });
+      clips: [],
+      transcript: null,
+      keywords: [],
+    };
+    const queued = await queuePictureFirst(ctx, boss, job, planSoFar);
+
+    // The words (issue 27): never fatal; without them the clips are still made, by sound.
+    await store.progress(job.id, 'transcribing', 10);
+    const words = await transcribeStage(config.transcription, job, main, { start, end }, dir, signal);
+    // A blog post an earlier attempt put on WordPress stays recorded (it is never posted twice).
+    const content = { ...words.content, blogPost: job.content?.blogPost ?? null };
+    await store.setContent(job.id, content);
+
+    // Clips are chosen on the words and the sound, and named from the words (none: by sound); the
+    // episode's title is made from its keywords when the subscriber's is only the file name.
+    const transcript: Transcript | null = words.transcript;
+    const keywords = episodeKeywords(transcript, transcript ? transcriptKeywords(transcript) : undefined);
+    const title = episodeTitle(job.title, job.files[0] ?? '', keywords);
+
+    await store.progress(job.id, 'analysing', 12);
+    // The analysis also measures the loudness the episode and every clip are normalised with.
+    const analysis = main.info.hasAudio ? await analyseAudio(main.file, start, end - start, signal) : null;
+    const clips = analysis ? chooseClips(transcript, analysis, job.clipsPerEpisode, keywords) : evenlySpaced(end - start, job.clipsPerEpisode);
+
+    await store.progress(job.id, 'planning the pieces', 14);
+    await savePlan(ctx, boss, job, { ...planSoFar, title, loudness: analysis?.loudness ?? null, clips, transcript, keywords }, queued);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

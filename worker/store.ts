@@ -162,9 +162,13 @@ export class ProcessingStore {
     );
   }
 
+  /**
+   * The stage now under way and how far the attempt has come. The picture's pieces run beside the
+   * submission job's later stages, so the figure only rises (each attempt starts again at 0).
+   */
   async progress(id: string, stage: string, progress: number): Promise<void> {
     await this.db.query(
-      `update public.episode_processing set stage = $2, progress = greatest(0, least(100, $3::int))
+      `update public.episode_processing set stage = $2, progress = greatest(progress, least(100, $3::int))
         where id = $1 and status = 'processing'`,
       [id, stage, Math.round(progress)],
     );

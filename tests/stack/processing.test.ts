@@ -204,7 +204,9 @@ describe('built-in processing', () => {
     it('a worker killed mid-piece leaves that piece alone to run again on another worker; delivered once, posted once; a join or piece run again changes nothing', async () => {
       const { user, client, driveToken, youtubeToken } = await readySubscriber('starter', { youtube: true, postAutomatically: true });
       const episode = await submit(client, user, { addLogo: false, daysBetweenClips: 3 }, shortEpisode);
-      const rendering = await waitFor(client, episode.id, (r) => r.status === 'processing' && (r.stage ?? '').startsWith('rendering'));
+      // A clip: the picture's segments start while the submission job still transcribes, and the
+      // worker that rendered them may be idle by the time the row shows them.
+      const rendering = await waitFor(client, episode.id, (r) => r.status === 'processing' && (r.stage ?? '').startsWith('rendering clip'));
       const [, pid] = (rendering.worker as string).split('/');
       // The whole process group: the worker and its ffmpeg, as when a machine or container dies.
       process.kill(-Number(pid), 'SIGKILL');
