@@ -37,6 +37,7 @@ import {
   pieceFileName,
   pieceObjectPath,
   planObjectPaths,
+  planPieces,
   queuePictureFirst,
   savePlan,
   withTimeLimit,
@@ -277,6 +278,27 @@ async function processJob(ctx: JobContext, job: SubmissionJob, userId: string, s
   }
 }
 
+/** Pieces the join downloads side by side. */
+const PIECE_DOWNLOADS_AT_ONCE = 4;
+
+/** `run` over every item, at most `atOnce` at a time; the answers in the items' order. One failing starts no more. */
+async function inTurns<T, R>(items: T[], atOnce: number, run: (item: T) => Promise<R>): Promise<R[]> {
+  const answers: R[] = [];
+  let next = 0;
+  let failed = false;
+  const runner = async () => {
+    while (!failed && next < items.length) {
+      const i = next++;
+      answers[i] = await run(items[i]).catch((error: unknown) => {
+        failed = true;
+        throw error;
+      });
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(atOnce, items.length) }, runner));
+  return answers;
+}
+
 /** The join: the episode put together from its pieces, and everything delivered. */
 export async function joinSubmission(ctx: JobContext, data: PieceJobData, jobSignal: AbortSignal, retry: boolean): Promise<void> {
   const job = await ctx.store.load(data.processingId);
@@ -295,22 +317,24 @@ export async function joinSubmission(ctx: JobContext, data: PieceJobData, jobSig
         await downloadObject(config, PROCESSING_PIECES_BUCKET, pieceObjectPath(job.id, plan.planId, pieceFileName(piece)), file, signal);
         return file;
       };
+      // Every piece at once, a few downloads side by side: each waits on a Storage round trip.
+      const pieces = planPieces(plan);
+      const files = await inTurns(pieces, PIECE_DOWNLOADS_AT_ONCE, fetchPiece);
+      const clipFiles = files.slice(pieces.length - plan.clips.length);
       const base = safeName(plan.title);
       const rendered: { record: OutputRecord; file: string; mimeType: string }[] = [];
       const episodeFile = path.join(dir, 'episode.mp4');
       if (plan.episode.copied) {
-        await rename(await fetchPiece({ kind: 'copy' }), episodeFile);
+        await rename(files[0], episodeFile);
         ctx.log(`episode ${job.id}: picture copied from ${plan.episode.start.toFixed(3)} s (asked ${plan.start} s)`);
       } else {
-        const videoFiles: string[] = [];
-        for (const index of plan.episode.layout.video.keys()) videoFiles.push(await fetchPiece({ kind: 'video', index }));
-        const audioFile = await fetchPiece({ kind: 'audio' });
-        await joinEpisode({ videoFiles, audioFile, dir, output: episodeFile, signal });
+        const segments = plan.episode.layout.video.length;
+        await joinEpisode({ videoFiles: files.slice(0, segments), audioFile: files[segments], dir, output: episodeFile, signal });
       }
       rendered.push({ record: await outputRecord(episodeFile, `${base}.mp4`, 'episode', signal), file: episodeFile, mimeType: 'video/mp4' });
       const { transcript, keywords, clips } = plan;
       for (const [i, clip] of clips.entries()) {
-        const file = await fetchPiece({ kind: 'clip', index: i });
+        const file = clipFiles[i];
         const name = `${base} - clip ${String(i + 1).padStart(2, '0')}.mp4`;
         const record = await outputRecord(file, name, 'clip', signal);
         const copy = copyForClip(transcript, clip, keywords, plan.title, name.replace(/\.mp4$/, ''));
