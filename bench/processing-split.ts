@@ -5,16 +5,18 @@
 // projected wall time of a 60-minute episode on 4 machines of 2 cores, its model and inputs printed.
 // Machine model: cgroup v1 `cpu.cfs_quota_us` (v2 `cpu.max` where mounted) of BENCH_SPLIT_CORES
 // (default 0.5: four such machines fit on this 2-core machine) per worker; CPU time from cpuacct.
-// Runs its own stack on CASTLOOP_TEST_PORT_BASE (default 28200) with its own data directory.
+// By default the issue's episode, 10 minutes, in segments of 60 s (the worker's default): about
+// 35 minutes on a 2-core machine (four pools, one after another); shorter for a trial:
 //   BENCH_SPLIT_SECONDS=60 BENCH_SEGMENT_SECONDS=15 npx tsx bench/processing-split.ts
+// Runs its own stack on CASTLOOP_TEST_PORT_BASE (default 28200) with its own data directory.
 import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { runAlone, type Row } from './lib/rows.ts';
 import { camera1080p, driveSubscriber, processEpisodes } from './lib/processing-fixtures.ts';
 import { processingBenchStack } from './lib/stack.ts';
 
-const inputSeconds = Number(process.env.BENCH_SPLIT_SECONDS ?? 60);
-const segmentSeconds = Number(process.env.BENCH_SEGMENT_SECONDS ?? 15);
+const inputSeconds = Number(process.env.BENCH_SPLIT_SECONDS ?? 600);
+const segmentSeconds = Number(process.env.BENCH_SEGMENT_SECONDS ?? 60);
 const machineCores = Number(process.env.BENCH_SPLIT_CORES ?? 0.5);
 const FPS = 30;
 const PERIOD_US = 100_000;
@@ -136,7 +138,7 @@ export async function bench(): Promise<Row[]> {
       `60 min = ${scale.toFixed(0)}x the input; a 2-core machine = ${cores.toFixed(0)}x a bench worker; ` +
       `plan ${one.times.plan.toFixed(1)} s and join ${one.times.join.toFixed(1)} s (1 worker) x ${scale.toFixed(0)} / ${cores.toFixed(0)}; ` +
       `pieces: ${linear.toFixed(1)} s of segments and sound x ${scale.toFixed(0)} + ${clipCount} clips ${clipSeconds.reduce((a, b) => a + b, 0).toFixed(1)} s, / ${cores.toFixed(0)} / 4 machines, + the longest piece ${longestPiece.toFixed(1)} s; ` +
-      'transcription by a service (TRANSCRIPTION_ENGINE=openai) in the plan; pocketsphinx (0.23x real time on one core) would add about 14 min unless split by audio segment';
+      'transcription by a service (TRANSCRIPTION_ENGINE=openai) in the plan, which the picture\'s segments (queued first) run beside: the model counts the whole plan in series';
     console.log(`projection: ${(projected / 60).toFixed(1)} min (${model})`);
     const detail = `${inputSeconds} s of 1920x1080 ${FPS} fps with a logo, segments of ${segmentSeconds} s, 3 clips; each worker a cgroup of ${machineCores} core`;
     return [
