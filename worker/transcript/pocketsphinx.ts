@@ -16,12 +16,11 @@ import { parsePocketsphinxTimes } from '../../supabase/functions/_shared/domain-
 const roundTime = (seconds: number) => Math.round(seconds * 1000) / 1000;
 
 /**
- * The search's pruning: at most 3,000 active HMMs and 5 word exits per frame (the defaults are
- * 30,000 and unbounded), CMUSphinx's own advice for speed. On the tests' espeak-ng script it
- * recognises 1.4x as fast at a word error rate of 0.361 against 0.336; on noisy, speech-like sound
- * 2.7x as fast (docs/decisions.md "The content engine").
+ * The search's pruning: at most 5,000 active HMMs per frame (the default is 30,000), CMUSphinx's
+ * own advice for speed. On the tests' espeak-ng script it recognises 1.3x as fast at the same word
+ * error rate, on noisy, speech-like sound 1.6x (docs/decisions.md "The content engine").
  */
-const PRUNING = ['-maxhmmpf', '3000', '-maxwpf', '5'];
+const PRUNING = ['-maxhmmpf', '5000'];
 
 /** The languages the installed model recognises (only Debian's US English model is packaged). */
 const LANGUAGES: Record<string, string> = { en: 'en-US' };
