@@ -238,11 +238,15 @@ export async function runPiece(ctx: JobContext, boss: PieceQueue, data: PieceJob
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
-    const total = planPieces(plan).length;
     if (await pieceDone(ctx, plan.planId, data.piece)) await queueJoin(boss, job, plan.planId);
     else {
-      const { rows } = await ctx.db.query<{ done: number }>(`select count(*)::int as done from private.processing_pieces_done where plan_id = $1`, [plan.planId]);
-      await store.progress(job.id, stageOf(piece, plan), 15 + (60 * (rows[0]?.done ?? 0)) / total);
+      // Out of the plan's count as its row holds it (while the segments run ahead, the most it can come to).
+      const { rows } = await ctx.db.query<{ done: number; total: number }>(
+        `select (select count(*) from private.processing_pieces_done d where d.plan_id = p.plan_id)::int as done, p.pieces as total
+           from private.processing_plans p where p.plan_id = $1`,
+        [plan.planId],
+      );
+      if (rows[0]) await store.progress(job.id, stageOf(piece, plan), 15 + (60 * rows[0].done) / rows[0].total);
     }
   });
 }
