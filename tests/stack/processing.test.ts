@@ -58,11 +58,15 @@ interface QueueJob {
   state: string;
   retry_count: number;
   data: { processingId: string; planId?: string; piece?: number };
+  created_on: Date;
 }
 
 /** The queue's jobs of one submission: its own, its pieces', its join's. */
 const queueJobs = (processingId: string) =>
-  withDb(async (db) => (await db.query<QueueJob>(`select id, state, retry_count, data from pgboss.job where data ->> 'processingId' = $1`, [processingId])).rows);
+  withDb(
+    async (db) =>
+      (await db.query<QueueJob>(`select id, state, retry_count, data, created_on from pgboss.job where data ->> 'processingId' = $1`, [processingId])).rows,
+  );
 
 /** Waits until every job of the submission has left the queue's active states. */
 async function settled(processingId: string): Promise<QueueJob[]> {
@@ -223,6 +227,10 @@ describe('built-in processing', () => {
       const join = jobs.filter((j) => j.data.planId && j.data.piece === undefined);
       expect(join).toHaveLength(1);
       expect(jobs.find((j) => !j.data.planId)?.retry_count).toBe(0);
+      // The picture's four segments were queued first, in a transaction of their own (before the
+      // sound's analysis); the sound and the clips later, once the submission job had planned them.
+      const queuedAt = (piece: number) => Math.min(...pieces.filter((j) => j.data.piece === piece).map((j) => j.created_on.getTime()));
+      for (const piece of [4, 5, 6, 7]) expect(queuedAt(piece)).toBeGreaterThan(Math.max(...[0, 1, 2, 3].map(queuedAt)));
       const files = await sandboxFiles();
       const folders = files.filter((f) => f.owner === driveToken && f.mimeType === 'application/vnd.google-apps.folder');
       expect(folders).toHaveLength(1);
