@@ -208,7 +208,7 @@ describe('built-in processing', () => {
     it('a worker killed mid-piece leaves that piece alone to run again on another worker; delivered once, posted once; a join or piece run again changes nothing', async () => {
       const { user, client, driveToken, youtubeToken } = await readySubscriber('starter', { youtube: true, postAutomatically: true });
       const episode = await submit(client, user, { addLogo: false, daysBetweenClips: 3 }, shortEpisode);
-      // A clip: the picture's segments start while the submission job still transcribes, and the
+      // A clip: the picture's segments start while the submission job is still at work, and the
       // worker that rendered them may be idle by the time the row shows them.
       const rendering = await waitFor(client, episode.id, (r) => r.status === 'processing' && (r.stage ?? '').startsWith('rendering clip'));
       const [, pid] = (rendering.worker as string).split('/');
