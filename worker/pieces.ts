@@ -164,17 +164,18 @@ export async function dropPlan(ctx: JobContext, processingId: string): Promise<v
 }
 
 /**
- * Records a piece done; true when every piece of the plan is. Two statements: each piece's count
- * runs after its own insert has committed, so the last of them to count sees every piece.
+ * Records a piece done and counts the plan's pieces done against its row's count. Two statements:
+ * each piece's count runs after its own insert has committed, so the last of them to count sees
+ * every piece. Null when the plan is gone.
  */
-async function pieceDone(ctx: JobContext, planId: string, piece: number): Promise<boolean> {
+async function pieceDone(ctx: JobContext, planId: string, piece: number): Promise<{ done: number; total: number } | null> {
   await ctx.db.query(`insert into private.processing_pieces_done (plan_id, piece) values ($1, $2) on conflict do nothing`, [planId, piece]);
-  const { rows } = await ctx.db.query<{ all_done: boolean }>(
-    `select (select count(*) from private.processing_pieces_done d where d.plan_id = p.plan_id) >= p.pieces as all_done
+  const { rows } = await ctx.db.query<{ done: number; total: number }>(
+    `select (select count(*) from private.processing_pieces_done d where d.plan_id = p.plan_id)::int as done, p.pieces as total
        from private.processing_plans p where p.plan_id = $1`,
     [planId],
   );
-  return rows[0]?.all_done === true;
+  return rows[0] ?? null;
 }
 
 /** Queues the join; its job id is the plan id, so queuing it again changes nothing. */
@@ -238,16 +239,10 @@ export async function runPiece(ctx: JobContext, boss: PieceQueue, data: PieceJob
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
-    if (await pieceDone(ctx, plan.planId, data.piece)) await queueJoin(boss, job, plan.planId);
-    else {
-      // Out of the plan's count as its row holds it (while the segments run ahead, the most it can come to).
-      const { rows } = await ctx.db.query<{ done: number; total: number }>(
-        `select (select count(*) from private.processing_pieces_done d where d.plan_id = p.plan_id)::int as done, p.pieces as total
-           from private.processing_plans p where p.plan_id = $1`,
-        [plan.planId],
-      );
-      if (rows[0]) await store.progress(job.id, stageOf(piece, plan), 15 + (60 * rows[0].done) / rows[0].total);
-    }
+    // Progress out of the plan's count as its row holds it (while the segments run ahead, the most it can come to).
+    const count = await pieceDone(ctx, plan.planId, data.piece);
+    if (count && count.done >= count.total) await queueJoin(boss, job, plan.planId);
+    else if (count) await store.progress(job.id, stageOf(piece, plan), 15 + (60 * count.done) / count.total);
   });
 }
 

@@ -167,10 +167,6 @@ class FaceDetectorProcess {
     this.hold(false);
   }
 
-  get usable(): boolean {
-    return this.failure === null;
-  }
-
   /** Why it can take no more requests (null while it can). */
   get problem(): Error | null {
     return this.failure;
@@ -229,7 +225,7 @@ let turn: Promise<unknown> = Promise.resolve();
 function runningDetector(): FaceDetectorProcess {
   const { python, cascade } = faceDetector();
   const key = `${python}\0${cascade}`;
-  if (!detector?.usable || detector.key !== key) detector = new FaceDetectorProcess(key, python, cascade);
+  if (!detector || detector.problem || detector.key !== key) detector = new FaceDetectorProcess(key, python, cascade);
   return detector;
 }
 
