@@ -3,10 +3,10 @@
 // Videos API then a post (Posts API), WordPress's REST media upload then a published post (and
 // the episode's blog post, text only).
 // Each answers the platform's id for the post. Base URLs are the local sandbox in development.
-import { createReadStream, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { Readable } from 'node:stream';
 import { ApiError } from './api-error.ts';
+import { fileBody } from './file-body.ts';
 import { answerJson, check } from './provider-answer.ts';
 import type { WorkerConfig } from './config.ts';
 import { assertPublicSite, siteJson, USER_SITE_TIMEOUT_MS, USER_SITE_UPLOAD_TIMEOUT_MS } from './user-site.ts';
@@ -19,8 +19,6 @@ export interface Clip {
   /** YouTube's description; WordPress's content under the video (HTML blocks). */
   body?: string;
 }
-
-const streamFile = (file: string) => Readable.toWeb(createReadStream(file)) as ReadableStream<Uint8Array>;
 
 /** Reads `length` bytes at `position` (one chunk of a chunked upload; chunks are a few MiB). */
 async function chunkOf(file: string, position: number, length: number): Promise<Uint8Array<ArrayBuffer>> {
@@ -53,7 +51,7 @@ export async function postToYouTube(config: WorkerConfig, token: string, clip: C
   const res = await fetch(session, {
     method: 'PUT',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'video/mp4', 'content-length': String(size) },
-    body: streamFile(clip.file),
+    body: fileBody(clip.file),
     duplex: 'half',
   } as RequestInit);
   return ((await answerJson(res, 'Uploading to YouTube')) as { id: string }).id;
@@ -152,7 +150,7 @@ export async function postToWordpress(
   const upload = await fetch(mediaUrl, {
     method: 'POST',
     headers: { ...auth, 'content-type': 'video/mp4', 'content-disposition': `attachment; filename="${filename}"`, 'content-length': String(statSync(clip.file).size) },
-    body: streamFile(clip.file),
+    body: fileBody(clip.file),
     duplex: 'half',
     redirect: 'manual',
     signal: AbortSignal.timeout(USER_SITE_UPLOAD_TIMEOUT_MS),

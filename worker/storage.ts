@@ -1,12 +1,13 @@
 // Supabase Storage with the service role key, streamed to and from files: a 3 GiB episode never
 // sits in memory. Downloads of the subscriber's files; uploads and deletes of the pieces of a
 // submission's work (worker/pieces.ts).
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createWriteStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { PROVIDER_ANSWER_MAX_BYTES, readCappedJson, readCappedText } from '../supabase/functions/_shared/domain-server/capped-response.ts';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import { fileBody } from './file-body.ts';
 import { MediaError } from './media/ffmpeg.ts';
 
 interface StorageAccess {
@@ -58,7 +59,7 @@ export async function uploadObject(
   const res = await fetch(objectUrl(access, bucket, objectPath), {
     method: 'POST',
     headers: { ...headers(access), 'content-type': contentType, 'content-length': String(size), 'x-upsert': 'true' },
-    body: Readable.toWeb(createReadStream(file)) as ReadableStream<Uint8Array>,
+    body: fileBody(file),
     duplex: 'half',
     signal,
   } as RequestInit);

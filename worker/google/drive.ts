@@ -2,9 +2,9 @@
 // disk (files.create with uploadType=resumable), each tagged with appProperties so a retried job
 // finds what an earlier attempt made (files.list) instead of making it again. The base URL is the
 // sandbox locally.
-import { createReadStream, statSync } from 'node:fs';
-import { Readable } from 'node:stream';
+import { statSync } from 'node:fs';
 import { ApiError } from '../api-error.ts';
+import { fileBody } from '../file-body.ts';
 import { answerJson, check } from '../provider-answer.ts';
 
 interface DriveFile {
@@ -68,7 +68,7 @@ export class DriveClient {
     const res = await fetch(session, {
       method: 'PUT',
       headers: this.headers({ 'content-type': mimeType, 'content-length': String(size) }),
-      body: Readable.toWeb(createReadStream(file)) as ReadableStream<Uint8Array>,
+      body: fileBody(file),
       duplex: 'half',
       signal,
     } as RequestInit);
