@@ -198,14 +198,18 @@ export async function withTimeLimit(job: SubmissionJob, jobSignal: AbortSignal, 
   }
 }
 
+/** A signed URL for `objectPath` of `bucket` that lasts as long as a job of this submission may run. */
+export function signedForJob(ctx: JobContext, job: SubmissionJob, bucket: string, objectPath: string, signal: AbortSignal): Promise<string> {
+  const lifetime = Math.min(SIGNED_URL_MAX_SECONDS, job.limits.timeLimitSeconds + EXPIRY_MARGIN_SECONDS);
+  return signedObjectUrl(ctx.config, bucket, objectPath, lifetime, signal);
+}
+
 /**
  * The episode's source for a piece: a signed URL that ffmpeg reads with HTTP range requests, so a
- * machine fetches only the bytes of its piece's part (not the whole upload, up to 3 GB). It lasts
- * as long as the piece may run.
+ * machine fetches only the bytes of its piece's part (not the whole upload, up to 3 GB).
  */
 async function sourceInput(ctx: JobContext, job: SubmissionJob, plan: SubmissionPlan, signal: AbortSignal): Promise<MediaInput> {
-  const lifetime = Math.min(SIGNED_URL_MAX_SECONDS, job.limits.timeLimitSeconds + EXPIRY_MARGIN_SECONDS);
-  return { file: await signedObjectUrl(ctx.config, plan.main.bucket, plan.main.path, lifetime, signal), info: plan.main.info };
+  return { file: await signedForJob(ctx, job, plan.main.bucket, plan.main.path, signal), info: plan.main.info };
 }
 
 /** A brand video the plan accepted, fetched for this piece (as probed and measured by the submission job). */

@@ -5,7 +5,7 @@
 // the episode together and delivers everything to the subscriber's Drive, schedules the posts and
 // records the outcome. Each is safe to run again after a crash: a delivered submission is left
 // alone, and files already in Drive are not sent twice.
-import { mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type pg from 'pg';
 import { EPISODES_BUCKET } from '../supabase/functions/_shared/domain/episodes.ts';
@@ -26,7 +26,7 @@ import {
 } from '../supabase/functions/_shared/domain-server/processing-limits.ts';
 import { ffmpeg, inputArgs, MediaError, probe, probeImage, type MediaInfo } from './media/ffmpeg.ts';
 import { loudnessOf } from './media/loudness.ts';
-import { copyStart, joinEpisode, planEpisode, type MediaInput } from './media/render.ts';
+import { copySoundTrack, copyStart, joinEpisode, planEpisode, type MediaInput } from './media/render.ts';
 import { emptyContent, publishBlogStage, transcribeStage, writeBlogPost, writeContentFiles } from './content/content-stage.ts';
 import { transcriptKeywords } from './content/show-notes.ts';
 import { schedulePosts } from './posting.ts';
@@ -41,6 +41,7 @@ import {
   planPieces,
   queuePictureFirst,
   savePlan,
+  signedForJob,
   withTimeLimit,
   type PieceJobData,
   type PieceQueue,
@@ -85,6 +86,16 @@ async function fetchInput(ctx: JobContext, dir: string, bucket: string, objectPa
   const file = path.join(dir, name);
   await downloadObject(ctx.config, bucket, objectPath, file, signal);
   // Reasons name the subscriber's file, not the worker's copy.
+  return { file, info: await probe(file, signal, path.basename(objectPath)) };
+}
+
+/**
+ * An uploaded part as ffmpeg reads it: a signed URL, probed over HTTP. Nothing is copied to the
+ * worker's disk first, so the picture's segments are queued as soon as it is probed.
+ */
+async function uploadedPart(ctx: JobContext, job: SubmissionJob, objectPath: string, signal: AbortSignal): Promise<MediaInput> {
+  const file = await signedForJob(ctx, job, EPISODES_BUCKET, objectPath, signal);
+  // Reasons name the subscriber's file, not the URL.
   return { file, info: await probe(file, signal, path.basename(objectPath)) };
 }
 
@@ -182,8 +193,8 @@ async function processJob(ctx: JobContext, job: SubmissionJob, userId: string, s
   try {
     await store.progress(job.id, 'downloading', 2);
     const parts: MediaInput[] = [];
-    for (const [i, objectPath] of job.files.entries()) {
-      const part = await fetchInput(ctx, dir, EPISODES_BUCKET, objectPath, `part-${i}.mp4`, signal);
+    for (const objectPath of job.files) {
+      const part = await uploadedPart(ctx, job, objectPath, signal);
       if (!part.info.video) throw new MediaError(`${path.basename(objectPath)} has no video`, true);
       const problem = videoLimitProblem(path.basename(objectPath), part.info, job.limits, null);
       if (problem) throw new MediaError(problem, true);
@@ -256,7 +267,8 @@ async function processJob(ctx: JobContext, job: SubmissionJob, userId: string, s
 
     // The words (issue 27): never fatal; without them the clips are still made, by sound.
     await store.progress(job.id, 'transcribing', 10);
-    const words = await transcribeStage(config.transcription, job, main, { start, end }, dir, signal);
+    const sound = main.info.hasAudio ? await copySoundTrack(main, path.join(dir, 'sound.mov'), signal) : main;
+    const words = await transcribeStage(config.transcription, job, sound, { start, end }, dir, signal);
     // A blog post an earlier attempt put on WordPress stays recorded (it is never posted twice).
     const content = { ...words.content, blogPost: job.content?.blogPost ?? null };
     await store.setContent(job.id, content);
@@ -269,7 +281,7 @@ async function processJob(ctx: JobContext, job: SubmissionJob, userId: string, s
 
     await store.progress(job.id, 'analysing', 12);
     // The analysis also measures the loudness the episode and every clip are normalised with.
-    const analysis = main.info.hasAudio ? await analyseAudio(main.file, start, end - start, signal) : null;
+    const analysis = main.info.hasAudio ? await analyseAudio(sound.file, start, end - start, signal) : null;
     const clips = analysis ? chooseClips(transcript, analysis, job.clipsPerEpisode, keywords) : evenlySpaced(end - start, job.clipsPerEpisode);
 
     await store.progress(job.id, 'planning the pieces', 14);
@@ -279,7 +291,7 @@ async function processJob(ctx: JobContext, job: SubmissionJob, userId: string, s
   }
 }
 
-/** Pieces the join downloads side by side. */
+/** Pieces the join fetches (or signs) side by side. */
 const PIECE_DOWNLOADS_AT_ONCE = 4;
 
 /** `run` over every item, at most `atOnce` at a time; the answers in the items' order. One failing starts no more. */
@@ -313,24 +325,27 @@ export async function joinSubmission(ctx: JobContext, data: PieceJobData, jobSig
     await mkdir(config.tempDir, { recursive: true });
     const dir = await mkdtemp(path.join(config.tempDir, `${job.id}-join-`));
     try {
-      const fetchPiece = async (piece: PieceSpec) => {
-        const file = path.join(dir, pieceFileName(piece));
-        await downloadObject(config, PROCESSING_PIECES_BUCKET, pieceObjectPath(job.id, plan.planId, pieceFileName(piece)), file, signal);
+      const objectOf = (piece: PieceSpec) => pieceObjectPath(job.id, plan.planId, pieceFileName(piece));
+      const fetchPiece = async (piece: PieceSpec, file = path.join(dir, pieceFileName(piece))) => {
+        await downloadObject(config, PROCESSING_PIECES_BUCKET, objectOf(piece), file, signal);
         return file;
       };
-      // Every piece at once, a few downloads side by side: each waits on a Storage round trip.
       const pieces = planPieces(plan);
-      const files = await inTurns(pieces, PIECE_DOWNLOADS_AT_ONCE, fetchPiece);
-      const clipFiles = files.slice(pieces.length - plan.clips.length);
+      const episodePieces = pieces.slice(0, pieces.length - plan.clips.length);
+      // The clips go to Drive from disk: downloaded a few at a time (each waits on a Storage round trip).
+      const clipFiles = await inTurns(pieces.slice(episodePieces.length), PIECE_DOWNLOADS_AT_ONCE, (piece) => fetchPiece(piece));
       const base = safeName(plan.title);
       const rendered: { record: OutputRecord; file: string; mimeType: string }[] = [];
       const episodeFile = path.join(dir, 'episode.mp4');
       if (plan.episode.copied) {
-        await rename(files[0], episodeFile);
+        await fetchPiece(episodePieces[0], episodeFile);
         ctx.log(`episode ${job.id}: picture copied from ${plan.episode.start.toFixed(3)} s (asked ${plan.start} s)`);
       } else {
+        // ffmpeg reads the segments and the sound from Storage as it writes the episode: the
+        // whole picture is not first copied to disk (decisions.md, "The join's transfers").
+        const urls = await inTurns(episodePieces, PIECE_DOWNLOADS_AT_ONCE, (piece) => signedForJob(ctx, job, PROCESSING_PIECES_BUCKET, objectOf(piece), signal));
         const segments = plan.episode.layout.video.length;
-        await joinEpisode({ videoFiles: files.slice(0, segments), audioFile: files[segments], dir, output: episodeFile, signal });
+        await joinEpisode({ videoFiles: urls.slice(0, segments), audioFile: urls[segments], dir, output: episodeFile, signal });
       }
       rendered.push({ record: await outputRecord(episodeFile, `${base}.mp4`, 'episode', signal), file: episodeFile, mimeType: 'video/mp4' });
       const { transcript, keywords, clips } = plan;

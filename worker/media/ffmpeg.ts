@@ -23,6 +23,13 @@ const INPUT_FORMAT: Record<InputKind, { demuxer: string[]; decoder: string[] }> 
 
 /** A source the worker reads over HTTP: a short-lived signed Storage URL (worker/storage.ts). */
 const isUrl = (file: string) => /^https?:\/\//.test(file);
+const NETWORK_PROTOCOLS = 'http,https,tcp,tls';
+/** A network input reconnects (at the offset it had reached) when its connection drops. */
+const RECONNECT = [
+  ['reconnect', '1'],
+  ['reconnect_on_network_error', '1'],
+  ['reconnect_delay_max', '10'],
+] as const;
 
 /**
  * The options that open `file` as one input of `kind`: only the file protocol (no network, no
@@ -33,11 +40,31 @@ const isUrl = (file: string) => /^https?:\/\//.test(file);
  */
 export function inputArgs(kind: InputKind, file: string, options: string[] = []): string[] {
   const { demuxer, decoder } = INPUT_FORMAT[kind];
-  if (isUrl(file)) {
-    const network = ['-protocol_whitelist', 'http,https,tcp,tls', '-reconnect', '1', '-reconnect_on_network_error', '1', '-reconnect_delay_max', '10'];
-    return [...network, ...demuxer, ...decoder, ...options, '-i', file];
-  }
-  return ['-protocol_whitelist', 'file', ...demuxer, ...decoder, ...options, '-i', `file:${path.resolve(file)}`];
+  const { protocols, target } = opening(file);
+  return [...protocols, ...demuxer, ...decoder, ...options, '-i', target];
+}
+
+/** The protocols that may read `file` (ffmpeg's and ffprobe's options), and its name for them. */
+function opening(file: string): { protocols: string[]; target: string } {
+  if (isUrl(file)) return { protocols: ['-protocol_whitelist', NETWORK_PROTOCOLS, ...RECONNECT.flatMap(([name, value]) => [`-${name}`, value])], target: file };
+  return { protocols: ['-protocol_whitelist', 'file'], target: `file:${path.resolve(file)}` };
+}
+
+/**
+ * The concat demuxer's list of the worker's own renders (`files`: paths, or signed URLs that
+ * reconnect as `inputArgs`' do), and the options that open it: the list's own file protocol, plus
+ * HTTP(S) when an entry is a URL.
+ */
+export function concatInput(files: string[], list: string): { text: string; args: string[] } {
+  // Quotes escaped as the concat format wants.
+  const quoted = (name: string) => `'${name.replace(/'/g, "'\\''")}'`;
+  const entry = (file: string) =>
+    isUrl(file) ? [`file ${quoted(file)}`, ...RECONNECT.map(([name, value]) => `option ${name} ${value}`)] : [`file ${quoted(path.resolve(file))}`];
+  const protocols = files.some(isUrl) ? `file,${NETWORK_PROTOCOLS}` : 'file';
+  return {
+    text: files.flatMap(entry).join('\n') + '\n',
+    args: ['-protocol_whitelist', protocols, '-f', 'concat', '-safe', '0', '-i', `file:${path.resolve(list)}`],
+  };
 }
 
 export class MediaError extends Error {
@@ -130,24 +157,10 @@ function frameRate(stream: ProbeStream): number {
  */
 async function ffprobe(kind: InputKind, file: string, label: string, signal?: AbortSignal): Promise<ProbeOutput> {
   const { demuxer } = INPUT_FORMAT[kind];
+  const { protocols, target } = opening(file);
   let stdout: string;
   try {
-    ({ stdout } = await runBinary(
-      ffprobePath,
-      [
-        '-v',
-        'error',
-        '-protocol_whitelist',
-        'file',
-        ...demuxer,
-        '-print_format',
-        'json',
-        '-show_format',
-        '-show_streams',
-        `file:${path.resolve(file)}`,
-      ],
-      signal,
-    ));
+    ({ stdout } = await runBinary(ffprobePath, ['-v', 'error', ...protocols, ...demuxer, '-print_format', 'json', '-show_format', '-show_streams', target], signal));
   } catch (error) {
     if (signal?.aborted) throw error;
     throw new MediaError(`${label} is not a readable ${kind === 'png' ? 'PNG image' : 'video'}`, true);
@@ -200,8 +213,8 @@ export interface CopyCut {
  * keyframe is that close.
  */
 export async function keyframeBefore(file: string, seconds: number, maxShift: number, signal?: AbortSignal): Promise<CopyCut | null> {
-  const base = ['-v', 'error', '-protocol_whitelist', 'file', ...INPUT_FORMAT.video.demuxer, '-print_format', 'json'];
-  const target = `file:${path.resolve(file)}`;
+  const { protocols, target } = opening(file);
+  const base = ['-v', 'error', ...protocols, ...INPUT_FORMAT.video.demuxer, '-print_format', 'json'];
   const head = JSON.parse(
     (await runBinary(ffprobePath, [...base, '-select_streams', 'v:0', '-show_entries', 'format=start_time:stream=codec_name,pix_fmt:stream_side_data=rotation', target], signal)).stdout,
   ) as { format?: { start_time?: string }; streams?: { codec_name?: string; pix_fmt?: string; side_data_list?: { rotation?: number }[] }[] };

@@ -2,7 +2,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { SAFE_AREA } from './captions.ts';
-import { ffmpeg, inputArgs, keyframeBefore, type MediaInfo } from './ffmpeg.ts';
+import { concatInput, ffmpeg, inputArgs, keyframeBefore, type MediaInfo } from './ffmpeg.ts';
 import { loudnessOf, normaliseFilter, type Loudness } from './loudness.ts';
 import { clipStyleFilter, type BrandColours, type ClipStyle, type ClipText } from './styles.ts';
 
@@ -36,6 +36,15 @@ export interface MediaInput {
 }
 
 const even = (n: number) => Math.max(2, Math.round(n / 2) * 2);
+
+/**
+ * `input`'s first sound track copied as it is into `output` (MOV holds whatever the upload's
+ * does): what the words and the analysis read, a few MB, instead of the whole upload each.
+ */
+export async function copySoundTrack(input: MediaInput, output: string, signal?: AbortSignal): Promise<MediaInput> {
+  await ffmpeg([...inputArgs('video', input.file), '-map', '0:a:0', '-c', 'copy', '-f', 'mov', output], signal);
+  return { file: output, info: { ...input.info, video: null } };
+}
 
 /** AAC sound, and an MP4 that plays while it downloads. */
 const AUDIO_OUT = ['-c:a', 'aac', '-b:a', '128k', '-ar', String(AUDIO_RATE), '-ac', '2', '-movflags', '+faststart'];
@@ -268,14 +277,17 @@ export async function renderAudioTrack(job: {
   );
 }
 
-/** The segments joined as they are (concat demuxer, stream copy) with the sound muxed in. */
+/**
+ * The segments joined as they are (concat demuxer, stream copy) with the sound muxed in. Each is a
+ * file or a signed URL (the join reads the pieces from Storage as it writes the episode).
+ */
 export async function joinEpisode(job: { videoFiles: string[]; audioFile: string; dir: string; output: string; signal?: AbortSignal }): Promise<void> {
   const list = path.join(job.dir, 'segments.txt');
-  // Absolute paths of the worker's own files; quotes escaped as the concat format wants.
-  await writeFile(list, job.videoFiles.map((f) => `file '${path.resolve(f).replace(/'/g, "'\\''")}'`).join('\n') + '\n', 'utf8');
+  const segments = concatInput(job.videoFiles, list);
+  await writeFile(list, segments.text, 'utf8');
   await ffmpeg(
     [
-      '-protocol_whitelist', 'file', '-f', 'concat', '-safe', '0', '-i', `file:${path.resolve(list)}`,
+      ...segments.args,
       ...inputArgs('video', job.audioFile),
       '-map', '0:v:0', '-map', '1:a:0', '-c', 'copy', '-movflags', '+faststart', job.output,
     ],
