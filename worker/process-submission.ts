@@ -1,7 +1,7 @@
 // One submission in three kinds of queue job (issue 28, docs/decisions.md "Processing in pieces"):
-// the submission job downloads the episode, queues its picture's segments at once, then
-// transcribes and analyses it and plans the other pieces (pieces.ts); each piece (a segment of the
-// episode's picture, its sound, a clip) is rendered by whichever worker takes it; the join puts
+// the submission job probes the episode where it is stored, queues its picture's segments at
+// once, then transcribes and analyses its sound and plans the other pieces (pieces.ts); each piece
+// (a segment of the episode's picture, its sound, a clip) is rendered by whichever worker takes it; the join puts
 // the episode together and delivers everything to the subscriber's Drive, schedules the posts and
 // records the outcome. Each is safe to run again after a crash: a delivered submission is left
 // alone, and files already in Drive are not sent twice.
@@ -173,7 +173,7 @@ function evenlySpaced(durationSeconds: number, count: number): ClipRange[] {
   });
 }
 
-/** The submission job: downloaded, analysed, and planned in pieces for the pool (pieces.ts). */
+/** The submission job: probed, analysed, and planned in pieces for the pool (pieces.ts). */
 export async function processSubmission(ctx: JobContext, boss: PieceQueue, processingId: string, jobSignal: AbortSignal): Promise<void> {
   const job = await ctx.store.load(processingId);
   if (!job || job.status === 'delivered' || job.status === 'failed') return;
@@ -191,7 +191,7 @@ async function processJob(ctx: JobContext, job: SubmissionJob, userId: string, s
   await mkdir(config.tempDir, { recursive: true });
   const dir = await mkdtemp(path.join(config.tempDir, `${job.id}-`));
   try {
-    await store.progress(job.id, 'downloading', 2);
+    await store.progress(job.id, 'reading the upload', 2);
     const parts: MediaInput[] = [];
     for (const objectPath of job.files) {
       const part = await uploadedPart(ctx, job, objectPath, signal);

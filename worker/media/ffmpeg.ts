@@ -34,9 +34,10 @@ const RECONNECT = [
 /**
  * The options that open `file` as one input of `kind`: only the file protocol (no network, no
  * other protocol a file could name), the slot's fixed demuxer, and the path as an explicit
- * `file:` URL. `options` are further input options (`-ss`, `-to`). A signed Storage URL (a piece
- * reads only its part of the episode: ffmpeg seeks with HTTP range requests) may use HTTP(S) and
- * nothing else, and reconnects (at the offset it had reached) when the connection drops.
+ * `file:` URL. `options` are further input options (`-ss`, `-to`). A signed Storage URL (the
+ * upload, probed and read where it is stored; a piece reads only its part: ffmpeg seeks with HTTP
+ * range requests) may use HTTP(S) and nothing else, and reconnects (at the offset it had reached)
+ * when the connection drops.
  */
 export function inputArgs(kind: InputKind, file: string, options: string[] = []): string[] {
   const { demuxer, decoder } = INPUT_FORMAT[kind];
