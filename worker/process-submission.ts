@@ -364,7 +364,7 @@ export async function joinSubmission(ctx: JobContext, data: PieceJobData, jobSig
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
-    // The pieces are not needed once delivered; what is left (a failure here) goes with the plan's bucket sweep.
+    // The pieces are not needed once delivered; what a failure here leaves, storage-cleanup removes a day later.
     await deleteObjects(config, PROCESSING_PIECES_BUCKET, planObjectPaths(job.id, plan), signal).catch((error: Error) => ctx.log(`removing pieces of ${job.id}: ${error.message}`));
     await dropPlan(ctx, job.id);
   });

@@ -155,6 +155,7 @@ const functions: Record<string, Grants> = {
   'private.object_user(text,text)': exec('service_role'),
   'private.storage_quota_bytes(uuid)': exec('service_role'),
   'private.stale_episode_uploads(interval,integer)': exec('service_role'),
+  'private.stale_processing_pieces(interval,integer)': exec('service_role'),
   'private.change_user_email(uuid,text)': exec(),
   'private.invoke_edge_function(text,jsonb,integer)': exec(),
   'private.subscriber_summary(uuid)': exec(),

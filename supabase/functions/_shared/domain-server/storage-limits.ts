@@ -7,3 +7,9 @@ export const SIGNED_URL_MAX_SECONDS = 7 * 24 * 60 * 60;
 
 /** An episode upload no submission names is deleted after this long (storage-cleanup). */
 export const UNSUBMITTED_UPLOAD_RETENTION_HOURS = 72;
+
+/**
+ * A processing piece no plan under way names is deleted after this long (storage-cleanup): past
+ * any plan's time limit, and a multi-part upload's joined file is stored just before its plan.
+ */
+export const ORPHAN_PIECE_RETENTION_HOURS = 24;
