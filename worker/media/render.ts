@@ -37,15 +37,6 @@ export interface MediaInput {
 
 const even = (n: number) => Math.max(2, Math.round(n / 2) * 2);
 
-/**
- * `input`'s first sound track copied as it is into `output` (MOV holds whatever the upload's
- * does): what the words and the analysis read, a few MB, instead of the whole upload each.
- */
-export async function copySoundTrack(input: MediaInput, output: string, signal?: AbortSignal): Promise<MediaInput> {
-  await ffmpeg([...inputArgs('video', input.file), '-map', '0:a:0', '-c', 'copy', '-f', 'mov', output], signal);
-  return { file: output, info: { ...input.info, video: null } };
-}
-
 /** AAC sound, and an MP4 that plays while it downloads. */
 const AUDIO_OUT = ['-c:a', 'aac', '-b:a', '128k', '-ar', String(AUDIO_RATE), '-ac', '2', '-movflags', '+faststart'];
 
