@@ -26,7 +26,7 @@ import {
 } from '../supabase/functions/_shared/domain-server/processing-limits.ts';
 import { ffmpeg, inputArgs, MediaError, probe, probeImage, type MediaInfo } from './media/ffmpeg.ts';
 import { loudnessOf } from './media/loudness.ts';
-import { copyStart, joinEpisode, planEpisode, type MediaInput } from './media/render.ts';
+import { copySoundTrack, copyStart, joinEpisode, planEpisode, type MediaInput } from './media/render.ts';
 import { emptyContent, publishBlogStage, transcribeStage, writeBlogPost, writeContentFiles } from './content/content-stage.ts';
 import { transcriptKeywords } from './content/show-notes.ts';
 import { schedulePosts } from './posting.ts';
@@ -267,10 +267,8 @@ async function processJob(ctx: JobContext, job: SubmissionJob, userId: string, s
 
     // The words (issue 27): never fatal; without them the clips are still made, by sound.
     await store.progress(job.id, 'transcribing', 10);
-    // The words and the analysis read the episode where it is (its sound alone is not copied out
-    // first: a copy starts its clock at the sound's own start, which shifts every time when the
-    // picture starts earlier).
-    const words = await transcribeStage(config.transcription, job, main, { start, end }, dir, signal);
+    const sound = main.info.hasAudio ? await copySoundTrack(main, path.join(dir, 'sound.mov'), signal) : main;
+    const words = await transcribeStage(config.transcription, job, sound, { start, end }, dir, signal);
     // A blog post an earlier attempt put on WordPress stays recorded (it is never posted twice).
     const content = { ...words.content, blogPost: job.content?.blogPost ?? null };
     await store.setContent(job.id, content);
@@ -283,7 +281,7 @@ async function processJob(ctx: JobContext, job: SubmissionJob, userId: string, s
 
     await store.progress(job.id, 'analysing', 12);
     // The analysis also measures the loudness the episode and every clip are normalised with.
-    const analysis = main.info.hasAudio ? await analyseAudio(main.file, start, end - start, signal) : null;
+    const analysis = main.info.hasAudio ? await analyseAudio(sound.file, start, end - start, signal) : null;
     const clips = analysis ? chooseClips(transcript, analysis, job.clipsPerEpisode, keywords) : evenlySpaced(end - start, job.clipsPerEpisode);
 
     await store.progress(job.id, 'planning the pieces', 14);

@@ -37,6 +37,21 @@ export interface MediaInput {
 
 const even = (n: number) => Math.max(2, Math.round(n / 2) * 2);
 
+/**
+ * `input`'s first sound track copied as it is into `output` (MOV holds whatever sound the upload's
+ * does): what the words and the analysis read, a few MB, instead of each streaming the whole
+ * upload. The picture's first frame goes along (the input opened a second time, read for an
+ * instant) so the copy's clock starts where the upload's does: a copy of the sound alone starts at
+ * the sound's own first sample, and every `-ss` into an upload whose picture starts earlier would
+ * land that much later.
+ */
+export async function copySoundTrack(input: MediaInput, output: string, signal?: AbortSignal): Promise<MediaInput> {
+  const firstFrame = input.info.video ? inputArgs('video', input.file, ['-t', '0.001']) : [];
+  const maps = input.info.video ? ['-map', '0:v:0', '-map', '1:a:0'] : ['-map', '0:a:0'];
+  await ffmpeg([...firstFrame, ...inputArgs('video', input.file), ...maps, '-c', 'copy', '-f', 'mov', output], signal);
+  return { file: output, info: input.info };
+}
+
 /** AAC sound, and an MP4 that plays while it downloads. */
 const AUDIO_OUT = ['-c:a', 'aac', '-b:a', '128k', '-ar', String(AUDIO_RATE), '-ac', '2', '-movflags', '+faststart'];
 
