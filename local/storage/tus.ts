@@ -11,6 +11,9 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { FileStore } from '@tus/file-store';
 import { EVENTS, Metadata, Server, type ServerOptions, type Upload } from '@tus/server';
 import { allowedOrigins } from '../lib/origins.ts';
@@ -25,6 +28,59 @@ type TusRequest = Parameters<NonNullable<ServerOptions['onIncomingRequest']>>[0]
 
 const tusPath = '/upload/resumable';
 const expiry = 24 * 60 * 60 * 1000;
+
+/**
+ * A Node request's body as a Web stream that hands the socket's reads over as they are, with up to
+ * 1 MiB queued. @tus/server's own Node entry (`server.handle`, through srvx) uses `Readable.toWeb`,
+ * which copies every 64 KiB read into a new array and pauses the socket after each: on loopback
+ * that garbage and churn held TUS well under a plain PUT (docs/decisions.md, "What limits loopback").
+ * `release` lets go of a body the answer did not need: Node then reads the rest and drops it, as it
+ * does for any request nobody read, so the client can finish sending and take the answer.
+ */
+function bodyStream(req: IncomingMessage): { stream: ReadableStream<Uint8Array>; release: () => void } {
+  let onData: ((chunk: Buffer) => void) | null = null;
+  const stream = new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        onData = (chunk) => {
+          controller.enqueue(chunk);
+          if ((controller.desiredSize ?? 0) <= 0) req.pause();
+        };
+        req.on('data', onData);
+        req.once('end', () => controller.close());
+        req.once('error', (error) => controller.error(error));
+      },
+      pull: () => void req.resume(),
+      cancel: () => void req.destroy(),
+    },
+    new ByteLengthQueuingStrategy({ highWaterMark: 1024 * 1024 }),
+  );
+  const release = () => {
+    if (onData) req.off('data', onData);
+    req.resume();
+  };
+  return { stream, release };
+}
+
+/** `server.handle` with the body read by `bodyStream`; the rest as srvx does it. */
+async function handleNode(server: Server, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const headers = new Headers();
+  for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i], req.rawHeaders[i + 1]);
+  const body = req.method === 'GET' || req.method === 'HEAD' ? null : bodyStream(req);
+  const request = new Request(new URL(req.url ?? '/', `http://${req.headers.host ?? 'localhost'}`), {
+    method: req.method,
+    headers,
+    body: body?.stream ?? null,
+    duplex: 'half',
+  } as RequestInit);
+  // What srvx's request carries: the library ends its write, keeping what arrived, when the client goes away.
+  Object.assign(request, { runtime: { name: 'node', node: { req, res } } });
+  const response = await server.handleWeb(request);
+  res.writeHead(response.status, [...response.headers].flat());
+  if (response.body) await pipeline(Readable.fromWeb(response.body as NodeReadableStream<Uint8Array>), res);
+  else res.end();
+  if (!req.complete) body?.release();
+}
 
 /** A TUS error: the real HTTP status and a plain-text body. */
 function tusError(error: unknown): { status_code: number; body: string } {
@@ -207,7 +263,7 @@ export function createTus(ctx: StorageContext): TusService {
   timer.unref();
 
   return {
-    handle: (req, res) => server.handle(req, res),
+    handle: (req, res) => handleNode(server, req, res),
     close: () => clearInterval(timer),
   };
 }
