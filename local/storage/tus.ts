@@ -67,7 +67,9 @@ async function handleNode(server: Server, req: IncomingMessage, res: ServerRespo
   const headers = new Headers();
   for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i], req.rawHeaders[i + 1]);
   const body = req.method === 'GET' || req.method === 'HEAD' ? null : bodyStream(req);
-  const request = new Request(new URL(req.url ?? '/', `http://${req.headers.host ?? 'localhost'}`), {
+  // The library reads only the path from the URL (Location takes its host from the Host header),
+  // so a Host that is no host name cannot break it.
+  const request = new Request(new URL(req.url ?? '/', 'http://localhost'), {
     method: req.method,
     headers,
     body: body?.stream ?? null,

@@ -377,6 +377,28 @@ describe('TUS resumable uploads', () => {
     }
   });
 
+  it('takes a request whose Host is not a host name without a 500', async () => {
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = http.request(endpoint, {
+        method: 'POST',
+        headers: {
+          host: 'not a host',
+          'tus-resumable': '1.0.0',
+          'upload-length': '10',
+          'upload-metadata': `bucketName ${Buffer.from(buckets.tus).toString('base64')},objectName ${Buffer.from(`${alice.id}/odd-host.txt`).toString('base64')}`,
+          authorization: `Bearer ${alice.jwt}`,
+        },
+      });
+      req.on('response', (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(status).toBeLessThan(500);
+  });
+
   it('answers OPTIONS with the TUS protocol headers', async () => {
     const res = await fetch(endpoint, { method: 'OPTIONS', headers: { origin: 'http://127.0.0.1:3000', 'access-control-request-method': 'POST' } });
     expect(res.status).toBe(204);
