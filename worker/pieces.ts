@@ -21,7 +21,7 @@ import { renderAudioTrack, renderClip, renderCopiedEpisode, renderVideoPiece, ty
 import { brandColours, type ClipStyle } from './media/styles.ts';
 import type { JobContext } from './process-submission.ts';
 import { QUEUE, type ProcessingJobData } from './queue.ts';
-import { downloadObject, signedObjectUrl, uploadObject } from './storage.ts';
+import { downloadObject, signedObjectUrls, uploadObject } from './storage.ts';
 import type { SubmissionJob } from './store.ts';
 import type { Transcript } from './transcript/transcript.ts';
 
@@ -198,10 +198,10 @@ export async function withTimeLimit(job: SubmissionJob, jobSignal: AbortSignal, 
   }
 }
 
-/** A signed URL for `objectPath` of `bucket` that lasts as long as a job of this submission may run. */
-export function signedForJob(ctx: JobContext, job: SubmissionJob, bucket: string, objectPath: string, signal: AbortSignal): Promise<string> {
+/** Signed URLs for `objectPaths` of `bucket`, in one request, that last as long as a job of this submission may run. */
+export function signedForJob(ctx: JobContext, job: SubmissionJob, bucket: string, objectPaths: string[], signal: AbortSignal): Promise<string[]> {
   const lifetime = Math.min(SIGNED_URL_MAX_SECONDS, job.limits.timeLimitSeconds + EXPIRY_MARGIN_SECONDS);
-  return signedObjectUrl(ctx.config, bucket, objectPath, lifetime, signal);
+  return signedObjectUrls(ctx.config, bucket, objectPaths, lifetime, signal);
 }
 
 /**
@@ -209,7 +209,8 @@ export function signedForJob(ctx: JobContext, job: SubmissionJob, bucket: string
  * machine fetches only the bytes of its piece's part (not the whole upload, up to 3 GB).
  */
 async function sourceInput(ctx: JobContext, job: SubmissionJob, plan: SubmissionPlan, signal: AbortSignal): Promise<MediaInput> {
-  return { file: await signedForJob(ctx, job, plan.main.bucket, plan.main.path, signal), info: plan.main.info };
+  const [file] = await signedForJob(ctx, job, plan.main.bucket, [plan.main.path], signal);
+  return { file, info: plan.main.info };
 }
 
 /** A brand video the plan accepted, fetched for this piece (as probed and measured by the submission job). */

@@ -94,7 +94,7 @@ async function fetchInput(ctx: JobContext, dir: string, bucket: string, objectPa
  * worker's disk first, so the picture's segments are queued as soon as it is probed.
  */
 async function uploadedPart(ctx: JobContext, job: SubmissionJob, objectPath: string, signal: AbortSignal): Promise<MediaInput> {
-  const file = await signedForJob(ctx, job, EPISODES_BUCKET, objectPath, signal);
+  const [file] = await signedForJob(ctx, job, EPISODES_BUCKET, [objectPath], signal);
   // Reasons name the subscriber's file, not the URL.
   return { file, info: await probe(file, signal, path.basename(objectPath)) };
 }
@@ -291,7 +291,7 @@ async function processJob(ctx: JobContext, job: SubmissionJob, userId: string, s
   }
 }
 
-/** Pieces the join fetches (or signs) side by side. */
+/** Pieces the join downloads side by side. */
 const PIECE_DOWNLOADS_AT_ONCE = 4;
 
 /** `run` over every item, at most `atOnce` at a time; the answers in the items' order. One failing starts no more. */
@@ -343,7 +343,7 @@ export async function joinSubmission(ctx: JobContext, data: PieceJobData, jobSig
       } else {
         // ffmpeg reads the segments and the sound from Storage as it writes the episode: the
         // whole picture is not first copied to disk (decisions.md, "The join's transfers").
-        const urls = await inTurns(episodePieces, PIECE_DOWNLOADS_AT_ONCE, (piece) => signedForJob(ctx, job, PROCESSING_PIECES_BUCKET, objectOf(piece), signal));
+        const urls = await signedForJob(ctx, job, PROCESSING_PIECES_BUCKET, episodePieces.map(objectOf), signal);
         const segments = plan.episode.layout.video.length;
         await joinEpisode({ videoFiles: urls.slice(0, segments), audioFile: urls[segments], dir, output: episodeFile, signal });
       }

@@ -81,26 +81,33 @@ export async function deleteObjects(access: StorageAccess, bucket: string, objec
 }
 
 /**
- * A URL that reads object `objectPath` of `bucket` for `expiresIn` seconds with no other
- * credential, and answers HTTP range requests (as Supabase Storage's signed URLs do): a piece's
- * ffmpeg reads only the bytes of its part of the episode instead of downloading all of it.
+ * URLs that read the named objects of `bucket` for `expiresIn` seconds with no other credential,
+ * and answer HTTP range requests (as Supabase Storage's signed URLs do): a piece's ffmpeg reads
+ * only the bytes of its part of the episode instead of downloading all of it. One request signs
+ * them all (Storage takes up to 1,000 paths; a plan names one per minute of episode and a few
+ * more); a missing object is a permanent error.
  */
-export async function signedObjectUrl(access: StorageAccess, bucket: string, objectPath: string, expiresIn: number, signal?: AbortSignal): Promise<string> {
-  const res = await fetch(objectUrl(access, bucket, objectPath, 'sign/'), {
+export async function signedObjectUrls(access: StorageAccess, bucket: string, objectPaths: string[], expiresIn: number, signal?: AbortSignal): Promise<string[]> {
+  const res = await fetch(`${access.supabaseUrl}/storage/v1/object/sign/${bucket}`, {
     method: 'POST',
     headers: { ...headers(access), 'content-type': 'application/json' },
-    body: JSON.stringify({ expiresIn: Math.ceil(expiresIn) }),
+    body: JSON.stringify({ expiresIn: Math.ceil(expiresIn), paths: objectPaths }),
     signal,
   });
   if (res.status === 404 || res.status === 400) {
     await res.body?.cancel();
-    throw new MediaError(`${bucket}/${objectPath} is no longer in storage`, true);
+    throw new MediaError(`${bucket}/${objectPaths.join(', ')} is no longer in storage`, true);
   }
-  if (!res.ok) throw await refusal(res, `signing ${bucket}/${objectPath}`);
-  const { signedURL } = (await readCappedJson(res, PROVIDER_ANSWER_MAX_BYTES)) as { signedURL: string };
-  // The token from the answer, on the object's path as this module encodes it (the answer's path
-  // is not encoded: a name with a space would break the URL ffmpeg requests).
-  const token = new URL(signedURL, 'http://x').searchParams.get('token');
-  if (!token) throw new Error(`Storage signed ${bucket}/${objectPath} without a token`);
-  return `${objectUrl(access, bucket, objectPath, 'sign/')}?token=${encodeURIComponent(token)}`;
+  if (!res.ok) throw await refusal(res, `signing in ${bucket}`);
+  const signed = (await readCappedJson(res, PROVIDER_ANSWER_MAX_BYTES)) as { error: string | null; path: string; signedURL: string | null }[];
+  return objectPaths.map((objectPath, i) => {
+    const answer = Array.isArray(signed) ? signed[i] : undefined;
+    if (answer?.path !== objectPath) throw new Error(`Storage answered the signing in ${bucket} out of order`);
+    if (answer.error || !answer.signedURL) throw new MediaError(`${bucket}/${objectPath} is no longer in storage`, true);
+    // The token from the answer, on the object's path as this module encodes it (the answer's
+    // path is not encoded: a name with a space would break the URL ffmpeg requests).
+    const token = new URL(answer.signedURL, 'http://x').searchParams.get('token');
+    if (!token) throw new Error(`Storage signed ${bucket}/${objectPath} without a token`);
+    return `${objectUrl(access, bucket, objectPath, 'sign/')}?token=${encodeURIComponent(token)}`;
+  });
 }

@@ -2,7 +2,7 @@
 // missing-Authorization error, the queued-emptying message, the bucket and info shapes, and byte
 // ranges read through a signed URL (the worker's pieces read their part of an episode so).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signedObjectUrl } from '../../worker/storage.ts';
+import { signedObjectUrls } from '../../worker/storage.ts';
 import { config } from '../support/stack.ts';
 import { buckets, clientAs, setUpTestBuckets, storageUrl, tearDownTestBuckets, testUser, type TestUser } from './storage-support.ts';
 
@@ -107,12 +107,22 @@ describe('answers as supabase/storage gives them', () => {
     expect((await read('bytes=5000-')).status).toBe(416);
   });
 
-  it("the worker's signed URL for a piece reads an object whose name has spaces, '&', '=' and '+' (ranges too)", async () => {
-    const name = `${alice.id}/My episode A&B=1 +2.mp4`;
-    const bytes = Buffer.from('0123456789');
-    expect((await alice.client.storage.from(buckets.private).upload(name, bytes, { contentType: 'video/mp4' })).error).toBeNull();
-    const url = await signedObjectUrl({ supabaseUrl: config.urls.api, serviceRoleKey: config.serviceRoleKey }, buckets.private, name, 60);
-    const res = await fetch(url, { headers: { range: 'bytes=2-4' } });
-    expect({ status: res.status, body: await res.text() }).toEqual({ status: 206, body: '234' });
+  it("the worker's signed URLs, one request for many, read objects whose names have spaces, '&', '=' and '+' (ranges too)", async () => {
+    const access = { supabaseUrl: config.urls.api, serviceRoleKey: config.serviceRoleKey };
+    const names = [`${alice.id}/My episode A&B=1 +2.mp4`, `${alice.id}/segment-1.mp4`];
+    for (const [i, name] of names.entries()) {
+      expect((await alice.client.storage.from(buckets.private).upload(name, Buffer.from(`${i}123456789`), { contentType: 'video/mp4' })).error).toBeNull();
+    }
+    const urls = await signedObjectUrls(access, buckets.private, names, 60);
+    expect(urls).toHaveLength(2);
+    for (const [i, url] of urls.entries()) {
+      const res = await fetch(url, { headers: { range: 'bytes=0-4' } });
+      expect({ status: res.status, body: await res.text() }).toEqual({ status: 206, body: `${i}1234` });
+    }
+    // A piece gone from Storage is a permanent error naming it.
+    await expect(signedObjectUrls(access, buckets.private, [names[1], `${alice.id}/gone.mp4`], 60)).rejects.toMatchObject({
+      message: `${buckets.private}/${alice.id}/gone.mp4 is no longer in storage`,
+      permanent: true,
+    });
   });
 });
