@@ -5,6 +5,7 @@ import { createWriteStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { PROVIDER_ANSWER_MAX_BYTES, readCappedJson, readCappedText } from '../supabase/functions/_shared/domain-server/capped-response.ts';
+import { STORAGE_MAX_OBJECTS_PER_REQUEST } from '../supabase/functions/_shared/domain-server/storage-limits.ts';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { fileBody } from './file-body.ts';
@@ -67,47 +68,56 @@ export async function uploadObject(
   await res.body?.cancel();
 }
 
+/** `objectPaths` in as few requests as Storage takes them (one after another), the answers in order. */
+async function perRequest<R>(objectPaths: string[], send: (slice: string[]) => Promise<R[]>): Promise<R[]> {
+  const answers: R[] = [];
+  for (let from = 0; from < objectPaths.length; from += STORAGE_MAX_OBJECTS_PER_REQUEST) {
+    answers.push(...(await send(objectPaths.slice(from, from + STORAGE_MAX_OBJECTS_PER_REQUEST))));
+  }
+  return answers;
+}
+
 /** Deletes the named objects of `bucket` (those already gone are no error). */
 export async function deleteObjects(access: StorageAccess, bucket: string, objectPaths: string[], signal?: AbortSignal): Promise<void> {
-  if (objectPaths.length === 0) return;
-  const res = await fetch(`${access.supabaseUrl}/storage/v1/object/${bucket}`, {
-    method: 'DELETE',
-    headers: { ...headers(access), 'content-type': 'application/json' },
-    body: JSON.stringify({ prefixes: objectPaths }),
-    signal,
+  await perRequest(objectPaths, async (slice) => {
+    const res = await fetch(`${access.supabaseUrl}/storage/v1/object/${bucket}`, {
+      method: 'DELETE',
+      headers: { ...headers(access), 'content-type': 'application/json' },
+      body: JSON.stringify({ prefixes: slice }),
+      signal,
+    });
+    if (!res.ok) throw await refusal(res, `deleting from ${bucket}`);
+    await res.body?.cancel();
+    return [];
   });
-  if (!res.ok) throw await refusal(res, `deleting from ${bucket}`);
-  await res.body?.cancel();
 }
 
 /**
  * URLs that read the named objects of `bucket` for `expiresIn` seconds with no other credential,
  * and answer HTTP range requests (as Supabase Storage's signed URLs do): a piece's ffmpeg reads
  * only the bytes of its part of the episode instead of downloading all of it. One request signs
- * them all (Storage takes up to 1,000 paths; a plan names one per minute of episode and a few
+ * up to STORAGE_MAX_OBJECTS_PER_REQUEST of them (a plan names one a minute of episode and a few
  * more); a missing object is a permanent error.
  */
 export async function signedObjectUrls(access: StorageAccess, bucket: string, objectPaths: string[], expiresIn: number, signal?: AbortSignal): Promise<string[]> {
-  const res = await fetch(`${access.supabaseUrl}/storage/v1/object/sign/${bucket}`, {
-    method: 'POST',
-    headers: { ...headers(access), 'content-type': 'application/json' },
-    body: JSON.stringify({ expiresIn: Math.ceil(expiresIn), paths: objectPaths }),
-    signal,
-  });
-  if (res.status === 404 || res.status === 400) {
-    await res.body?.cancel();
-    throw new MediaError(`${bucket}/${objectPaths.join(', ')} is no longer in storage`, true);
-  }
-  if (!res.ok) throw await refusal(res, `signing in ${bucket}`);
-  const signed = (await readCappedJson(res, PROVIDER_ANSWER_MAX_BYTES)) as { error: string | null; path: string; signedURL: string | null }[];
-  return objectPaths.map((objectPath, i) => {
-    const answer = Array.isArray(signed) ? signed[i] : undefined;
-    if (answer?.path !== objectPath) throw new Error(`Storage answered the signing in ${bucket} out of order`);
-    if (answer.error || !answer.signedURL) throw new MediaError(`${bucket}/${objectPath} is no longer in storage`, true);
-    // The token from the answer, on the object's path as this module encodes it (the answer's
-    // path is not encoded: a name with a space would break the URL ffmpeg requests).
-    const token = new URL(answer.signedURL, 'http://x').searchParams.get('token');
-    if (!token) throw new Error(`Storage signed ${bucket}/${objectPath} without a token`);
-    return `${objectUrl(access, bucket, objectPath, 'sign/')}?token=${encodeURIComponent(token)}`;
+  return perRequest(objectPaths, async (slice) => {
+    const res = await fetch(`${access.supabaseUrl}/storage/v1/object/sign/${bucket}`, {
+      method: 'POST',
+      headers: { ...headers(access), 'content-type': 'application/json' },
+      body: JSON.stringify({ expiresIn: Math.ceil(expiresIn), paths: slice }),
+      signal,
+    });
+    if (!res.ok) throw await refusal(res, `signing in ${bucket}`);
+    const signed = (await readCappedJson(res, PROVIDER_ANSWER_MAX_BYTES)) as { error: string | null; path: string; signedURL: string | null }[];
+    return slice.map((objectPath, i) => {
+      const answer = Array.isArray(signed) ? signed[i] : undefined;
+      if (answer?.path !== objectPath) throw new Error(`Storage answered the signing in ${bucket} out of order`);
+      if (answer.error || !answer.signedURL) throw new MediaError(`${bucket}/${objectPath} is no longer in storage`, true);
+      // The token from the answer, on the object's path as this module encodes it (the answer's
+      // path is not encoded: a name with a space would break the URL ffmpeg requests).
+      const token = new URL(answer.signedURL, 'http://x').searchParams.get('token');
+      if (!token) throw new Error(`Storage signed ${bucket}/${objectPath} without a token`);
+      return `${objectUrl(access, bucket, objectPath, 'sign/')}?token=${encodeURIComponent(token)}`;
+    });
   });
 }

@@ -2,6 +2,7 @@
 // the caller's role and claims, so storage.objects RLS decides what each caller can see and do.
 import fs from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { STORAGE_MAX_OBJECTS_PER_REQUEST } from '../../supabase/functions/_shared/domain-server/storage-limits.ts';
 import type { StorageContext } from './context.ts';
 import type { ObjectRow } from './db.ts';
 import { sendObject } from './download.ts';
@@ -203,7 +204,9 @@ export async function removeObjects(ctx: StorageContext, req: IncomingMessage, r
   if (!Array.isArray(body.prefixes) || body.prefixes.some((p) => typeof p !== 'string')) {
     throw errors.invalidRequest('body must have required property \'prefixes\'');
   }
-  if (body.prefixes.length > 1000) throw errors.invalidRequest('body/prefixes must NOT have more than 1000 items');
+  if (body.prefixes.length > STORAGE_MAX_OBJECTS_PER_REQUEST) {
+    throw errors.invalidRequest(`body/prefixes must NOT have more than ${STORAGE_MAX_OBJECTS_PER_REQUEST} items`);
+  }
   const { rows } = await ctx.db.as(caller, (db) =>
     db.query<ObjectRow>('delete from storage.objects where bucket_id = $1 and name = any($2::text[]) returning *', [bucketId, body.prefixes]),
   );

@@ -2,7 +2,7 @@
 // Creating one needs the caller to see (download) or be allowed to insert (upload) the object;
 // using one needs no other credential.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { SIGNED_URL_MAX_SECONDS } from '../../supabase/functions/_shared/domain-server/storage-limits.ts';
+import { SIGNED_URL_MAX_SECONDS, STORAGE_MAX_OBJECTS_PER_REQUEST } from '../../supabase/functions/_shared/domain-server/storage-limits.ts';
 import type { StorageContext } from './context.ts';
 import { sendObject } from './download.ts';
 import { errors } from './errors.ts';
@@ -44,6 +44,10 @@ export async function signDownloads(ctx: StorageContext, req: IncomingMessage, r
     throw errors.invalidRequest("body must have required property 'paths'");
   }
   const paths = body.paths as string[];
+  if (paths.length < 1) throw errors.invalidRequest('body/paths must NOT have fewer than 1 items');
+  if (paths.length > STORAGE_MAX_OBJECTS_PER_REQUEST) {
+    throw errors.invalidRequest(`body/paths must NOT have more than ${STORAGE_MAX_OBJECTS_PER_REQUEST} items`);
+  }
   const { rows } = await ctx.db.as(caller, (db) =>
     db.query<{ name: string }>('select name from storage.objects where bucket_id = $1 and name = any($2::text[])', [bucketId, paths]),
   );

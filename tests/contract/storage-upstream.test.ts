@@ -2,7 +2,8 @@
 // missing-Authorization error, the queued-emptying message, the bucket and info shapes, and byte
 // ranges read through a signed URL (the worker's pieces read their part of an episode so).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signedObjectUrls } from '../../worker/storage.ts';
+import { STORAGE_MAX_OBJECTS_PER_REQUEST } from '../../supabase/functions/_shared/domain-server/storage-limits.ts';
+import { deleteObjects, signedObjectUrls } from '../../worker/storage.ts';
 import { config } from '../support/stack.ts';
 import { buckets, clientAs, setUpTestBuckets, storageUrl, tearDownTestBuckets, testUser, type TestUser } from './storage-support.ts';
 
@@ -124,5 +125,17 @@ describe('answers as supabase/storage gives them', () => {
       message: `${buckets.private}/${alice.id}/gone.mp4 is no longer in storage`,
       permanent: true,
     });
+  });
+
+  it("the worker deletes more objects than Storage takes in one request, in as many as it needs", async () => {
+    const access = { supabaseUrl: config.urls.api, serviceRoleKey: config.serviceRoleKey };
+    const names = Array.from({ length: STORAGE_MAX_OBJECTS_PER_REQUEST + 1 }, (_, i) => `${alice.id}/many/${i}.bin`);
+    const kept = `${alice.id}/many/kept.bin`;
+    for (const name of [names[0], names[STORAGE_MAX_OBJECTS_PER_REQUEST], kept]) {
+      expect((await alice.client.storage.from(buckets.private).upload(name, Buffer.from('x'), { contentType: 'video/mp4' })).error).toBeNull();
+    }
+    await deleteObjects(access, buckets.private, names);
+    const { data } = await service().storage.from(buckets.private).list(`${alice.id}/many`);
+    expect(data?.map((file) => file.name)).toEqual(['kept.bin']);
   });
 });

@@ -3,7 +3,7 @@
 import http from 'node:http';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SIGNED_URL_MAX_SECONDS } from '../../supabase/functions/_shared/domain-server/storage-limits.ts';
+import { SIGNED_URL_MAX_SECONDS, STORAGE_MAX_OBJECTS_PER_REQUEST } from '../../supabase/functions/_shared/domain-server/storage-limits.ts';
 import { config } from '../support/stack.ts';
 import {
   buckets, clientAs, filesUnder, lapsedSignedUrlToken, objectRow, setUpTestBuckets, tearDownTestBuckets, storageUrl, testUser, userJwt, type TestUser,
@@ -207,6 +207,10 @@ describe('signed URLs', () => {
     expect(await (await fetch(result.data![0].signedUrl!)).text()).toBe('a');
     expect(result.data![1]).toMatchObject({ path: `${alice.id}/batch/missing.txt`, signedUrl: null });
     expect(result.data![1].error).toBeTruthy();
+    // As Storage's schema: at least one path, at most STORAGE_MAX_OBJECTS_PER_REQUEST.
+    const tooMany = await bucket.createSignedUrls(Array.from({ length: STORAGE_MAX_OBJECTS_PER_REQUEST + 1 }, (_, i) => `${alice.id}/batch/${i}.txt`), 60);
+    expect(tooMany.error?.message).toBe(`body/paths must NOT have more than ${STORAGE_MAX_OBJECTS_PER_REQUEST} items`);
+    expect((await bucket.createSignedUrls([], 60)).error?.message).toBe('body/paths must NOT have fewer than 1 items');
   });
 
   it('a signed upload URL lets anyone upload that one object, owned by the signer', async () => {

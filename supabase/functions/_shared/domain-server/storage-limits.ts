@@ -5,6 +5,9 @@
 /** The longest a signed download URL may live: a week, what the processing automation needs. */
 export const SIGNED_URL_MAX_SECONDS = 7 * 24 * 60 * 60;
 
+/** The most object names one Storage request takes (deleting by prefixes, signing many URLs). */
+export const STORAGE_MAX_OBJECTS_PER_REQUEST = 1000;
+
 /** An episode upload no submission names is deleted after this long (storage-cleanup). */
 export const UNSUBMITTED_UPLOAD_RETENTION_HOURS = 72;
 
