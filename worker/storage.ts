@@ -111,7 +111,7 @@ export async function signedObjectUrls(access: StorageAccess, bucket: string, ob
     const signed = (await readCappedJson(res, PROVIDER_ANSWER_MAX_BYTES)) as { error: string | null; path: string; signedURL: string | null }[];
     return slice.map((objectPath, i) => {
       const answer = Array.isArray(signed) ? signed[i] : undefined;
-      if (answer?.path !== objectPath) throw new Error(`Storage answered the signing in ${bucket} out of order`);
+      if (answer?.path !== objectPath) throw new Error(`Storage answered the signing in ${bucket} with other paths than asked`);
       if (answer.error || !answer.signedURL) throw new MediaError(`${bucket}/${objectPath} is no longer in storage`, true);
       // The token from the answer, on the object's path as this module encodes it (the answer's
       // path is not encoded: a name with a space would break the URL ffmpeg requests).
