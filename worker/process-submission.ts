@@ -3,8 +3,8 @@
 // once, then transcribes and analyses its sound and plans the other pieces (pieces.ts); each piece
 // (a segment of the episode's picture, its sound, a clip) is rendered by whichever worker takes
 // it; the join puts the episode together and delivers everything to the subscriber's Drive,
-// schedules the posts and records the outcome. Each is safe to run again after a crash: a delivered submission is left
-// alone, and files already in Drive are not sent twice.
+// schedules the posts and records the outcome. Each is safe to run again after a crash: a
+// delivered submission is left alone, and files already in Drive are not sent twice.
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type pg from 'pg';
