@@ -116,6 +116,8 @@ const functions: Record<string, Grants> = {
   'private.submit_episode(text[],jsonb)': exec('authenticated'),
   'private.retry_episode(uuid)': exec('authenticated'),
   'private.episode_outcome(uuid)': exec('authenticated', 'service_role'),
+  'private.episode_reached_subscriber(uuid)': exec('authenticated', 'service_role'),
+  'private.episode_uses_allowance(uuid)': exec('authenticated', 'service_role'),
   'private.timestamp_seconds(text)': exec('authenticated', 'service_role'),
   'private.check_trim_against_length(jsonb,numeric)': exec('authenticated', 'service_role'),
   'private.change_scheduled_post(uuid,text,timestamp with time zone)': exec('authenticated'),

@@ -146,6 +146,49 @@ describe('the month’s allowance and the total', () => {
     });
   });
 
+  it('an episode whose files reached Drive before it failed keeps its slot, and its retry needs none (issue 39, item 1)', async () => {
+    await inRolledBackTx(async (db) => {
+      const user = await createReadySubscriber(db, 'starter');
+      const files = [`${user.id}/u/a.mp4`, `${user.id}/u/b.mp4`];
+      for (const file of files) await addCheckedEpisodeFile(db, file, 45);
+      const first = String((await submit(db, user.id, [files[0]])).id);
+      // What the worker leaves when Drive is disconnected after the finished episode landed: the
+      // episode's file recorded with its Drive id, the next file not, and the job failed.
+      await db.query(
+        `update public.episode_processing
+            set status = 'failed', failure_reason = 'Google Drive is not connected. Please reconnect your Google Drive account.',
+                outputs = '[{"name": "Show.mp4", "kind": "episode", "driveFileId": "drive-1"}, {"name": "Show - clip 01.mp4", "kind": "clip"}]'
+          where episode_id = $1`,
+        [first],
+      );
+      await db.query(`update public.submission_logs set submitted_at = now() - interval '1 minute' where episode_id = $1`, [first]);
+      expect(await stats(db, user.id)).toMatchObject({ thisMonth: 1, total: 0, canSubmit: false, blockReason: 'monthly_limit' });
+      expect(await runAs(db, { id: user.id }, 'select public.submit_episode($1)', [[files[1]]])).toMatchObject({ code: 'PT403', message: 'monthly_limit' });
+
+      // Finishing the delivery it paid for takes no second slot.
+      const [{ r }] = await queryAs<{ r: Json }>(db, { id: user.id }, 'select public.retry_episode($1) as r', [first]);
+      expect(r).toMatchObject({ id: first });
+      expect(await stats(db, user.id)).toMatchObject({ thisMonth: 1, blockReason: 'monthly_limit' });
+      expect(await countRows(db, user.id)).toEqual({ episodes: 1, logs: 2, deliveries: 2 });
+    });
+  });
+
+  it('an episode with a post that went out keeps its slot even if no Drive file is recorded', async () => {
+    await inRolledBackTx(async (db) => {
+      const user = await createReadySubscriber(db, 'starter');
+      const file = `${user.id}/u/a.mp4`;
+      await addCheckedEpisodeFile(db, file, 45);
+      const episode = String((await submit(db, user.id, [file])).id);
+      await db.query(
+        `insert into public.scheduled_posts (episode_processing_id, user_id, provider, clip_name, drive_file_id, scheduled_for, status, posted_at)
+         select id, user_id, 'x', 'Show - clip 01.mp4', 'drive-2', now(), 'posted', now() from public.episode_processing where episode_id = $1`,
+        [episode],
+      );
+      await failProcessing(db, episode);
+      expect(await stats(db, user.id)).toMatchObject({ thisMonth: 1, blockReason: 'monthly_limit' });
+    });
+  });
+
   it('an episode delivered once stays processed and counted, whatever a later resubmission does', async () => {
     await inRolledBackTx(async (db) => {
       const user = await createReadySubscriber(db, 'starter');
