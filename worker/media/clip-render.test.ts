@@ -130,3 +130,38 @@ describe('a rendered clip', () => {
     expect(whiteish(pixels(bare, 1, '180:40:0:204'))).toBe(0);
   }, 60_000);
 });
+
+describe('a clip titled by the subscriber', () => {
+  /** Columns of the top band (CREATIVE's title area) holding the title's light pixels: [first, last], or null. */
+  async function titleColumns(title: string, name: string): Promise<[number, number] | null> {
+    const textFile = path.join(dir, `${name}.txt`);
+    writeFileSync(textFile, title);
+    const output = path.join(dir, `${name}.mp4`);
+    // Black on a white primary band, so the title is the only dark there.
+    const bandColours: BrandColours = { primary: 'FFFFFF', secondary: '000000', tertiary: '000000' };
+    await renderClip({
+      main: { file: plainVideo, info: await probe(plainVideo) }, start: 0, end: 3, style: 'CREATIVE', colours: bandColours, output, settings,
+      text: { title: { textFile, length: [...title].length } },
+    });
+    // CREATIVE's band is the top tenth (32 px of 320).
+    const band = pixels(output, 1, '180:28:0:2');
+    const columns = new Set<number>();
+    band.forEach(([r, g, b], i) => {
+      if (r < 100 && g < 100 && b < 100) columns.add(i % 180);
+    });
+    return columns.size ? [Math.min(...columns), Math.max(...columns)] : null;
+  }
+
+  it('burns "%" in a title as it is written: no expansion of the worker\'s clock, no vanished title (issue 39, item 3)', async () => {
+    // drawtext expands %{...} by default: each "%{localtime}" became the worker's date and time
+    // (19 characters in the room sized for 12, so the title ran off both edges), and "100% done"
+    // was a parse error that left no title at all.
+    for (const [name, title] of [['clock', '%{localtime} %{localtime}'], ['percent', '100% done']]) {
+      const columns = await titleColumns(title, name);
+      expect(columns, title).not.toBeNull();
+      const [first, last] = columns!;
+      expect(first, title).toBeGreaterThan(3);
+      expect(last, title).toBeLessThan(176);
+    }
+  }, 60_000);
+});

@@ -57,7 +57,8 @@ export interface Caption {
 function captionFilter(caption: Caption, colours: BrandColours, width: number, centreY: number, areaHeight: number): string {
   // DejaVu Sans Bold averages about 0.62 em per character.
   const size = Math.max(8, Math.floor(Math.min(areaHeight * 0.45, (width * 0.9) / (Math.max(1, caption.length) * 0.62))));
-  return `drawtext=fontfile=${quoted(FALLBACK_FONT.file)}:textfile=${quoted(caption.textFile)}:fontsize=${size}:fontcolor=0x${captionColour(colours)}:x=(w-text_w)/2:y=${Math.round(centreY)}-text_h/2`;
+  // expansion=none: the text is the subscriber's, burned as written (drawtext would expand %{...}).
+  return `drawtext=fontfile=${quoted(FALLBACK_FONT.file)}:textfile=${quoted(caption.textFile)}:expansion=none:fontsize=${size}:fontcolor=0x${captionColour(colours)}:x=(w-text_w)/2:y=${Math.round(centreY)}-text_h/2`;
 }
 
 /** The crop window's shape when framing on the speaker: 9:16, or 4:5 for CREATIVE's inset picture. */
