@@ -7,6 +7,7 @@ import { statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { ApiError } from './api-error.ts';
 import { fileBody } from './file-body.ts';
+import { htmlText, linkedinCommentary, youtubeText } from './content/platform-text.ts';
 import { answerJson, check } from './provider-answer.ts';
 import type { WorkerConfig } from './config.ts';
 import { assertPublicSite, siteJson, USER_SITE_TIMEOUT_MS, USER_SITE_UPLOAD_TIMEOUT_MS } from './user-site.ts';
@@ -42,7 +43,7 @@ export async function postToYouTube(config: WorkerConfig, token: string, clip: C
       'x-upload-content-type': 'video/mp4',
       'x-upload-content-length': String(size),
     },
-    body: JSON.stringify({ snippet: { title: [...clip.title].slice(0, 100).join(''), description: clip.body ?? '' }, status: { privacyStatus: 'public' } }),
+    body: JSON.stringify({ snippet: { title: [...youtubeText(clip.title)].slice(0, 100).join(''), description: youtubeText(clip.body ?? '') }, status: { privacyStatus: 'public' } }),
   });
   await check(start, 'Starting the YouTube upload');
   const session = start.headers.get('location');
@@ -123,7 +124,7 @@ export async function postToLinkedIn(config: WorkerConfig, token: string, clip: 
     headers: { ...rest, 'content-type': 'application/json' },
     body: JSON.stringify({
       author,
-      commentary: clip.text,
+      commentary: linkedinCommentary(clip.text),
       visibility: 'PUBLIC',
       distribution: { feedDistribution: 'MAIN_FEED', targetEntities: [], thirdPartyDistributionChannels: [] },
       content: { media: { title: clip.title, id: value.video } },
@@ -163,7 +164,7 @@ export async function postToWordpress(
     method: 'POST',
     headers: { ...auth, 'content-type': 'application/json' },
     body: JSON.stringify({
-      title: clip.title,
+      title: htmlText(clip.title),
       status: 'publish',
       content: `<!-- wp:video {"id":${Number(media.id)}} -->\n<figure class="wp-block-video"><video controls src="${escaped}"></video></figure>\n<!-- /wp:video -->${clip.body ? `\n${clip.body}` : ''}`,
     }),
@@ -184,7 +185,7 @@ export async function publishToWordpress(
   const res = await fetch(postsUrl, {
     method: 'POST',
     headers: { authorization: `Basic ${Buffer.from(`${site.username}:${site.password}`).toString('base64')}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ title: post.title, status: post.status, content: post.html }),
+    body: JSON.stringify({ title: htmlText(post.title), status: post.status, content: post.html }),
     redirect: 'manual',
     signal: AbortSignal.timeout(USER_SITE_TIMEOUT_MS),
   });

@@ -3,6 +3,7 @@
 // the episode. Kept in Drive as Markdown and sent to WordPress as HTML.
 import type { Transcript } from '../transcript/transcript.ts';
 import type { ShowNotes } from '../../supabase/functions/_shared/domain/episode-content.ts';
+import { htmlText } from './platform-text.ts';
 import { listTitle } from './show-notes.ts';
 
 export interface BlogPost {
@@ -14,7 +15,6 @@ export interface BlogPost {
 /** Sentences a chapter's section keeps at most, the most central first (then put back in order). */
 const SECTION_SENTENCES = 4;
 
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 // Markdown punctuation in spoken words is text, not formatting.
 const escapeMarkdown = (text: string) => text.replace(/([\\`*_[\]<>#|])/g, '\\$1');
 
@@ -39,11 +39,11 @@ export function blogPost(input: {
     return { heading: `${chapter.title} (${chapter.time})`, text: kept.join(' ') };
   });
   const html = [
-    `<p>${escapeHtml(notes.summary)}</p>`,
-    ...sections.flatMap((s) => [`<h2>${escapeHtml(s.heading)}</h2>`, `<p>${escapeHtml(s.text)}</p>`]),
-    ...(notes.quotes.length ? ['<h2>Key quotes</h2>', ...notes.quotes.map((q) => `<blockquote><p>${escapeHtml(q.text)}</p><cite>${q.time}</cite></blockquote>`)] : []),
-    ...(link ? [`<p><a href="${escapeHtml(link)}">Watch the full episode</a></p>`] : []),
-    ...(notes.keywords.length ? [`<p>Topics: ${escapeHtml(notes.keywords.join(', '))}</p>`] : []),
+    `<p>${htmlText(notes.summary)}</p>`,
+    ...sections.flatMap((s) => [`<h2>${htmlText(s.heading)}</h2>`, `<p>${htmlText(s.text)}</p>`]),
+    ...(notes.quotes.length ? ['<h2>Key quotes</h2>', ...notes.quotes.map((q) => `<blockquote><p>${htmlText(q.text)}</p><cite>${q.time}</cite></blockquote>`)] : []),
+    ...(link ? [`<p><a href="${htmlText(link)}">Watch the full episode</a></p>`] : []),
+    ...(notes.keywords.length ? [`<p>Topics: ${htmlText(notes.keywords.join(', '))}</p>`] : []),
   ].join('\n');
   const markdown = [
     `# ${escapeMarkdown(title)}`,

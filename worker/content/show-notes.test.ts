@@ -81,7 +81,7 @@ describe('blog post', () => {
     expect(post.html.match(/<h2>/g)).toHaveLength(notes.chapters.length + 1);
     expect(post.html).toContain(`<p>${notes.summary}</p>`);
     expect(post.html).toContain('<blockquote>');
-    expect(post.html).toContain('<a href="https://drive.example/file?id=1&#38;x=2">Watch the full episode</a>');
+    expect(post.html).toContain('<a href="https://drive.example/file?id=1&amp;x=2">Watch the full episode</a>');
     expect(post.markdown).toContain('# Show \\<12\\>');
     expect(post.markdown).toContain('[Watch the full episode](https://drive.example/file?id=1&x=2)');
   });

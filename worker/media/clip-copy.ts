@@ -6,6 +6,7 @@
 // to its limit: YouTube title 100 and description 5,000 characters; X 280 (weighted as X
 // counts, CJK double); LinkedIn 3,000; WordPress has none that matters. Without words the clip
 // keeps its file name as its title, as before.
+import { htmlText } from '../content/platform-text.ts';
 import { isQuestion, tokens } from './clip-selection.ts';
 
 export interface ClipPosts {
@@ -133,10 +134,9 @@ export function clipCopy(sentences: string[], keywords: string[], episodeTitle: 
   const linkedin = fit(`${title}\n\n“${quote}”\n\n${from}\n\n${tags.slice(0, 5).join(' ')}`.trim(), LIMITS.linkedin, (s) => [...s].length);
   const youtubeTitle = fit(`${title} ${tags.slice(0, 1).join(' ')}`.trim(), LIMITS.youtubeTitle);
   const description = fit(`${quote}\n\n${from}\n\n${[...tags.slice(0, 3), '#Shorts'].join(' ')}`, LIMITS.youtubeDescription);
-  const escape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
   const content = [
-    `<!-- wp:quote -->\n<blockquote class="wp-block-quote"><p>${escape(quote)}</p></blockquote>\n<!-- /wp:quote -->`,
-    `<!-- wp:paragraph -->\n<p>${escape(from)} ${escape(tags.slice(0, 5).join(' '))}</p>\n<!-- /wp:paragraph -->`,
+    `<!-- wp:quote -->\n<blockquote class="wp-block-quote"><p>${htmlText(quote)}</p></blockquote>\n<!-- /wp:quote -->`,
+    `<!-- wp:paragraph -->\n<p>${htmlText(from)} ${htmlText(tags.slice(0, 5).join(' '))}</p>\n<!-- /wp:paragraph -->`,
   ].join('\n');
   return {
     title,
