@@ -68,6 +68,10 @@ export function fromDbError(error: unknown): StorageError {
       return errors.keyAlreadyExists();
     case '23503':
       return new StorageError(404, 'InvalidRequest', 'The related resource does not exist');
+    // Text or JSON Postgres cannot hold (a NUL, an invalid escape): the client's input, as upstream answers it.
+    case '22021':
+    case '22P05':
+      return errors.invalidRequest(pgError.message ?? 'Invalid input');
     case '57014':
       return new StorageError(544, 'DatabaseTimeout', 'The connection to the database timed out');
     default:

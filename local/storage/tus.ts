@@ -22,7 +22,7 @@ import type { BucketRow } from './db.ts';
 import { errors, StorageError } from './errors.ts';
 import type { Caller, DbRole } from './jwt.ts';
 import { checkMimeType, sizeLimit } from './limits.ts';
-import { bucketFor, cacheControlOf, checkCanUpload, commitObject, type UploadTarget } from './upload.ts';
+import { bucketFor, cacheControlOf, checkCanUpload, commitObject, storableMetadata, type UploadTarget } from './upload.ts';
 
 type TusRequest = Parameters<NonNullable<ServerOptions['onIncomingRequest']>>[0];
 
@@ -113,6 +113,7 @@ function uploadInfo(metadata: Record<string, string | null> | undefined): Upload
     } catch {
       throw errors.invalidRequest('Upload-Metadata metadata must be JSON');
     }
+    storableMetadata(userMetadata);
   }
   return {
     bucketName,

@@ -117,13 +117,19 @@ export async function commitObject(
 
 function parseUserMetadata(value: string | undefined, base64: boolean): Record<string, unknown> | null {
   if (!value) return null;
+  let parsed: unknown;
   try {
-    const text = base64 ? Buffer.from(value, 'base64').toString('utf8') : value;
-    const parsed = JSON.parse(text) as unknown;
-    return parsed && typeof parsed === 'object' ? (parsed as Record<string, unknown>) : null;
+    parsed = JSON.parse(base64 ? Buffer.from(value, 'base64').toString('utf8') : value);
   } catch {
     throw errors.invalidRequest('Invalid metadata');
   }
+  return parsed && typeof parsed === 'object' ? storableMetadata(parsed as Record<string, unknown>) : null;
+}
+
+/** User metadata Postgres can store as jsonb: no NUL in any key or string (JSON writes it \u0000). */
+export function storableMetadata(metadata: Record<string, unknown>): Record<string, unknown> {
+  if (JSON.stringify(metadata).includes('\\u0000')) throw errors.invalidRequest('Invalid metadata: it holds a NUL character');
+  return metadata;
 }
 
 /**
