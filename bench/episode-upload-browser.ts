@@ -114,8 +114,19 @@ async function sendFromPage(page: Page, options: { url: string; pieceBytes: numb
   return milliseconds / 1000;
 }
 
+/** Opens an episode upload of `name` as the user (Storage takes only opened uploads in the episodes bucket). */
+async function openUpload(config: StackConfig, token: string, name: string): Promise<void> {
+  const response = await fetch(`${config.urls.api}/rest/v1/rpc/open_episode_upload`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, apikey: config.anonKey, 'content-type': 'application/json' },
+    body: JSON.stringify({ name, bytes: size }),
+  });
+  if (!response.ok) throw new Error(`opening the upload answered ${response.status}: ${await response.text()}`);
+}
+
 /** A fresh TUS upload in the user's folder of the episodes bucket: its URL and the headers to send to it. */
 async function createTusUpload(config: StackConfig, token: string, name: string): Promise<{ url: string; headers: Record<string, string> }> {
+  await openUpload(config, token, name);
   const b64 = (value: string) => Buffer.from(value).toString('base64');
   const headers = { 'tus-resumable': '1.0.0', authorization: `Bearer ${token}`, apikey: config.anonKey };
   const response = await fetch(`${config.urls.api}/storage/v1/upload/resumable`, {
@@ -298,7 +309,10 @@ export async function bench(): Promise<Row[]> {
     const user = await createUser('onboarded', { tier: 'growth', drive: 'connected', hostingReady: true });
     const token = await accessToken(config, user.email, user.password);
     const anchorScript = await uppyBundle();
-    const anchor = (objectName: string) => ({ supabaseUrl: config.urls.api, anonKey: config.anonKey, accessToken: token, bucketName: 'episodes', objectName });
+    const anchor = async (objectName: string) => {
+      await openUpload(config, token, objectName);
+      return { supabaseUrl: config.urls.api, anonKey: config.anonKey, accessToken: token, bucketName: 'episodes', objectName };
+    };
 
     const rawSeconds = Math.min(await rawPut(work, source, size), await rawPut(work, source, size));
 
@@ -327,7 +341,7 @@ export async function bench(): Promise<Row[]> {
     await sampler;
     // SPA, Uppy, Uppy, SPA: neither always follows the other's disk writeback; best of 2 each.
     const uppy = await uppyPage(page, anchorScript, source);
-    const uppyRuns = [await uppyUpload(uppy, anchor(`${user.id}/bench-uppy-loopback-1/episode.mp4`)), await uppyUpload(uppy, anchor(`${user.id}/bench-uppy-loopback-2/episode.mp4`))];
+    const uppyRuns = [await uppyUpload(uppy, await anchor(`${user.id}/bench-uppy-loopback-1/episode.mp4`)), await uppyUpload(uppy, await anchor(`${user.id}/bench-uppy-loopback-2/episode.mp4`))];
     await uppy.close();
     const spaRuns = [spaFirst, await spaUpload(await dialogPage(page.context()), source)];
     const spaSeconds = Math.min(...spaRuns);
@@ -355,7 +369,7 @@ export async function bench(): Promise<Row[]> {
       await fileInPage(linkPage, source);
       const put = await sendFromPage(linkPage, { url: plain.url, pieceBytes: 0, client: 'fetch' });
       const spa = await spaUpload(linkPage, source);
-      const uppy = await uppyUpload(await uppyPage(linkPage, anchorScript, source), anchor(`${user.id}/bench-uppy-link/episode.mp4`));
+      const uppy = await uppyUpload(await uppyPage(linkPage, anchorScript, source), await anchor(`${user.id}/bench-uppy-link/episode.mp4`));
       onLinkFigures = { put, spa, uppy };
       if (detail) {
         pieces.push(['On the link: Chromium, sequential 6 MiB fetch PUTs to the plain server', await sendFromPage(linkPage, { url: plain.url, pieceBytes: CHUNK, client: 'fetch' })]);

@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { config, withDb } from '../support/stack.ts';
 import { createUser } from '../support/users.ts';
+import { mp4Bytes } from '../support/media-fixtures.ts';
 import { callApi, countRows, mp4Like, readySubmitter, submitEpisode, tokenOf, uploadEpisodeFile, useAutomation } from '../support/episodes.ts';
 
 // The webhook takes these submissions and leaves them pending: the built-in worker would fail
@@ -102,17 +103,22 @@ describe('POST /api/episodes/submit-direct-storage', () => {
 
   it('a file replaced after its check must be checked again', async () => {
     const gina = await readySubmitter({ tier: 'starter' });
-    expect((await submitEpisode(gina, [(await uploadEpisodeFile(gina)).path])).status).toBe(201);
-    const file = await uploadEpisodeFile(gina);
+    const file = await uploadEpisodeFile(gina, 0, 'episode.mp4', Buffer.from(mp4Bytes(320, 180, { durationSeconds: 45 })) as Buffer<ArrayBuffer>);
     const direct = () =>
       fetch(`${config.urls.api}/rest/v1/rpc/submit_episode`, {
         method: 'POST',
         headers: { apikey: config.anonKey, authorization: `Bearer ${gina.token}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ files: [file.path] }),
+        body: JSON.stringify({ files: [file.path], options: { startTimestamp: '9:05:07' } }),
       }).then(async (res) => ({ status: res.status, reason: (await res.json()).message }));
-    // Checked by the api, then refused by the plan's limit: the check stands for these bytes.
-    expect((await submitEpisode(gina, [file.path])).status).toBe(403);
-    expect(await direct()).toEqual({ status: 403, reason: 'monthly_limit' });
+    // Checked by the api, then refused for its start time: the check stands for these bytes.
+    expect((await submitEpisode(gina, [file.path], { startTimestamp: '9:05:07' })).status).toBe(400);
+    expect(await direct()).toEqual({ status: 400, reason: 'start_past_end' });
+    const reopened = await fetch(`${config.urls.api}/rest/v1/rpc/open_episode_upload`, {
+      method: 'POST',
+      headers: { apikey: config.anonKey, authorization: `Bearer ${gina.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: file.path, bytes: 64 }),
+    });
+    expect(reopened.status).toBe(200);
     const replaced = await fetch(`${config.urls.api}/storage/v1/object/episodes/${file.path}`, {
       method: 'PUT',
       headers: { apikey: config.anonKey, authorization: `Bearer ${gina.token}`, 'content-type': 'video/mp4', 'x-upsert': 'true' },
@@ -120,7 +126,7 @@ describe('POST /api/episodes/submit-direct-storage', () => {
     });
     expect(replaced.status).toBe(200);
     expect(await direct()).toEqual({ status: 415, reason: 'file_not_checked' });
-    expect(await countRows(gina.id)).toEqual({ episodes: 1, logs: 1, deliveries: 1 });
+    expect(await countRows(gina.id)).toEqual({ episodes: 0, logs: 0, deliveries: 0 });
   });
 
   it('checks a file again over its day-old record, and drops the records over a day old', async () => {
@@ -223,6 +229,31 @@ describe('POST /api/objects/upload', () => {
   it('gives no upload URL to an account that never paid', async () => {
     const freeloader = await createUser('new');
     const res = await callApi('POST', 'objects/upload', await tokenOf(freeloader));
-    expect(res).toEqual({ status: 403, body: { message: 'Failed to get upload URL' } });
+    expect(res).toEqual({ status: 403, body: { message: 'An active subscription is required to upload files.' } });
+  });
+
+  it('holds each opened upload against the quota until it lands or is cancelled, ten at most (issue 39, item 6)', async () => {
+    const erin = await readySubmitter({ tier: 'starter' });
+    const opened: string[] = [];
+    for (let i = 0; i < 10; i++) {
+      const res = await callApi('POST', 'objects/upload', erin.token, { fileName: `part ${i}.mp4`, size: 3 * 1024 ** 3 });
+      expect(res.status).toBe(200);
+      expect(res.body.path).toMatch(new RegExp(`^${erin.id}/[0-9a-f-]{36}/part-${i}\\.mp4$`));
+      opened.push(res.body.path);
+    }
+    const refused = await callApi('POST', 'objects/upload', erin.token, { fileName: 'one more.mp4', size: 1024 });
+    expect(refused).toEqual({ status: 409, body: { message: 'You already have 10 uploads in progress. Let one finish, or remove it, before starting another.' } });
+    expect((await callApi('DELETE', 'objects/upload', erin.token, { path: opened[0] })).status).toBe(204);
+    // 27 GiB still declared by the nine open uploads, and 22 GiB stored: 3 GiB more passes the plan's 50 GiB.
+    await withDb((db) =>
+      db.query(`insert into storage.objects (bucket_id, name, owner_id, metadata) values ('episodes', $1, $2, jsonb_build_object('size', $3::bigint))`, [
+        `${erin.id}/old/archive.mp4`,
+        erin.id,
+        22 * 1024 ** 3,
+      ]),
+    );
+    const tooBig = await callApi('POST', 'objects/upload', erin.token, { fileName: 'huge.mp4', size: 3 * 1024 ** 3 });
+    expect(tooBig).toEqual({ status: 413, body: { message: 'Storage quota reached: your plan keeps up to 53.7 GB, and 52.6 GB are stored or being uploaded.' } });
+    expect((await callApi('POST', 'objects/upload', erin.token, { fileName: 'fits.mp4', size: 1024 })).status).toBe(200);
   });
 });

@@ -7,6 +7,7 @@ import Stripe from 'stripe';
 import { describe, expect, it } from 'vitest';
 import { anonClient, config, uniqueEmail, withDb } from '../support/stack.ts';
 import { createUser, type TestUser } from '../support/users.ts';
+import { signIn } from '../support/submissions.ts';
 
 const site = config.urls.web;
 const foreign = 'https://evil.example';
@@ -320,9 +321,17 @@ describe('TUS uploads', () => {
       .map(([key, value]) => `${key} ${Buffer.from(value).toString('base64')}`)
       .join(',');
 
+  /** Opens an episode upload of 4 bytes as the user (Storage takes only opened uploads in the episodes bucket). */
+  async function opened(user: TestUser, objectName: string): Promise<string> {
+    const { client } = await signIn(user);
+    const { error } = await client.rpc('open_episode_upload', { name: objectName, bytes: 4 });
+    if (error) throw new Error(error.message);
+    return objectName;
+  }
+
   it('refuse a cacheControl with a newline at creation, leaving nothing behind', async () => {
     const user = await createUser('onboarded');
-    const objectName = `${user.id}/uploads/newline.mp4`;
+    const objectName = await opened(user, `${user.id}/uploads/newline.mp4`);
     const res = await request(`${config.urls.api}/storage/v1/upload/resumable`, {
       method: 'POST',
       headers: {
@@ -347,7 +356,7 @@ describe('TUS uploads', () => {
         authorization: `Bearer ${await accessTokenOf(user)}`,
         'tus-resumable': '1.0.0',
         'upload-length': '4',
-        'upload-metadata': metadata({ bucketName: 'episodes', objectName: `${user.id}/uploads/where.mp4`, contentType: 'video/mp4' }),
+        'upload-metadata': metadata({ bucketName: 'episodes', objectName: await opened(user, `${user.id}/uploads/where.mp4`), contentType: 'video/mp4' }),
         'x-forwarded-host': 'evil.example',
         'x-forwarded-proto': 'https',
         forwarded: 'host=evil.example;proto=https',

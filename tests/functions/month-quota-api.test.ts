@@ -60,6 +60,39 @@ describe('trim times against the stored video', () => {
   });
 });
 
+/** `mp4` with `count` empty 'free' boxes after its 'ftyp': each costs a ranged read on the way to the movie header. */
+function withFreeBoxes(mp4: Buffer<ArrayBuffer>, count: number): Buffer<ArrayBuffer> {
+  const ftypSize = mp4.readUInt32BE(0);
+  const free = Buffer.from([0, 0, 0, 8, ...Buffer.from('free')]);
+  return Buffer.concat([mp4.subarray(0, ftypSize), ...Array.from({ length: count }, () => free), mp4.subarray(ftypSize)]) as Buffer<ArrayBuffer>;
+}
+
+describe('the work a submission costs before it is refused (issue 39, item 7)', () => {
+  it('checks the month before reading any file, and reads a length in a few ranged requests or not at all', async () => {
+    const gus = await readySubmitter({ tier: 'starter' });
+    // Eight boxes before the movie: past the read budget, so the length is unknown (the worker checks it then).
+    const padded = await uploadEpisodeFile(gus, 0, 'padded.mp4', withFreeBoxes(video(45), 8));
+    const accepted = await submitEpisode(gus, [padded.path], { startTimestamp: '9:05:07' });
+    expect(accepted.status).toBe(201);
+    const { rows } = await withDb((db) => db.query('select duration_seconds from public.episodes where id = $1', [accepted.body.episode.id]));
+    expect(rows[0].duration_seconds).toBeNull();
+
+    // The month is full: refused for that before any file is looked for (this one does not exist).
+    expect(await submitEpisode(gus, [`${gus.id}/${randomUUID()}/nowhere.mp4`])).toEqual({
+      status: 403,
+      body: { message: 'Monthly episode submission limit reached. Please upgrade your plan to submit more episodes.' },
+    });
+
+    // Two boxes before the movie are read as usual.
+    const ivy = await readySubmitter({ tier: 'starter' });
+    const near = await uploadEpisodeFile(ivy, 0, 'near.mp4', withFreeBoxes(video(45), 2));
+    expect(await submitEpisode(ivy, [near.path], { startTimestamp: '9:05:07' })).toEqual({
+      status: 400,
+      body: { message: 'The start time 9:05:07 is past the end of the video (00:00:45 long).' },
+    });
+  });
+});
+
 describe('a failed episode: its slot back, and a retry', () => {
   it('fails in processing without using the month, and can be retried (then it counts again)', async () => {
     const cleo = await readySubmitter({ tier: 'starter' });

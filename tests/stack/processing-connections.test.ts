@@ -21,7 +21,7 @@ import { useAutomation } from '../support/episodes.ts';
 import { makeFixtures, type Fixtures } from '../support/media.ts';
 import { NOT_TRANSCRIBED } from '../support/processing.ts';
 import { config, withDb } from '../support/stack.ts';
-import { markEpisodeFilesChecked, signIn } from '../support/submissions.ts';
+import { markEpisodeFilesChecked, signIn, uploadEpisodeObject } from '../support/submissions.ts';
 import { createUser, storeOAuthTokens, type TestUser } from '../support/users.ts';
 
 interface ProcessingRow {
@@ -124,8 +124,7 @@ async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 30
 
 async function submit(client: SupabaseClient, user: TestUser, options: Record<string, unknown> = {}) {
   const objectPath = `${user.id}/uploads/short-${Date.now()}.mp4`;
-  const { error: uploadError } = await client.storage.from('episodes').upload(objectPath, readFileSync(media.episode), { contentType: 'video/mp4' });
-  if (uploadError) throw new Error(`upload: ${uploadError.message}`);
+  await uploadEpisodeObject(client, objectPath, readFileSync(media.episode));
   // Through the RPC for the title the api does not take; the file is a real MP4.
   await markEpisodeFilesChecked([objectPath]);
   const { data, error } = await client.rpc('submit_episode', {

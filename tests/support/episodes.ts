@@ -55,6 +55,13 @@ export async function uploadEpisodeFile(
   bytes: Buffer<ArrayBuffer> = mp4Like(size),
 ): Promise<UploadedFile> {
   const path = `${owner.id}/${randomUUID()}/${name}`;
+  // Storage takes only uploads the subscriber opened (POST /api/objects/upload does it; here the RPC, to keep the name).
+  const opened = await fetch(`${config.urls.api}/rest/v1/rpc/open_episode_upload`, {
+    method: 'POST',
+    headers: { apikey: config.anonKey, authorization: `Bearer ${owner.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: path, bytes: Math.max(1, bytes.byteLength) }),
+  });
+  if (!opened.ok) throw new Error(`opening the upload failed: ${opened.status} ${await opened.text()}`);
   const res = await fetch(`${config.urls.api}/storage/v1/object/episodes/${path}`, {
     method: 'POST',
     headers: { apikey: config.anonKey, authorization: `Bearer ${owner.token}`, 'content-type': 'video/mp4' },

@@ -9,7 +9,7 @@ import { expect } from 'vitest';
 import type { OutputRecord } from '../../worker/store.ts';
 import type { Fixtures } from './media.ts';
 import { config, withDb } from './stack.ts';
-import { markEpisodeFilesChecked, signIn } from './submissions.ts';
+import { markEpisodeFilesChecked, signIn, uploadEpisodeObject } from './submissions.ts';
 import { createUser, storeOAuthTokens, type TestUser } from './users.ts';
 
 /** What the worker records of each delivered file (worker/store.ts), the Drive id included. */
@@ -93,10 +93,7 @@ export async function readySubscriber(
 /** Uploads `file` as the subscriber's episode and submits it (MP4 or not: the worker is under test). */
 export async function submit(client: SupabaseClient, user: TestUser, options: Record<string, unknown>, file: string) {
   const objectPath = `${user.id}/uploads/episode-${Date.now()}-${Math.random().toString(36).slice(2, 8)}.mp4`;
-  const { error: uploadError } = await client.storage
-    .from('episodes')
-    .upload(objectPath, readFileSync(file), { contentType: 'video/mp4' });
-  if (uploadError) throw new Error(`upload: ${uploadError.message}`);
+  await uploadEpisodeObject(client, objectPath, readFileSync(file));
   await markEpisodeFilesChecked([objectPath]);
   const { data, error } = await client.rpc('submit_episode', {
     files: [objectPath],

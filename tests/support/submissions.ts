@@ -1,5 +1,6 @@
 // Episode files and submission logs for admin tests: the file uploaded to Storage as its owner,
 // the log written as the service side writes it (submit_episode's rows, without its gating).
+import type { SupabaseClient } from '@supabase/supabase-js';
 import { anonClient, withDb } from './stack.ts';
 import type { TestUser } from './users.ts';
 
@@ -11,16 +12,23 @@ export async function signIn(user: TestUser) {
   return { client, token: data.session.access_token };
 }
 
+/**
+ * Opens an upload of `body` to `path` of bucket `episodes` as the signed-in `client` (as POST
+ * /api/objects/upload does: Storage admits only opened uploads there), then uploads it.
+ */
+export async function uploadEpisodeObject(client: SupabaseClient, path: string, body: Blob | Buffer): Promise<void> {
+  const bytes = body instanceof Blob ? body.size : body.byteLength;
+  const opened = await client.rpc('open_episode_upload', { name: path, bytes });
+  if (opened.error) throw new Error(`could not open the upload of ${path}: ${opened.error.message}`);
+  const { error } = await client.storage.from('episodes').upload(path, body, { contentType: 'video/mp4' });
+  if (error) throw new Error(`could not upload ${path}: ${error.message}`);
+}
+
 /** Uploads a small MP4 to the user's folder of bucket `episodes`; answers its path. */
 export async function uploadEpisodeFile(user: TestUser, name: string, bytes = 2 * 1024 * 1024 + 5243): Promise<string> {
   const { client } = await signIn(user);
   const path = `${user.id}/uploads/${name}`;
-  const { error } = await client.storage
-    .from('episodes')
-    .upload(path, new Blob([new Uint8Array(bytes)], { type: 'video/mp4' }), {
-      contentType: 'video/mp4',
-    });
-  if (error) throw new Error(`could not upload ${path}: ${error.message}`);
+  await uploadEpisodeObject(client, path, new Blob([new Uint8Array(bytes)], { type: 'video/mp4' }));
   return path;
 }
 

@@ -725,6 +725,16 @@ export type Database = {
         }
         Returns: Json
       }
+      check_episode_submission: {
+        Args: never
+        Returns: undefined
+      }
+      close_episode_upload: {
+        Args: {
+          name: string
+        }
+        Returns: undefined
+      }
       complete_onboarding: {
         Args: never
         Returns: Json
@@ -753,6 +763,13 @@ export type Database = {
       }
       onboarding_profile: {
         Args: never
+        Returns: Json
+      }
+      open_episode_upload: {
+        Args: {
+          bytes: number
+          name: string
+        }
         Returns: Json
       }
       post_scheduled_post_now: {

@@ -177,6 +177,14 @@ export function episodeObjectPath(userId: string, uploadId: string, fileName: st
   return `${userId}/${uploadId}/${base}.mp4`;
 }
 
+/** POST /api/objects/upload {fileName?, size?}: an episode upload opened (counted against the quota until it lands). */
+export const openedUploadSchema = z.object({
+  /** A signed URL for one PUT of the file (the spec's client); resumable uploads go to `path` with TUS. */
+  uploadURL: z.string(),
+  path: z.string(),
+  expiresAt: z.string(),
+});
+
 /** POST /api/episodes/:id/retry: the episode queued again. */
 export const retryResultSchema = z.object({
   success: z.literal(true),

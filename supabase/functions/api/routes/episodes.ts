@@ -7,6 +7,7 @@ import {
   type Episode,
   EPISODES_BUCKET,
   episodeObjectPath,
+  MAX_EPISODE_FILE_BYTES,
   submitEpisodePayloadSchema,
 } from '../../_shared/domain/episodes.ts';
 import { settings } from '../../_shared/config.ts';
@@ -82,11 +83,27 @@ async function readStoredRange(url: string, key: string, offset: number, length:
 }
 
 /**
+ * Ranged reads one file's length may cost: a real MP4's movie header is found in about six
+ * (ftyp, free or wide, mdat, moov, then mvhd and its fields); a file of many tiny boxes made to
+ * cost Storage a read per box stops here (issue 39, item 7: 65 reads a file before).
+ */
+const MAX_LENGTH_READS = 8;
+
+/** Past the read budget: the length counts as unknown. */
+class ReadBudgetSpent extends Error {}
+
+/**
  * The video's length from its MP4 header, read with a few small ranged requests; null when the
- * header cannot be read that way (the worker's own check then decides, after the download).
+ * header cannot be read that way within the budget (the worker's own check then decides, after
+ * the download).
  */
 function storedVideoSeconds(url: string, key: string, size: number): Promise<number | null> {
-  const reader: ByteReader = (offset, length) => readStoredRange(url, key, offset, length);
+  let reads = 0;
+  const reader: ByteReader = (offset, length) => {
+    reads += 1;
+    if (reads > MAX_LENGTH_READS) return Promise.reject(new ReadBudgetSpent());
+    return readStoredRange(url, key, offset, length);
+  };
   return mp4DurationSeconds(reader, size).catch(() => null);
 }
 
@@ -138,6 +155,9 @@ episodeRoutes.post('/episodes/submit-direct-storage', async (c) => {
   const { uploadUrls, episodeData } = await parseJsonBody(c.req.raw, submitEpisodePayloadSchema);
   const files = uploadUrls.map(objectPathOf);
   if (files.some((file) => !/\.mp4$/i.test(file))) throw new HttpError(400, NOT_MP4);
+  // The month's room and the gating first: a submission that will be refused costs no reads of its files.
+  const room = await userClient(caller.accessToken).rpc('check_episode_submission');
+  if (room.error) throw databaseError(room.error, SUBMIT_FAILED);
   await requireMp4Files(caller, files);
   const { data, error } = await userClient(caller.accessToken).rpc('submit_episode', { files, options: episodeData });
   if (error) throw databaseError(error, SUBMIT_FAILED);
@@ -186,15 +206,37 @@ episodeRoutes.get('/episodes', async (c) => {
   return c.json(episodes);
 });
 
-/** A signed upload's optional body: a file name for the object path (anything else: the default). */
-const uploadRequestSchema = z.object({ fileName: z.unknown().optional() });
+/**
+ * An upload's optional body: a file name for the object path and the size it will have (anything
+ * else: the defaults, the largest file a bucket takes). Declared sizes count against the quota
+ * until the file lands (open_episode_upload()).
+ */
+const uploadRequestSchema = z.object({ fileName: z.unknown().optional(), size: z.unknown().optional() });
 
+// Opens an episode upload (its name, and its declared size held against the quota) and answers
+// a signed URL for one PUT of it; the SPA's resumable upload goes to the same path.
 episodeRoutes.post('/objects/upload', async (c) => {
   const caller = await requireCaller(c);
-  const { fileName: named } = await parseJsonBody(c.req.raw, uploadRequestSchema);
+  const { fileName: named, size } = await parseJsonBody(c.req.raw, uploadRequestSchema);
   const fileName = typeof named === 'string' && named.trim() ? named.trim() : 'episode.mp4';
+  const bytes = typeof size === 'number' && Number.isSafeInteger(size) ? size : MAX_EPISODE_FILE_BYTES;
   const objectPath = episodeObjectPath(caller.userId, crypto.randomUUID(), fileName);
-  const { data, error } = await userClient(caller.accessToken).storage.from(EPISODES_BUCKET).createSignedUploadUrl(objectPath);
+  const client = userClient(caller.accessToken);
+  const { data: opened, error: openError } = await client.rpc('open_episode_upload', { name: objectPath, bytes });
+  if (openError) throw databaseError(openError, 'Failed to get upload URL');
+  const { data, error } = await client.storage.from(EPISODES_BUCKET).createSignedUploadUrl(objectPath);
   if (error || !data) throw new HttpError(403, 'Failed to get upload URL');
-  return c.json({ uploadURL: data.signedUrl, path: objectPath });
+  const { expiresAt } = z.object({ expiresAt: z.string() }).parse(opened);
+  return c.json({ uploadURL: data.signedUrl, path: objectPath, expiresAt });
+});
+
+const closeUploadSchema = z.object({ path: z.string().min(1).max(1024) });
+
+// The caller cancelled an unfinished upload: it no longer counts against the quota.
+episodeRoutes.delete('/objects/upload', async (c) => {
+  const caller = await requireCaller(c);
+  const { path } = await parseJsonBody(c.req.raw, closeUploadSchema);
+  const { error } = await userClient(caller.accessToken).rpc('close_episode_upload', { name: path });
+  if (error) throw databaseError(error, 'Could not cancel the upload');
+  return c.body(null, 204);
 });

@@ -1,7 +1,10 @@
 // The tus wiring for one episode file: the library (fetched on demand) and an upload to Storage's TUS endpoint.
-import { EPISODE_MIME_TYPE, EPISODES_BUCKET, episodeObjectPath } from '@domain/episodes';
+import { EPISODE_MIME_TYPE, EPISODES_BUCKET } from '@domain/episodes';
 import type { Upload } from 'tus-js-client';
+import { ApiError } from '@/lib/api-client';
 import { anonKey, currentAccessToken, storageUrl } from '@/lib/supabase';
+import { closeEpisodeUpload } from '../api/close-upload';
+import { openEpisodeUpload } from '../api/open-upload';
 
 /** Storage's TUS uploads take exactly 6 MiB chunks. */
 const CHUNK_BYTES = 6 * 1024 * 1024;
@@ -30,15 +33,27 @@ export interface EpisodeUploadEvents {
   onError: (message: string) => void;
 }
 
-/**
- * An upload of `file` into the user's folder of the `episodes` bucket, not yet started.
- * `continuePrevious` picks up an earlier upload of this very file (its address is kept in local
- * storage under the file's fingerprint) and answers its object path, or null for a new upload.
- */
-export function episodeUpload(tus: TusLibrary, userId: string, file: File, events: EpisodeUploadEvents): { upload: Upload; continuePrevious: () => Promise<string | null> } {
+/** Why the server would not open an upload (its own words), or the spec's message. */
+export class UploadRefused extends Error {}
+
+export interface EpisodeUpload {
+  file: File;
+  upload: Upload;
+  /**
+   * Continues an earlier upload of this very file (its address is kept in local storage under the
+   * file's fingerprint), or opens a new one on the server; answers the object path and whether it
+   * continues. Throws UploadRefused when the server refuses to open one.
+   */
+  prepare: (uploadUrlFailed: string) => Promise<{ path: string; resumed: boolean }>;
+  /** Stops the unfinished upload: the server drops its part and no longer counts it. */
+  cancel: () => Promise<void>;
+}
+
+/** An upload of `file` into the user's folder of the `episodes` bucket, not yet started. */
+export function episodeUpload(tus: TusLibrary, userId: string, file: File, events: EpisodeUploadEvents): EpisodeUpload {
   const metadata = {
     bucketName: EPISODES_BUCKET,
-    objectName: episodeObjectPath(userId, crypto.randomUUID(), file.name),
+    objectName: '',
     contentType: EPISODE_MIME_TYPE,
     cacheControl: '3600',
   };
@@ -67,13 +82,25 @@ export function episodeUpload(tus: TusLibrary, userId: string, file: File, event
     onSuccess: () => events.onSuccess(metadata.objectName),
     onError: (error) => events.onError(error.message),
   });
-  const continuePrevious = async () => {
+  const prepare = async (uploadUrlFailed: string) => {
     const previous = await upload.findPreviousUploads();
-    if (!previous[0]) return null;
-    // Continue the earlier upload of this very file, under its original name.
-    metadata.objectName = previous[0].metadata.objectName ?? metadata.objectName;
-    upload.resumeFromPreviousUpload(previous[0]);
-    return metadata.objectName;
+    const earlierName = previous[0]?.metadata.objectName;
+    if (previous[0] && earlierName) {
+      // Continue the earlier upload of this very file, under its original name.
+      metadata.objectName = earlierName;
+      upload.resumeFromPreviousUpload(previous[0]);
+      return { path: earlierName, resumed: true };
+    }
+    try {
+      metadata.objectName = (await openEpisodeUpload(file.name, file.size)).path;
+    } catch (error) {
+      throw new UploadRefused((error instanceof ApiError && error.response?.serverMessage) || uploadUrlFailed);
+    }
+    return { path: metadata.objectName, resumed: false };
   };
-  return { upload, continuePrevious };
+  const cancel = async () => {
+    await upload.abort(true).catch(() => undefined);
+    if (metadata.objectName) await closeEpisodeUpload(metadata.objectName);
+  };
+  return { file, upload, prepare, cancel };
 }

@@ -8,7 +8,6 @@
 // a chunk at a time, never whole.
 import { EPISODE_MIME_TYPE, MAX_EPISODE_FILE_BYTES, MAX_EPISODE_FILES } from '@domain/episodes';
 import { blobReader, mp4DurationSeconds } from '@domain/mp4-header';
-import type { Upload } from 'tus-js-client';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { notify } from '@/lib/toast';
 import { removeUploadedFile } from '../api/remove-uploaded-file';
@@ -16,7 +15,7 @@ import { episodeTexts as t } from '../texts';
 import { holdFile, releaseFile } from './held-files';
 import { secondsLeft, type RateSample } from './time-left';
 import { useHeldFilesAlive, useResumeAfterReload } from './resume-after-reload';
-import { episodeUpload, loadTus } from './tus-upload';
+import { episodeUpload, loadTus, UploadRefused, type EpisodeUpload } from './tus-upload';
 import { useUploadQueue, type UploadItem } from './upload-queue';
 
 /** The uploaded videos' length together (one episode), or null while any of them is unknown. */
@@ -35,7 +34,7 @@ export function useEpisodeUploads(userId: string) {
   const heldPrefix = `${userId}/`;
   const { items, setItems, interrupted, setInterrupted, update, overall } = useUploadQueue(userId, heldPrefix);
   const [problem, setProblem] = useState<string | null>(null);
-  const uploads = useRef(new Map<string, { upload: Upload; file: File }>());
+  const uploads = useRef(new Map<string, EpisodeUpload>());
   const batch = useRef({ started: 0, finished: 0 });
   // Where each upload's rate is measured from (its first progress report on this page).
   const rateStarts = useRef(new Map<string, RateSample>());
@@ -57,7 +56,7 @@ export function useEpisodeUploads(userId: string) {
         update(id, { status: 'failed', error: t.uploadUrlFailed });
         return;
       }
-      const { upload, continuePrevious } = episodeUpload(tus, userId, file, {
+      const prepared = episodeUpload(tus, userId, file, {
         onPath: (path) => update(id, { path }),
         onProgress: (sent) => {
           const now = Date.now();
@@ -80,10 +79,15 @@ export function useEpisodeUploads(userId: string) {
           update(id, { status: 'failed', error: message, secondsLeft: null });
         },
       });
-      uploads.current.set(id, { upload, file });
-      const previous = await continuePrevious();
-      update(id, { path: previous, resumed: previous !== null });
-      upload.start();
+      uploads.current.set(id, prepared);
+      try {
+        const { path, resumed } = await prepared.prepare(t.uploadUrlFailed);
+        update(id, { path, resumed });
+      } catch (error) {
+        update(id, { status: 'failed', error: error instanceof UploadRefused ? error.message : t.uploadUrlFailed });
+        return;
+      }
+      prepared.upload.start();
     },
     [update, userId, heldPrefix],
   );
@@ -141,9 +145,11 @@ export function useEpisodeUploads(userId: string) {
       const running = uploads.current.get(id);
       if (!running) return;
       update(id, { status: 'uploading', error: null });
-      running.upload.start();
+      // An upload the server would not open is asked for again; one under way goes on.
+      if (items.find((item) => item.id === id)?.path) running.upload.start();
+      else void start(id, running.file);
     },
-    [update],
+    [items, start, update],
   );
 
   /** Stops an unfinished upload (the server drops its part) or forgets a finished file. */
@@ -155,7 +161,7 @@ export function useEpisodeUploads(userId: string) {
       void releaseFile(heldPrefix + id);
       if (item?.status === 'uploading') batch.current.started -= 1;
       setItems((current) => current.filter((entry) => entry.id !== id));
-      if (running && item?.status !== 'uploaded') await running.upload.abort(true).catch(() => undefined);
+      if (running && item?.status !== 'uploaded') await running.cancel();
       if (item?.status === 'uploaded' && item.path) await removeUploadedFile(item.path);
     },
     [items, heldPrefix, setItems],
