@@ -321,7 +321,12 @@ describe('POST /api/auth/recover-session', () => {
     const sessionId = await payForPlan(user);
     const query = new URLSearchParams({ email: user.email, session_id: sessionId });
     const navigation = await fetch(api(`auth/recover-session?${query}`), { headers: { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate' } });
-    expect(navigation.status).toBe(404);
+    // The spec's GET names the request to send instead (issue 39, item 10).
+    expect(navigation.status).toBe(405);
+    expect(navigation.headers.get('allow')).toBe('POST');
+    expect(await navigation.json()).toEqual({
+      message: 'Use POST /api/auth/recover-session with a JSON body {"email", "session_id"} (the checkout session id).',
+    });
     expect(navigation.headers.getSetCookie()).toEqual([]);
     // Nor a form another site posts: its Origin is refused before anything is read.
     const posted = await recover(user.email, sessionId, { origin: 'https://evil.example' });

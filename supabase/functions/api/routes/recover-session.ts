@@ -29,6 +29,12 @@ async function claim(checkoutSessionId: string, userId: string, createdSeconds: 
 
 export const recoverSessionRoutes = new Hono();
 
+// The spec's documented GET (query: email) became this POST: a client still sending it learns the
+// request to send instead of a 404 (issue 39, item 10).
+recoverSessionRoutes.get('/recover-session', (c) =>
+  c.json({ message: 'Use POST /api/auth/recover-session with a JSON body {"email", "session_id"} (the checkout session id).' }, 405, { Allow: 'POST' }),
+);
+
 recoverSessionRoutes.post('/recover-session', async (c) => {
   const parsed = bodySchema.safeParse(await parseJsonBody(c.req.raw, z.unknown()));
   if (!parsed.success) throw refused();
