@@ -81,6 +81,9 @@ const GOOGLE_API = 'https://www.googleapis.com';
  */
 export const X264_PRESETS = { episode: 'veryfast', clip: 'ultrafast' };
 
+/** localhost, 127.0.0.0/8 or ::1: a server on this machine. */
+const isLoopbackHost = (hostname: string) => hostname === 'localhost' || /^127(\.\d{1,3}){3}$/.test(hostname) || hostname === '[::1]';
+
 /**
  * Reads settings from `env`, collecting every problem, so one error names them all. Nothing is
  * filled in from the local stack: it passes its own values (local/worker.ts).
@@ -106,9 +109,17 @@ function settingsReader(env: NodeJS.ProcessEnv) {
       if (!raw(key)) problems.push(`${key} is not set`);
       return raw(key) ? url(key, protocols) : '';
     },
-    /** An API base (plain http for the local sandbox); unset means the platform itself. */
+    /**
+     * An API base; unset means the platform itself. The worker sends tokens and the episode's
+     * words there, so plain http only to this machine (the local sandboxes), https anywhere else.
+     */
     apiBase(key: string, platform: string): string {
-      return raw(key) ? url(key, ['http:', 'https:']) : platform;
+      if (!raw(key)) return platform;
+      const value = url(key, ['http:', 'https:']);
+      if (URL.canParse(value) && new URL(value).protocol === 'http:' && !isLoopbackHost(new URL(value).hostname)) {
+        problems.push(`${key} must be an https: URL (plain http only for a loopback address), got "${value}"`);
+      }
+      return value;
     },
     int(key: string, fallback: number, min = 1): number {
       const value = raw(key);

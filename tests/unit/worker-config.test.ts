@@ -62,6 +62,17 @@ describe('the worker settings', () => {
     });
   });
 
+  it('sends tokens and words over plain http only to this machine (issue 39, item 9)', () => {
+    const openai = { ...production, TRANSCRIPTION_ENGINE: 'openai', OPENAI_API_KEY: 'sk-1' };
+    expect(() => loadWorkerConfig({ ...openai, OPENAI_BASE_URL: 'http://whisper.example.com/v1' })).toThrow(
+      /OPENAI_BASE_URL must be an https: URL \(plain http only for a loopback address\), got "http:\/\/whisper\.example\.com\/v1"/,
+    );
+    expect(() => loadWorkerConfig({ ...production, LINKEDIN_API_BASE: 'http://10.0.0.5:8080' })).toThrow(/LINKEDIN_API_BASE must be an https: URL/);
+    for (const local of ['http://127.0.0.1:54330/v1', 'http://localhost:11434/v1', 'http://[::1]:8000/v1', 'https://api.groq.com/openai/v1']) {
+      expect(loadWorkerConfig({ ...openai, OPENAI_BASE_URL: local }).transcription.openai.baseUrl).toBe(local.replace(/\/$/, ''));
+    }
+  });
+
   it('starts with exactly what the local stack passes it, pointed at its sandbox', () => {
     const stack = loadConfig('test');
     const config = loadWorkerConfig(workerEnv(stack));
