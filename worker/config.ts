@@ -1,10 +1,21 @@
 // The worker's settings, from its environment (docs/deploy.md lists them).
+import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PROVIDERS, isOAuthProviderId, type OAuthProviderId } from '../supabase/functions/_shared/domain/connection-status.ts';
 import { oauthProviderConfigFromEnv, type OAuthProviderConfig } from '../supabase/functions/_shared/domain-server/oauth-token-endpoint.ts';
 import { parseOrigins } from '../supabase/functions/_shared/domain-server/public-address.ts';
-import type { EncodeSettings } from './media/render.ts';
+
+/** How the worker encodes (x264 presets, quality, the clips' size). */
+export interface EncodeSettings {
+  /** x264 preset of the episode (and a join of parts): X264_PRESETS in production, 'ultrafast' in tests. */
+  preset: string;
+  /** x264 preset of the clips. */
+  clipPreset: string;
+  crf: number;
+  /** Height of the 9:16 clips (1920 in production); the width follows. */
+  clipHeight: number;
+}
 
 export interface WorkerConfig {
   /** Postgres, as a server role (`postgres`): the queue lives in this database. */
@@ -55,6 +66,8 @@ export interface WorkerConfig {
   /** This process, as recorded on the rows it works on. */
   workerName: string;
   transcription: TranscriptionSettings;
+  /** ffmpeg, ffprobe and the face detector (checked: ffmpeg and ffprobe must exist). */
+  media: MediaTools;
 }
 
 /** The speech-recognition engine (docs/decisions.md "The content engine"). */
@@ -204,27 +217,34 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerCo
     healthPort: env.WORKER_HEALTH_PORT ? read.int('WORKER_HEALTH_PORT', 0) : null,
     workerName: `${os.hostname()}/${process.pid}`,
     transcription: transcriptionSettings(env, read),
+    media: mediaTools(env),
   };
+  for (const [key, file] of [['FFMPEG_PATH', config.media.ffmpeg], ['FFPROBE_PATH', config.media.ffprobe]] as const) {
+    if (!existsSync(file)) read.problem(`${key}: ${file} does not exist (scripts/ensure-ffmpeg.sh installs Debian's ffmpeg)`);
+  }
   read.check();
   return config;
 }
 
 /**
- * ffmpeg and ffprobe: Debian's (scripts/ensure-ffmpeg.sh, the worker image), or FFMPEG_PATH and
- * FFPROBE_PATH. Read apart from loadWorkerConfig because the test helpers run the same binaries.
+ * The binaries the media stages run: ffmpeg and ffprobe, Debian's (scripts/ensure-ffmpeg.sh, the
+ * worker image) or FFMPEG_PATH and FFPROBE_PATH; and the face detector for speaker framing,
+ * Debian's python3 with python3-opencv and the Haar cascade from opencv-data, or
+ * FACE_DETECTOR_PYTHON and FACE_CASCADE (missing, it is skipped: clips keep the whole picture).
+ * loadWorkerConfig checks them; the test helpers run the same binaries with these defaults.
  */
-export function mediaBinaries(env: NodeJS.ProcessEnv = process.env): { ffmpeg: string; ffprobe: string } {
-  return { ffmpeg: env.FFMPEG_PATH || '/usr/bin/ffmpeg', ffprobe: env.FFPROBE_PATH || '/usr/bin/ffprobe' };
+export interface MediaTools {
+  ffmpeg: string;
+  ffprobe: string;
+  python: string;
+  faceCascade: string;
 }
 
-/**
- * The face detector for speaker framing: Debian's python3 with python3-opencv and the Haar
- * cascade from opencv-data (scripts/ensure-ffmpeg.sh, the worker image), or FACE_DETECTOR_PYTHON
- * and FACE_CASCADE. Missing, it is skipped (clips keep the whole picture).
- */
-export function faceDetector(env: NodeJS.ProcessEnv = process.env): { python: string; cascade: string } {
+export function mediaTools(env: NodeJS.ProcessEnv = process.env): MediaTools {
   return {
+    ffmpeg: env.FFMPEG_PATH || '/usr/bin/ffmpeg',
+    ffprobe: env.FFPROBE_PATH || '/usr/bin/ffprobe',
     python: env.FACE_DETECTOR_PYTHON || '/usr/bin/python3',
-    cascade: env.FACE_CASCADE || '/usr/share/opencv4/haarcascades/haarcascade_frontalface_default.xml',
+    faceCascade: env.FACE_CASCADE || '/usr/share/opencv4/haarcascades/haarcascade_frontalface_default.xml',
   };
 }

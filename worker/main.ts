@@ -1,7 +1,7 @@
 // Entry point of the processing worker process: `tsx worker/main.ts` (local/stack.ts starts one;
 // production runs it in a container next to the database, docs/deploy.md).
 import { loadWorkerConfig } from './config.ts';
-import { startWorker } from './worker.ts';
+import { startWorker } from './runtime/worker.ts';
 
 const log = (line: string) => console.log(`[worker ${process.pid}] ${line}`);
 

@@ -20,9 +20,9 @@ export async function driveSubscriber() {
 
 /** A camera-like 1080p source at `fps`: moving picture, speech-like sound, a keyframe every 2 s. */
 export async function camera1080p(file: string, seconds: number, fps: number): Promise<void> {
-  const { ffmpegPath } = await import('../../worker/media/ffmpeg.ts');
+  const { currentMediaTools } = await import('../../worker/media/ffmpeg.ts');
   const { SPEECH } = await import('../../tests/support/media.ts');
-  execFileSync(ffmpegPath, [
+  execFileSync(currentMediaTools().ffmpeg, [
     '-hide_banner', '-nostdin', '-y', '-loglevel', 'error',
     '-f', 'lavfi', '-i', `testsrc2=s=1920x1080:r=${fps}:d=${seconds}`,
     '-f', 'lavfi', '-i', `aevalsrc=${SPEECH}:s=48000:d=${seconds}`,

@@ -20,11 +20,11 @@ export async function benchStack(defaultPortBase: number, name: string) {
  */
 export async function processingBenchStack(defaultPortBase: number, name: string) {
   const { config, startStack } = await benchStack(defaultPortBase, name);
-  const { ffmpegPath } = await import('../../worker/media/ffmpeg.ts');
+  const { currentMediaTools } = await import('../../worker/media/ffmpeg.ts');
   const stack = await startStack(config, { reset: true, web: 'none', worker: false });
   const work = path.join(config.dataDir, 'bench');
   mkdirSync(work, { recursive: true });
-  const ffmpeg = (args: string[]) => execFileSync(ffmpegPath, ['-hide_banner', '-nostdin', '-y', '-loglevel', 'error', ...args]);
+  const ffmpeg = (args: string[]) => execFileSync(currentMediaTools().ffmpeg, ['-hide_banner', '-nostdin', '-y', '-loglevel', 'error', ...args]);
   return { config, stack, work, ffmpeg };
 }
 

@@ -3,7 +3,7 @@
 // ranges read through a signed URL (the worker's pieces read their part of an episode so).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STORAGE_MAX_OBJECTS_PER_REQUEST } from '../../supabase/functions/_shared/domain-server/storage-limits.ts';
-import { deleteObjects, signedObjectUrls } from '../../worker/storage.ts';
+import { deleteObjects, signedObjectUrls } from '../../worker/platforms/storage.ts';
 import { config } from '../support/stack.ts';
 import { buckets, clientAs, setUpTestBuckets, storageUrl, tearDownTestBuckets, testUser, type TestUser } from './storage-support.ts';
 

@@ -1,7 +1,7 @@
 // Providers and clip styles are written once, as SQL enums the domain takes from the generated
 // types; the plan tiers are the domain's and the listed plans must agree.
-import { CLIP_STYLES } from '@domain/episodes';
-import { PROVIDER_IDS } from '@domain/connection-status';
+import { CLIP_STYLES, MAX_EPISODE_FILES } from '@domain/episodes';
+import { POSTING_PROVIDERS, PROVIDER_IDS } from '@domain/connection-status';
 import { PLAN_TIERS } from '@domain/plans';
 import { describe, expect, it } from 'vitest';
 import { withDb } from './db-support.ts';
@@ -39,6 +39,11 @@ describe('domain constants agree with the schema', () => {
           where c.conrelid = 'public.scheduled_posts'::regclass and c.conname = 'scheduled_posts_provider_check'`,
       ),
     ).toBe(`CHECK ((provider <> 'google'::provider))`);
+  });
+
+  it('the platforms clips are posted to, and the most open uploads, are the same in SQL', async () => {
+    expect(await single(`select private.posting_providers()::text[]`)).toEqual([...POSTING_PROVIDERS]);
+    expect(await single(`select private.max_open_episode_uploads()`)).toBe(MAX_EPISODE_FILES);
   });
 
   it('the listed plans are exactly the tiers', async () => {

@@ -4,6 +4,7 @@
 import type pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { addEpisode, createUser, inRolledBackTx, queryAs, runAs } from './db-support.ts';
+import { addClip } from '../support/episode-page.ts';
 
 /** A delivered processing row for a new episode of `userId`, with one post per entry of `posts`. */
 async function withPosts(db: pg.Client, userId: string, posts: Array<{ status?: string; locked?: boolean; inDays?: number }>) {
@@ -19,10 +20,11 @@ async function withPosts(db: pg.Client, userId: string, posts: Array<{ status?: 
   );
   const ids: string[] = [];
   for (const [i, post] of posts.entries()) {
+    const clipId = await addClip(db, processing.rows[0].id, i + 1, `clip ${i}.mp4`);
     const { rows } = await db.query(
-      `insert into public.scheduled_posts (episode_processing_id, user_id, provider, clip_name, drive_file_id, scheduled_for, status, locked_until)
-       values ($1, $2, 'youtube', $3, 'f', now() + make_interval(days => $4), $5, case when $6 then now() + interval '10 minutes' end) returning id`,
-      [processing.rows[0].id, userId, `clip ${i}.mp4`, post.inDays ?? 1, post.status ?? 'scheduled', post.locked ?? false],
+      `insert into public.scheduled_posts (episode_processing_id, user_id, provider, clip_id, scheduled_for, status, locked_until)
+       values ($1, $2, 'youtube', $3, now() + make_interval(days => $4), $5, case when $6 then now() + interval '10 minutes' end) returning id`,
+      [processing.rows[0].id, userId, clipId, post.inDays ?? 1, post.status ?? 'scheduled', post.locked ?? false],
     );
     ids.push(rows[0].id as string);
   }

@@ -2,7 +2,7 @@
 // at WARN/ERROR that apply here), re-expressed as catalog queries over the migrated database.
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { pinQueueSearchPath } from '../../worker/queue-search-path.ts';
+import { pinQueueSearchPath } from '../../worker/runtime/queue-search-path.ts';
 import { config } from '../support/stack.ts';
 import { withDb } from './db-support.ts';
 

@@ -16,6 +16,7 @@ import {
   setProcessing,
   subscribe,
 } from './db-support.ts';
+import { addClip } from '../support/episode-page.ts';
 
 type Json = Record<string, unknown>;
 
@@ -179,10 +180,13 @@ describe('the month’s allowance and the total', () => {
       const file = `${user.id}/u/a.mp4`;
       await addCheckedEpisodeFile(db, file, 45);
       const episode = String((await submit(db, user.id, [file])).id);
+      const { rows } = await db.query(`select id from public.episode_processing where episode_id = $1`, [episode]);
+      const clipId = await addClip(db, rows[0].id, 1, 'Show - clip 01.mp4');
+      await db.query(`update public.episode_clips set drive_file_id = null where id = $1`, [clipId]);
       await db.query(
-        `insert into public.scheduled_posts (episode_processing_id, user_id, provider, clip_name, drive_file_id, scheduled_for, status, posted_at)
-         select id, user_id, 'x', 'Show - clip 01.mp4', 'drive-2', now(), 'posted', now() from public.episode_processing where episode_id = $1`,
-        [episode],
+        `insert into public.scheduled_posts (episode_processing_id, user_id, provider, clip_id, scheduled_for, status, posted_at)
+         select id, user_id, 'x', $2, now(), 'posted', now() from public.episode_processing where episode_id = $1`,
+        [episode, clipId],
       );
       await failProcessing(db, episode);
       expect(await stats(db, user.id)).toMatchObject({ thisMonth: 1, blockReason: 'monthly_limit' });

@@ -50,6 +50,11 @@ beforeAll(async () => {
       `insert into private.stripe_events (id, type, created_at) values ($1, 'customer.subscription.updated', now())`,
       [`evt_${randomUUID()}`],
     );
+    // The owner opened the upload the matrix inserts (POST /api/objects/upload does, before any upload).
+    await db.query(
+      `insert into private.open_episode_uploads (name, user_id, declared_bytes, expires_at) values ($1 || '/uploads/new.mp4', $1::uuid, 1024, now() + interval '1 day')`,
+      [owner.id],
+    );
     for (const user of [owner, other]) {
       await addObject(db, 'episodes', `${user.id}/uploads/draft.mp4`, 'video/mp4');
       await addCheckedEpisodeFile(db, `${user.id}/uploads/submitted.mp4`);
@@ -252,14 +257,29 @@ tables.episode_processing = {
   update: { sql: `update public.episode_processing set progress = 50 where submission_log_id = $log`, expect: all('denied') },
   delete: { sql: `delete from public.episode_processing where submission_log_id = $log`, expect: all('denied') },
 };
+// A clip is the owner's alone (the episode page is theirs): no administrator reads it through RLS.
+tables.episode_clips = {
+  select: {
+    sql: `select id from public.episode_clips where user_id = $owner`,
+    expect: { anon: 'denied', other: 0, owner: 1, admin: 0 },
+  },
+  insert: {
+    sql: `insert into public.episode_clips (episode_processing_id, user_id, position, start_seconds, end_seconds, title, posts, file_name)
+          select id, $owner, 9, 0, 10, 'Forged', '{}', 'forged.mp4' from public.episode_processing where submission_log_id = $log`,
+    expect: all('denied'),
+  },
+  update: { sql: `update public.episode_clips set title = 'Changed' where user_id = $owner`, expect: all('denied') },
+  delete: { sql: `delete from public.episode_clips where user_id = $owner`, expect: all('denied') },
+};
 tables.scheduled_posts = {
   select: {
     sql: `select id from public.scheduled_posts where user_id = $owner`,
     expect: { anon: 'denied', other: 0, owner: 1, admin: 1 },
   },
   insert: {
-    sql: `insert into public.scheduled_posts (episode_processing_id, user_id, provider, clip_name, drive_file_id, scheduled_for)
-          select id, $owner, 'youtube', 'forged.mp4', 'f', now() from public.episode_processing where submission_log_id = $log`,
+    sql: `insert into public.scheduled_posts (episode_processing_id, user_id, provider, clip_id, scheduled_for)
+          select p.id, $owner, 'x', c.id, now() from public.episode_processing p join public.episode_clips c on c.episode_processing_id = p.id
+           where p.submission_log_id = $log`,
     expect: all('denied'),
   },
   update: { sql: `update public.scheduled_posts set status = 'posted' where user_id = $owner`, expect: all('denied') },
@@ -269,9 +289,12 @@ tables.scheduled_posts = {
 beforeAll(async () => {
   await withDb((db) =>
     db.query(
-      `insert into public.scheduled_posts (episode_processing_id, user_id, provider, clip_name, drive_file_id, scheduled_for)
-       select id, user_id, 'youtube', 'clip 01.mp4', 'drive-file', now() + interval '1 day'
-         from public.episode_processing where submission_log_id = $1`,
+      `with clip as (
+         insert into public.episode_clips (episode_processing_id, episode_id, user_id, position, start_seconds, end_seconds, title, posts, file_name, drive_file_id)
+         select id, episode_id, user_id, 1, 0, 20, 'Clip 01', '{}', 'clip 01.mp4', 'drive-file' from public.episode_processing where submission_log_id = $1
+         returning id, episode_processing_id, user_id)
+       insert into public.scheduled_posts (episode_processing_id, user_id, provider, clip_id, scheduled_for)
+       select episode_processing_id, user_id, 'youtube', id, now() + interval '1 day' from clip`,
       [ownerLogId],
     ),
   );

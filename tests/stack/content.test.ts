@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_WORDPRESS_USER } from '../../local/sandbox/oauth/index.ts';
 import type { EpisodeContentAnswer } from '../../supabase/functions/_shared/domain/episode-content.ts';
 import { SANDBOX_OPENAI_API_KEY } from '../../local/sandbox/openai/index.ts';
-import { contentReasons } from '../../worker/content/content-stage.ts';
+import { contentReasons } from '../../worker/pipeline/content-stage.ts';
 import { openaiEngine } from '../../worker/transcript/openai.ts';
 import { useAutomation } from '../support/episodes.ts';
 import { makeFixtures, type Fixtures } from '../support/media.ts';
@@ -138,13 +138,17 @@ describe('content engine', () => {
     expect(clipCues[0].start).toBeGreaterThanOrEqual(1);
     expect(clipCues[clipCues.length - 1].end).toBeLessThanOrEqual(clip.durationSeconds);
 
-    // Clips are cut on whole sentences and named from their own words, not the file name.
-    const clips = videos.filter((v) => v.kind === 'clip') as (typeof videos[number] & { cutAtSentences?: boolean; title?: string })[];
-    expect(clips.length).toBeGreaterThan(0);
-    for (const c of clips) {
-      expect(c.cutAtSentences).toBe(true);
+    // Clips are cut on whole sentences and named from their own words, not the file name: each a
+    // record with the sentences it holds.
+    const { data: clips } = await client
+      .from('episode_clips')
+      .select('title, file_name, first_sentence, end_sentence')
+      .eq('episode_processing_id', row.id);
+    expect(clips?.length).toBeGreaterThan(0);
+    for (const c of clips ?? []) {
+      expect(c.end_sentence).toBeGreaterThan(c.first_sentence ?? Infinity);
       expect(c.title).toBeTruthy();
-      expect(c.title).not.toBe(c.name.replace(/\.mp4$/, ''));
+      expect(c.title).not.toBe(c.file_name.replace(/\.mp4$/, ''));
     }
 
     // Show notes and the blog post name the script's topics; chapters carry hh:mm:ss.

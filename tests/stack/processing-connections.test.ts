@@ -12,9 +12,9 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxClient, type SandboxProvider } from '../../local/sandbox/oauth/settings.ts';
 import { oauthFunctionEnv, SANDBOX_WORDPRESS_USER } from '../../local/sandbox/oauth/index.ts';
-import { databaseTokenSource } from '../../worker/access-token.ts';
+import { databaseTokenSource } from '../../worker/platforms/access-token.ts';
 import { loadWorkerConfig } from '../../worker/config.ts';
-import { ffmpegPath } from '../../worker/media/ffmpeg.ts';
+import { currentMediaTools } from '../../worker/media/ffmpeg.ts';
 import { workerEnv } from '../../local/worker.ts';
 import { openToken, parseTokenKeyring } from '../../supabase/functions/_shared/domain-server/token-cipher.ts';
 import { useAutomation } from '../support/episodes.ts';
@@ -28,7 +28,7 @@ interface ProcessingRow {
   status: string;
   failure_reason: string | null;
   drive_folder_id: string | null;
-  outputs: { name: string; kind: string; driveFileId: string }[];
+  outputs: { name: string; kind: string; driveFileId: string; clipId?: string }[];
 }
 
 interface Grant {
@@ -167,7 +167,7 @@ async function storedConnection(connectionId: string) {
 
 /** The pixels of one frame's region, as [r, g, b] triples. */
 function pixels(file: string, seconds: number, crop: string): [number, number, number][] {
-  const out = spawnSync(ffmpegPath, ['-nostdin', '-loglevel', 'error', '-ss', String(seconds), '-i', file, '-frames:v', '1', '-vf', `crop=${crop}`, '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-'], { maxBuffer: 16 * 1024 * 1024 }).stdout;
+  const out = spawnSync(currentMediaTools().ffmpeg, ['-nostdin', '-loglevel', 'error', '-ss', String(seconds), '-i', file, '-frames:v', '1', '-vf', `crop=${crop}`, '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-'], { maxBuffer: 16 * 1024 * 1024 }).stdout;
   return Array.from({ length: out.length / 3 }, (_, i) => [out[3 * i], out[3 * i + 1], out[3 * i + 2]]);
 }
 
@@ -278,17 +278,17 @@ describe('the worker and the subscriber\'s connections', () => {
     const clips = row.outputs.filter((o) => o.kind === 'clip');
     expect(clips).toHaveLength(3);
 
-    type Post = { provider: string; clip_name: string; status: string; attempts: number; scheduled_for: string };
+    type Post = { provider: string; clip_id: string; status: string; attempts: number; scheduled_for: string };
     const posts = await eventually(async () => {
-      const { data } = await client.from('scheduled_posts').select('provider, clip_name, status, attempts, scheduled_for, last_error');
+      const { data } = await client.from('scheduled_posts').select('provider, clip_id, status, attempts, scheduled_for, last_error');
       const rows = (data ?? []) as Post[];
-      const due = rows.filter((p) => p.clip_name === clips[0].name);
+      const due = rows.filter((p) => p.clip_id === clips[0].clipId);
       return due.length === 4 && due.every((p) => p.status === 'posted') ? rows : undefined;
     });
     // One row per clip and platform; clips 2 and 3 wait their turn (2 and 4 days on).
     expect(posts).toHaveLength(12);
-    for (const clip of clips.slice(1)) expect(posts.filter((p) => p.clip_name === clip.name).every((p) => p.status === 'scheduled')).toBe(true);
-    const first = Object.fromEntries(posts.filter((p) => p.clip_name === clips[0].name).map((p) => [p.provider, p.attempts]));
+    for (const clip of clips.slice(1)) expect(posts.filter((p) => p.clip_id === clip.clipId).every((p) => p.status === 'scheduled')).toBe(true);
+    const first = Object.fromEntries(posts.filter((p) => p.clip_id === clips[0].clipId).map((p) => [p.provider, p.attempts]));
     expect(first).toEqual({ youtube: 1, x: 2, linkedin: 1, wordpress: 1 });
 
     // What each platform received: one post each, the clip itself, under the subscriber's accounts.

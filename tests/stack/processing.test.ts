@@ -4,14 +4,14 @@
 // another worker, and the episode is delivered once; a join or piece run again after the delivery
 // changes nothing. The episode is short with room for the scale tier's 10 clips: the time here is
 // mostly spent encoding audio, in proportion to the seconds rendered.
-import { mkdirSync, mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PgBoss } from 'pg-boss';
 import { startWorkerProcess } from '../../local/worker.ts';
-import { QUEUE } from '../../worker/queue.ts';
-import { QUEUE_SCHEMA } from '../../worker/queue-search-path.ts';
+import { PROCESSING_QUEUE } from '../../worker/pipeline/jobs.ts';
+import { QUEUE_SCHEMA } from '../../worker/runtime/queue-search-path.ts';
 import type { ChildService } from '../../local/lib/process.ts';
 import {
   colourName,
@@ -35,7 +35,7 @@ import {
   type Output,
   type ProcessingRow,
 } from '../support/processing.ts';
-import { signIn } from '../support/submissions.ts';
+import { markEpisodeFilesChecked, signIn, uploadEpisodeObject } from '../support/submissions.ts';
 import { createUser, type TestUser } from '../support/users.ts';
 import type { SupabaseClient } from '@supabase/supabase-js';
 
@@ -140,14 +140,23 @@ describe('built-in processing', () => {
     expect(colourName(frameColour(full, 0.5, '20:20:288:10'))).toBe('red');
     expect(Math.abs(integratedLoudness(full) - -16)).toBeLessThan(2);
 
-    // Clips: 9:16 with the clip intro and outro, cut at the pauses of the speech.
+    // Clips: 9:16 with the clip intro and outro, cut at the pauses of the speech; each a record
+    // the owner reads, with its file in Drive.
+    const { data: records } = await client
+      .from('episode_clips')
+      .select('id, position, start_seconds, end_seconds, file_name, drive_file_id, title')
+      .eq('episode_processing_id', row.id)
+      .order('position');
+    expect(records?.map((r) => [r.position, r.file_name, r.drive_file_id])).toEqual(clips.map((c, i) => [i + 1, c.name, c.driveFileId]));
+    expect(clips.map((c) => c.clipId)).toEqual(records?.map((r) => r.id));
     for (const clip of clips) {
       expect(clip.width / clip.height).toBeCloseTo(9 / 16, 2);
       expect(clip.durationSeconds).toBeGreaterThanOrEqual(1 + 5 + 1 - 0.2);
       expect(clip.durationSeconds).toBeLessThanOrEqual(1 + 30 + 1 + 0.3);
-      expect(clip.cutAtPauses).toBe(true);
+    }
+    for (const record of records ?? []) {
       // Episode time 5 + start is where speech resumes after a pause (t mod 5 = 0).
-      const resumesAt = (5 + (clip.startSeconds as number)) % PAUSE_EVERY;
+      const resumesAt = (5 + Number(record.start_seconds)) % PAUSE_EVERY;
       expect(Math.min(resumesAt, PAUSE_EVERY - resumesAt)).toBeLessThan(0.2);
     }
     expect(PAUSE_STARTS_AT).toBeLessThan(PAUSE_EVERY);
@@ -190,6 +199,38 @@ describe('built-in processing', () => {
     const full = sr.outputs.find((o) => o.kind === 'episode') as Output;
     expect(full.durationSeconds).toBeGreaterThan(EPISODE_SECONDS - 0.5);
     expect(full.durationSeconds).toBeLessThan(EPISODE_SECONDS + 0.6);
+  }, 240_000);
+
+  it("renders an administrator's PORTRAIT resubmission as 9:16 clips and a LANDSCAPE one as 16:9 clips (issue 40, item 2)", async () => {
+    const { user, client } = await readySubscriber('starter');
+    const objectPath = `${user.id}/uploads/resubmitted.mp4`;
+    await uploadEpisodeObject(client, objectPath, readFileSync(shortEpisode));
+    await markEpisodeFilesChecked([objectPath]);
+    const admin = await createUser('admin');
+    const { client: adminClient } = await signIn(admin);
+    const resubmit = async (clipStyle: string) => {
+      const { data, error } = await adminClient.rpc('admin_resubmit_submission', {
+        object_storage_files: [objectPath],
+        user_email: user.email,
+        episode_data: { clipStyle, addIntroOutro: false, addLogo: false },
+      });
+      if (error) throw new Error(error.message);
+      return (data as { id: string }).id;
+    };
+    const logs = { PORTRAIT: await resubmit('PORTRAIT'), LANDSCAPE: await resubmit('LANDSCAPE') };
+    for (const [style, size] of [['PORTRAIT', [180, 320]], ['LANDSCAPE', [320, 180]]] as const) {
+      const deadline = Date.now() + 180_000;
+      let row: { status: string; failure_reason: string | null; outputs: Output[] } | undefined;
+      while (Date.now() < deadline) {
+        row = await withDb(async (db) => (await db.query('select status, failure_reason, outputs from public.episode_processing where submission_log_id = $1', [logs[style]])).rows[0]);
+        if (row?.status === 'delivered' || row?.status === 'failed') break;
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+      expect(row, style).toMatchObject({ status: 'delivered', failure_reason: null });
+      const clips = row?.outputs.filter((o) => o.kind === 'clip') ?? [];
+      expect(clips.length, style).toBeGreaterThan(0);
+      for (const clip of clips) expect([clip.width, clip.height], `${style}: ${clip.name}`).toEqual(size);
+    }
   }, 240_000);
 
   it('fails a submission whose file is not a video, with the reason', async () => {
@@ -241,10 +282,10 @@ describe('built-in processing', () => {
       // postAutomatically: one clip every 3 days on YouTube, the first at once; the rest wait.
       const { data: posts } = await client
         .from('scheduled_posts')
-        .select('provider, clip_name, scheduled_for, status')
+        .select('provider, scheduled_for, status, clip:episode_clips(file_name)')
         .order('scheduled_for');
       const clipNames = row.outputs.filter((o) => o.kind === 'clip').map((o) => o.name);
-      expect(posts?.map((p) => [p.provider, p.clip_name])).toEqual(clipNames.map((name) => ['youtube', name]));
+      expect(posts?.map((p) => [p.provider, (p.clip as unknown as { file_name: string }).file_name])).toEqual(clipNames.map((name) => ['youtube', name]));
       const times = (posts ?? []).map((p) => new Date(p.scheduled_for).getTime());
       expect((times[1] - times[0]) / 86_400_000).toBeCloseTo(3, 3);
       expect((times[2] - times[1]) / 86_400_000).toBeCloseTo(3, 3);
@@ -273,7 +314,7 @@ describe('built-in processing', () => {
       const boss = new PgBoss({ connectionString: config.urls.db, schema: QUEUE_SCHEMA, supervise: false, schedule: false, migrate: false });
       await boss.start();
       try {
-        for (const data of [join[0].data, { ...join[0].data, piece: 0 }]) await boss.send(QUEUE, data);
+        for (const data of [join[0].data, { ...join[0].data, piece: 0 }]) await boss.send(PROCESSING_QUEUE, data);
       } finally {
         await boss.stop({ graceful: false });
       }
@@ -283,7 +324,7 @@ describe('built-in processing', () => {
       const { data: after } = await client.from('episode_processing').select('status, outputs, attempts').eq('id', row.id).single();
       expect(after).toEqual({ status: 'delivered', outputs: row.outputs, attempts: row.attempts });
       expect((await sandboxFiles()).filter((f) => f.owner === driveToken)).toEqual(filesBefore);
-      const { data: postsAfter } = await client.from('scheduled_posts').select('clip_name, status').order('scheduled_for');
+      const { data: postsAfter } = await client.from('scheduled_posts').select('status').order('scheduled_for');
       expect(postsAfter?.map((p) => p.status)).toEqual(['posted', 'scheduled', 'scheduled']);
     }, 240_000);
   });

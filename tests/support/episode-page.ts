@@ -2,6 +2,7 @@
 // tests: the episode, its log (status 'delivered', so no trigger queues work for it), a processing
 // row in the state asked for, and scheduled posts. No worker touches it (the feeder takes only
 // queued rows it was notified of or finds unqueued; this row is marked enqueued).
+import type pg from 'pg';
 import type { EpisodeContent } from '../../supabase/functions/_shared/domain/episode-content.ts';
 import { withDb } from './stack.ts';
 
@@ -70,19 +71,39 @@ export async function seedEpisode(userId: string, seed: SeededEpisode = {}): Pro
       ],
     );
     const processingId = processing.rows[0].id as string;
+    // Each clip the posts name, as a record (its file in Drive), in the order first named.
+    const clipIds = new Map<string, string>();
+    for (const clipName of new Set((seed.posts ?? []).map((post) => post.clipName))) {
+      clipIds.set(clipName, await addClip(db, processingId, clipIds.size + 1, clipName));
+    }
     const postIds: string[] = [];
     for (const post of seed.posts ?? []) {
       const { rows } = await db.query(
-        `insert into public.scheduled_posts (episode_processing_id, user_id, provider, clip_name, drive_file_id, scheduled_for, status, locked_until)
-         values ($1, $2, $3, $4, 'drive-file-of-' || $4, now() + make_interval(secs => $5::double precision * 86400), $6,
+        `insert into public.scheduled_posts (episode_processing_id, user_id, provider, clip_id, scheduled_for, status, locked_until)
+         values ($1, $2, $3, $4, now() + make_interval(secs => $5::double precision * 86400), $6,
                  case when $7 then now() + interval '10 minutes' end)
          returning id`,
-        [processingId, userId, post.provider ?? 'youtube', post.clipName, post.inDays, post.status ?? 'scheduled', post.locked ?? false],
+        [processingId, userId, post.provider ?? 'youtube', clipIds.get(post.clipName), post.inDays, post.status ?? 'scheduled', post.locked ?? false],
       );
       postIds.push(rows[0].id as string);
     }
     return { episodeId, processingId, postIds };
   });
+}
+
+/** A clip record of processing row `processingId`, its file `fileName` in Drive; answers its id. */
+export async function addClip(db: pg.Client, processingId: string, position: number, fileName: string): Promise<string> {
+  const title = fileName.replace(/\.mp4$/, '');
+  const posts = { youtube: { title, description: '' }, x: { text: title }, linkedin: { text: title }, wordpress: { title, content: '' } };
+  const { rows } = await db.query(
+    `insert into public.episode_clips (episode_processing_id, episode_id, user_id, position, start_seconds, end_seconds, title, posts,
+                                       file_name, duration_seconds, width, height, drive_file_id)
+     select p.id, p.episode_id, p.user_id, $2, ($2 - 1) * 30, ($2 - 1) * 30 + 20, $3, $4, $5, 20, 1080, 1920, 'drive-file-of-' || $5
+       from public.episode_processing p where p.id = $1
+     returning id`,
+    [processingId, position, title, JSON.stringify(posts), fileName],
+  );
+  return rows[0].id as string;
 }
 
 /** A post's row as the database has it. */

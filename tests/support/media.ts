@@ -2,10 +2,10 @@
 // colour of a frame, loudness).
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { ffmpegPath, ffprobePath } from '../../worker/media/ffmpeg.ts';
+import { currentMediaTools } from '../../worker/media/ffmpeg.ts';
 
 function ffmpeg(args: string[]): Buffer {
-  const result = spawnSync(ffmpegPath, ['-hide_banner', '-nostdin', '-y', '-loglevel', 'error', ...args], {
+  const result = spawnSync(currentMediaTools().ffmpeg, ['-hide_banner', '-nostdin', '-y', '-loglevel', 'error', ...args], {
     maxBuffer: 64 * 1024 * 1024,
   });
   if (result.status !== 0) throw new Error(`ffmpeg ${args.join(' ')} failed: ${result.stderr.toString()}`);
@@ -90,7 +90,7 @@ export interface Probed {
 }
 
 export function probeFile(file: string): Probed {
-  const result = spawnSync(ffprobePath, ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', file]);
+  const result = spawnSync(currentMediaTools().ffprobe, ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', file]);
   if (result.status !== 0) throw new Error(`ffprobe ${file}: ${result.stderr.toString()}`);
   const info = JSON.parse(result.stdout.toString()) as {
     format: { duration: string };
@@ -136,7 +136,7 @@ export function colourName([r, g, b]: [number, number, number]): string {
 
 /** Integrated loudness (LUFS) measured by ffmpeg's EBU R128 scanner. */
 export function integratedLoudness(file: string): number {
-  const result = spawnSync(ffmpegPath, ['-hide_banner', '-nostdin', '-i', file, '-af', 'ebur128', '-f', 'null', '-']);
+  const result = spawnSync(currentMediaTools().ffmpeg, ['-hide_banner', '-nostdin', '-i', file, '-af', 'ebur128', '-f', 'null', '-']);
   const text = result.stderr.toString();
   const match = /Integrated loudness:\s+I:\s+(-?[\d.]+) LUFS/.exec(text);
   if (!match) throw new Error(`no loudness summary for ${file}`);

@@ -6,14 +6,14 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { expect } from 'vitest';
-import type { OutputRecord } from '../../worker/store.ts';
+import type { StoredOutput } from '../../supabase/functions/_shared/domain/episode-page.ts';
 import type { Fixtures } from './media.ts';
 import { config, withDb } from './stack.ts';
 import { markEpisodeFilesChecked, signIn, uploadEpisodeObject } from './submissions.ts';
 import { createUser, storeOAuthTokens, type TestUser } from './users.ts';
 
-/** What the worker records of each delivered file (worker/store.ts), the Drive id included. */
-export type Output = OutputRecord & { driveFileId: string };
+/** What the worker records of each delivered file (episode_processing.outputs), the Drive id included. */
+export type Output = StoredOutput & { driveFileId: string };
 
 export interface ProcessingRow {
   id: string;

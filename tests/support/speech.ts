@@ -5,7 +5,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
-import { ffmpegPath } from '../../worker/media/ffmpeg.ts';
+import { currentMediaTools } from '../../worker/media/ffmpeg.ts';
 
 /**
  * Three topics (gardening, coffee, the city's library), each named several times, in plain
@@ -61,7 +61,7 @@ export function episodeWith(audio: { wav: string } | { lavfi: string; seconds: n
   const lead = options.lead ?? 1;
   const tail = options.tail ?? 1;
   const source = audio === null ? ['-f', 'lavfi', '-t', String(options.seconds ?? 20), '-i', 'anullsrc=r=16000:cl=mono'] : 'wav' in audio ? ['-i', audio.wav] : ['-f', 'lavfi', '-t', String(audio.seconds), '-i', audio.lavfi];
-  run(ffmpegPath, [
+  run(currentMediaTools().ffmpeg, [
     '-hide_banner', '-nostdin', '-y', '-loglevel', 'error',
     ...source,
     '-f', 'lavfi', '-i', 'testsrc=s=320x180:r=10',

@@ -1,6 +1,7 @@
 // One error shape, (status, message) (docs/decisions.md, "One error contract"): the SPA's
-// ApiError, the worker's platform refusals and the functions' HttpError. An error class of the
-// product that carries an HTTP status names it `status`, so no caller has to know two spellings.
+// ApiError and the functions' HttpError; the worker's ProcessingFailure carries a platform's
+// refusal as `status` too. An error class of the product that carries an HTTP status names it
+// `status`, so no caller has to know two spellings.
 // The local stack is left out: it mimics Supabase's own shapes (Storage's `statusCode`).
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -20,7 +21,6 @@ const productFiles = ['web/src', 'supabase/functions', 'worker'].flatMap((dir) =
 describe('the error shape', () => {
   it.each([
     ['web/src/lib/api-client.ts', 'ApiError'],
-    ['worker/api-error.ts', 'ApiError'],
     ['supabase/functions/_shared/http-error.ts', 'HttpError'],
   ])('%s: %s is (status, message)', (file, name) => {
     const text = readFileSync(path.join(root, file), 'utf8');

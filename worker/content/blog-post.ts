@@ -1,7 +1,7 @@
 // A blog post from the transcript and its show notes: a title, an introduction (the summary),
 // one section per chapter (its most central sentences, in order), the key quotes, and a link to
 // the episode. Kept in Drive as Markdown and sent to WordPress as HTML.
-import type { Transcript } from '../transcript/transcript.ts';
+import type { Transcript } from '../../supabase/functions/_shared/domain/transcript.ts';
 import type { ShowNotes } from '../../supabase/functions/_shared/domain/episode-content.ts';
 import { htmlText } from './platform-text.ts';
 import { listTitle } from './show-notes.ts';

@@ -1,7 +1,7 @@
 // Show notes and the blog post from a transcript with three topics.
 import { describe, expect, it } from 'vitest';
 import { sentenceText } from '../transcript/sentences.ts';
-import type { Transcript } from '../transcript/transcript.ts';
+import type { Transcript } from '../../supabase/functions/_shared/domain/transcript.ts';
 import { blogPost } from './blog-post.ts';
 import { showNotes, showNotesMarkdown, transcriptKeywords } from './show-notes.ts';
 

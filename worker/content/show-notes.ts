@@ -3,8 +3,8 @@
 // quotes by sentence centrality (TextRank over TF-IDF cosine similarity), keywords by RAKE-style
 // phrase scores over the content words. Times are seconds of the episode file (`at` is where the
 // transcript starts in it, after the intro).
-import { clockTime } from '../transcript/captions.ts';
-import type { Transcript } from '../transcript/transcript.ts';
+import { clockTime } from './caption-files.ts';
+import type { Transcript } from '../../supabase/functions/_shared/domain/transcript.ts';
 import type { Chapter, ShowNotes } from '../../supabase/functions/_shared/domain/episode-content.ts';
 import { ENGLISH_STOPWORDS } from './stopwords.ts';
 

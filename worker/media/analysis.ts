@@ -3,7 +3,8 @@
 // decode, the EBU R128 measurement every render normalises with (loudness.ts).
 import { ffmpeg, inputArgs } from './ffmpeg.ts';
 import type { AudioProfile, Interval } from './clip-selection.ts';
-import { MEASURE_FILTER, parseLoudness, type Loudness } from './loudness.ts';
+import type { Loudness } from '../../supabase/functions/_shared/domain-server/processing-plan.ts';
+import { MEASURE_FILTER, parseLoudness } from './loudness.ts';
 
 const ANALYSIS_WINDOW_SECONDS = 0.5;
 const SAMPLE_RATE = 8000;

@@ -56,7 +56,7 @@ describe('caption colours', () => {
 
 describe('caption script (ASS)', () => {
   const spoken = words('hello {there} world').map((w, i) => ({ ...w, sentenceStart: i === 0 }));
-  const script = (style: string, colours = { primary: '1F2937', secondary: '6366F1', tertiary: 'F59E0B' }) =>
+  const script = (style: 'DEFAULT' | 'PROFESSIONAL' | 'CREATIVE', colours = { primary: '1F2937', secondary: '6366F1', tertiary: 'F59E0B' }) =>
     captionScript({ words: spoken, style, colours, fontFamily: 'Open Sans', width: 1080, height: 1920 });
 
   it('shows each word emphasised while it is spoken, in the brand font, inside the safe area', () => {

@@ -12,8 +12,9 @@
 // the accent is the secondary or tertiary brand colour that reaches 3:1 (WCAG, large text) on it,
 // else the emphasis is size and underline only.
 import { blackOrWhite, contrast, LARGE_TEXT_CONTRAST } from './contrast.ts';
-import type { BrandColours, ClipStyle } from './styles.ts';
-import type { TranscriptWord } from '../transcript/transcript.ts';
+import type { ClipStyle } from '../../supabase/functions/_shared/domain/episodes.ts';
+import type { BrandColours } from './styles.ts';
+import type { TranscriptWord } from '../../supabase/functions/_shared/domain/transcript.ts';
 
 export interface CaptionWord {
   text: string;
@@ -21,6 +22,9 @@ export interface CaptionWord {
   start: number;
   end: number;
 }
+
+/** Where a 16:9 clip's captions sit (a fraction of the height): low, as on a television. */
+const LANDSCAPE_CENTRE_Y = 0.84;
 
 /** The 9:16 area no platform covers with its buttons and texts (fractions of the frame). */
 export const SAFE_AREA = { top: 0.12, bottom: 0.75, side: 0.1 } as const;
@@ -44,7 +48,7 @@ const RULES: Record<ClipStyle, StyleRules> = {
   CREATIVE: { wordsPerGroup: 2, charsPerGroup: 14, size: 0.055, upperCase: true, emphasisScale: 125, box: false, centreY: 0.68 },
 };
 
-const rulesFor = (style: ClipStyle | string) => RULES[style as ClipStyle] ?? RULES.DEFAULT;
+const rulesFor = (style: ClipStyle) => RULES[style];
 
 /** A pause this long (seconds) between words starts a new group. */
 const GROUP_PAUSE = 0.6;
@@ -62,7 +66,7 @@ export function clipWords(words: TranscriptWord[], sentenceStarts: Set<number>, 
 }
 
 /** Groups of a few words: never across a sentence start or a pause, within the style's size. */
-export function captionGroups(words: (CaptionWord & { sentenceStart?: boolean })[], style: ClipStyle | string): CaptionWord[][] {
+export function captionGroups(words: (CaptionWord & { sentenceStart?: boolean })[], style: ClipStyle): CaptionWord[][] {
   const rules = rulesFor(style);
   const groups: CaptionWord[][] = [];
   let current: CaptionWord[] = [];
@@ -117,7 +121,9 @@ export function captionColours(colours: BrandColours): CaptionColours {
 
 export interface CaptionScript {
   words: (CaptionWord & { sentenceStart?: boolean })[];
-  style: ClipStyle | string;
+  style: ClipStyle;
+  /** A 16:9 frame (the administrators' LANDSCAPE) keeps its captions low, under the faces. */
+  aspect?: 'portrait' | 'landscape';
   colours: BrandColours;
   /** The font's family name as its files declare it (fonts.ts). */
   fontFamily: string;
@@ -140,7 +146,8 @@ export function captionScript(input: CaptionScript): string {
   ].join(',');
   const x = Math.round(input.width / 2);
   // Kept inside the safe area with room for two lines whatever a style asks.
-  const y = Math.round(input.height * Math.min(SAFE_AREA.bottom - rules.size * 1.2, Math.max(SAFE_AREA.top + rules.size * 1.2, rules.centreY)));
+  const centre = input.aspect === 'landscape' ? LANDSCAPE_CENTRE_Y : Math.min(SAFE_AREA.bottom - rules.size * 1.2, Math.max(SAFE_AREA.top + rules.size * 1.2, rules.centreY));
+  const y = Math.round(input.height * centre);
   const emphasis = [
     accent ? `\\c${assColour(accent)}` : '',
     rules.emphasisScale !== 100 ? `\\fscx${rules.emphasisScale}\\fscy${rules.emphasisScale}` : '',

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { captionScript } from './captions.ts';
-import { ffmpegPath, probe } from './ffmpeg.ts';
+import { currentMediaTools, probe, useMediaTools } from './ffmpeg.ts';
 import { captionFont } from './fonts.ts';
 import { renderClip } from './render.ts';
 import { cropExpression, detectFaces, speakerPath } from './speaker-framing.ts';
@@ -21,7 +21,7 @@ let faceVideo: string;
 let plainVideo: string;
 
 function run(args: string[]): Buffer {
-  const result = spawnSync(ffmpegPath, ['-hide_banner', '-nostdin', '-y', '-loglevel', 'error', ...args], { maxBuffer: 16 * 1024 * 1024 });
+  const result = spawnSync(currentMediaTools().ffmpeg, ['-hide_banner', '-nostdin', '-y', '-loglevel', 'error', ...args], { maxBuffer: 16 * 1024 * 1024 });
   if (result.status !== 0) throw new Error(result.stderr.toString());
   return result.stdout;
 }
@@ -88,13 +88,12 @@ describe('framing on the speaker', () => {
     expect(samples?.frames.filter((f) => f.length > 0).length).toBeGreaterThanOrEqual(5);
 
     const logged: string[] = [];
-    const python = process.env.FACE_DETECTOR_PYTHON;
-    process.env.FACE_DETECTOR_PYTHON = path.join(dir, 'no-python');
+    const configured = currentMediaTools();
+    useMediaTools({ ...configured, python: path.join(dir, 'no-python') });
     try {
       expect(await detectFaces(faceVideo, { width: 640, height: 360 }, ranges, dir, (line) => logged.push(line))).toEqual([null]);
     } finally {
-      if (python === undefined) delete process.env.FACE_DETECTOR_PYTHON;
-      else process.env.FACE_DETECTOR_PYTHON = python;
+      useMediaTools(configured);
     }
     expect(logged).toEqual([expect.stringMatching(/^no speaker framing \(the face detector failed\): .*ENOENT/)]);
   }, 60_000);
@@ -110,7 +109,7 @@ describe('a rendered clip', () => {
     const main = { file: faceVideo, info: await probe(faceVideo) };
     const framed = path.join(dir, 'framed.mp4');
     await renderClip({
-      main, start: 0, end: 3, style: 'DEFAULT', colours, logo, output: framed, settings,
+      main, start: 0, end: 3, frame: { look: 'DEFAULT', aspect: 'portrait' }, colours, logo, output: framed, settings,
       text: { captions: { assFile, fontsDir: font.dir }, framing: { width: 202, x: cropExpression([{ t: 0, x: 9 }, { t: 2.5, x: 9 }, { t: 2.9, x: 20 }]) } },
     });
     expect(await probe(framed)).toMatchObject({ video: { width: 180, height: 320 } });
@@ -126,7 +125,7 @@ describe('a rendered clip', () => {
 
     // The same moment without words has no caption there.
     const bare = path.join(dir, 'bare.mp4');
-    await renderClip({ main: { file: plainVideo, info: await probe(plainVideo) }, start: 0, end: 3, style: 'DEFAULT', colours, output: bare, settings });
+    await renderClip({ main: { file: plainVideo, info: await probe(plainVideo) }, start: 0, end: 3, frame: { look: 'DEFAULT', aspect: 'portrait' }, colours, output: bare, settings });
     expect(whiteish(pixels(bare, 1, '180:40:0:204'))).toBe(0);
   }, 60_000);
 });
@@ -140,7 +139,7 @@ describe('a clip titled by the subscriber', () => {
     // Black on a white primary band, so the title is the only dark there.
     const bandColours: BrandColours = { primary: 'FFFFFF', secondary: '000000', tertiary: '000000' };
     await renderClip({
-      main: { file: plainVideo, info: await probe(plainVideo) }, start: 0, end: 3, style: 'CREATIVE', colours: bandColours, output, settings,
+      main: { file: plainVideo, info: await probe(plainVideo) }, start: 0, end: 3, frame: { look: 'CREATIVE', aspect: 'portrait' }, colours: bandColours, output, settings,
       text: { title: { textFile, length: [...title].length } },
     });
     // CREATIVE's band is the top tenth (32 px of 320).

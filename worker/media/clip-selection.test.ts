@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { clipLength, isQuestion, MIN_CLIP_SECONDS, selectClips, selectClipsWithWords, type AudioProfile, type Interval } from './clip-selection.ts';
+import { isQuestion } from '../content/words.ts';
+import { clipLength, MIN_CLIP_SECONDS, selectClips, selectClipsWithWords, type AudioProfile, type Interval } from './clip-selection.ts';
 
 /** Talk at -25 dB with 1 s pauses every 6 s, louder (-12 dB) inside `peaks`. */
 function profile(durationSeconds: number, peaks: Interval[] = []): AudioProfile {

@@ -18,6 +18,8 @@
 // With a transcript (selectClipsFromWords) the candidates are runs of whole sentences instead,
 // scored on what is said as well as how it sounds (docs/decisions.md, "Clips from the words").
 
+import { CONTINUATIONS, isQuestion, tokens } from '../content/words.ts';
+
 export interface Interval {
   start: number;
   end: number;
@@ -144,18 +146,6 @@ export function selectClips(profile: AudioProfile, count: number): ClipRange[] {
 /** A sentence of the transcript (worker/transcript/transcript.ts), as clip selection reads it. */
 export interface SpokenSentence extends Interval {
   text: string;
-}
-
-/** Lower-case word tokens of a text. */
-export const tokens = (text: string) => text.toLowerCase().match(/[\p{L}\p{N}']+/gu) ?? [];
-
-const QUESTION_OPENERS = new Set(['what', 'why', 'how', 'who', 'when', 'where', 'which', 'whose', 'is', 'are', 'do', 'does', 'did', 'can', 'could', 'would', 'should', 'will', 'have', 'has', 'isn\'t', 'aren\'t', 'don\'t', 'doesn\'t']);
-/** Openers of a sentence that continues the one before it: not where a thought starts. */
-const CONTINUATIONS = new Set(['and', 'but', 'so', 'or', 'because', 'which', 'that', 'then', 'also', 'too', 'it', 'this', 'he', 'she', 'they']);
-
-/** A question by its mark, or (engines without punctuation) by its first word. */
-export function isQuestion(text: string): boolean {
-  return /\?\s*$/.test(text) || QUESTION_OPENERS.has(tokens(text)[0] ?? '');
 }
 
 /** Seconds a clip may reach past its target length to end on a sentence boundary. */

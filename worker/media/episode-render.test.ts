@@ -8,9 +8,11 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { frameColour, integratedLoudness, SPEECH } from '../../tests/support/media.ts';
 import { analyseAudio } from './analysis.ts';
-import { ffmpegPath, ffprobePath, probe } from './ffmpeg.ts';
+import { currentMediaTools, probe } from './ffmpeg.ts';
 import { parseLoudness } from './loudness.ts';
-import { MAX_CUT_SHIFT_SECONDS, renderClip, renderEpisode, type MediaInput } from './render.ts';
+import { renderEpisode } from '../../tests/support/render-episode.ts';
+import { MAX_CUT_SHIFT_SECONDS, renderClip } from './render.ts';
+import type { MediaInput } from './ffmpeg.ts';
 
 const settings = { preset: 'ultrafast', clipPreset: 'ultrafast', crf: 30, clipHeight: 320 };
 const colours = { primary: '1F2937', secondary: '6366F1', tertiary: 'F59E0B' };
@@ -27,7 +29,7 @@ function run(command: string, args: string[]): string {
 
 /** A 1 s GOP H.264 source with quiet (about -30 LUFS) speech-like sound. */
 function makeSource(file: string, gopFrames: number): string {
-  run(ffmpegPath, [
+  run(currentMediaTools().ffmpeg, [
     '-hide_banner', '-nostdin', '-y', '-loglevel', 'error',
     '-f', 'lavfi', '-i', `testsrc2=s=320x180:r=${FPS}:d=6`,
     '-f', 'lavfi', '-i', `aevalsrc=0.05*${SPEECH}:s=48000:d=6`,
@@ -49,16 +51,16 @@ interface VideoStream {
 }
 
 const videoStream = (file: string) =>
-  (JSON.parse(run(ffprobePath, ['-v', 'error', '-select_streams', 'v:0', '-print_format', 'json', '-show_streams', file])) as { streams: VideoStream[] }).streams[0];
+  (JSON.parse(run(currentMediaTools().ffprobe, ['-v', 'error', '-select_streams', 'v:0', '-print_format', 'json', '-show_streams', file])) as { streams: VideoStream[] }).streams[0];
 
 const audioFormat = (file: string) =>
-  (JSON.parse(run(ffprobePath, ['-v', 'error', '-select_streams', 'a:0', '-print_format', 'json', '-show_entries', 'stream=channels,sample_rate', file])) as {
+  (JSON.parse(run(currentMediaTools().ffprobe, ['-v', 'error', '-select_streams', 'a:0', '-print_format', 'json', '-show_entries', 'stream=channels,sample_rate', file])) as {
     streams: { channels: number; sample_rate: string }[];
   }).streams[0];
 
 /** Sizes of the video packets of `file` in decode order (from the one shown at `from` seconds): equal lists are the same coded pictures. */
 function packetSizes(file: string, from?: number): number[] {
-  const { packets } = JSON.parse(run(ffprobePath, ['-v', 'error', '-select_streams', 'v:0', '-print_format', 'json', '-show_entries', 'packet=pts_time,size', file])) as {
+  const { packets } = JSON.parse(run(currentMediaTools().ffprobe, ['-v', 'error', '-select_streams', 'v:0', '-print_format', 'json', '-show_entries', 'packet=pts_time,size', file])) as {
     packets: { pts_time: string; size: string }[];
   };
   const first = from === undefined ? 0 : packets.findIndex((p) => Math.abs(Number(p.pts_time) - from) < 1e-3);
@@ -70,7 +72,7 @@ beforeAll(async () => {
   const file = makeSource(path.join(dir, 'source.mp4'), FPS);
   source = { file, info: await probe(file) };
   logo = path.join(dir, 'logo.png');
-  run(ffmpegPath, ['-hide_banner', '-nostdin', '-y', '-loglevel', 'error', '-f', 'lavfi', '-i', 'color=c=0x00FF00:s=64x64', '-frames:v', '1', logo]);
+  run(currentMediaTools().ffmpeg, ['-hide_banner', '-nostdin', '-y', '-loglevel', 'error', '-f', 'lavfi', '-i', 'color=c=0x00FF00:s=64x64', '-frames:v', '1', logo]);
 }, 60_000);
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -124,7 +126,7 @@ describe('renderEpisode', () => {
 
   it('re-encodes a picture stored turned (a phone held upright), so it comes out upright', async () => {
     const turned = path.join(dir, 'turned.mp4');
-    run(ffmpegPath, ['-hide_banner', '-nostdin', '-y', '-loglevel', 'error', '-i', source.file, '-c', 'copy', '-metadata:s:v:0', 'rotate=90', turned]);
+    run(currentMediaTools().ffmpeg, ['-hide_banner', '-nostdin', '-y', '-loglevel', 'error', '-i', source.file, '-c', 'copy', '-metadata:s:v:0', 'rotate=90', turned]);
     const output = path.join(dir, 'turned-out.mp4');
     expect(await renderEpisode({ main: { file: turned, info: await probe(turned) }, start: 0, end: 2, output, settings })).toEqual({ copied: false });
   }, 60_000);
@@ -132,7 +134,7 @@ describe('renderEpisode', () => {
   it('normalises a clip with the episode\'s measurement', async () => {
     const { loudness } = await analyseAudio(source.file, 0, 6);
     const output = path.join(dir, 'clip.mp4');
-    await renderClip({ main: source, start: 1, end: 5, style: 'DEFAULT', colours, loudness, output, settings });
+    await renderClip({ main: source, start: 1, end: 5, frame: { look: 'DEFAULT', aspect: 'portrait' }, colours, loudness, output, settings });
     expect(Math.abs(integratedLoudness(output) + 16)).toBeLessThanOrEqual(1);
   }, 60_000);
 });

@@ -8,8 +8,10 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { integratedLoudness } from '../../tests/support/media.ts';
 import { analyseAudio } from './analysis.ts';
-import { ffmpegPath, ffprobePath, probe } from './ffmpeg.ts';
-import { planEpisode, renderEpisode, type MediaInput } from './render.ts';
+import { currentMediaTools, probe } from './ffmpeg.ts';
+import { renderEpisode } from '../../tests/support/render-episode.ts';
+import { planEpisode } from './render.ts';
+import type { MediaInput } from './ffmpeg.ts';
 
 const settings = { preset: 'ultrafast', clipPreset: 'ultrafast', crf: 30, clipHeight: 320 };
 const FPS = 30;
@@ -32,7 +34,7 @@ function run(command: string, args: string[]): string {
 
 /** A moving test picture with a steady tone: any frame out of place or gap in the sound shows. */
 function makeSource(file: string, seconds: number, size: string, tone: number): string {
-  run(ffmpegPath, [
+  run(currentMediaTools().ffmpeg, [
     '-hide_banner', '-nostdin', '-y', '-loglevel', 'error',
     '-f', 'lavfi', '-i', `testsrc2=s=${size}:r=${FPS}:d=${seconds}`,
     '-f', 'lavfi', '-i', `sine=f=${tone}:r=48000:d=${seconds}`,
@@ -43,7 +45,7 @@ function makeSource(file: string, seconds: number, size: string, tone: number): 
 
 /** Presentation times of the video packets, in display order. */
 function videoTimes(file: string): number[] {
-  const { packets } = JSON.parse(run(ffprobePath, ['-v', 'error', '-select_streams', 'v:0', '-print_format', 'json', '-show_entries', 'packet=pts_time', file])) as {
+  const { packets } = JSON.parse(run(currentMediaTools().ffprobe, ['-v', 'error', '-select_streams', 'v:0', '-print_format', 'json', '-show_entries', 'packet=pts_time', file])) as {
     packets: { pts_time: string }[];
   };
   return packets.map((p) => Number(p.pts_time)).sort((a, b) => a - b);
@@ -51,7 +53,7 @@ function videoTimes(file: string): number[] {
 
 /** RMS level (dB) of the sound in windows of 10 ms, from the start of the file. */
 function windowLevels(file: string): number[] {
-  const log = run(ffmpegPath, [
+  const log = run(currentMediaTools().ffmpeg, [
     '-hide_banner', '-nostdin', '-i', file, '-vn',
     '-af', 'aresample=48000,pan=mono|c0=c0,asetnsamples=n=480,astats=metadata=1:reset=1,ametadata=mode=print:key=lavfi.astats.Overall.RMS_level',
     '-f', 'null', '-',
@@ -67,7 +69,7 @@ beforeAll(async () => {
   const introFile = makeSource(path.join(dir, 'intro.mp4'), 1, '160x120', 660);
   intro = { file: introFile, info: await probe(introFile) };
   logo = path.join(dir, 'logo.png');
-  run(ffmpegPath, ['-hide_banner', '-nostdin', '-y', '-loglevel', 'error', '-f', 'lavfi', '-i', 'color=c=0x00FF00:s=64x64', '-frames:v', '1', logo]);
+  run(currentMediaTools().ffmpeg, ['-hide_banner', '-nostdin', '-y', '-loglevel', 'error', '-f', 'lavfi', '-i', 'color=c=0x00FF00:s=64x64', '-frames:v', '1', logo]);
   const { loudness } = await analyseAudio(main.file, START, END - START);
   split = path.join(dir, 'split.mp4');
   whole = path.join(dir, 'whole.mp4');
@@ -99,7 +101,7 @@ describe('an episode rendered in segments', () => {
   });
 
   it('shows the same pictures as the unsplit render (no frame moved at a join)', () => {
-    const log = run(ffmpegPath, ['-hide_banner', '-nostdin', '-i', split, '-i', whole, '-lavfi', '[0:v][1:v]psnr', '-f', 'null', '-']);
+    const log = run(currentMediaTools().ffmpeg, ['-hide_banner', '-nostdin', '-i', split, '-i', whole, '-lavfi', '[0:v][1:v]psnr', '-f', 'null', '-']);
     const psnr = /PSNR .*average:([\d.]+|inf)/.exec(log);
     expect(psnr).not.toBeNull();
     // The same encoder on the same frames: equal but for the rate control's choices at a segment start.

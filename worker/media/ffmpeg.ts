@@ -1,11 +1,21 @@
-// The ffmpeg and ffprobe binaries (Debian's package, or FFMPEG_PATH/FFPROBE_PATH: docs/decisions.md),
-// how every input is opened, and a runner that kills the process when the job is aborted (lost
+// The ffmpeg and ffprobe binaries (the worker's checked configuration, config.ts MediaTools), how
+// every input is opened, and a runner that kills the process when the job is aborted (lost
 // heartbeat, time limit, shutdown).
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { mediaBinaries } from '../config.ts';
+import { mediaTools, type MediaTools } from '../config.ts';
+import { ProcessingFailure } from '../failure.ts';
+import type { Loudness, MediaInfo } from '../../supabase/functions/_shared/domain-server/processing-plan.ts';
 
-export const { ffmpeg: ffmpegPath, ffprobe: ffprobePath } = mediaBinaries();
+/** The binaries in use: the defaults until the worker hands over its checked configuration. */
+let tools: MediaTools = mediaTools();
+
+/** The worker's configured binaries, set once as it starts (runtime/worker.ts). */
+export function useMediaTools(configured: MediaTools): void {
+  tools = configured;
+}
+
+export const currentMediaTools = (): MediaTools => tools;
 
 /**
  * What a slot holds, and so the one demuxer (and for images the one decoder) its file is read
@@ -13,6 +23,14 @@ export const { ffmpeg: ffmpegPath, ffprobe: ffprobePath } = mediaBinaries();
  * a concat script named logo.png made it open other files on the worker's disk.
  */
 export type InputKind = 'video' | 'png';
+
+/** An input of a render: a file on this machine or a signed Storage URL (a piece reads only its part), as probed. */
+export interface MediaInput {
+  file: string;
+  info: MediaInfo;
+  /** Its sound's measurement when already made (a brand video's, carried by the plan). */
+  loudness?: Loudness | null;
+}
 
 const INPUT_FORMAT: Record<InputKind, { demuxer: string[]; decoder: string[] }> = {
   // MP4/MOV (the only video the upload slots take); external data references stay off.
@@ -68,16 +86,6 @@ export function concatInput(files: string[], list: string): { text: string; args
   };
 }
 
-export class MediaError extends Error {
-  constructor(
-    message: string,
-    /** The input itself is unusable: retrying cannot help. */
-    readonly permanent = false,
-  ) {
-    super(message);
-  }
-}
-
 interface RunResult {
   stdout: string;
   stderr: string;
@@ -116,13 +124,7 @@ export function runBinary(command: string, args: string[], signal?: AbortSignal)
 }
 
 export function ffmpeg(args: string[], signal?: AbortSignal): Promise<RunResult> {
-  return runBinary(ffmpegPath, ['-hide_banner', '-nostdin', '-y', ...args], signal);
-}
-
-export interface MediaInfo {
-  durationSeconds: number;
-  video: { width: number; height: number; fps: number } | null;
-  hasAudio: boolean;
+  return runBinary(tools.ffmpeg, ['-hide_banner', '-nostdin', '-y', ...args], signal);
 }
 
 interface ProbeStream {
@@ -161,22 +163,22 @@ async function ffprobe(kind: InputKind, file: string, label: string, signal?: Ab
   const { protocols, target } = opening(file);
   let stdout: string;
   try {
-    ({ stdout } = await runBinary(ffprobePath, ['-v', 'error', ...protocols, ...demuxer, '-print_format', 'json', '-show_format', '-show_streams', target], signal));
+    ({ stdout } = await runBinary(tools.ffprobe, ['-v', 'error', ...protocols, ...demuxer, '-print_format', 'json', '-show_format', '-show_streams', target], signal));
   } catch (error) {
     if (signal?.aborted) throw error;
-    throw new MediaError(`${label} is not a readable ${kind === 'png' ? 'PNG image' : 'video'}`, true);
+    throw new ProcessingFailure(`${label} is not a readable ${kind === 'png' ? 'PNG image' : 'video'}`, true);
   }
   return JSON.parse(stdout) as ProbeOutput;
 }
 
-/** Duration and streams of a video file; a file that is not an MP4/MOV video is a permanent MediaError. */
+/** Duration and streams of a video file; a file that is not an MP4/MOV video is a permanent ProcessingFailure. */
 export async function probe(file: string, signal?: AbortSignal, label = path.basename(file)): Promise<MediaInfo> {
   const info = await ffprobe('video', file, label, signal);
   const streams = info.streams ?? [];
   const video = streams.find((s) => s.codec_type === 'video' && s.width && s.height);
   const durationSeconds = Number(info.format?.duration ?? NaN);
   if (!Number.isFinite(durationSeconds) || durationSeconds <= 0) {
-    throw new MediaError(`${label} has no duration`, true);
+    throw new ProcessingFailure(`${label} has no duration`, true);
   }
   return {
     durationSeconds,
@@ -185,7 +187,7 @@ export async function probe(file: string, signal?: AbortSignal, label = path.bas
   };
 }
 
-/** Size of a PNG image; anything that is not one PNG with a picture is a permanent MediaError. */
+/** Size of a PNG image; anything that is not one PNG with a picture is a permanent ProcessingFailure. */
 export async function probeImage(
   file: string,
   signal?: AbortSignal,
@@ -194,7 +196,7 @@ export async function probeImage(
   const info = await ffprobe('png', file, label, signal);
   const image = (info.streams ?? []).find((s) => s.codec_type === 'video' && s.codec_name === 'png');
   // png_pipe reports a stream even for bytes that are no PNG at all, with a size of 0x0.
-  if (!image?.width || !image.height) throw new MediaError(`${label} is not a readable PNG image`, true);
+  if (!image?.width || !image.height) throw new ProcessingFailure(`${label} is not a readable PNG image`, true);
   return { width: image.width, height: image.height };
 }
 
@@ -217,7 +219,7 @@ export async function keyframeBefore(file: string, seconds: number, maxShift: nu
   const { protocols, target } = opening(file);
   const base = ['-v', 'error', ...protocols, ...INPUT_FORMAT.video.demuxer, '-print_format', 'json'];
   const head = JSON.parse(
-    (await runBinary(ffprobePath, [...base, '-select_streams', 'v:0', '-show_entries', 'format=start_time:stream=codec_name,pix_fmt:stream_side_data=rotation', target], signal)).stdout,
+    (await runBinary(tools.ffprobe, [...base, '-select_streams', 'v:0', '-show_entries', 'format=start_time:stream=codec_name,pix_fmt:stream_side_data=rotation', target], signal)).stdout,
   ) as { format?: { start_time?: string }; streams?: { codec_name?: string; pix_fmt?: string; side_data_list?: { rotation?: number }[] }[] };
   const stream = head.streams?.[0];
   if (!stream?.codec_name || !stream.pix_fmt) return null;
@@ -230,7 +232,7 @@ export async function keyframeBefore(file: string, seconds: number, maxShift: nu
   const { packets = [] } = JSON.parse(
     (
       await runBinary(
-        ffprobePath,
+        tools.ffprobe,
         [...base, '-select_streams', 'v:0', '-read_intervals', `${Math.max(0, at - maxShift - 1)}%${at + 0.001}`, '-show_entries', 'packet=pts_time,flags', target],
         signal,
       )

@@ -1,13 +1,14 @@
 // The worker opens a subscriber's file only as what its slot says: an HLS playlist or a concat
 // script named episode.mp4 or logo.png must not make ffmpeg read another file on the worker's
 // disk (here a magenta video beside it, named by its absolute path).
+import { ProcessingFailure } from '../failure.ts';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ffmpeg, ffmpegPath, inputArgs, MediaError, probe, probeImage } from './ffmpeg.ts';
-import { renderEpisode } from './render.ts';
+import { ffmpeg, currentMediaTools, inputArgs, probe, probeImage } from './ffmpeg.ts';
+import { renderEpisode } from '../../tests/support/render-episode.ts';
 
 let dir: string;
 let secret: string;
@@ -15,7 +16,7 @@ let episode: string;
 const file = (name: string) => path.join(dir, name);
 
 function make(args: string[]): void {
-  const result = spawnSync(ffmpegPath, ['-hide_banner', '-nostdin', '-y', '-loglevel', 'error', ...args]);
+  const result = spawnSync(currentMediaTools().ffmpeg, ['-hide_banner', '-nostdin', '-y', '-loglevel', 'error', ...args]);
   if (result.status !== 0) throw new Error(result.stderr.toString());
 }
 
@@ -30,7 +31,7 @@ const disguises = (target: string) => ({
 
 /** The mean colour of a `w`x`h` crop at (x, y) of the frame at `seconds`. */
 function colourAt(video: string, seconds: number, crop: string): number[] {
-  const out = spawnSync(ffmpegPath, [
+  const out = spawnSync(currentMediaTools().ffmpeg, [
     '-nostdin',
     '-loglevel',
     'error',
@@ -99,10 +100,10 @@ describe("inputs are opened with their slot's demuxer only", () => {
       writeFileSync(file('fake-episode.mp4'), body);
       writeFileSync(file('fake-logo.png'), body);
       await expect(probe(file('fake-episode.mp4'))).rejects.toThrow(
-        new MediaError('fake-episode.mp4 is not a readable video', true),
+        new ProcessingFailure('fake-episode.mp4 is not a readable video', true),
       );
       await expect(probeImage(file('fake-logo.png'))).rejects.toThrow(
-        new MediaError('fake-logo.png is not a readable PNG image', true),
+        new ProcessingFailure('fake-logo.png is not a readable PNG image', true),
       );
       // Even handed straight to ffmpeg (never probed), the fixed demuxer reads no other file.
       await expect(

@@ -2,20 +2,11 @@
 // pass, printed as JSON, in the same decode as the clip analysis: analysis.ts), and every render
 // (the episode, each clip) applies a linear gain from that measurement instead of running a
 // dynamic single pass of its own.
-import { ffmpeg, inputArgs } from './ffmpeg.ts';
-import type { MediaInput } from './render.ts';
+import type { Loudness } from '../../supabase/functions/_shared/domain-server/processing-plan.ts';
+import { ffmpeg, inputArgs, type MediaInput } from './ffmpeg.ts';
 
 /** EBU R128 targets for podcast/streaming delivery: -16 LUFS integrated, -1.5 dBTP peak. */
 const TARGET = 'I=-16:TP=-1.5:LRA=11';
-
-/** loudnorm's first-pass measurement (its JSON, as numbers). */
-export interface Loudness {
-  inputI: number;
-  inputTp: number;
-  inputLra: number;
-  inputThresh: number;
-  targetOffset: number;
-}
 
 /** The first pass: measures and prints JSON on stderr at the end (the audio passes unchanged in level). */
 export const MEASURE_FILTER = `loudnorm=${TARGET}:print_format=json`;

@@ -11,8 +11,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as pause } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ffmpegPath, probe } from './ffmpeg.ts';
-import { planEpisode, renderVideoPiece, type MediaInput } from './render.ts';
+import { currentMediaTools, probe } from './ffmpeg.ts';
+import { planEpisode, renderVideoPiece } from './render.ts';
+import type { MediaInput } from './ffmpeg.ts';
 
 const settings = { preset: 'ultrafast', clipPreset: 'ultrafast', crf: 30, clipHeight: 320 };
 const SECONDS = 120;
@@ -26,7 +27,7 @@ let served = 0;
 let requests: string[] = [];
 
 function run(args: string[]): string {
-  const result = spawnSync(ffmpegPath, ['-hide_banner', '-nostdin', '-y', ...args], { maxBuffer: 64 * 1024 * 1024 });
+  const result = spawnSync(currentMediaTools().ffmpeg, ['-hide_banner', '-nostdin', '-y', ...args], { maxBuffer: 64 * 1024 * 1024 });
   if (result.status !== 0) throw new Error(result.stderr.toString());
   return result.stdout.toString() + result.stderr.toString();
 }

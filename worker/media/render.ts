@@ -1,10 +1,13 @@
 // The ffmpeg filter graphs for the finished episode and the 9:16 clips.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { SAFE_AREA } from './captions.ts';
-import { concatInput, ffmpeg, inputArgs, keyframeBefore, type MediaInfo } from './ffmpeg.ts';
-import { loudnessOf, normaliseFilter, type Loudness } from './loudness.ts';
-import { clipStyleFilter, type BrandColours, type ClipStyle, type ClipText } from './styles.ts';
+import type { EncodeSettings } from '../config.ts';
+import type { ClipFrame } from '../../supabase/functions/_shared/domain-server/processing-job.ts';
+import type { EpisodeLayout, Loudness, MediaInfo, VideoPiece } from '../../supabase/functions/_shared/domain-server/processing-plan.ts';
+import { concatInput, ffmpeg, inputArgs, keyframeBefore, type MediaInput } from './ffmpeg.ts';
+import { loudnessOf, normaliseFilter } from './loudness.ts';
+import { clipStyleFilter, type BrandColours, type ClipText } from './styles.ts';
 
 const AUDIO_RATE = 48000;
 /**
@@ -16,24 +19,6 @@ export const MAX_CUT_SHIFT_SECONDS = 2;
 const COPYABLE = { codecs: ['h264'], pixFmts: ['yuv420p', 'yuvj420p'] };
 /** Output frame rate: the episode's own, at most 30 (clips for social platforms need no more). */
 const outputFps = (main: MediaInfo) => Math.min(30, main.video?.fps ?? 30);
-
-export interface EncodeSettings {
-  /** x264 preset of the episode (and a join of parts): X264_PRESETS in production, 'ultrafast' in tests. */
-  preset: string;
-  /** x264 preset of the clips. */
-  clipPreset: string;
-  crf: number;
-  /** Height of the 9:16 clips (1920 in production); the width follows. */
-  clipHeight: number;
-}
-
-export interface MediaInput {
-  /** A file on this machine, or a signed Storage URL (a piece reads only its part: ffmpeg.ts). */
-  file: string;
-  info: MediaInfo;
-  /** Its sound's measurement when already made (a brand video's, carried by the plan). */
-  loudness?: Loudness | null;
-}
 
 const even = (n: number) => Math.max(2, Math.round(n / 2) * 2);
 
@@ -121,7 +106,7 @@ function trimmedInput(file: string, start: number, end: number): string[] {
   return inputArgs('video', file, ['-ss', start.toFixed(3), '-to', end.toFixed(3)]);
 }
 
-interface EpisodeRender {
+export interface EpisodeRender {
   main: MediaInput;
   start: number;
   end: number;
@@ -135,9 +120,6 @@ interface EpisodeRender {
   settings: EncodeSettings;
   signal?: AbortSignal;
 }
-
-/** How the episode was made: its picture copied from `start` (a keyframe), or re-encoded. */
-export type EpisodeVideo = { copied: true; start: number } | { copied: false };
 
 /**
  * The main part's picture goes out as it came in when nothing is drawn on it or joined to it and
@@ -154,32 +136,6 @@ export async function copyStart(job: Pick<EpisodeRender, 'main' | 'start' | 'log
   // -ss is written to the millisecond: rounded up, so it never lands before the keyframe (which
   // would make ffmpeg seek to the one before).
   return Math.ceil((cut.keyframeSeconds + 1e-6) * 1000) / 1000;
-}
-
-/**
- * The re-encoded episode in pieces any worker can make (issue 28): its picture in video-only
- * segments of whole frames (the intro, the main part cut every `segmentSeconds`, the outro), all
- * encoded with the same settings and joined with the concat demuxer without re-encoding, and its
- * sound encoded once over the whole, so no seam has an AAC priming gap or a loudness step.
- */
-export interface EpisodeLayout {
-  /** Output frame rate, size, and the length in frames of each part. */
-  fps: number;
-  width: number;
-  height: number;
-  introFrames: number;
-  mainFrames: number;
-  outroFrames: number;
-  /** Where the main part starts in the main file (seconds). */
-  start: number;
-  video: VideoPiece[];
-}
-
-/** A video segment: `frames` frames of one part, from `from` seconds into the part's file. */
-export interface VideoPiece {
-  part: 'intro' | 'main' | 'outro';
-  from: number;
-  frames: number;
 }
 
 /**
@@ -301,43 +257,6 @@ export async function joinEpisode(job: { videoFiles: string[]; audioFile: string
   );
 }
 
-/**
- * The full episode on one worker: trimmed, intro and outro joined, logo overlaid, loudness
- * normalised; the picture copied when nothing changes it, else made as the pieces are (in one
- * segment unless `segmentSeconds` says otherwise).
- */
-export async function renderEpisode(job: EpisodeRender & { segmentSeconds?: number }): Promise<EpisodeVideo> {
-  const copyFrom = await copyStart(job);
-  if (copyFrom !== null) {
-    await renderCopiedEpisode({ ...job, copyFrom });
-    return { copied: true, start: copyFrom };
-  }
-  const layout = planEpisode({
-    main: job.main.info,
-    start: job.start,
-    end: job.end,
-    introSeconds: job.intro?.info.durationSeconds,
-    outroSeconds: job.outro?.info.durationSeconds,
-    segmentSeconds: job.segmentSeconds ?? Infinity,
-  });
-  const dir = await mkdtemp(path.join(path.dirname(job.output), 'pieces-'));
-  try {
-    const files = { intro: job.intro?.file, main: job.main.file, outro: job.outro?.file };
-    const videoFiles: string[] = [];
-    for (const [i, piece] of layout.video.entries()) {
-      const output = path.join(dir, `video-${i}.mp4`);
-      await renderVideoPiece({ piece, layout, file: files[piece.part] as string, logo: job.logo, output, settings: job.settings, signal: job.signal });
-      videoFiles.push(output);
-    }
-    const audioFile = path.join(dir, 'audio.m4a');
-    await renderAudioTrack({ layout, main: job.main, intro: job.intro, outro: job.outro, loudness: job.loudness, output: audioFile, signal: job.signal });
-    await joinEpisode({ videoFiles, audioFile, dir, output: job.output, signal: job.signal });
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-  return { copied: false };
-}
-
 /** The picture copied from the keyframe at `copyFrom`, the sound normalised. */
 export async function renderCopiedEpisode(job: { main: MediaInput; copyFrom: number; end: number; loudness?: Loudness | null; output: string; signal?: AbortSignal }): Promise<void> {
   const main: Segment = { inputArgs: trimmedInput(job.main.file, job.copyFrom, job.end), info: job.main.info, duration: job.end - job.copyFrom, loudness: job.loudness ?? null };
@@ -347,13 +266,20 @@ export async function renderCopiedEpisode(job: { main: MediaInput; copyFrom: num
   );
 }
 
+/** A clip's frame: 9:16 (the clip height tall) or 16:9 (the clip height wide), in even sizes. */
+export function clipFrameSize(clipHeight: number, aspect: ClipFrame['aspect']): { width: number; height: number } {
+  const long = even(clipHeight);
+  const short = even((long * 9) / 16);
+  return aspect === 'portrait' ? { width: short, height: long } : { width: long, height: short };
+}
+
 interface ClipRender {
   main: MediaInput;
   start: number;
   end: number;
   intro?: MediaInput;
   outro?: MediaInput;
-  style: ClipStyle;
+  frame: ClipFrame;
   colours: BrandColours;
   /** Captions (or the title), and the framing on the speaker, of the styled moment (not the clip intro/outro). */
   text?: ClipText;
@@ -366,10 +292,16 @@ interface ClipRender {
   signal?: AbortSignal;
 }
 
-/** One 9:16 clip: the moment styled by clip style and brand colours, with the clip intro/outro. */
+/**
+ * One clip: the moment styled by the frame's look and the brand colours, with the clip intro/outro
+ * (filling a 9:16 frame; whole, on the primary colour, in a 16:9 one).
+ */
 export async function renderClip(job: ClipRender): Promise<void> {
-  const height = even(job.settings.clipHeight);
-  const width = even((height * 9) / 16);
+  const { width, height } = clipFrameSize(job.settings.clipHeight, job.frame.aspect);
+  const fitBrand =
+    job.frame.aspect === 'portrait'
+      ? `scale=${width}:${height}:force_original_aspect_ratio=increase,crop=${width}:${height}`
+      : `scale=${width}:${height}:force_original_aspect_ratio=decrease,pad=${width}:${height}:(ow-iw)/2:(oh-ih)/2:color=0x${job.colours.primary}`;
   const segments: Segment[] = [];
   if (job.intro) segments.push(await brandSegment(job.intro, job.signal));
   const mainIndex = segments.length;
@@ -384,8 +316,8 @@ export async function renderClip(job: ClipRender): Promise<void> {
     segments,
     (label, index) =>
       index === mainIndex
-        ? `${label}${clipStyleFilter(job.style, job.colours, width, height, job.text)}`
-        : `${label}scale=${width}:${height}:force_original_aspect_ratio=increase,crop=${width}:${height}`,
+        ? `${label}${clipStyleFilter(job.frame, job.colours, width, height, job.text)}`
+        : `${label}${fitBrand}`,
     job.logo ? inputArgs('png', job.logo) : [],
     (index, label) =>
       job.logo && index === mainIndex

@@ -6,13 +6,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ffmpegPath, probe } from './ffmpeg.ts';
+import { currentMediaTools, probe } from './ffmpeg.ts';
 import { copySoundTrack } from './render.ts';
 
 let dir: string;
 
 function run(args: string[]): string {
-  const result = spawnSync(ffmpegPath, ['-hide_banner', '-nostdin', '-y', ...args], { maxBuffer: 16 * 1024 * 1024 });
+  const result = spawnSync(currentMediaTools().ffmpeg, ['-hide_banner', '-nostdin', '-y', ...args], { maxBuffer: 16 * 1024 * 1024 });
   if (result.status !== 0) throw new Error(result.stderr.toString());
   return result.stderr.toString();
 }

@@ -10,8 +10,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import type { Socket } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { faceDetector } from '../config.ts';
-import { ffmpeg, inputArgs } from './ffmpeg.ts';
+import { currentMediaTools, ffmpeg, inputArgs } from './ffmpeg.ts';
 
 /** Frames sampled per second, and their width (faces of a podcast frame stay well above the cascade's minimum). */
 export const SAMPLE_FPS = 2;
@@ -223,7 +222,7 @@ let turn: Promise<unknown> = Promise.resolve();
 
 /** The detector of the current settings, started when none is running. */
 function runningDetector(): FaceDetectorProcess {
-  const { python, cascade } = faceDetector();
+  const { python, faceCascade: cascade } = currentMediaTools();
   const key = `${python}\0${cascade}`;
   if (!detector || detector.problem || detector.key !== key) detector = new FaceDetectorProcess(key, python, cascade);
   return detector;

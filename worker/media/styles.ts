@@ -1,5 +1,6 @@
 // How each clip style (spec: DEFAULT, PROFESSIONAL, CREATIVE) lays a landscape moment out on a
-// 9:16 frame, in the subscriber's brand colours.
+// 9:16 frame, in the subscriber's brand colours; and the one 16:9 layout (the administrators'
+// LANDSCAPE: the picture fills the frame, the title on a primary band along the bottom).
 //   DEFAULT       the whole picture, centred, on the primary colour.
 //   PROFESSIONAL  the picture fills the frame (centre crop); a primary band with a secondary rule
 //                 across the bottom.
@@ -13,10 +14,9 @@
 // colour that reads best on the primary (white or black when none contrasts enough), set in
 // DejaVu Sans Bold from npm dejavu-fonts-ttf.
 import type { ClipStyle } from '../../supabase/functions/_shared/domain/episodes.ts';
+import type { ClipFrame } from '../../supabase/functions/_shared/domain-server/processing-job.ts';
 import { FALLBACK_FONT } from './fonts.ts';
 import { readableOn } from './contrast.ts';
-
-export type { ClipStyle };
 
 export interface BrandColours {
   primary: string;
@@ -61,8 +61,11 @@ function captionFilter(caption: Caption, colours: BrandColours, width: number, c
   return `drawtext=fontfile=${quoted(FALLBACK_FONT.file)}:textfile=${quoted(caption.textFile)}:expansion=none:fontsize=${size}:fontcolor=0x${captionColour(colours)}:x=(w-text_w)/2:y=${Math.round(centreY)}-text_h/2`;
 }
 
-/** The crop window's shape when framing on the speaker: 9:16, or 4:5 for CREATIVE's inset picture. */
-export const framingAspect = (style: ClipStyle | string) => (style === 'CREATIVE' ? 4 / 5 : 9 / 16);
+/**
+ * The crop window's shape when framing on the speaker: 9:16, or 4:5 for CREATIVE's inset picture;
+ * null in a 16:9 frame, where the whole picture is kept.
+ */
+export const framingAspect = (frame: ClipFrame) => (frame.aspect === 'landscape' ? null : frame.look === 'CREATIVE' ? 4 / 5 : 9 / 16);
 
 export interface ClipText {
   /** Word-timed captions: an ASS script and the directory of its font files. */
@@ -74,15 +77,29 @@ export interface ClipText {
 }
 
 /** The video filter chain (after an input label) that produces a `width`x`height` styled frame. */
-export function clipStyleFilter(style: ClipStyle | string, colours: BrandColours, width: number, height: number, extras: ClipText = {}): string {
+export function clipStyleFilter(frame: ClipFrame, colours: BrandColours, width: number, height: number, extras: ClipText = {}): string {
   const crop = extras.framing ? [`crop=w=${extras.framing.width}:h=ih:x='${extras.framing.x}':y=0`] : [];
   const captions = extras.captions
     ? [`subtitles=filename=${quoted(extras.captions.assFile)}:fontsdir=${quoted(extras.captions.fontsDir)}`]
     : [];
-  return [...crop, styleLayout(style, colours, width, height, extras.captions ? undefined : extras.title), ...captions].join(',');
+  const title = extras.captions ? undefined : extras.title;
+  const layout = frame.aspect === 'landscape' ? landscapeLayout(colours, width, height, title) : styleLayout(frame.look, colours, width, height, title);
+  return [...crop, layout, ...captions].join(',');
 }
 
-function styleLayout(style: ClipStyle | string, colours: BrandColours, width: number, height: number, caption?: Caption): string {
+/** 16:9: the picture fills the frame; without captions the title sits on a primary band along the bottom. */
+function landscapeLayout(colours: BrandColours, width: number, height: number, caption?: Caption): string {
+  const band = even(height / 8);
+  return [
+    `scale=${width}:${height}:force_original_aspect_ratio=increase`,
+    `crop=${width}:${height}`,
+    ...(caption
+      ? [`drawbox=x=0:y=${height - band}:w=${width}:h=${band}:color=0x${colours.primary}:t=fill`, captionFilter(caption, colours, width, height - band / 2, band)]
+      : []),
+  ].join(',');
+}
+
+function styleLayout(style: ClipStyle, colours: BrandColours, width: number, height: number, caption?: Caption): string {
   const c = (value: string) => `0x${value}`;
   const text = (centreY: number, areaHeight: number) => (caption ? [captionFilter(caption, colours, width, centreY, areaHeight)] : []);
   switch (style) {

@@ -3,27 +3,7 @@
 import type { TranscriptionSettings } from '../config.ts';
 import { openaiEngine } from './openai.ts';
 import { pocketsphinxEngine } from './pocketsphinx.ts';
-import type { Transcript } from './transcript.ts';
-
-export interface TranscribeRequest {
-  /** The episode's video (opened as MP4, as every worker input is). */
-  source: string;
-  /** The part to transcribe, in seconds of `source`: the transcript's times start at `start`. */
-  start: number;
-  end: number;
-  /** The podcast's language from the profile (ISO 639-1, e.g. `en`). */
-  language: string;
-  /** Scratch space for the audio the engine reads. */
-  workDir: string;
-  signal?: AbortSignal;
-}
-
-export interface TranscriptionEngine {
-  name: string;
-  /** Whether the engine can transcribe speech in `language` (ISO 639-1). */
-  recognises(language: string): boolean;
-  transcribe(request: TranscribeRequest): Promise<Transcript>;
-}
+import type { TranscriptionEngine } from './transcript.ts';
 
 export function transcriptionEngine(settings: TranscriptionSettings): TranscriptionEngine {
   switch (settings.engine) {

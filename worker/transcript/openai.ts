@@ -7,8 +7,8 @@ import path from 'node:path';
 import OpenAI from 'openai';
 import type { TranscriptionVerbose } from 'openai/resources/audio/transcriptions';
 import { ffmpeg, inputArgs } from '../media/ffmpeg.ts';
-import type { TranscriptionEngine } from './engine.ts';
-import type { Transcript, TranscriptSentence, TranscriptWord } from './transcript.ts';
+import type { TranscriptionEngine } from './transcript.ts';
+import type { Transcript, TranscriptSentence, TranscriptWord } from '../../supabase/functions/_shared/domain/transcript.ts';
 
 /** 20 minutes of 24 kbit/s Opus is about 3.6 MB, well under the API's 25 MB per file. */
 const CHUNK_SECONDS = 20 * 60;

@@ -6,7 +6,7 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ffmpegPath } from '../media/ffmpeg.ts';
+import { currentMediaTools } from '../media/ffmpeg.ts';
 import { pocketsphinxEngine } from './pocketsphinx.ts';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'castloop-pocketsphinx-'));
@@ -21,7 +21,7 @@ chmodSync(fakeBinary, 0o755);
 
 /** 50 s of a steady tone in an MP4 (the worker opens every input as one). */
 const source = path.join(dir, 'tone.m4a');
-const made = spawnSync(ffmpegPath, ['-hide_banner', '-nostdin', '-y', '-loglevel', 'error', '-f', 'lavfi', '-i', 'sine=f=440:d=50:r=16000', '-c:a', 'aac', source]);
+const made = spawnSync(currentMediaTools().ffmpeg, ['-hide_banner', '-nostdin', '-y', '-loglevel', 'error', '-f', 'lavfi', '-i', 'sine=f=440:d=50:r=16000', '-c:a', 'aac', source]);
 if (made.status !== 0) throw new Error(made.stderr.toString());
 
 async function transcribe(parallel: number) {

@@ -9,7 +9,7 @@ import { ffmpeg, inputArgs, runBinary } from '../media/ffmpeg.ts';
 import { sentencesFromPauses } from './sentences.ts';
 import { frameEnergies, quietCuts, segmentCount, wavLayout, writeWavSlice } from './speech-segments.ts';
 import type { TranscriptionSettings } from '../config.ts';
-import type { TranscriptionEngine } from './engine.ts';
+import type { TranscriptionEngine } from './transcript.ts';
 import { parsePocketsphinxTimes } from '../../supabase/functions/_shared/domain-server/pocketsphinx-output.ts';
 
 /** Word times to the millisecond (pocketsphinx prints hundredths; a piece's offset adds float noise). */

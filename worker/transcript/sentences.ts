@@ -1,6 +1,6 @@
 // Sentences for engines that give words without punctuation (pocketsphinx): a sentence ends where
 // the speaker pauses, or when it has grown too long to read as one. docs/decisions.md has the rule.
-import type { TranscriptSentence, TranscriptWord } from './transcript.ts';
+import type { TranscriptSentence, TranscriptWord } from '../../supabase/functions/_shared/domain/transcript.ts';
 
 /** A silence this long (seconds, end of a word to the start of the next) ends a sentence. */
 export const SENTENCE_PAUSE_SECONDS = 0.5;

@@ -1,31 +1,24 @@
-// What every speech-recognition engine hands the rest of the pipeline: words with their times,
-// grouped into sentences. Times are seconds from the start of the audio the engine was given
-// (the trimmed episode). Engines live beside this file; the stages that use words (captions,
-// caption files, show notes, the blog post, clip selection) read only this shape.
+// What every speech-recognition engine offers the pipeline: whether it knows a language, and the
+// words of a part of the episode (the shape is the domain's Transcript). Engines live beside this
+// file; which one runs is configuration (engine.ts).
+import type { Transcript } from '../../supabase/functions/_shared/domain/transcript.ts';
 
-export interface TranscriptWord {
-  text: string;
+export interface TranscribeRequest {
+  /** The episode's video (opened as MP4, as every worker input is). */
+  source: string;
+  /** The part to transcribe, in seconds of `source`: the transcript's times start at `start`. */
   start: number;
   end: number;
-  /** 0..1 where the engine reports it. */
-  confidence?: number;
-}
-
-export interface TranscriptSentence {
-  text: string;
-  start: number;
-  end: number;
-  /** Index of the sentence's first word in `Transcript.words`, and one past its last. */
-  firstWord: number;
-  endWord: number;
-}
-
-export interface Transcript {
-  /** The engine that made it, e.g. 'pocketsphinx' (recorded in the outcome). */
-  engine: string;
-  /** BCP 47 language the engine recognised, e.g. 'en-US'. */
+  /** The podcast's language from the profile (ISO 639-1, e.g. `en`). */
   language: string;
-  durationSeconds: number;
-  words: TranscriptWord[];
-  sentences: TranscriptSentence[];
+  /** Scratch space for the audio the engine reads. */
+  workDir: string;
+  signal?: AbortSignal;
+}
+
+export interface TranscriptionEngine {
+  name: string;
+  /** Whether the engine can transcribe speech in `language` (ISO 639-1). */
+  recognises(language: string): boolean;
+  transcribe(request: TranscribeRequest): Promise<Transcript>;
 }

@@ -40,6 +40,97 @@ export type Database = {
         }
         Relationships: []
       }
+      episode_clips: {
+        Row: {
+          created_at: string
+          drive_file_id: string | null
+          drive_url: string | null
+          duration_seconds: number
+          end_seconds: number
+          end_sentence: number | null
+          episode_id: string | null
+          episode_processing_id: string
+          file_name: string
+          first_sentence: number | null
+          height: number
+          id: string
+          position: number
+          posts: Json
+          render_version: number
+          start_seconds: number
+          title: string
+          updated_at: string
+          user_id: string
+          width: number
+        }
+        Insert: {
+          created_at?: string
+          drive_file_id?: string | null
+          drive_url?: string | null
+          duration_seconds?: number
+          end_seconds: number
+          end_sentence?: number | null
+          episode_id?: string | null
+          episode_processing_id: string
+          file_name: string
+          first_sentence?: number | null
+          height?: number
+          id?: string
+          position: number
+          posts: Json
+          render_version?: number
+          start_seconds: number
+          title: string
+          updated_at?: string
+          user_id: string
+          width?: number
+        }
+        Update: {
+          created_at?: string
+          drive_file_id?: string | null
+          drive_url?: string | null
+          duration_seconds?: number
+          end_seconds?: number
+          end_sentence?: number | null
+          episode_id?: string | null
+          episode_processing_id?: string
+          file_name?: string
+          first_sentence?: number | null
+          height?: number
+          id?: string
+          position?: number
+          posts?: Json
+          render_version?: number
+          start_seconds?: number
+          title?: string
+          updated_at?: string
+          user_id?: string
+          width?: number
+        }
+        Relationships: [
+          {
+            foreignKeyName: "episode_clips_episode_id_fkey"
+            columns: ["episode_id"]
+            isOneToOne: false
+            referencedRelation: "episodes"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "episode_clips_episode_processing_id_fkey"
+            columns: ["episode_processing_id"]
+            isOneToOne: false
+            referencedRelation: "episode_processing"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "episode_clips_user_id_fkey"
+            columns: ["user_id"]
+            isOneToOne: false
+            referencedRelation: "profiles"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       episode_processing: {
         Row: {
           attempts: number
@@ -411,9 +502,8 @@ export type Database = {
       scheduled_posts: {
         Row: {
           attempts: number
-          clip_name: string
+          clip_id: string
           created_at: string
-          drive_file_id: string
           episode_processing_id: string
           external_id: string | null
           id: string
@@ -428,9 +518,8 @@ export type Database = {
         }
         Insert: {
           attempts?: number
-          clip_name: string
+          clip_id: string
           created_at?: string
-          drive_file_id: string
           episode_processing_id: string
           external_id?: string | null
           id?: string
@@ -445,9 +534,8 @@ export type Database = {
         }
         Update: {
           attempts?: number
-          clip_name?: string
+          clip_id?: string
           created_at?: string
-          drive_file_id?: string
           episode_processing_id?: string
           external_id?: string | null
           id?: string
@@ -461,6 +549,13 @@ export type Database = {
           user_id?: string | null
         }
         Relationships: [
+          {
+            foreignKeyName: "scheduled_posts_clip_id_fkey"
+            columns: ["clip_id"]
+            isOneToOne: false
+            referencedRelation: "episode_clips"
+            referencedColumns: ["id"]
+          },
           {
             foreignKeyName: "scheduled_posts_episode_processing_id_fkey"
             columns: ["episode_processing_id"]

@@ -10,6 +10,14 @@ export const PROVIDER_IDS = Constants.public.Enums.provider;
 export type ProviderId = Enums<'provider'>;
 export type OAuthProviderId = Exclude<ProviderId, 'wordpress'>;
 
+/**
+ * The platforms the worker posts clips to, in the order a clip goes out: those every subscriber
+ * may connect (private.posting_providers() in SQL says the same; tests/db/domain-constants.test.ts).
+ * Facebook, Instagram and TikTok (open only to the internal test account) are not posted to yet.
+ */
+export const POSTING_PROVIDERS = ['youtube', 'x', 'linkedin', 'wordpress'] as const satisfies readonly ProviderId[];
+export type PostingProvider = (typeof POSTING_PROVIDERS)[number];
+
 const PROVIDER_DISPLAY: Record<ProviderId, { label: string; purpose: string }> = {
   google: { label: 'Google Drive', purpose: 'Store and access files' },
   youtube: { label: 'YouTube', purpose: 'Upload clips and full episodes' },

@@ -61,47 +61,44 @@ export interface EpisodeContentAnswer {
 
 const timed = { start: z.number(), time: z.string() };
 
+/** The content as the processing row keeps it (the worker writes it, the api and the SPA read it). */
+export const episodeContentSchema: z.ZodMiniType<EpisodeContent> = z.object({
+  transcript: z.nullable(
+    z.object({
+      engine: z.string(),
+      language: z.string(),
+      durationSeconds: z.number(),
+      wordCount: z.number(),
+      text: z.string(),
+    }),
+  ),
+  showNotes: z.nullable(
+    z.object({
+      summary: z.string(),
+      chapters: z.array(z.object({ ...timed, title: z.string(), firstSentence: z.number(), endSentence: z.number() })),
+      quotes: z.array(z.object({ ...timed, text: z.string() })),
+      keywords: z.array(z.string()),
+    }),
+  ),
+  blogPost: z.nullable(
+    z.object({
+      title: z.string(),
+      markdown: z.string(),
+      wordpress: z.nullable(z.object({ postId: z.number(), link: z.nullable(z.string()), status: z.enum(['draft', 'publish']) })),
+    }),
+  ),
+  problems: z.array(
+    z.object({
+      stage: z.enum(['transcript', 'captions', 'show notes', 'blog post', 'wordpress']),
+      reason: z.string(),
+    }),
+  ),
+});
+
 /** GET /api/episodes/:id/content as the SPA parses it. */
 export const episodeContentAnswerSchema: z.ZodMiniType<EpisodeContentAnswer> = z.object({
   episodeId: z.string(),
   status: z.nullable(z.enum(PROCESSING_STATUSES)),
   driveFolderUrl: z.nullable(z.string()),
-  content: z.nullable(
-    z.object({
-      transcript: z.nullable(
-        z.object({
-          engine: z.string(),
-          language: z.string(),
-          durationSeconds: z.number(),
-          wordCount: z.number(),
-          text: z.string(),
-        }),
-      ),
-      showNotes: z.nullable(
-        z.object({
-          summary: z.string(),
-          chapters: z.array(
-            z.object({ ...timed, title: z.string(), firstSentence: z.number(), endSentence: z.number() }),
-          ),
-          quotes: z.array(z.object({ ...timed, text: z.string() })),
-          keywords: z.array(z.string()),
-        }),
-      ),
-      blogPost: z.nullable(
-        z.object({
-          title: z.string(),
-          markdown: z.string(),
-          wordpress: z.nullable(
-            z.object({ postId: z.number(), link: z.nullable(z.string()), status: z.enum(['draft', 'publish']) }),
-          ),
-        }),
-      ),
-      problems: z.array(
-        z.object({
-          stage: z.enum(['transcript', 'captions', 'show notes', 'blog post', 'wordpress']),
-          reason: z.string(),
-        }),
-      ),
-    }),
-  ),
+  content: z.nullable(episodeContentSchema),
 });

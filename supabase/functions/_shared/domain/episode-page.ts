@@ -3,6 +3,7 @@
 // public.episode_page() and private.change_scheduled_post() in SQL hold the same rules.
 import { z } from 'zod/mini';
 import { PROVIDER_IDS, type ProviderId } from './connection-status.ts';
+import { episodeClipSchema, type EpisodeClip } from './episode-clips.ts';
 import { processingStateShape, type ProcessingState } from './processing.ts';
 
 export type ScheduledPostStatus = 'scheduled' | 'posted' | 'failed' | 'canceled';
@@ -11,6 +12,9 @@ export type ScheduledPostStatus = 'scheduled' | 'posted' | 'failed' | 'canceled'
 export interface ScheduledPost {
   id: string;
   provider: ProviderId;
+  /** The clip (public.episode_clips), its title and its file's name. */
+  clipId: string;
+  clipTitle: string;
   clipName: string;
   scheduledFor: string;
   status: ScheduledPostStatus;
@@ -24,6 +28,35 @@ export interface ScheduledPost {
 /** What the worker delivers: the videos, and the files made from the words (issue 27). */
 export const OUTPUT_KINDS = ['episode', 'clip', 'captions', 'transcript', 'show notes', 'blog post'] as const;
 export type OutputKind = (typeof OUTPUT_KINDS)[number];
+
+/** A file as the worker records it on the processing row (`episode_processing.outputs`). */
+export interface StoredOutput {
+  name: string;
+  kind: OutputKind;
+  /** Text outputs (captions, transcript, show notes, blog post) record the duration they cover, and no size (0). */
+  durationSeconds: number;
+  width: number;
+  height: number;
+  /** Captions: the video they are for (its output name). */
+  captionsFor?: string;
+  /** A clip's file: the clip (public.episode_clips). */
+  clipId?: string;
+  driveFileId?: string;
+  /** Drive's webViewLink of the file. */
+  driveUrl?: string;
+}
+
+export const storedOutputSchema: z.ZodMiniType<StoredOutput> = z.object({
+  name: z.string(),
+  kind: z.enum(OUTPUT_KINDS),
+  durationSeconds: z.number(),
+  width: z.number(),
+  height: z.number(),
+  captionsFor: z.optional(z.string()),
+  clipId: z.optional(z.string()),
+  driveFileId: z.optional(z.string()),
+  driveUrl: z.optional(z.string()),
+});
 
 /** A finished file in the subscriber's Drive. */
 export interface EpisodeOutput {
@@ -44,6 +77,7 @@ export interface EpisodeProcessingDetail extends ProcessingState {
   finishedAt: string | null;
   driveFolderUrl: string | null;
   outputs: EpisodeOutput[];
+  clips: EpisodeClip[];
   posts: ScheduledPost[];
 }
 
@@ -56,9 +90,11 @@ export interface EpisodeDetail {
   processing: EpisodeProcessingDetail | null;
 }
 
-const scheduledPostSchema: z.ZodMiniType<ScheduledPost> = z.object({
+export const scheduledPostSchema: z.ZodMiniType<ScheduledPost> = z.object({
   id: z.string(),
   provider: z.enum(PROVIDER_IDS),
+  clipId: z.string(),
+  clipTitle: z.string(),
   clipName: z.string(),
   scheduledFor: z.string(),
   status: z.enum(['scheduled', 'posted', 'failed', 'canceled']),
@@ -68,6 +104,15 @@ const scheduledPostSchema: z.ZodMiniType<ScheduledPost> = z.object({
   changeable: z.boolean(),
 });
 
+const processingDetailShape = {
+  ...processingStateShape,
+  startedAt: z.nullable(z.string()),
+  finishedAt: z.nullable(z.string()),
+  driveFolderUrl: z.nullable(z.string()),
+  clips: z.array(episodeClipSchema),
+  posts: z.array(scheduledPostSchema),
+};
+
 /** GET /api/episodes/:id as the SPA parses it. */
 export const episodeDetailSchema: z.ZodMiniType<EpisodeDetail> = z.object({
   id: z.string(),
@@ -75,10 +120,7 @@ export const episodeDetailSchema: z.ZodMiniType<EpisodeDetail> = z.object({
   submittedAt: z.nullable(z.string()),
   processing: z.nullable(
     z.object({
-      ...processingStateShape,
-      startedAt: z.nullable(z.string()),
-      finishedAt: z.nullable(z.string()),
-      driveFolderUrl: z.nullable(z.string()),
+      ...processingDetailShape,
       outputs: z.array(
         z.object({
           name: z.string(),
@@ -91,9 +133,20 @@ export const episodeDetailSchema: z.ZodMiniType<EpisodeDetail> = z.object({
           previewUrl: z.nullable(z.string()),
         }),
       ),
-      posts: z.array(scheduledPostSchema),
     }),
   ),
+});
+
+/** The episode as public.episode_page() answers it: the outputs as the worker stores them. */
+export type StoredEpisodeDetail = Omit<EpisodeDetail, 'processing'> & {
+  processing: (Omit<EpisodeProcessingDetail, 'outputs'> & { outputs: StoredOutput[] }) | null;
+};
+
+export const storedEpisodeDetailSchema: z.ZodMiniType<StoredEpisodeDetail> = z.object({
+  id: z.string(),
+  title: z.string(),
+  submittedAt: z.nullable(z.string()),
+  processing: z.nullable(z.object({ ...processingDetailShape, outputs: z.array(storedOutputSchema) })),
 });
 
 /** What each change of a post answers: the post as it now is. */

@@ -186,35 +186,18 @@ async function refreshOne(row: TokenRow): Promise<RefreshOutcome> {
   }
   if (result.kind === 'grantGone') {
     // The grant is gone (revoked, expired): only reconnecting helps.
-    await db()`
-      update private.oauth_tokens
-         set refresh_token_encrypted = null, refresh_lease_until = null, last_refresh_at = now(), last_refresh_error = ${result.code}
-       where connection_id = ${row.connection_id}`;
-    await db()`update public.oauth_connections set status = 'failed' where id = ${row.connection_id}`;
+    await db()`select private.record_token_refresh_failure(${row.connection_id}::uuid, ${result.code}, true)`;
     return { kind: 'needsReauth' };
   }
   if (result.kind === 'failed') {
-    await db()`
-      update private.oauth_tokens set refresh_lease_until = null, last_refresh_at = now(), last_refresh_error = ${result.message.slice(0, 1000)}
-       where connection_id = ${row.connection_id}`;
+    await db()`select private.record_token_refresh_failure(${row.connection_id}::uuid, ${result.message}, false)`;
     return { kind: 'failed', message: result.message };
   }
   const { tokens } = result;
   const keyId = await currentKeyId();
   const access = await encryptSecret(tokens.accessToken, `${row.connection_id}:access`);
   const refresh = await encryptSecret(tokens.refreshToken, `${row.connection_id}:refresh`);
-  await db().begin(async (sql) => {
-    await sql`
-      update private.oauth_tokens
-         set access_token_encrypted = ${access}, refresh_token_encrypted = ${refresh}, key_id = ${keyId},
-             scope = coalesce(${tokens.scope}, scope), refresh_lease_until = null, last_refresh_at = now(), last_refresh_error = null
-       where connection_id = ${row.connection_id}`;
-    // created_at is when the current token set was issued (docs/decisions.md): a connection
-    // the daily refresh keeps alive never ages into the 30-day 'failed' rule.
-    await sql`
-      update public.oauth_connections set expires_at = ${tokens.expiresAt}, status = 'connected', connected = true, created_at = now()
-       where id = ${row.connection_id}`;
-  });
+  await db()`select private.record_token_refresh(${row.connection_id}::uuid, ${access}, ${refresh}, ${keyId}, ${tokens.scope}, ${tokens.expiresAt}::timestamptz)`;
   return { kind: 'refreshed' };
 }
 

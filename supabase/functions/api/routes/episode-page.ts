@@ -8,11 +8,13 @@ import {
   drivePreviewUrl,
   type EpisodeDetail,
   type EpisodeOutput,
-  type OutputKind,
   postponePostSchema,
   type ScheduledPost,
+  scheduledPostSchema,
+  storedEpisodeDetailSchema,
+  type StoredOutput,
 } from '../../_shared/domain/episode-page.ts';
-import type { EpisodeContent, EpisodeContentAnswer } from '../../_shared/domain/episode-content.ts';
+import { episodeContentSchema, type EpisodeContentAnswer } from '../../_shared/domain/episode-content.ts';
 import { PROCESSING_STATUSES } from '../../_shared/domain/processing.ts';
 import { databaseError } from '../../_shared/database-errors.ts';
 import { HttpError, parseJsonBody } from '../../_shared/http-error.ts';
@@ -22,21 +24,6 @@ import { userClient } from '../../_shared/supabase-clients.ts';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const EPISODE_NOT_FOUND = 'Episode not found';
 const POST_NOT_FOUND = 'Scheduled post not found.';
-
-/** An output as the worker records it (worker/store.ts OutputRecord). */
-interface StoredOutput {
-  name: string;
-  kind: OutputKind;
-  durationSeconds: number;
-  width: number;
-  height: number;
-  driveFileId?: string;
-  driveUrl?: string;
-}
-
-type StoredDetail = Omit<EpisodeDetail, 'processing'> & {
-  processing: (Omit<NonNullable<EpisodeDetail['processing']>, 'outputs'> & { outputs: StoredOutput[] }) | null;
-};
 
 function outputOf(stored: StoredOutput): EpisodeOutput {
   const driveUrl = stored.driveFileId ? driveFileUrl(stored.driveFileId, stored.driveUrl) : null;
@@ -62,7 +49,7 @@ episodePageRoutes.get('/episodes/:id', async (c) => {
   const { data, error } = await userClient(caller.accessToken).rpc('episode_page', { p_episode_id: id });
   if (error) throw databaseError(error, 'Could not load the episode');
   if (!data) throw new HttpError(404, EPISODE_NOT_FOUND);
-  const stored = data as unknown as StoredDetail;
+  const stored = storedEpisodeDetailSchema.parse(data);
   const detail: EpisodeDetail = {
     ...stored,
     processing: stored.processing && { ...stored.processing, outputs: stored.processing.outputs.map(outputOf) },
@@ -91,8 +78,8 @@ episodePageRoutes.get('/episodes/:id/content', async (c) => {
     episodeId: id,
     status: PROCESSING_STATUSES.find((status) => status === latest.status) ?? null,
     driveFolderUrl: latest.drive_folder_url,
-    // The worker writes it in the shape of EpisodeContent (worker/content/content-stage.ts).
-    content: (latest.content as EpisodeContent | null) ?? null,
+    // The worker writes it in the shape of EpisodeContent (worker/pipeline/content-stage.ts).
+    content: latest.content === null ? null : episodeContentSchema.parse(latest.content),
   };
   return c.json(answer);
 });
@@ -105,7 +92,7 @@ function postId(id: string): string {
 
 function answerOf(data: unknown, error: Parameters<typeof databaseError>[0] | null): { post: ScheduledPost } {
   if (error) throw databaseError(error, 'Could not change the scheduled post');
-  return { post: data as ScheduledPost };
+  return { post: scheduledPostSchema.parse(data) };
 }
 
 episodePageRoutes.patch('/scheduled-posts/:id', async (c) => {

@@ -25,6 +25,8 @@ const ID = '0b7c6a5e-2f1d-4c8e-9a3b-1d2e3f4a5b6c';
 const post = (overrides: Partial<ScheduledPost> = {}): ScheduledPost => ({
   id: 'p1',
   provider: 'youtube',
+  clipId: 'c1',
+  clipTitle: 'Show - clip 01',
   clipName: 'Show - clip 01.mp4',
   scheduledFor: new Date(Date.now() + 86_400_000).toISOString(),
   status: 'scheduled',
@@ -41,7 +43,7 @@ function episode(processing: Partial<NonNullable<EpisodeDetail['processing']>>):
     submittedAt: new Date().toISOString(),
     processing: {
       status: 'delivered', stage: null, progress: 100, failureReason: null, updatedAt: new Date().toISOString(),
-      startedAt: null, finishedAt: null, driveFolderUrl: null, outputs: [], posts: [], ...processing,
+      startedAt: null, finishedAt: null, driveFolderUrl: null, outputs: [], clips: [], posts: [], ...processing,
     },
   };
 }

@@ -1,0 +1,25 @@
+// The worker's one failure type: what went wrong, in words the subscriber reads (the episode page
+// shows it), and whether another attempt can help. An unusable input (a file that is no video, a
+// trim that leaves nothing), a refusal from a platform (with its HTTP status) and a connection only
+// reconnecting mends are all ProcessingFailures; anything else thrown (a lost database connection,
+// a bug) is retried as the queue's settings say.
+export class ProcessingFailure extends Error {
+  constructor(
+    message: string,
+    /** Trying again cannot help: the episode fails now, with this reason. */
+    readonly permanent: boolean,
+    /** The platform's HTTP status, for a refusal from one. */
+    readonly status: number | null = null,
+  ) {
+    super(message);
+    this.name = 'ProcessingFailure';
+  }
+
+  /** A platform refused a request: 401 and 403 mean it no longer accepts the credentials (only reconnecting helps). */
+  static refusal(status: number, message: string): ProcessingFailure {
+    return new ProcessingFailure(message, status === 401 || status === 403, status);
+  }
+}
+
+/** Whether `error` says another attempt cannot help. */
+export const isPermanent = (error: unknown): boolean => error instanceof ProcessingFailure && error.permanent;

@@ -1,0 +1,239 @@
+// The join (docs/decisions.md "Processing in pieces"): the episode put together from its pieces,
+// the clips recorded (public.episode_clips), the files made from the words written, everything
+// delivered to the subscriber's Drive, and the submission marked delivered (which schedules the
+// posts). What it delivers is a manifest addressed by kind and id (the episode, each clip by its
+// record's id, the text files by name), never by position in a list. Safe to run again: files an
+// earlier attempt put in Drive are found by their tags and not sent twice.
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import path from 'node:path';
+import type { EpisodeContent } from '../../supabase/functions/_shared/domain/episode-content.ts';
+import type { OutputKind, StoredOutput } from '../../supabase/functions/_shared/domain/episode-page.ts';
+import type { ProcessingJob } from '../../supabase/functions/_shared/domain-server/processing-job.ts';
+import { PROCESSING_PIECES_BUCKET } from '../../supabase/functions/_shared/domain-server/processing-limits.ts';
+import type { SubmissionPlan } from '../../supabase/functions/_shared/domain-server/processing-plan.ts';
+import { probe } from '../media/ffmpeg.ts';
+import { joinEpisode } from '../media/render.ts';
+import { DriveClient } from '../platforms/drive.ts';
+import { deleteObjects, downloadObject } from '../platforms/storage.ts';
+import { copyForClip } from './clip-words.ts';
+import { emptyContent, publishBlogStage, writeBlogPost, writeContentFiles } from './content-stage.ts';
+import type { JobContext } from './job-context.ts';
+import type { PieceJobData } from './jobs.ts';
+import type { DeliveredClip, DeliveredFile, DeliveryManifest } from './manifest.ts';
+import { currentPlan, pieceFileName, pieceObjectPath, planObjectPaths, signedForJob, withTimeLimit, type PieceSpec } from './plan.ts';
+
+/** Pieces the join downloads side by side. */
+const PIECE_DOWNLOADS_AT_ONCE = 4;
+
+/** A file name Drive and every desktop accept: no path separators or control characters. */
+const safeName = (title: string) =>
+  [...title].map((ch) => (ch < ' ' || '\\/:*?"<>|'.includes(ch) ? ' ' : ch)).join('').replace(/\s+/g, ' ').trim().slice(0, 120) || 'Episode';
+
+/** `run` over every item, at most `atOnce` at a time; the answers in the items' order. One failing starts no more. */
+async function inTurns<T, R>(items: T[], atOnce: number, run: (item: T) => Promise<R>): Promise<R[]> {
+  const answers: R[] = [];
+  let next = 0;
+  let failed = false;
+  const runner = async () => {
+    while (!failed && next < items.length) {
+      const i = next++;
+      answers[i] = await run(items[i]).catch((error: unknown) => {
+        failed = true;
+        throw error;
+      });
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(atOnce, items.length) }, runner));
+  return answers;
+}
+
+async function videoFile(file: string, name: string, kind: OutputKind, signal: AbortSignal): Promise<DeliveredFile> {
+  const info = await probe(file, signal);
+  return {
+    output: { name, kind, durationSeconds: Math.round(info.durationSeconds * 100) / 100, width: info.video?.width ?? 0, height: info.video?.height ?? 0 },
+    file,
+    mimeType: 'video/mp4',
+  };
+}
+
+/** The join: the episode put together from its pieces, and everything delivered. */
+export async function joinSubmission(ctx: JobContext, data: PieceJobData, jobSignal: AbortSignal, retry: boolean): Promise<void> {
+  const job = await ctx.store.load(data.processingId);
+  if (!job || job.status === 'delivered' || job.status === 'failed' || !job.userId) return;
+  const plan = await currentPlan(ctx, job.id, data.planId);
+  if (!plan) return;
+  const userId = job.userId;
+  await withTimeLimit(job, jobSignal, async (signal) => {
+    const { store, config } = ctx;
+    await store.pieceStarted(job.id, config.workerName, 'joining the episode', retry);
+    await mkdir(config.tempDir, { recursive: true });
+    const dir = await mkdtemp(path.join(config.tempDir, `${job.id}-join-`));
+    try {
+      const manifest = await assemble(ctx, job, plan, dir, signal);
+      await deliver(ctx, job, userId, plan, manifest, dir, signal);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+    // The pieces are not needed once delivered; what a failure here leaves, storage-cleanup removes a day later.
+    await deleteObjects(config, PROCESSING_PIECES_BUCKET, planObjectPaths(job.id, plan), signal).catch((error: Error) => ctx.log(`removing pieces of ${job.id}: ${error.message}`));
+    await store.dropPlan(job.id);
+  });
+}
+
+/** The episode joined from its pieces and the clips fetched and recorded: the manifest without its text files yet. */
+async function assemble(ctx: JobContext, job: ProcessingJob, plan: SubmissionPlan, dir: string, signal: AbortSignal): Promise<DeliveryManifest> {
+  const { config } = ctx;
+  const objectOf = (piece: PieceSpec) => pieceObjectPath(job.id, plan.planId, pieceFileName(piece));
+  const fetchPiece = async (piece: PieceSpec, file = path.join(dir, pieceFileName(piece))) => {
+    await downloadObject(config, PROCESSING_PIECES_BUCKET, objectOf(piece), file, signal);
+    return file;
+  };
+  const base = safeName(plan.title);
+  // The clips go to Drive from disk: downloaded a few at a time (each waits on a Storage round trip).
+  const clipFiles = await inTurns(plan.clips.map((_, index): PieceSpec => ({ kind: 'clip', index })), PIECE_DOWNLOADS_AT_ONCE, (piece) => fetchPiece(piece));
+
+  const episodeFile = path.join(dir, 'episode.mp4');
+  if (plan.episode.copied) {
+    await fetchPiece({ kind: 'copy' }, episodeFile);
+    ctx.log(`episode ${job.id}: picture copied from ${plan.episode.start.toFixed(3)} s (asked ${plan.start} s)`);
+  } else {
+    // ffmpeg reads the segments and the sound from Storage as it writes the episode: the whole
+    // picture is not first copied to disk (decisions.md, "The join's transfers").
+    const segments = plan.episode.layout.video.map((_, index) => objectOf({ kind: 'video', index }));
+    const sound = objectOf({ kind: 'audio' });
+    const urls = await signedForJob(ctx, job, PROCESSING_PIECES_BUCKET, [...segments, sound], signal);
+    const url = (objectPath: string) => urls.get(objectPath) ?? objectPath;
+    await joinEpisode({ videoFiles: segments.map(url), audioFile: url(sound), dir, output: episodeFile, signal });
+  }
+  const episode = await videoFile(episodeFile, `${base}.mp4`, 'episode', signal);
+
+  const clipFilesOf = await Promise.all(
+    plan.clips.map((_, i) => videoFile(clipFiles[i], `${base} - clip ${String(i + 1).padStart(2, '0')}.mp4`, 'clip', signal)),
+  );
+  const ids = await ctx.store.clips(
+    job.id,
+    plan.clips.map((moment, i) => {
+      const delivered = clipFilesOf[i];
+      const copy = copyForClip(plan.transcript, moment, plan.keywords, plan.title, delivered.output.name.replace(/\.mp4$/, ''));
+      return {
+        position: i + 1,
+        startSeconds: moment.start,
+        endSeconds: moment.end,
+        ...(moment.sentences ? { firstSentence: moment.sentences.first, endSentence: moment.sentences.end } : {}),
+        title: copy.title,
+        posts: copy.posts,
+        fileName: delivered.output.name,
+        durationSeconds: delivered.output.durationSeconds,
+        width: delivered.output.width,
+        height: delivered.output.height,
+      };
+    }),
+  );
+  const clips = plan.clips.map((moment, i): DeliveredClip => {
+    const id = ids.get(i + 1);
+    if (!id) throw new Error(`clip ${i + 1} of ${job.id} was not recorded`);
+    return { id, moment, delivered: { ...clipFilesOf[i], output: { ...clipFilesOf[i].output, clipId: id } } };
+  });
+  return { episode, clips, texts: [] };
+}
+
+/** Captions, show notes and blog post written; every file in Drive; delivered (and the posts scheduled). */
+async function deliver(
+  ctx: JobContext,
+  job: ProcessingJob,
+  userId: string,
+  plan: SubmissionPlan,
+  manifest: DeliveryManifest,
+  dir: string,
+  signal: AbortSignal,
+): Promise<void> {
+  const { store, config } = ctx;
+  const { transcript, title } = plan;
+  const base = safeName(title);
+  let content: EpisodeContent = job.content ?? emptyContent();
+  if (transcript) {
+    await store.progress(job.id, 'writing captions and show notes', 79);
+    const introSeconds = plan.episode.copied ? plan.start - plan.episode.start : plan.episode.layout.introFrames / plan.episode.layout.fps;
+    const written = await writeContentFiles({
+      dir,
+      base,
+      episodeTitle: title,
+      transcript,
+      content,
+      // A copied picture may start a little before `start` (on its keyframe): the words move with it.
+      episode: { name: manifest.episode.output.name, durationSeconds: manifest.episode.output.durationSeconds, introSeconds },
+      clips: manifest.clips.map((clip) => ({
+        name: clip.delivered.output.name,
+        durationSeconds: clip.delivered.output.durationSeconds,
+        from: clip.moment.start,
+        to: clip.moment.end,
+        introSeconds: plan.clipIntroSeconds,
+      })),
+    });
+    manifest.texts.push(...written.files);
+    content = written.content;
+  }
+  await store.progress(job.id, 'uploading to Google Drive', 80);
+  const drive = await driveFor(ctx, job, userId, base, signal);
+  const clipOf = new Map(manifest.clips.map((clip) => [clip.delivered.output.name, clip.id]));
+  const files = [manifest.episode, ...manifest.clips.map((clip) => clip.delivered), ...manifest.texts];
+  const sent = new Map<string, StoredOutput>();
+  for (const [i, delivered] of files.entries()) {
+    const output = await drive.put(delivered);
+    sent.set(output.name, output);
+    const clipId = clipOf.get(output.name);
+    if (clipId && output.driveFileId) await store.clipFile(clipId, output.driveFileId, output.driveUrl ?? null);
+    await store.progress(job.id, 'uploading to Google Drive', 80 + (15 * (i + 1)) / files.length);
+  }
+
+  // The blog post links to the episode in Drive, so it is written once the episode is there.
+  const episodeOutput = sent.get(manifest.episode.output.name);
+  if (transcript && episodeOutput?.driveFileId) {
+    const link = episodeOutput.driveUrl ?? `https://drive.google.com/file/d/${episodeOutput.driveFileId}/view`;
+    const blog = await writeBlogPost(dir, base, title, transcript, content, link);
+    if (blog) {
+      await drive.put({ output: { name: blog.name, kind: 'blog post', durationSeconds: 0, width: 0, height: 0 }, file: blog.file, mimeType: 'text/markdown' });
+      await store.progress(job.id, 'publishing the blog post', 96);
+      content = await publishBlogStage(config, ctx.db, ctx.tokens, job, blog.post, content);
+    }
+  }
+  await store.content(job.id, content);
+  await store.progress(job.id, 'scheduling posts', 97);
+  await store.delivered(job.id);
+}
+
+/**
+ * The episode's Drive folder (found by its tag, or made) and a `put` that sends one file there
+ * and records it: a file an earlier attempt delivered keeps its Drive id and is not sent again.
+ * Every folder and file is tagged with the processing row (and the output's name): a worker
+ * killed after Drive made one but before the row recorded it finds it on the next attempt.
+ */
+async function driveFor(ctx: JobContext, job: ProcessingJob, userId: string, base: string, signal: AbortSignal) {
+  const { store, config } = ctx;
+  const drive = new DriveClient(config.googleApiBase, await ctx.tokens.accessToken(userId, 'google'));
+  const tag = { castloopProcessingId: job.id };
+  let folderId = job.driveFolderId;
+  if (!folderId) {
+    const day = job.submittedAt.toISOString().slice(0, 10);
+    const folderTag = { ...tag, castloopOutput: 'folder' };
+    const folder = (await drive.find(folderTag, null, signal)) ?? (await drive.createFolder(`${base} (${day})`, folderTag, signal));
+    folderId = folder.id;
+    await store.driveFolder(job.id, folder.id, folder.webViewLink ?? null);
+  }
+  const inFolder = folderId;
+  const before = new Map(job.outputs.filter((o) => o.driveFileId).map((o) => [o.name, o]));
+  return {
+    async put(delivered: DeliveredFile): Promise<StoredOutput> {
+      const earlier = before.get(delivered.output.name);
+      let output: StoredOutput = { ...delivered.output, driveFileId: earlier?.driveFileId, driveUrl: earlier?.driveUrl };
+      if (!output.driveFileId) {
+        const fileTag = { ...tag, castloopOutput: delivered.output.name };
+        const uploaded = (await drive.find(fileTag, inFolder, signal)) ?? (await drive.upload(delivered.file, delivered.output.name, inFolder, delivered.mimeType, fileTag, signal));
+        // Drive's own link to the file (webViewLink): the episode page links and previews through it.
+        output = { ...output, driveFileId: uploaded.id, driveUrl: uploaded.webViewLink };
+      }
+      await store.output(job.id, output);
+      return output;
+    },
+  };
+}

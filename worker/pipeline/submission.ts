@@ -1,0 +1,260 @@
+// The submission job (issue 28, docs/decisions.md "Processing in pieces"): it probes the episode
+// where it is stored, queues its picture's segments at once, then transcribes and analyses its
+// sound and plans the other pieces (plan.ts), which any worker renders (pieces.ts) before the join
+// delivers everything (join.ts). Safe to run again after a crash: a delivered or failed submission
+// is left alone, and a new plan replaces the old one.
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { EPISODES_BUCKET } from '../../supabase/functions/_shared/domain/episodes.ts';
+import { BRAND_ASSETS_BUCKET } from '../../supabase/functions/_shared/domain/onboarding.ts';
+import type { Transcript } from '../../supabase/functions/_shared/domain/transcript.ts';
+import type { ProcessingJob } from '../../supabase/functions/_shared/domain-server/processing-job.ts';
+import {
+  BRAND_VIDEO_MAX_SECONDS,
+  episodeLengthProblem,
+  logoSizeProblem,
+  PROCESSING_PIECES_BUCKET,
+  videoLimitProblem,
+} from '../../supabase/functions/_shared/domain-server/processing-limits.ts';
+import { PLAN_VERSION, type BrandVideo, type ClipMoment, type SubmissionPlan } from '../../supabase/functions/_shared/domain-server/processing-plan.ts';
+import { transcriptKeywords } from '../content/show-notes.ts';
+import { ProcessingFailure } from '../failure.ts';
+import { analyseAudio } from '../media/analysis.ts';
+import { ffmpeg, inputArgs, probe, probeImage, type MediaInput } from '../media/ffmpeg.ts';
+import { loudnessOf } from '../media/loudness.ts';
+import { copySoundTrack, copyStart, planEpisode } from '../media/render.ts';
+import { downloadObject, uploadObject } from '../platforms/storage.ts';
+import { chooseClips, episodeKeywords, episodeTitle } from './clip-words.ts';
+import { transcribeStage } from './content-stage.ts';
+import type { JobContext } from './job-context.ts';
+import type { PieceQueue } from './jobs.ts';
+import { newPlanId, pieceObjectPath, queuePictureFirst, savePlan, signedUrlForJob, withTimeLimit } from './plan.ts';
+
+/** hh:mm:ss (validated by submit_episode) to seconds. */
+function timestampSeconds(value: string | null): number | null {
+  if (!value) return null;
+  const [h, m, s] = value.split(':').map(Number);
+  return h * 3600 + m * 60 + s;
+}
+
+/** The part of the video the subscriber asked for, or a permanent error when nothing is left. */
+function trimRange(job: ProcessingJob, durationSeconds: number): { start: number; end: number } {
+  const start = timestampSeconds(job.options.startTimestamp) ?? 0;
+  const end = Math.min(durationSeconds, timestampSeconds(job.options.endTimestamp) ?? durationSeconds);
+  if (start >= durationSeconds) {
+    throw new ProcessingFailure(`The start time ${job.options.startTimestamp} is past the end of the video.`, true);
+  }
+  if (end - start < 1) throw new ProcessingFailure('The start and end times leave nothing of the video.', true);
+  return { start, end };
+}
+
+async function fetchInput(ctx: JobContext, dir: string, bucket: string, objectPath: string, name: string, signal: AbortSignal): Promise<MediaInput> {
+  const file = path.join(dir, name);
+  await downloadObject(ctx.config, bucket, objectPath, file, signal);
+  // Reasons name the subscriber's file, not the worker's copy.
+  return { file, info: await probe(file, signal, path.basename(objectPath)) };
+}
+
+/**
+ * An uploaded part as ffmpeg reads it: a signed URL, probed over HTTP. Nothing is copied to the
+ * worker's disk first, so the picture's segments are queued as soon as it is probed.
+ */
+async function uploadedPart(ctx: JobContext, job: ProcessingJob, objectPath: string, signal: AbortSignal): Promise<MediaInput> {
+  const file = await signedUrlForJob(ctx, job, EPISODES_BUCKET, objectPath, signal);
+  // Reasons name the subscriber's file, not the URL.
+  return { file, info: await probe(file, signal, path.basename(objectPath)) };
+}
+
+/**
+ * A brand video when the profile has one. A missing or unreadable one is skipped, not fatal; one
+ * over the caps is refused with the reason (the subscriber can replace it).
+ */
+async function optionalAsset(
+  ctx: JobContext,
+  job: ProcessingJob,
+  dir: string,
+  objectPath: string | null,
+  slot: { file: string; label: string },
+  signal: AbortSignal,
+): Promise<MediaInput | undefined> {
+  if (!objectPath) return undefined;
+  let asset: MediaInput;
+  try {
+    asset = await fetchInput(ctx, dir, BRAND_ASSETS_BUCKET, objectPath, slot.file, signal);
+  } catch (error) {
+    if (signal.aborted || !(error instanceof ProcessingFailure)) throw error;
+    ctx.log(`skipping brand asset ${objectPath}: ${error.message}`);
+    return undefined;
+  }
+  if (!asset.info.video) return undefined;
+  const problem = videoLimitProblem(slot.label, asset.info, job.limits, BRAND_VIDEO_MAX_SECONDS);
+  if (problem) throw new ProcessingFailure(problem, true);
+  return asset;
+}
+
+/** The logo when the profile has one: read as one PNG only; unreadable is skipped, too large refused. */
+async function optionalLogo(ctx: JobContext, dir: string, objectPath: string, signal: AbortSignal): Promise<string | undefined> {
+  const file = path.join(dir, 'logo.png');
+  let size: { width: number; height: number };
+  try {
+    await downloadObject(ctx.config, BRAND_ASSETS_BUCKET, objectPath, file, signal);
+    size = await probeImage(file, signal);
+  } catch (error) {
+    if (signal.aborted || !(error instanceof ProcessingFailure)) throw error;
+    ctx.log(`skipping logo ${objectPath}: ${error.message}`);
+    return undefined;
+  }
+  const problem = logoSizeProblem(size);
+  if (problem) throw new ProcessingFailure(problem, true);
+  return file;
+}
+
+/**
+ * Several uploaded parts are one episode, joined in the order they were submitted. A keyframe every
+ * 2 s (at 30 fps), so the episode can copy this picture whatever the trim (render.ts).
+ */
+async function joinParts(parts: MediaInput[], output: string, ctx: JobContext, signal: AbortSignal): Promise<MediaInput> {
+  const first = parts[0].info.video ?? { width: 1280, height: 720 };
+  const inputs = parts.flatMap((p) => inputArgs('video', p.file));
+  const chains = parts.map((p, i) => {
+    const audio = p.info.hasAudio
+      ? `[${i}:a]aresample=48000,aformat=channel_layouts=stereo[a${i}]`
+      : `anullsrc=r=48000:cl=stereo,atrim=duration=${p.info.durationSeconds.toFixed(3)}[a${i}]`;
+    return `[${i}:v]scale=${first.width}:${first.height}:force_original_aspect_ratio=decrease,pad=${first.width}:${first.height}:(ow-iw)/2:(oh-ih)/2,setsar=1,fps=30,format=yuv420p[v${i}];${audio}`;
+  });
+  const graph = `${chains.join(';')};${parts.map((_, i) => `[v${i}][a${i}]`).join('')}concat=n=${parts.length}:v=1:a=1[v][a]`;
+  await ffmpeg(
+    [...inputs, '-filter_complex', graph, '-map', '[v]', '-map', '[a]', '-c:v', 'libx264', '-preset', ctx.config.encode.preset, '-crf', '18', '-g', '60', '-c:a', 'aac', '-b:a', '192k', output],
+    signal,
+  );
+  return { file: output, info: await probe(output, signal) };
+}
+
+function evenlySpaced(durationSeconds: number, count: number): ClipMoment[] {
+  // Without sound there is nothing to rank: clips are spread evenly.
+  const length = Math.min(30, durationSeconds / Math.max(1, count));
+  return Array.from({ length: Math.max(0, Math.min(count, Math.floor(durationSeconds / 5))) }, (_, i) => {
+    const start = (i * durationSeconds) / count;
+    return { start, end: Math.min(durationSeconds, start + length), score: 0, startsAtPause: false, endsAtPause: false };
+  });
+}
+
+/** The submission job: probed, analysed, and planned in pieces for the pool (pieces.ts). */
+export async function processSubmission(ctx: JobContext, boss: PieceQueue, processingId: string, jobSignal: AbortSignal): Promise<void> {
+  const job = await ctx.store.load(processingId);
+  if (!job || job.status === 'delivered' || job.status === 'failed') return;
+  if (!job.userId) throw new ProcessingFailure('The subscriber no longer exists.', true);
+  const userId = job.userId;
+  await withTimeLimit(job, jobSignal, (signal) => processJob(ctx, job, userId, signal, boss));
+}
+
+async function processJob(ctx: JobContext, job: ProcessingJob, userId: string, signal: AbortSignal, boss: PieceQueue): Promise<void> {
+  const { store, config } = ctx;
+  await store.started(job.id, config.workerName);
+  // Without a usable Google connection nothing can be delivered: say so before any rendering.
+  await ctx.tokens.accessToken(userId, 'google');
+
+  await mkdir(config.tempDir, { recursive: true });
+  const dir = await mkdtemp(path.join(config.tempDir, `${job.id}-`));
+  try {
+    await store.progress(job.id, 'reading the upload', 2);
+    const parts: MediaInput[] = [];
+    for (const objectPath of job.files) {
+      const part = await uploadedPart(ctx, job, objectPath, signal);
+      if (!part.info.video) throw new ProcessingFailure(`${path.basename(objectPath)} has no video`, true);
+      const problem = videoLimitProblem(path.basename(objectPath), part.info, job.limits, null);
+      if (problem) throw new ProcessingFailure(problem, true);
+      parts.push(part);
+    }
+    const tooLong = episodeLengthProblem(
+      parts.reduce((sum, part) => sum + part.info.durationSeconds, 0),
+      job.limits,
+    );
+    if (tooLong) throw new ProcessingFailure(tooLong, true);
+    const main = parts.length === 1 ? parts[0] : await joinParts(parts, path.join(dir, 'joined.mp4'), ctx, signal);
+    const { start, end } = trimRange(job, main.info.durationSeconds);
+
+    const brandVideo = (objectPath: string | null, file: string, label: string) =>
+      job.options.addIntroOutro ? optionalAsset(ctx, job, dir, objectPath, { file, label }, signal) : Promise.resolve(undefined);
+    const intro = await brandVideo(job.brand.videoIntroPath, 'intro.mp4', 'Your video intro');
+    const outro = await brandVideo(job.brand.videoOutroPath, 'outro.mp4', 'Your video outro');
+    const clipIntro = await brandVideo(job.brand.clipIntroPath, 'clip-intro.mp4', 'Your clip intro');
+    const clipOutro = await brandVideo(job.brand.clipOutroPath, 'clip-outro.mp4', 'Your clip outro');
+    const logo = job.options.addLogo && job.brand.logoPath ? await optionalLogo(ctx, dir, job.brand.logoPath, signal) : undefined;
+
+    const copyFrom = await copyStart({ main, start, intro, outro, logo, signal });
+    // Each brand video's loudness, measured once here for every piece that joins it. (Framing the
+    // clips stays in their pieces: at 1080p it decodes every clip's moment, ~4 CPU s a clip, too
+    // much for this serial part.)
+    const measuredVideo = async (input: MediaInput | undefined, objectPath: string | null): Promise<BrandVideo | null> =>
+      input && objectPath ? { path: objectPath, info: input.info, loudness: input.info.hasAudio ? await loudnessOf(input, signal) : null } : null;
+    const [introVideo, outroVideo, clipIntroVideo, clipOutroVideo] = await Promise.all([
+      measuredVideo(intro, job.brand.videoIntroPath),
+      measuredVideo(outro, job.brand.videoOutroPath),
+      measuredVideo(clipIntro, job.brand.clipIntroPath),
+      measuredVideo(clipOutro, job.brand.clipOutroPath),
+    ]);
+    const planId = newPlanId();
+    // The pieces read the episode from Storage: the subscriber's own file, or the parts joined here.
+    const mainObject =
+      main === parts[0]
+        ? { bucket: EPISODES_BUCKET, path: job.files[0] }
+        : { bucket: PROCESSING_PIECES_BUCKET, path: pieceObjectPath(job.id, planId, 'main.mp4') };
+    if (mainObject.bucket === PROCESSING_PIECES_BUCKET) await uploadObject(config, mainObject.bucket, mainObject.path, main.file, 'video/mp4', signal);
+    // What the picture's pieces need; the words, the sound's measurement and the clips follow.
+    const planSoFar: SubmissionPlan = {
+      version: PLAN_VERSION,
+      planId,
+      title: job.title,
+      main: { ...mainObject, info: main.info },
+      start,
+      end,
+      brand: { intro: introVideo, outro: outroVideo, clipIntro: clipIntroVideo, clipOutro: clipOutroVideo, logo: (logo && job.brand.logoPath) ?? null },
+      loudness: null,
+      episode:
+        copyFrom !== null
+          ? { copied: true, start: copyFrom }
+          : {
+              copied: false,
+              layout: planEpisode({
+                main: main.info,
+                start,
+                end,
+                introSeconds: intro?.info.durationSeconds,
+                outroSeconds: outro?.info.durationSeconds,
+                segmentSeconds: config.segmentSeconds,
+              }),
+            },
+      clipIntroSeconds: clipIntro?.info.durationSeconds ?? 0,
+      clips: [],
+      transcript: null,
+      keywords: [],
+    };
+    const queued = await queuePictureFirst(ctx, boss, job, planSoFar);
+
+    // The words (issue 27): never fatal; without them the clips are still made, by sound.
+    await store.progress(job.id, 'transcribing', 10);
+    const sound = main.info.hasAudio ? await copySoundTrack(main, path.join(dir, 'sound.mov'), signal) : main;
+    const words = await transcribeStage(config.transcription, job, sound, { start, end }, dir, signal);
+    // A blog post an earlier attempt put on WordPress stays recorded (it is never posted twice).
+    const content = { ...words.content, blogPost: job.content?.blogPost ?? null };
+    await store.content(job.id, content);
+
+    // Clips are chosen on the words and the sound, and named from the words (none: by sound); the
+    // episode's title is made from its keywords when the subscriber's is only the file name.
+    const transcript: Transcript | null = words.transcript;
+    const keywords = episodeKeywords(transcript, transcript ? transcriptKeywords(transcript) : undefined);
+    const title = episodeTitle(job.title, job.files[0] ?? '', keywords);
+
+    await store.progress(job.id, 'analysing', 12);
+    // The analysis also measures the loudness the episode and every clip are normalised with.
+    const analysis = main.info.hasAudio ? await analyseAudio(sound.file, start, end - start, signal) : null;
+    const clips = analysis ? chooseClips(transcript, analysis, job.clipsPerEpisode, keywords) : evenlySpaced(end - start, job.clipsPerEpisode);
+
+    await store.progress(job.id, 'planning the pieces', 14);
+    await savePlan(ctx, boss, job, { ...planSoFar, title, loudness: analysis?.loudness ?? null, clips, transcript, keywords }, queued);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+

@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { clipCopy } from '../content/clip-copy.ts';
+import { clipPost } from './posting.ts';
+
+describe('clipPost', () => {
+  const copy = clipCopy(['why do budgets fail', 'they fail because savings come last'], ['budgets', 'savings'], 'Money Talk');
+  if (!copy) throw new Error('no copy');
+
+  it("posts each platform its own text from the clip's record", () => {
+    const post = { title: copy.title, posts: copy.posts };
+    expect(clipPost('x', post, 'f.mp4')).toEqual({ file: 'f.mp4', title: 'Why do budgets fail?', text: copy.posts.x.text });
+    expect(clipPost('linkedin', post, 'f.mp4').text).toBe(copy.posts.linkedin.text);
+    expect(clipPost('youtube', post, 'f.mp4')).toMatchObject({ title: copy.posts.youtube.title, body: copy.posts.youtube.description });
+    expect(clipPost('wordpress', post, 'f.mp4')).toMatchObject({ title: 'Why do budgets fail?', body: copy.posts.wordpress.content });
+  });
+
+  it("falls back to the clip's title where a platform's text is empty", () => {
+    const empty = { youtube: { title: '', description: '' }, x: { text: '' }, linkedin: { text: '' }, wordpress: { title: '', content: '' } };
+    for (const provider of ['youtube', 'x', 'linkedin', 'wordpress'] as const) {
+      expect(clipPost(provider, { title: 'Show - clip 02', posts: empty }, 'f.mp4')).toMatchObject({ title: 'Show - clip 02', text: 'Show - clip 02' });
+    }
+  });
+});

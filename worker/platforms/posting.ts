@@ -1,0 +1,99 @@
+// Posting the clips that are due: each scheduled post (one per clip and platform, made by
+// private.processing_delivered) is claimed by one worker (private.claim_due_posts: skip locked,
+// so several workers share them), its clip is fetched from Drive and posted with the platform's
+// own API (social.ts); a platform that fails is retried on its own row, and a posted row is never
+// posted again. The clip's record (public.episode_clips) holds its file and its texts, so a clip
+// rendered again or retitled before its post goes out is posted as it is now.
+import { createWriteStream } from 'node:fs';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import type pg from 'pg';
+import { z } from 'zod';
+import { POSTING_PROVIDERS, type PostingProvider } from '../../supabase/functions/_shared/domain/connection-status.ts';
+import { clipPostsSchema } from '../../supabase/functions/_shared/domain/episode-clips.ts';
+import type { WorkerConfig } from '../config.ts';
+import { isPermanent, ProcessingFailure } from '../failure.ts';
+import type { AccessTokenSource } from './access-token.ts';
+import { postToLinkedIn, postToWordpress, postToX, postToYouTube, type Clip } from './social.ts';
+
+async function postClip(config: WorkerConfig, tokens: AccessTokenSource, userId: string, provider: PostingProvider, clip: Clip): Promise<string> {
+  switch (provider) {
+    case 'youtube':
+      return postToYouTube(config, await tokens.accessToken(userId, 'youtube'), clip);
+    case 'x':
+      return postToX(config, await tokens.accessToken(userId, 'x'), clip);
+    case 'linkedin':
+      return postToLinkedIn(config, await tokens.accessToken(userId, 'linkedin'), clip);
+    case 'wordpress':
+      return postToWordpress(await tokens.wordpressSite(userId), clip, config.wordpressSandboxOrigins);
+  }
+}
+
+const MAX_POST_ATTEMPTS = 5;
+
+/** A post claimed for this worker, with its clip's file and texts (private.claim_due_posts). */
+const duePostSchema = z.object({
+  id: z.uuid(),
+  userId: z.uuid(),
+  provider: z.enum(POSTING_PROVIDERS),
+  attempts: z.number().int(),
+  clipId: z.uuid(),
+  title: z.string(),
+  posts: clipPostsSchema,
+  fileName: z.string(),
+  driveFileId: z.string().nullable(),
+});
+export type DuePost = z.infer<typeof duePostSchema>;
+
+/** What `provider` posts for the clip: its own title and text for that platform. */
+export function clipPost(provider: PostingProvider, post: Pick<DuePost, 'title' | 'posts'>, file: string): Clip {
+  const { title, posts } = post;
+  switch (provider) {
+    case 'youtube':
+      return { file, title: posts.youtube.title || title, text: title, body: posts.youtube.description || undefined };
+    case 'x':
+      return { file, title, text: posts.x.text || title };
+    case 'linkedin':
+      return { file, title, text: posts.linkedin.text || title };
+    case 'wordpress':
+      return { file, title: posts.wordpress.title || title, text: title, body: posts.wordpress.content || undefined };
+  }
+}
+
+async function downloadFromDrive(config: WorkerConfig, token: string, fileId: string, file: string): Promise<void> {
+  const res = await fetch(`${config.googleApiBase}/drive/v3/files/${encodeURIComponent(fileId)}?alt=media`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  if (!res.ok || !res.body) throw ProcessingFailure.refusal(res.status, `Reading ${fileId} from Drive: ${res.status}`);
+  await pipeline(Readable.fromWeb(res.body as WebReadableStream<Uint8Array>), createWriteStream(file));
+}
+
+/** Posts every due clip once; answers how many were posted. */
+export async function postDueClips(config: WorkerConfig, db: pg.Pool, tokens: AccessTokenSource, log: (line: string) => void, limit = 5): Promise<number> {
+  const { rows } = await db.query<{ post: unknown }>(`select private.claim_due_posts($1) as post`, [limit]);
+  let posted = 0;
+  for (const post of rows.map((row) => duePostSchema.parse(row.post))) {
+    await mkdir(config.tempDir, { recursive: true });
+    const dir = await mkdtemp(path.join(config.tempDir, `post-${post.id}-`));
+    try {
+      if (!post.driveFileId) throw new ProcessingFailure(`The clip ${post.fileName} is not in Drive`, true);
+      const driveToken = await tokens.accessToken(post.userId, 'google');
+      const file = path.join(dir, 'clip.mp4');
+      await downloadFromDrive(config, driveToken, post.driveFileId, file);
+      const externalId = await postClip(config, tokens, post.userId, post.provider, clipPost(post.provider, post, file));
+      await db.query(`select private.post_published($1, $2)`, [post.id, externalId]);
+      posted += 1;
+    } catch (error) {
+      const message = (error as Error).message;
+      const giveUp = post.attempts >= MAX_POST_ATTEMPTS || isPermanent(error);
+      log(`posting ${post.fileName} to ${post.provider} (attempt ${post.attempts}) failed${giveUp ? ', giving up' : ''}: ${message}`);
+      await db.query(`select private.post_attempt_failed($1, $2, $3, $4)`, [post.id, message, giveUp, config.postRetrySeconds]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+  return posted;
+}
