@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { settings } from '../_shared/config.ts';
 import { HttpError, readBodyText } from '../_shared/http-error.ts';
 import { db } from '../_shared/db.ts';
+import { eventCreatedTime, ImpossibleStripeTime, stripeTime } from '../_shared/domain-server/stripe-time.ts';
 import { stripeClient, tierForPrice } from '../_shared/stripe.ts';
 
 const cryptoProvider = Stripe.createSubtleCryptoProvider();
@@ -13,7 +14,7 @@ const maxEventBytes = 2_000_000;
 const eventShape = z.object({
   id: z.string().min(1).max(255),
   type: z.string().min(1).max(255),
-  created: z.number().int().positive(),
+  created: z.number(),
   data: z.object({ object: z.record(z.string(), z.unknown()) }),
 });
 
@@ -28,7 +29,8 @@ interface SubscriptionState {
   userId: string | null;
   status: string;
   tier: string | null;
-  currentPeriodEnd: number | null;
+  /** ISO timestamp. */
+  currentPeriodEnd: string | null;
 }
 
 function idOf(value: string | { id: string } | null | undefined): string | null {
@@ -40,8 +42,8 @@ function stateOf(subscription: Stripe.Subscription, deleted = false): Subscripti
   const item = subscription.items?.data?.[0];
   // Newer API versions carry the period on the item; older ones on the subscription.
   const periodEnd =
-    (item as { current_period_end?: number } | undefined)?.current_period_end ??
-    (subscription as unknown as { current_period_end?: number }).current_period_end ??
+    (item as { current_period_end?: unknown } | undefined)?.current_period_end ??
+    (subscription as { current_period_end?: unknown }).current_period_end ??
     null;
   return {
     customerId: idOf(subscription.customer)!,
@@ -49,7 +51,7 @@ function stateOf(subscription: Stripe.Subscription, deleted = false): Subscripti
     userId: subscription.metadata?.user_id ?? null,
     status: deleted ? 'canceled' : subscription.status,
     tier: tierForPrice(item?.price?.id),
-    currentPeriodEnd: periodEnd,
+    currentPeriodEnd: periodEnd === null ? null : stripeTime('current_period_end', periodEnd),
   };
 }
 
@@ -85,17 +87,26 @@ async function subscriptionStateFor(event: Stripe.Event): Promise<SubscriptionSt
  * else), or with Stripe's current state of it (`fromStripe`); answers the outcome
  * (private.record_stripe_event).
  */
-async function recordEvent(event: Stripe.Event, state: SubscriptionState | null, fromStripe: boolean): Promise<string> {
-  const toTime = (seconds: number) => new Date(seconds * 1000).toISOString();
+async function recordEvent(event: Stripe.Event, createdAt: string, state: SubscriptionState | null, fromStripe: boolean): Promise<string> {
   const [{ outcome }] = await db()<{ outcome: string }[]>`
     select private.record_stripe_event(
-      ${event.id}, ${event.type}, ${toTime(event.created)}::timestamptz,
+      ${event.id}, ${event.type}, ${createdAt}::timestamptz,
       ${state?.userId ?? null}::uuid, ${state?.customerId ?? null}, ${state?.subscriptionId ?? null},
-      ${state?.status ?? null}, ${state?.tier ?? null},
-      ${state?.currentPeriodEnd ? toTime(state.currentPeriodEnd) : null}::timestamptz,
+      ${state?.status ?? null}, ${state?.tier ?? null}, ${state?.currentPeriodEnd ?? null}::timestamptz,
       ${fromStripe}
     ) as outcome`;
   return outcome;
+}
+
+/** A signed event Castloop cannot record as it is: answered 400 with the reason, which is logged. */
+function refused(event: { id?: unknown; type?: unknown }, reason: string): Response {
+  console.error(`stripe-webhook: refused ${String(event.type)} ${String(event.id)}: ${reason}`);
+  return json(400, { message: `Malformed event: ${reason}` });
+}
+
+/** Why an error of reading or recording an event is the event's fault (400), if it is. */
+function eventFault(error: unknown): string | null {
+  return error instanceof ImpossibleStripeTime ? error.message : null;
 }
 
 export async function handleStripeWebhook(request: Request): Promise<Response> {
@@ -117,17 +128,25 @@ export async function handleStripeWebhook(request: Request): Promise<Response> {
   } catch {
     return json(400, { message: 'Invalid signature' });
   }
-  // Signed is not well-formed: every field recorded below must be there.
+  // Signed is not well-formed: every field recorded below must be there, and every date possible.
   const shape = eventShape.safeParse(event);
   if (!shape.success) {
     const issue = shape.error.issues[0];
-    return json(400, { message: `Malformed event: ${issue?.path.join('.') || 'event'} ${issue?.message ?? 'is invalid'}` });
+    return refused(event, `${issue?.path.join('.') || 'event'} ${issue?.message ?? 'is invalid'}`);
+  }
+  let createdAt: string;
+  try {
+    createdAt = eventCreatedTime(event.created);
+  } catch (error) {
+    return refused(event, eventFault(error) ?? String(error));
   }
 
   let state: SubscriptionState | null;
   try {
     state = await subscriptionStateFor(event);
   } catch (error) {
+    const fault = eventFault(error);
+    if (fault) return refused(event, fault);
     // Stripe retries a failed delivery: answer 5xx so the event is not lost.
     console.error(`stripe-webhook: could not read ${event.type} ${event.id}`, error);
     return json(502, { message: 'Could not read the subscription from Stripe' });
@@ -135,7 +154,7 @@ export async function handleStripeWebhook(request: Request): Promise<Response> {
 
   let outcome: string;
   try {
-    outcome = await recordEvent(event, state, false);
+    outcome = await recordEvent(event, createdAt, state, false);
   } catch (error) {
     console.error(`stripe-webhook: could not record ${event.type} ${event.id}`, error);
     return json(500, { message: 'Could not record the event' });
@@ -147,11 +166,13 @@ export async function handleStripeWebhook(request: Request): Promise<Response> {
       const current = stateOf(await stripeClient().subscriptions.retrieve(state.subscriptionId));
       state = { ...current, userId: current.userId ?? state.userId };
     } catch (error) {
+      const fault = eventFault(error);
+      if (fault) return refused(event, fault);
       console.error(`stripe-webhook: could not read ${state.subscriptionId} for ${event.id}`, error);
       return json(502, { message: 'Could not read the subscription from Stripe' });
     }
     try {
-      outcome = await recordEvent(event, state, true);
+      outcome = await recordEvent(event, createdAt, state, true);
     } catch (error) {
       console.error(`stripe-webhook: could not record ${event.type} ${event.id}`, error);
       return json(500, { message: 'Could not record the event' });
