@@ -138,7 +138,7 @@ const functions: Record<string, Grants> = {
   'private.record_webhook_attempt(uuid,boolean,integer,text,interval,boolean)': exec('service_role'),
   'private.webhook_delivery_context(uuid[])': exec('service_role'),
   'private.remember_stripe_customer(uuid,text)': exec('service_role'),
-  'private.record_stripe_event(text,text,timestamp with time zone,uuid,text,text,text,text,timestamp with time zone,boolean)':
+  'private.record_stripe_event(text,text,timestamp with time zone,uuid,text,text,text,text,timestamp with time zone,boolean,text,timestamp with time zone)':
     exec('service_role'),
   'private.claim_checkout_recovery(text,uuid,timestamp with time zone)': exec('service_role'),
   'private.active_automation()': exec('service_role'),

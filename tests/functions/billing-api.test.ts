@@ -36,6 +36,9 @@ async function subscriptionOf(userId: string) {
   return withDb(async (db) => (await db.query('select status, tier, stripe_customer_id from public.subscriptions where user_id = $1', [userId])).rows[0] ?? null);
 }
 
+const sandboxStripe = () =>
+  new Stripe(config.env.STRIPE_SECRET_KEY, { host: '127.0.0.1', port: config.ports.sandbox, protocol: 'http', maxNetworkRetries: 0 });
+
 describe('POST /api/create-checkout-session', () => {
   it('answers a checkout address on the sandbox and stores one customer per user', async () => {
     const user = await createUser('new');
@@ -149,9 +152,6 @@ describe('POST /api/create-checkout-session', () => {
   });
 });
 
-const sandboxStripe = () =>
-  new Stripe(config.env.STRIPE_SECRET_KEY, { host: '127.0.0.1', port: config.ports.sandbox, protocol: 'http', maxNetworkRetries: 0 });
-
 /** Confirms the plan change on the sandbox's portal page; answers where it sends the browser. */
 async function confirmPlanChange(portalUrl: string, subscriptionId: string, price: string): Promise<string | null> {
   const res = await fetch(`${portalUrl}/change`, {
@@ -162,6 +162,12 @@ async function confirmPlanChange(portalUrl: string, subscriptionId: string, pric
   });
   expect(res.status).toBe(303);
   return res.headers.get('location');
+}
+
+/** What the subscription's invoices collected, in cents. */
+async function paidFor(subscriptionId: string): Promise<number> {
+  const invoices = await sandboxStripe().invoices.list({ subscription: subscriptionId, limit: 100 });
+  return invoices.data.reduce((sum, invoice) => sum + invoice.amount_paid, 0);
 }
 
 async function subscriptionIdOf(userId: string): Promise<string> {
@@ -189,10 +195,17 @@ describe('POST /api/create-portal-session', () => {
     const configurations = await sandboxStripe().billingPortal.configurations.list({ limit: 100 });
     const ours = configurations.data.filter((c) => c.metadata?.castloop_plan_prices);
     expect(ours).toHaveLength(1);
-    expect(ours[0].metadata?.castloop_plan_prices).toBe(
-      `starter:${config.env.STRIPE_PRICE_STARTER},growth:${config.env.STRIPE_PRICE_GROWTH},scale:${config.env.STRIPE_PRICE_SCALE}`,
-    );
-    expect(ours[0].features.subscription_update).toMatchObject({ enabled: true, default_allowed_updates: ['price'], proration_behavior: 'create_prorations' });
+    expect(ours[0].metadata).toEqual({
+      castloop_plan_prices: `starter:${config.env.STRIPE_PRICE_STARTER},growth:${config.env.STRIPE_PRICE_GROWTH},scale:${config.env.STRIPE_PRICE_SCALE}`,
+      castloop_plan_change_rules: 'downgrade-at-period-end,upgrade-starts-period',
+    });
+    expect(ours[0].features.subscription_update).toMatchObject({
+      enabled: true,
+      default_allowed_updates: ['price'],
+      proration_behavior: 'always_invoice',
+      billing_cycle_anchor: 'now',
+      schedule_at_period_end: { conditions: [{ type: 'decreasing_item_amount' }] },
+    });
     expect(ours[0].features.subscription_update.products?.flatMap((p) => p.prices).sort()).toEqual(
       [config.env.STRIPE_PRICE_STARTER, config.env.STRIPE_PRICE_GROWTH, config.env.STRIPE_PRICE_SCALE].sort(),
     );
@@ -222,7 +235,7 @@ describe('POST /api/create-plan-change-session', () => {
     expect((await subscriptionOf(user.id)).status).toBe('active');
   });
 
-  it('opens the portal on confirming a given tier, with its proration', async () => {
+  it('opens the portal on confirming a given tier: an upgrade starts today, billed today less the unused time', async () => {
     const user = await createUser('new');
     await payForPlan(user, 'growth');
     await expect.poll(async () => (await subscriptionOf(user.id))?.status, { timeout: 10_000 }).toBe('active');
@@ -231,9 +244,91 @@ describe('POST /api/create-plan-change-session', () => {
     const page = await (await fetch(res.body.url)).text();
     expect(page).toContain('<h1>Confirm your new plan</h1>');
     expect(page).toContain('to <strong>Castloop Scale</strong>');
-    expect(page).toMatch(/Prorated adjustment, added to your next invoice: <strong id="prorated-amount">\$[\d,]+\.\d\d<\/strong>/);
+    expect(page).toContain('starting <span id="starts-on">today</span>');
+    expect(page).toMatch(/<th scope="row">Unused time on Castloop Growth<\/th><td>-\$[\d,]+\.\d\d<\/td>/);
+    expect(page).toMatch(/Amount due today: <strong id="prorated-amount">\$[\d,]+\.\d\d<\/strong>/);
     await confirmPlanChange(res.body.url, await subscriptionIdOf(user.id), config.env.STRIPE_PRICE_SCALE);
     await expect.poll(async () => (await subscriptionOf(user.id))?.tier, { timeout: 10_000 }).toBe('scale');
+  });
+
+  // Issue 39, item 2: upgrading, submitting and downgrading 1.5 s later netted $0.00 (the two
+  // prorations cancelled out). A downgrade now waits for the period's end, so the upgrade is paid.
+  it('upgrade, then downgrade 1.5 s later: the higher plan and its allowance stay until the period ends, the upgrade is paid, the renewal is the lower plan', async () => {
+    const user = await createUser('new');
+    await payForPlan(user, 'starter');
+    await expect.poll(async () => (await subscriptionOf(user.id))?.status, { timeout: 10_000 }).toBe('active');
+    const subscriptionId = await subscriptionIdOf(user.id);
+    const token = await tokenOf(user);
+
+    const up = await call('POST', 'create-plan-change-session', token, { tier: 'scale' });
+    await confirmPlanChange(up.body.url, subscriptionId, config.env.STRIPE_PRICE_SCALE);
+    await expect.poll(async () => (await subscriptionOf(user.id))?.tier, { timeout: 10_000 }).toBe('scale');
+    const paidAfterUpgrade = await paidFor(subscriptionId);
+    // The first month of starter, then a new month of scale less starter's unused time.
+    expect(paidAfterUpgrade - 19900).toBeGreaterThanOrEqual(119900 - 19900);
+    expect(paidAfterUpgrade - 19900).toBeLessThanOrEqual(119900);
+
+    // eslint-disable-next-line no-restricted-syntax -- time between two of the subscriber's actions is the scenario itself (the report's 1.5 s)
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const down = await call('POST', 'create-plan-change-session', token, { tier: 'starter' });
+    expect(down.status).toBe(200);
+    const confirm = await (await fetch(down.body.url)).text();
+    const periodEnd = (await sandboxStripe().subscriptions.retrieve(subscriptionId)).items.data[0].current_period_end;
+    const day = new Date(periodEnd * 1000).toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+    expect(confirm).toContain(`starting <span id="starts-on">${day}</span>`);
+    expect(confirm).toContain('Nothing to pay today');
+    expect(await confirmPlanChange(down.body.url, subscriptionId, config.env.STRIPE_PRICE_STARTER)).toBe(`${config.urls.web}/dashboard?plan_changed_from=scale`);
+
+    // Scheduled: the tier, and so the allowance, stay scale until the period's end.
+    await expect
+      .poll(async () => withDb(async (db) => (await db.query('select tier, scheduled_tier, scheduled_change_at from public.subscriptions where user_id = $1', [user.id])).rows[0]), { timeout: 10_000 })
+      .toEqual({ tier: 'scale', scheduled_tier: 'starter', scheduled_change_at: new Date(periodEnd * 1000) });
+    const stats = await call('GET', 'episodes/stats', token);
+    expect(stats.body).toMatchObject({ subscriptionTier: 'scale', limit: 4 });
+    // Nothing was credited back: what was paid for the upgrade stays paid.
+    expect(await paidFor(subscriptionId)).toBe(paidAfterUpgrade);
+    expect((await sandboxStripe().invoiceItems.list({ customer: (await subscriptionOf(user.id)).stripe_customer_id, pending: true })).data).toEqual([]);
+    // Another change waits until this one is done or canceled.
+    expect(await call('POST', 'create-plan-change-session', token, { tier: 'growth' })).toEqual({
+      status: 409,
+      body: { message: `Your plan already changes to the Starter Done-For-You Service on ${day}. To choose another plan, cancel that change in Manage Billing first.` },
+    });
+
+    // The period ends: starter from the renewal on, at starter's price.
+    await fetch(`${config.urls.sandbox}/_sandbox/stripe/subscriptions/${subscriptionId}/advance`, { method: 'POST' });
+    await expect.poll(async () => (await subscriptionOf(user.id))?.tier, { timeout: 10_000 }).toBe('starter');
+    expect(await withDb(async (db) => (await db.query('select scheduled_tier, scheduled_change_at from public.subscriptions where user_id = $1', [user.id])).rows[0])).toEqual({
+      scheduled_tier: null,
+      scheduled_change_at: null,
+    });
+    expect(await paidFor(subscriptionId)).toBe(paidAfterUpgrade + 19900);
+    expect((await call('GET', 'episodes/stats', token)).body).toMatchObject({ subscriptionTier: 'starter', limit: 1 });
+  });
+
+  it('a scheduled downgrade can be canceled in the portal: the plan stays and nothing is scheduled', async () => {
+    const user = await createUser('new');
+    await payForPlan(user, 'growth');
+    await expect.poll(async () => (await subscriptionOf(user.id))?.status, { timeout: 10_000 }).toBe('active');
+    const subscriptionId = await subscriptionIdOf(user.id);
+    const token = await tokenOf(user);
+    const down = await call('POST', 'create-plan-change-session', token, { tier: 'starter' });
+    await confirmPlanChange(down.body.url, subscriptionId, config.env.STRIPE_PRICE_STARTER);
+    await expect.poll(async () => (await withDb(async (db) => (await db.query('select scheduled_tier from public.subscriptions where user_id = $1', [user.id])).rows[0])).scheduled_tier, { timeout: 10_000 }).toBe('starter');
+    const portal = await call('POST', 'create-portal-session', token);
+    const home = await (await fetch(portal.body.url)).text();
+    expect(home).toMatch(/changes to Castloop Starter on \d{1,2} \w+ \d{4}/);
+    const kept = await fetch(`${portal.body.url}/keep`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ subscription: subscriptionId }).toString(),
+      redirect: 'manual',
+    });
+    expect(kept.status).toBe(303);
+    await expect.poll(async () => (await withDb(async (db) => (await db.query('select tier, scheduled_tier from public.subscriptions where user_id = $1', [user.id])).rows[0])), { timeout: 10_000 }).toEqual({ tier: 'growth', scheduled_tier: null });
+    // The renewal (its events delivered when the helper answers) keeps growth.
+    await fetch(`${config.urls.sandbox}/_sandbox/stripe/subscriptions/${subscriptionId}/advance`, { method: 'POST' });
+    expect(await subscriptionOf(user.id)).toMatchObject({ status: 'active', tier: 'growth' });
+    expect(await paidFor(subscriptionId)).toBe(2 * 49900);
   });
 
   it('refuses the current tier, an unknown tier, no active subscription and a signed-out caller', async () => {

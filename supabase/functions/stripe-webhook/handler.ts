@@ -3,8 +3,9 @@ import { z } from 'zod';
 import { settings } from '../_shared/config.ts';
 import { HttpError, readBodyText } from '../_shared/http-error.ts';
 import { db } from '../_shared/db.ts';
-import { eventCreatedTime, ImpossibleStripeTime, stripeTime } from '../_shared/domain-server/stripe-time.ts';
-import { stripeClient, tierForPrice } from '../_shared/stripe.ts';
+import { eventCreatedTime, ImpossibleStripeTime } from '../_shared/domain-server/stripe-time.ts';
+import { stripeClient } from '../_shared/stripe.ts';
+import { currentStateOf, idOf, stateOf, type SubscriptionState } from './subscription-state.ts';
 
 const cryptoProvider = Stripe.createSubtleCryptoProvider();
 
@@ -18,51 +19,33 @@ const eventShape = z.object({
   data: z.object({ object: z.record(z.string(), z.unknown()) }),
 });
 
+/** Events about a subscription schedule: the plan change scheduled for a period's end. */
+const scheduleEvents = new Set([
+  'subscription_schedule.created',
+  'subscription_schedule.updated',
+  'subscription_schedule.released',
+  'subscription_schedule.canceled',
+  'subscription_schedule.completed',
+  'subscription_schedule.aborted',
+]);
+
 function json(status: number, body: unknown): Response {
   return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 }
 
-/** A subscription's state as Castloop stores it. */
-interface SubscriptionState {
-  customerId: string;
-  subscriptionId: string;
-  userId: string | null;
-  status: string;
-  tier: string | null;
-  /** ISO timestamp. */
-  currentPeriodEnd: string | null;
-}
-
-function idOf(value: string | { id: string } | null | undefined): string | null {
-  if (!value) return null;
-  return typeof value === 'string' ? value : value.id;
-}
-
-function stateOf(subscription: Stripe.Subscription, deleted = false): SubscriptionState {
-  const item = subscription.items?.data?.[0];
-  // Newer API versions carry the period on the item; older ones on the subscription.
-  const periodEnd =
-    (item as { current_period_end?: unknown } | undefined)?.current_period_end ??
-    (subscription as { current_period_end?: unknown }).current_period_end ??
-    null;
-  return {
-    customerId: idOf(subscription.customer)!,
-    subscriptionId: subscription.id,
-    userId: subscription.metadata?.user_id ?? null,
-    status: deleted ? 'canceled' : subscription.status,
-    tier: tierForPrice(item?.price?.id),
-    currentPeriodEnd: periodEnd === null ? null : stripeTime('current_period_end', periodEnd),
-  };
-}
-
 /** The subscription an event is about, as Stripe has it now (or as the event carries it). */
 async function subscriptionStateFor(event: Stripe.Event): Promise<SubscriptionState | null> {
+  if (scheduleEvents.has(event.type)) {
+    const schedule = event.data.object as Stripe.SubscriptionSchedule;
+    const subscriptionId = idOf(schedule.subscription) ?? schedule.released_subscription;
+    return subscriptionId ? currentStateOf(subscriptionId) : null;
+  }
   switch (event.type) {
     case 'checkout.session.completed': {
       const session = event.data.object;
       const subscriptionId = idOf(session.subscription);
       if (session.mode !== 'subscription' || !subscriptionId) return null;
-      const state = stateOf(await stripeClient().subscriptions.retrieve(subscriptionId));
+      const state = await currentStateOf(subscriptionId);
       return { ...state, userId: state.userId ?? session.metadata?.user_id ?? session.client_reference_id ?? null };
     }
     case 'customer.subscription.created':
@@ -75,7 +58,7 @@ async function subscriptionStateFor(event: Stripe.Event): Promise<SubscriptionSt
       const subscriptionId =
         idOf(invoice.subscription) ?? idOf(invoice.parent?.subscription_details?.subscription as string | undefined);
       if (!subscriptionId) return null;
-      return stateOf(await stripeClient().subscriptions.retrieve(subscriptionId));
+      return currentStateOf(subscriptionId);
     }
     default:
       return null;
@@ -93,7 +76,7 @@ async function recordEvent(event: Stripe.Event, createdAt: string, state: Subscr
       ${event.id}, ${event.type}, ${createdAt}::timestamptz,
       ${state?.userId ?? null}::uuid, ${state?.customerId ?? null}, ${state?.subscriptionId ?? null},
       ${state?.status ?? null}, ${state?.tier ?? null}, ${state?.currentPeriodEnd ?? null}::timestamptz,
-      ${fromStripe}
+      ${fromStripe}, ${state?.scheduledTier ?? null}, ${state?.scheduledChangeAt ?? null}::timestamptz
     ) as outcome`;
   return outcome;
 }
@@ -163,7 +146,7 @@ export async function handleStripeWebhook(request: Request): Promise<Response> {
     // Another event of the same second put the subscription in another state: Stripe does not
     // order events, so ask Stripe for the subscription as it is now and apply that.
     try {
-      const current = stateOf(await stripeClient().subscriptions.retrieve(state.subscriptionId));
+      const current = await currentStateOf(state.subscriptionId);
       state = { ...current, userId: current.userId ?? state.userId };
     } catch (error) {
       const fault = eventFault(error);

@@ -4,7 +4,7 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import { settings } from '../../_shared/config.ts';
 import { db } from '../../_shared/db.ts';
-import { isPlanTier, PLAN_CHANGED_FROM_PARAM } from '../../_shared/domain/plans.ts';
+import { formatChangeDay, isPlanTier, PLAN_CHANGED_FROM_PARAM, planTitle } from '../../_shared/domain/plans.ts';
 import { databaseError } from '../../_shared/database-errors.ts';
 import { HttpError, parseJsonBody } from '../../_shared/http-error.ts';
 import { requireCaller, type Caller } from '../../_shared/session.ts';
@@ -97,7 +97,7 @@ billingRoutes.post('/create-plan-change-session', async (c) => {
   if (tier !== undefined && !isPlanTier(tier)) throw new HttpError(400, `Unknown plan: ${tier}`);
   const { data: row, error } = await userClient(caller.accessToken)
     .from('subscriptions')
-    .select('stripe_customer_id, stripe_subscription_id, status, tier')
+    .select('stripe_customer_id, stripe_subscription_id, status, tier, scheduled_tier, scheduled_change_at')
     .eq('user_id', caller.userId)
     .maybeSingle();
   if (error) throw databaseError(error, 'Could not read billing data');
@@ -105,6 +105,13 @@ billingRoutes.post('/create-plan-change-session', async (c) => {
     throw new HttpError(409, 'There is no active subscription to change: choose a plan first');
   }
   if (tier !== undefined && tier === row.tier) throw new HttpError(409, `You are already on the ${tier} plan`);
+  // Stripe's portal changes no plan while one change waits for the period's end.
+  if (row.scheduled_tier && row.scheduled_change_at) {
+    throw new HttpError(
+      409,
+      `Your plan already changes to the ${planTitle(row.scheduled_tier)} on ${formatChangeDay(row.scheduled_change_at, 'UTC')}. To choose another plan, cancel that change in Manage Billing first.`,
+    );
+  }
   const stripe = stripeClient();
   const subscription = tier === undefined ? null : await stripe.subscriptions.retrieve(row.stripe_subscription_id);
   const item = subscription?.items.data[0];
