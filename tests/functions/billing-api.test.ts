@@ -39,6 +39,16 @@ async function subscriptionOf(userId: string) {
 const sandboxStripe = () =>
   new Stripe(config.env.STRIPE_SECRET_KEY, { host: '127.0.0.1', port: config.ports.sandbox, protocol: 'http', maxNetworkRetries: 0 });
 
+const sessionIdOf = (checkoutUrl: string) => new URL(checkoutUrl).pathname.split('/').pop()!;
+
+/** Pays a checkout session on the sandbox's hosted page; answers the page's status. */
+const payOnPage = async (sessionId: string) => (await fetch(`${config.urls.sandbox}/checkout/${sessionId}/pay`, { method: 'POST', redirect: 'manual' })).status;
+
+/** The account's subscriptions that Stripe bills (active), whatever the webhook did. */
+async function liveSubscriptionsInStripe(customer: string) {
+  return (await sandboxStripe().subscriptions.list({ customer, status: 'active' })).data;
+}
+
 describe('POST /api/create-checkout-session', () => {
   it('answers a checkout address on the sandbox and stores one customer per user', async () => {
     const user = await createUser('new');
@@ -137,6 +147,111 @@ describe('POST /api/create-checkout-session', () => {
     // The same for the plan: a stale starter of that second, arriving last, is settled by Stripe too.
     expect((await deliver(`evt_same_c_${second}_${user.id}`, 'active', config.env.STRIPE_PRICE_STARTER)).body.outcome).toBe('resolved');
     expect(await subscriptionOf(user.id)).toMatchObject({ status: 'active', tier: 'growth' });
+  });
+
+  // Issue 39, item 8: two checkouts opened before paying both made two subscriptions.
+  it('hands the open checkout out again for the same plan, and expires it when another plan is chosen', async () => {
+    const user = await createUser('new');
+    const token = await tokenOf(user);
+    const first = await call('POST', 'create-checkout-session', token, { tier: 'growth' });
+    const again = await call('POST', 'create-checkout-session', token, { tier: 'growth' });
+    expect(again).toEqual({ status: 200, body: { checkoutUrl: first.body.checkoutUrl } });
+    const other = await call('POST', 'create-checkout-session', token, { tier: 'starter' });
+    expect(other.status).toBe(200);
+    expect(other.body.checkoutUrl).not.toBe(first.body.checkoutUrl);
+    expect((await sandboxStripe().checkout.sessions.retrieve(sessionIdOf(first.body.checkoutUrl))).status).toBe('expired');
+    // The first tab cannot pay any more; the second can, once.
+    expect(await payOnPage(sessionIdOf(first.body.checkoutUrl))).toBe(409);
+    expect(await payOnPage(sessionIdOf(other.body.checkoutUrl))).toBe(303);
+    await expect.poll(async () => (await subscriptionOf(user.id))?.tier, { timeout: 10_000 }).toBe('starter');
+    expect(await liveSubscriptionsInStripe((await subscriptionOf(user.id)).stripe_customer_id)).toHaveLength(1);
+  });
+
+  it('refuses a checkout while Stripe bills a live subscription, also before its webhook has landed', async () => {
+    const user = await createUser('new');
+    await payForPlan(user, 'starter');
+    await expect.poll(async () => (await subscriptionOf(user.id))?.status, { timeout: 10_000 }).toBe('active');
+    // The stored row is behind Stripe, as it is until the webhook lands.
+    await withDb((db) => db.query('update public.subscriptions set status = null, stripe_subscription_id = null, tier = null, last_stripe_event_at = null where user_id = $1', [user.id]));
+    const again = await call('POST', 'create-checkout-session', await tokenOf(user), { tier: 'scale' });
+    expect(again).toEqual({ status: 409, body: { message: 'You already have an active subscription. Change your plan from the billing portal.' } });
+  });
+
+  it('a second subscription paid beside the first (two checkouts raced) is canceled and refunded; the account keeps the first', async () => {
+    const user = await createUser('new');
+    const first = await call('POST', 'create-checkout-session', await tokenOf(user), { tier: 'growth' });
+    const customer = (await subscriptionOf(user.id)).stripe_customer_id as string;
+    // A checkout opened for the same customer at the same moment, which the api's check could not see.
+    const raced = await sandboxStripe().checkout.sessions.create({
+      mode: 'subscription',
+      customer,
+      line_items: [{ price: config.env.STRIPE_PRICE_SCALE, quantity: 1 }],
+      client_reference_id: user.id,
+      metadata: { user_id: user.id, tier: 'scale' },
+      subscription_data: { metadata: { user_id: user.id, tier: 'scale' } },
+      success_url: `${config.urls.web}/?session_id={CHECKOUT_SESSION_ID}`,
+    });
+    expect(await payOnPage(sessionIdOf(first.body.checkoutUrl))).toBe(303);
+    await expect.poll(async () => (await subscriptionOf(user.id))?.status, { timeout: 10_000 }).toBe('active');
+    const kept = await subscriptionIdOf(user.id);
+    expect(await payOnPage(raced.id)).toBe(303);
+
+    const second = (await sandboxStripe().checkout.sessions.retrieve(raced.id)).subscription as string;
+    await expect.poll(async () => (await sandboxStripe().subscriptions.retrieve(second)).status, { timeout: 10_000 }).toBe('canceled');
+    const invoice = (await sandboxStripe().subscriptions.retrieve(second)).latest_invoice as string;
+    const [payment] = (await sandboxStripe().invoicePayments.list({ invoice })).data;
+    const refunds = (await sandboxStripe().refunds.list({ payment_intent: payment.payment.payment_intent as string })).data;
+    expect(refunds.map((r) => ({ amount: r.amount, reason: r.reason, status: r.status }))).toEqual([{ amount: 119900, reason: 'duplicate', status: 'succeeded' }]);
+    // The account still has its first subscription, growth.
+    expect(await subscriptionOf(user.id)).toMatchObject({ status: 'active', tier: 'growth' });
+    expect(await subscriptionIdOf(user.id)).toBe(kept);
+    expect((await liveSubscriptionsInStripe(customer)).map((x) => x.id)).toEqual([kept]);
+    // Recorded for operators, settled.
+    const record = await withDb(
+      async (db) =>
+        (await db.query('select user_id, kept_subscription_id, refunded_cents, refund_ids, settled_at is not null as settled from private.second_subscriptions where stripe_subscription_id = $1', [second])).rows,
+    );
+    expect(record).toEqual([{ user_id: user.id, kept_subscription_id: kept, refunded_cents: 119900, refund_ids: [refunds[0].id], settled: true }]);
+    // What the webhook answered Stripe for the second checkout's events: nothing changed the account.
+    const { data: events } = (await (await fetch(`${config.urls.sandbox}/_sandbox/stripe/events?limit=100`)).json()) as {
+      data: Array<{ event: { type: string; data: { object: { id: string } } }; deliveries: Array<{ response: string }> }>;
+    };
+    const answers = events
+      .filter((r) => r.event.data.object.id === second || r.event.data.object.id === raced.id)
+      .map((r) => [r.event.type, JSON.parse(r.deliveries.at(-1)!.response).outcome]);
+    expect(answers).toEqual(
+      expect.arrayContaining([
+        ['customer.subscription.created', 'second_subscription'],
+        ['checkout.session.completed', 'second_subscription'],
+        ['customer.subscription.deleted', 'second_subscription'],
+      ]),
+    );
+  });
+
+  it('a new subscription beside a stored one that Stripe has already ended replaces it, and is not refunded', async () => {
+    const user = await createUser('new');
+    await payForPlan(user, 'starter');
+    await expect.poll(async () => (await subscriptionOf(user.id))?.status, { timeout: 10_000 }).toBe('active');
+    const ended = await subscriptionIdOf(user.id);
+    const customer = (await subscriptionOf(user.id)).stripe_customer_id as string;
+    await sandboxStripe().subscriptions.cancel(ended);
+    await expect.poll(async () => (await subscriptionOf(user.id))?.status, { timeout: 10_000 }).toBe('canceled');
+    // The stored row is behind Stripe: the end of the old subscription has not been applied yet.
+    await withDb((db) => db.query(`update public.subscriptions set status = 'active' where user_id = $1`, [user.id]));
+    const next = await sandboxStripe().checkout.sessions.create({
+      mode: 'subscription',
+      customer,
+      line_items: [{ price: config.env.STRIPE_PRICE_GROWTH, quantity: 1 }],
+      metadata: { user_id: user.id, tier: 'growth' },
+      subscription_data: { metadata: { user_id: user.id, tier: 'growth' } },
+      success_url: `${config.urls.web}/?session_id={CHECKOUT_SESSION_ID}`,
+    });
+    expect(await payOnPage(next.id)).toBe(303);
+    const replacing = (await sandboxStripe().checkout.sessions.retrieve(next.id)).subscription as string;
+    await expect.poll(async () => subscriptionIdOf(user.id), { timeout: 10_000 }).toBe(replacing);
+    expect(await subscriptionOf(user.id)).toMatchObject({ status: 'active', tier: 'growth' });
+    expect((await sandboxStripe().subscriptions.retrieve(replacing)).status).toBe('active');
+    expect(await withDb(async (db) => (await db.query('select count(*)::int as n from private.second_subscriptions where stripe_customer_id = $1', [customer])).rows[0].n)).toBe(0);
   });
 
   it('refuses an unknown tier with 400', async () => {

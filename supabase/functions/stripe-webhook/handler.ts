@@ -5,6 +5,7 @@ import { HttpError, readBodyText } from '../_shared/http-error.ts';
 import { db } from '../_shared/db.ts';
 import { eventCreatedTime, ImpossibleStripeTime } from '../_shared/domain-server/stripe-time.ts';
 import { stripeClient } from '../_shared/stripe.ts';
+import { settleSecondSubscription } from './second-subscription.ts';
 import { currentStateOf, idOf, stateOf, type SubscriptionState } from './subscription-state.ts';
 
 const cryptoProvider = Stripe.createSubtleCryptoProvider();
@@ -142,17 +143,24 @@ export async function handleStripeWebhook(request: Request): Promise<Response> {
     console.error(`stripe-webhook: could not record ${event.type} ${event.id}`, error);
     return json(500, { message: 'Could not record the event' });
   }
-  if (outcome === 'conflict' && state) {
-    // Another event of the same second put the subscription in another state: Stripe does not
-    // order events, so ask Stripe for the subscription as it is now and apply that.
+  if ((outcome === 'conflict' || outcome === 'second_subscription_unsettled') && state) {
+    const subscriptionId = state.subscriptionId;
     try {
-      const current = await currentStateOf(state.subscriptionId);
+      // A second live subscription of the account is canceled and refunded; the event is then
+      // recorded as about it ('second_subscription').
+      if (outcome === 'second_subscription_unsettled' && (await settleSecondSubscription(subscriptionId, state.customerId))) {
+        return json(200, { received: true, outcome: await recordEvent(event, createdAt, state, false) });
+      }
+      // Another event of the same second put the subscription in another state (Stripe does not
+      // order events), or the account's stored subscription is behind Stripe: apply Stripe's
+      // current state of this one.
+      const current = await currentStateOf(subscriptionId);
       state = { ...current, userId: current.userId ?? state.userId };
     } catch (error) {
       const fault = eventFault(error);
       if (fault) return refused(event, fault);
-      console.error(`stripe-webhook: could not read ${state.subscriptionId} for ${event.id}`, error);
-      return json(502, { message: 'Could not read the subscription from Stripe' });
+      console.error(`stripe-webhook: could not settle ${subscriptionId} for ${event.id}`, error);
+      return json(502, { message: 'Could not read or change the subscription in Stripe' });
     }
     try {
       outcome = await recordEvent(event, createdAt, state, true);
