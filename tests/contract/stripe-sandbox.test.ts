@@ -551,6 +551,190 @@ describe('Stripe sandbox through the stripe SDK', () => {
     ).rejects.toMatchObject({ statusCode: 400, param: 'flow_data[type]' });
   });
 
+  /** Castloop's rules: a lower price waits for the period's end; a higher one starts a new period now. */
+  const periodEndConfiguration = () =>
+    stripe.billingPortal.configurations.create({
+      features: {
+        subscription_update: {
+          enabled: true,
+          default_allowed_updates: ['price'],
+          proration_behavior: 'always_invoice',
+          billing_cycle_anchor: 'now',
+          schedule_at_period_end: { conditions: [{ type: 'decreasing_item_amount' }] },
+          products: ['starter', 'growth', 'scale'].map((tier) => ({ product: `prod_castloop_${tier}`, prices: [`price_local_${tier}`] })),
+        },
+      },
+    });
+
+  const change = (portalId: string, subscription: string, price: string) =>
+    fetch(`${base}/portal/${portalId}/change`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `subscription=${subscription}&price=${price}`,
+      redirect: 'manual',
+    });
+
+  it('a configuration with billing_cycle_anchor now: an upgrade starts a new period, invoiced at once less the unused time', async () => {
+    const { customer, session } = await checkout('anchor@example.com', 'price_local_starter');
+    await pay(session.id);
+    const subscriptionId = (await stripe.checkout.sessions.retrieve(session.id)).subscription as string;
+    const before = await stripe.subscriptions.retrieve(subscriptionId);
+    const config = await periodEndConfiguration();
+    expect(config.features.subscription_update).toMatchObject({
+      billing_cycle_anchor: 'now',
+      proration_behavior: 'always_invoice',
+      schedule_at_period_end: { conditions: [{ type: 'decreasing_item_amount' }] },
+    });
+    const portal = await stripe.billingPortal.sessions.create({ customer: customer.id, configuration: config.id });
+    const confirm = await (await fetch(`${base}/portal/${portal.id}/confirm?subscription=${subscriptionId}&price=price_local_growth`)).text();
+    expect(confirm).toContain('starting <span id="starts-on">today</span>');
+    expect(confirm).toContain('<th scope="row">Unused time on Castloop Starter</th>');
+    expect(confirm).toMatch(/<th scope="row">Castloop Growth until \d{1,2} \w+ \d{4}<\/th><td>\$499\.00<\/td>/);
+
+    received.length = 0;
+    expect((await change(portal.id, subscriptionId, 'price_local_growth')).status).toBe(303);
+    expect(received.map((r) => r.event.type)).toEqual([
+      'invoiceitem.created',
+      'invoice.created',
+      'invoice.finalized',
+      'invoice.paid',
+      'invoice.payment_succeeded',
+      'customer.subscription.updated',
+    ]);
+    const credit = received[0].event.data.object as unknown as Stripe.InvoiceItem;
+    const applied = expectedProration(before.items.data[0], 19900, 49900, credit.date);
+    expect(credit.amount).toBe(applied.unused);
+    const invoice = objectOf('invoice.paid') as unknown as Stripe.Invoice;
+    expect(invoice).toMatchObject({ billing_reason: 'subscription_update', amount_paid: 49900 + applied.unused });
+    expect(invoice.lines.data.map((line) => line.amount)).toEqual([applied.unused, 49900]);
+    const after = objectOf('customer.subscription.updated') as unknown as Stripe.Subscription;
+    expect(after.items.data[0].price.id).toBe('price_local_growth');
+    expect(after.items.data[0].current_period_start).toBe(credit.date);
+    expect(after.billing_cycle_anchor).toBe(credit.date);
+    expect(after.latest_invoice).toBe(invoice.id);
+    expect(after.schedule).toBeNull();
+  });
+
+  it('schedule_at_period_end: a lower price waits for the period end as a subscription schedule, applied at renewal, released after', async () => {
+    const { customer, session } = await checkout('schedule@example.com', 'price_local_scale');
+    await pay(session.id);
+    const subscriptionId = (await stripe.checkout.sessions.retrieve(session.id)).subscription as string;
+    const before = await stripe.subscriptions.retrieve(subscriptionId);
+    const periodEnd = before.items.data[0].current_period_end;
+    const config = await periodEndConfiguration();
+    const portal = await stripe.billingPortal.sessions.create({ customer: customer.id, configuration: config.id, return_url: 'http://127.0.0.1:3000/subscribe' });
+    const day = new Date(periodEnd * 1000).toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+    const confirm = await (await fetch(`${base}/portal/${portal.id}/confirm?subscription=${subscriptionId}&price=price_local_starter`)).text();
+    expect(confirm).toContain(`starting <span id="starts-on">${day}</span>`);
+    expect(confirm).toContain('Nothing to pay today: <strong>Castloop Scale</strong> stays until');
+    expect(confirm).toContain(`Next invoice on ${day}: <strong id="next-invoice">$199.00</strong>`);
+
+    received.length = 0;
+    expect((await change(portal.id, subscriptionId, 'price_local_starter')).status).toBe(303);
+    expect(received.map((r) => r.event.type)).toEqual(['subscription_schedule.created', 'customer.subscription.updated']);
+    const schedule = objectOf('subscription_schedule.created') as unknown as Stripe.SubscriptionSchedule;
+    expect(schedule).toMatchObject({
+      object: 'subscription_schedule',
+      status: 'active',
+      subscription: subscriptionId,
+      customer: customer.id,
+      end_behavior: 'release',
+      current_phase: { start_date: before.items.data[0].current_period_start, end_date: periodEnd },
+    });
+    expect(schedule.phases.map((phase) => [phase.items[0].price, phase.start_date])).toEqual([
+      ['price_local_scale', before.items.data[0].current_period_start],
+      ['price_local_starter', periodEnd],
+    ]);
+    const updated = received[1].event;
+    expect(updated.data.object).toMatchObject({ schedule: schedule.id, items: { data: [{ price: { id: 'price_local_scale' } }] } });
+    expect(updated.data.previous_attributes).toEqual({ schedule: null });
+    expect(await stripe.subscriptionSchedules.retrieve(schedule.id)).toMatchObject({ id: schedule.id, status: 'active' });
+    expect((await stripe.subscriptionSchedules.list({ customer: customer.id })).data.map((x) => x.id)).toEqual([schedule.id]);
+    // Nothing billed, and no other plan change while one is scheduled; the portal shows it.
+    expect((await stripe.invoiceItems.list({ customer: customer.id, pending: true })).data).toEqual([]);
+    const home = await (await fetch(portal.url)).text();
+    expect(home).toContain(`changes to Castloop Starter on ${day}`);
+    expect(home).toContain('<button type="submit">Cancel scheduled change</button>');
+    expect(home).not.toContain('Update plan');
+    expect((await fetch(`${base}/portal/${portal.id}/update?subscription=${subscriptionId}`)).status).toBe(409);
+
+    // The renewal: the next phase's price for the new period.
+    received.length = 0;
+    await fetch(`${base}/_sandbox/stripe/subscriptions/${subscriptionId}/advance`, { method: 'POST' });
+    expect(received.map((r) => r.event.type)).toEqual([
+      'invoice.created',
+      'invoice.finalized',
+      'invoice.paid',
+      'invoice.payment_succeeded',
+      'customer.subscription.updated',
+      'subscription_schedule.updated',
+    ]);
+    expect((objectOf('invoice.paid') as unknown as Stripe.Invoice).amount_paid).toBe(19900);
+    expect(objectOf('customer.subscription.updated')).toMatchObject({ schedule: schedule.id, items: { data: [{ price: { id: 'price_local_starter' } }] } });
+    const moved = objectOf('subscription_schedule.updated') as unknown as Stripe.SubscriptionSchedule;
+    expect(moved.current_phase?.start_date).toBe(moved.phases[1].start_date);
+
+    // The last phase ends: the schedule lets the subscription go, which renews as it is.
+    received.length = 0;
+    await fetch(`${base}/_sandbox/stripe/subscriptions/${subscriptionId}/advance`, { method: 'POST' });
+    expect(received.map((r) => r.event.type)[0]).toBe('subscription_schedule.released');
+    expect(objectOf('subscription_schedule.released')).toMatchObject({ status: 'released', subscription: null, released_subscription: subscriptionId });
+    expect(objectOf('customer.subscription.updated')).toMatchObject({ schedule: null, items: { data: [{ price: { id: 'price_local_starter' } }] } });
+    await expect(stripe.subscriptionSchedules.release(schedule.id)).rejects.toMatchObject({ statusCode: 400 });
+  });
+
+  it('a scheduled change is dropped by releasing its schedule: the portal\'s Cancel scheduled change, or the API', async () => {
+    const { customer, session } = await checkout('keep@example.com', 'price_local_growth');
+    await pay(session.id);
+    const subscriptionId = (await stripe.checkout.sessions.retrieve(session.id)).subscription as string;
+    const config = await periodEndConfiguration();
+    const portal = await stripe.billingPortal.sessions.create({ customer: customer.id, configuration: config.id });
+    await change(portal.id, subscriptionId, 'price_local_starter');
+    const scheduleId = (await stripe.subscriptions.retrieve(subscriptionId)).schedule as string;
+
+    received.length = 0;
+    const kept = await fetch(`${portal.url}/keep`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `subscription=${subscriptionId}`,
+      redirect: 'manual',
+    });
+    expect(kept.headers.get('location')).toBe(`/portal/${portal.id}?notice=kept`);
+    expect(received.map((r) => r.event.type)).toEqual(['subscription_schedule.released', 'customer.subscription.updated']);
+    expect(received[1].event.data.previous_attributes).toEqual({ schedule: scheduleId });
+    expect(await stripe.subscriptions.retrieve(subscriptionId)).toMatchObject({ schedule: null, items: { data: [{ price: { id: 'price_local_growth' } }] } });
+    expect(await (await fetch(portal.url)).text()).toContain('Update plan');
+
+    // The same through the API.
+    await change(portal.id, subscriptionId, 'price_local_starter');
+    const again = (await stripe.subscriptions.retrieve(subscriptionId)).schedule as string;
+    const released = await stripe.subscriptionSchedules.release(again);
+    expect(released).toMatchObject({ status: 'released', released_subscription: subscriptionId, subscription: null });
+    await expect.poll(async () => (await stripe.subscriptions.retrieve(subscriptionId)).schedule).toBeNull();
+  });
+
+  it('refunds what a paid invoice collected: its invoice payment names the payment intent', async () => {
+    const { session } = await checkout('refund@example.com', 'price_local_growth');
+    await pay(session.id);
+    const invoiceId = (await stripe.checkout.sessions.retrieve(session.id)).invoice as string;
+    const payments = await stripe.invoicePayments.list({ invoice: invoiceId, status: 'paid' });
+    expect(payments.data).toHaveLength(1);
+    expect(payments.data[0]).toMatchObject({ object: 'invoice_payment', invoice: invoiceId, amount_paid: 49900, status: 'paid', payment: { type: 'payment_intent' } });
+    const intent = payments.data[0].payment.payment_intent as string;
+    expect(intent).toMatch(/^pi_/);
+
+    received.length = 0;
+    const part = await stripe.refunds.create({ payment_intent: intent, amount: 900, reason: 'duplicate' });
+    expect(part).toMatchObject({ object: 'refund', amount: 900, payment_intent: intent, reason: 'duplicate', status: 'succeeded', currency: 'usd' });
+    const rest = await stripe.refunds.create({ payment_intent: intent });
+    expect(rest.amount).toBe(49000);
+    await expect(stripe.refunds.create({ payment_intent: intent })).rejects.toMatchObject({ statusCode: 400, code: 'charge_already_refunded' });
+    await expect(stripe.refunds.create({ payment_intent: 'pi_nope' })).rejects.toMatchObject({ statusCode: 400, code: 'resource_missing' });
+    expect((await stripe.refunds.list({ payment_intent: intent })).data.map((r) => r.amount).sort((a, b) => a - b)).toEqual([900, 49000]);
+    expect(await stripe.refunds.retrieve(part.id)).toMatchObject({ id: part.id, amount: 900 });
+    await expect.poll(() => received.map((r) => r.event.type)).toEqual(['refund.created', 'refund.created']);
+  });
+
   it('simulates a failed renewal payment and resends an event with the same id', async () => {
     const { session } = await checkout('late@example.com');
     await pay(session.id);
@@ -820,6 +1004,37 @@ describe('the sandbox against Stripe\'s published API description (the stripe pa
       redirect: 'manual',
     });
     sample('ApiList<Stripe.InvoiceItem>', 'GET /v1/invoiceitems', await raw('GET', `/v1/invoiceitems?customer=${customerId}&pending=true`));
+    // Castloop's rules: an upgrade starts a new period now; a downgrade is a subscription schedule.
+    const rules = await raw(
+      'POST',
+      '/v1/billing_portal/configurations',
+      'features[subscription_update][enabled]=true&features[subscription_update][default_allowed_updates][0]=price&features[subscription_update][proration_behavior]=always_invoice&features[subscription_update][billing_cycle_anchor]=now&features[subscription_update][schedule_at_period_end][conditions][0][type]=decreasing_item_amount&features[subscription_update][products][0][product]=prod_castloop_scale&features[subscription_update][products][0][prices][0]=price_local_scale&features[subscription_update][products][1][product]=prod_castloop_growth&features[subscription_update][products][1][prices][0]=price_local_growth',
+    );
+    sample('BillingPortal.Configuration', 'POST /v1/billing_portal/configurations (schedule_at_period_end)', rules);
+    const rulesSession = await raw('POST', '/v1/billing_portal/sessions', `customer=${customerId}&configuration=${rules.id}`);
+    await fetch(`${base}/portal/${rulesSession.id}/change`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `subscription=${subscriptionId}&price=price_local_growth`,
+      redirect: 'manual',
+    });
+    const scheduled = await raw('GET', `/v1/subscriptions/${subscriptionId}`);
+    sample('SubscriptionSchedule', 'GET /v1/subscription_schedules/{id}', await raw('GET', `/v1/subscription_schedules/${scheduled.schedule}`));
+    sample('ApiList<Stripe.SubscriptionSchedule>', 'GET /v1/subscription_schedules', await raw('GET', `/v1/subscription_schedules?customer=${customerId}`));
+    // Its phase at renewal, then released; then an upgrade, which starts a new period.
+    await fetch(`${base}/_sandbox/stripe/subscriptions/${subscriptionId}/advance`, { method: 'POST' });
+    await fetch(`${base}/_sandbox/stripe/subscriptions/${subscriptionId}/advance`, { method: 'POST' });
+    await fetch(`${base}/portal/${rulesSession.id}/change`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `subscription=${subscriptionId}&price=price_local_scale`,
+      redirect: 'manual',
+    });
+    const payments = await raw('GET', `/v1/invoice_payments?invoice=${done.invoice}`);
+    sample('ApiList<Stripe.InvoicePayment>', 'GET /v1/invoice_payments', payments);
+    const intent = ((payments.data as Array<{ payment: { payment_intent: string } }>)[0]).payment.payment_intent;
+    sample('Refund', 'POST /v1/refunds', await raw('POST', '/v1/refunds', `payment_intent=${intent}&amount=100&reason=duplicate`));
+    sample('ApiList<Stripe.Refund>', 'GET /v1/refunds', await raw('GET', `/v1/refunds?payment_intent=${intent}`));
     await fetch(`${base}/_sandbox/stripe/subscriptions/${subscriptionId}/advance`, { method: 'POST' });
     await fetch(`${base}/_sandbox/stripe/subscriptions/${subscriptionId}/payment_failed`, { method: 'POST' });
     await raw('POST', `/v1/subscriptions/${subscriptionId}`, 'cancel_at_period_end=true');
@@ -852,6 +1067,10 @@ describe('the sandbox against Stripe\'s published API description (the stripe pa
       'invoice.payment_failed',
       'invoice.payment_succeeded',
       'invoiceitem.created',
+      'refund.created',
+      'subscription_schedule.created',
+      'subscription_schedule.released',
+      'subscription_schedule.updated',
     ]);
     // The last event of each type, as its own SDK type (InvoicePaidEvent, ...).
     const lastOfType = new Map(received.map((r) => [r.event.type, r]));

@@ -64,6 +64,7 @@ const relations: Record<string, Grants> = {
   'public.scheduled_posts': ownRowsRead,
   // Server-only: reached through the functions' direct connection (as postgres), never the API.
   'private.stripe_events': none,
+  'private.second_subscriptions': none,
   'private.checkout_recoveries': none,
   'private.oauth_tokens': none,
   'private.oauth_states': none,
@@ -180,8 +181,10 @@ const functions: Record<string, Grants> = {
   'private.record_webhook_attempt(uuid,boolean,integer,text,interval,boolean)': exec('service_role'),
   'private.webhook_delivery_context(uuid[])': exec('service_role'),
   'private.remember_stripe_customer(uuid,text)': exec('service_role'),
-  'private.record_stripe_event(text,text,timestamp with time zone,uuid,text,text,text,text,timestamp with time zone,boolean)':
+  'private.record_stripe_event(text,text,timestamp with time zone,uuid,text,text,text,text,timestamp with time zone,boolean,text,timestamp with time zone)':
     exec('service_role'),
+  'private.note_second_subscription(text,text,text)': exec('service_role'),
+  'private.settle_second_subscription(text,integer,text[])': exec('service_role'),
   'private.claim_checkout_recovery(text,uuid,timestamp with time zone)': exec('service_role'),
   'private.active_automation()': exec('service_role'),
   // Run only by other security definer functions, triggers and jobs (as their owner).

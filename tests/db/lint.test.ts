@@ -222,14 +222,14 @@ describe('database lint', () => {
       await rows(`
         select table_name, grantee, privilege_type from information_schema.role_table_grants
          where table_schema in ('public', 'private')
-           and table_name in ('oauth_tokens', 'oauth_states', 'stripe_events', 'checkout_recoveries')
+           and table_name in ('oauth_tokens', 'oauth_states', 'stripe_events', 'checkout_recoveries', 'second_subscriptions')
            and grantee in ('anon', 'authenticated', 'PUBLIC')`),
     ).toEqual([]);
     expect(
       await rows(`
         select table_name, column_name from information_schema.column_privileges
          where table_schema in ('public', 'private')
-           and table_name in ('oauth_tokens', 'oauth_states', 'stripe_events', 'checkout_recoveries')
+           and table_name in ('oauth_tokens', 'oauth_states', 'stripe_events', 'checkout_recoveries', 'second_subscriptions')
            and grantee in ('anon', 'authenticated', 'PUBLIC')`),
     ).toEqual([]);
   });
@@ -237,11 +237,12 @@ describe('database lint', () => {
   it('OAuth token material, OAuth states and billing records are outside the schema the API exposes', async () => {
     expect(
       await rows(`select table_schema, table_name from information_schema.tables
-                   where table_name in ('oauth_tokens', 'oauth_states', 'stripe_events', 'checkout_recoveries') order by 2`),
+                   where table_name in ('oauth_tokens', 'oauth_states', 'stripe_events', 'checkout_recoveries', 'second_subscriptions') order by 2`),
     ).toEqual([
       { table_schema: 'private', table_name: 'checkout_recoveries' },
       { table_schema: 'private', table_name: 'oauth_states' },
       { table_schema: 'private', table_name: 'oauth_tokens' },
+      { table_schema: 'private', table_name: 'second_subscriptions' },
       { table_schema: 'private', table_name: 'stripe_events' },
     ]);
   });
@@ -250,9 +251,11 @@ describe('database lint', () => {
     const serviceOnly = [
       'claim_checkout_recovery',
       'claim_webhook_deliveries',
+      'note_second_subscription',
       'record_stripe_event',
       'record_webhook_attempt',
       'remember_stripe_customer',
+      'settle_second_subscription',
       'webhook_delivery_context',
     ];
     expect(

@@ -1,7 +1,8 @@
 // Changing plan in a real browser against the Stripe sandbox (issue 26, item 8): a Starter
 // subscriber at the monthly limit upgrades from the limit box through the billing portal, and
-// back on the dashboard the new limit shows and submission is open again. The journey runs at
-// 390 px; every screen it checks is checked at 1280 px as well.
+// back on the dashboard the new limit shows and submission is open again. Then a downgrade
+// (issue 39, item 2) waits for the period's end: the dashboard says when, and the Growth limit
+// stays. The journey runs at 390 px; every screen it checks is checked at 1280 px as well.
 import { describe, expect, it } from 'vitest';
 import { submitEpisode, tokenOf, uploadEpisodeFile, useAutomation } from '../support/episodes.ts';
 import { createUser, markOnboarded } from '../support/users.ts';
@@ -11,7 +12,7 @@ const harness = useBrowser();
 useAutomation('webhook');
 
 describe('upgrading from the limit box', () => {
-  it('Starter at its limit -> Upgrade plan -> portal -> Growth -> the dashboard shows 1 / 2 and submission is open (at 390 px; each screen at 1280 px too)', async () => {
+  it('Starter at its limit -> Upgrade plan -> portal -> Growth -> the dashboard shows 1 / 2 and submission is open; back to Starter waits for the period end (at 390 px; each screen at 1280 px too)', async () => {
     const user = await createUser('new', { drive: 'connected', hostingReady: true });
     const page = await harness.signedInPage(user);
     await page.setViewportSize(narrowScreen);
@@ -40,10 +41,11 @@ describe('upgrading from the limit box', () => {
     await page.getByLabel(/Castloop Growth/).check();
     await page.getByRole('button', { name: 'Continue' }).click();
 
-    // The confirmation shows what the rest of this period costs on the next invoice.
+    // The confirmation shows what the upgrade costs today: a month of Growth from today, less
+    // Starter's unused time.
     await page.getByRole('heading', { name: 'Confirm your new plan' }).waitFor();
     await page.getByRole('row', { name: /Unused time on Castloop Starter -\$\d+\.\d\d/ }).waitFor();
-    await page.getByRole('row', { name: /Remaining time on Castloop Growth \$\d+\.\d\d/ }).waitFor();
+    await page.getByRole('row', { name: /Castloop Growth until \d{1,2} \w+ \d{4} \$499\.00/ }).waitFor();
     expect(await page.locator('#prorated-amount').textContent()).toMatch(/^\$\d+\.\d\d$/);
     await expectScreenAtBothWidths(page);
     await page.getByRole('button', { name: 'Confirm' }).click();
@@ -61,5 +63,22 @@ describe('upgrading from the limit box', () => {
     expect(await dialog.getByRole('alert').count()).toBe(0);
     // And the server takes the second episode of the month.
     expect((await submitEpisode(submitter, [(await uploadEpisodeFile(submitter)).path])).status).toBe(201);
-  }, 120_000);
+
+    // Back to Starter from the plans page: it waits for the end of the month paid for.
+    await page.goto('/subscribe');
+    await page.getByRole('button', { name: /Change to Starter/ }).click();
+    await page.waitForURL(/\/portal\/bps_/);
+    await page.getByRole('heading', { name: 'Confirm your new plan' }).waitFor();
+    await page.getByText(/Nothing to pay today: Castloop Growth stays until \d{1,2} \w+ \d{4}\./).waitFor();
+    await expectScreenAtBothWidths(page);
+    await page.getByRole('button', { name: 'Confirm' }).click();
+    await page.waitForURL((url) => url.pathname === '/dashboard' && !url.searchParams.has('plan_changed_from'));
+    const scheduled = /^Your plan changes to the Starter Done-For-You Service on \d{1,2} \w+ \d{4}\.$/;
+    await page.getByTestId('toast').filter({ hasText: scheduled }).waitFor();
+    expect(await page.getByTestId('scheduled-plan-change').textContent()).toMatch(scheduled);
+    // Growth and its limit until then.
+    await page.getByTestId('episodes-used').getByText('2 / 2 used').waitFor();
+    await page.getByText(/this month · Growth Done-For-You Service/).waitFor();
+    await expectScreenAtBothWidths(page);
+  }, 150_000);
 });

@@ -36,6 +36,19 @@ async function subscriptionOf(userId: string) {
   return withDb(async (db) => (await db.query('select status, tier, stripe_customer_id from public.subscriptions where user_id = $1', [userId])).rows[0] ?? null);
 }
 
+const sandboxStripe = () =>
+  new Stripe(config.env.STRIPE_SECRET_KEY, { host: '127.0.0.1', port: config.ports.sandbox, protocol: 'http', maxNetworkRetries: 0 });
+
+const sessionIdOf = (checkoutUrl: string) => new URL(checkoutUrl).pathname.split('/').pop()!;
+
+/** Pays a checkout session on the sandbox's hosted page; answers the page's status. */
+const payOnPage = async (sessionId: string) => (await fetch(`${config.urls.sandbox}/checkout/${sessionId}/pay`, { method: 'POST', redirect: 'manual' })).status;
+
+/** The account's subscriptions that Stripe bills (active), whatever the webhook did. */
+async function liveSubscriptionsInStripe(customer: string) {
+  return (await sandboxStripe().subscriptions.list({ customer, status: 'active' })).data;
+}
+
 describe('POST /api/create-checkout-session', () => {
   it('answers a checkout address on the sandbox and stores one customer per user', async () => {
     const user = await createUser('new');
@@ -136,6 +149,111 @@ describe('POST /api/create-checkout-session', () => {
     expect(await subscriptionOf(user.id)).toMatchObject({ status: 'active', tier: 'growth' });
   });
 
+  // Issue 39, item 8: two checkouts opened before paying both made two subscriptions.
+  it('hands the open checkout out again for the same plan, and expires it when another plan is chosen', async () => {
+    const user = await createUser('new');
+    const token = await tokenOf(user);
+    const first = await call('POST', 'create-checkout-session', token, { tier: 'growth' });
+    const again = await call('POST', 'create-checkout-session', token, { tier: 'growth' });
+    expect(again).toEqual({ status: 200, body: { checkoutUrl: first.body.checkoutUrl } });
+    const other = await call('POST', 'create-checkout-session', token, { tier: 'starter' });
+    expect(other.status).toBe(200);
+    expect(other.body.checkoutUrl).not.toBe(first.body.checkoutUrl);
+    expect((await sandboxStripe().checkout.sessions.retrieve(sessionIdOf(first.body.checkoutUrl))).status).toBe('expired');
+    // The first tab cannot pay any more; the second can, once.
+    expect(await payOnPage(sessionIdOf(first.body.checkoutUrl))).toBe(409);
+    expect(await payOnPage(sessionIdOf(other.body.checkoutUrl))).toBe(303);
+    await expect.poll(async () => (await subscriptionOf(user.id))?.tier, { timeout: 10_000 }).toBe('starter');
+    expect(await liveSubscriptionsInStripe((await subscriptionOf(user.id)).stripe_customer_id)).toHaveLength(1);
+  });
+
+  it('refuses a checkout while Stripe bills a live subscription, also before its webhook has landed', async () => {
+    const user = await createUser('new');
+    await payForPlan(user, 'starter');
+    await expect.poll(async () => (await subscriptionOf(user.id))?.status, { timeout: 10_000 }).toBe('active');
+    // The stored row is behind Stripe, as it is until the webhook lands.
+    await withDb((db) => db.query('update public.subscriptions set status = null, stripe_subscription_id = null, tier = null, last_stripe_event_at = null where user_id = $1', [user.id]));
+    const again = await call('POST', 'create-checkout-session', await tokenOf(user), { tier: 'scale' });
+    expect(again).toEqual({ status: 409, body: { message: 'You already have an active subscription. Change your plan from the billing portal.' } });
+  });
+
+  it('a second subscription paid beside the first (two checkouts raced) is canceled and refunded; the account keeps the first', async () => {
+    const user = await createUser('new');
+    const first = await call('POST', 'create-checkout-session', await tokenOf(user), { tier: 'growth' });
+    const customer = (await subscriptionOf(user.id)).stripe_customer_id as string;
+    // A checkout opened for the same customer at the same moment, which the api's check could not see.
+    const raced = await sandboxStripe().checkout.sessions.create({
+      mode: 'subscription',
+      customer,
+      line_items: [{ price: config.env.STRIPE_PRICE_SCALE, quantity: 1 }],
+      client_reference_id: user.id,
+      metadata: { user_id: user.id, tier: 'scale' },
+      subscription_data: { metadata: { user_id: user.id, tier: 'scale' } },
+      success_url: `${config.urls.web}/?session_id={CHECKOUT_SESSION_ID}`,
+    });
+    expect(await payOnPage(sessionIdOf(first.body.checkoutUrl))).toBe(303);
+    await expect.poll(async () => (await subscriptionOf(user.id))?.status, { timeout: 10_000 }).toBe('active');
+    const kept = await subscriptionIdOf(user.id);
+    expect(await payOnPage(raced.id)).toBe(303);
+
+    const second = (await sandboxStripe().checkout.sessions.retrieve(raced.id)).subscription as string;
+    await expect.poll(async () => (await sandboxStripe().subscriptions.retrieve(second)).status, { timeout: 10_000 }).toBe('canceled');
+    const invoice = (await sandboxStripe().subscriptions.retrieve(second)).latest_invoice as string;
+    const [payment] = (await sandboxStripe().invoicePayments.list({ invoice })).data;
+    const refunds = (await sandboxStripe().refunds.list({ payment_intent: payment.payment.payment_intent as string })).data;
+    expect(refunds.map((r) => ({ amount: r.amount, reason: r.reason, status: r.status }))).toEqual([{ amount: 119900, reason: 'duplicate', status: 'succeeded' }]);
+    // The account still has its first subscription, growth.
+    expect(await subscriptionOf(user.id)).toMatchObject({ status: 'active', tier: 'growth' });
+    expect(await subscriptionIdOf(user.id)).toBe(kept);
+    expect((await liveSubscriptionsInStripe(customer)).map((x) => x.id)).toEqual([kept]);
+    // Recorded for operators, settled.
+    const record = await withDb(
+      async (db) =>
+        (await db.query('select user_id, kept_subscription_id, refunded_cents, refund_ids, settled_at is not null as settled from private.second_subscriptions where stripe_subscription_id = $1', [second])).rows,
+    );
+    expect(record).toEqual([{ user_id: user.id, kept_subscription_id: kept, refunded_cents: 119900, refund_ids: [refunds[0].id], settled: true }]);
+    // What the webhook answered Stripe for the second checkout's events: nothing changed the account.
+    const { data: events } = (await (await fetch(`${config.urls.sandbox}/_sandbox/stripe/events?limit=100`)).json()) as {
+      data: Array<{ event: { type: string; data: { object: { id: string } } }; deliveries: Array<{ response: string }> }>;
+    };
+    const answers = events
+      .filter((r) => r.event.data.object.id === second || r.event.data.object.id === raced.id)
+      .map((r) => [r.event.type, JSON.parse(r.deliveries.at(-1)!.response).outcome]);
+    expect(answers).toEqual(
+      expect.arrayContaining([
+        ['customer.subscription.created', 'second_subscription'],
+        ['checkout.session.completed', 'second_subscription'],
+        ['customer.subscription.deleted', 'second_subscription'],
+      ]),
+    );
+  });
+
+  it('a new subscription beside a stored one that Stripe has already ended replaces it, and is not refunded', async () => {
+    const user = await createUser('new');
+    await payForPlan(user, 'starter');
+    await expect.poll(async () => (await subscriptionOf(user.id))?.status, { timeout: 10_000 }).toBe('active');
+    const ended = await subscriptionIdOf(user.id);
+    const customer = (await subscriptionOf(user.id)).stripe_customer_id as string;
+    await sandboxStripe().subscriptions.cancel(ended);
+    await expect.poll(async () => (await subscriptionOf(user.id))?.status, { timeout: 10_000 }).toBe('canceled');
+    // The stored row is behind Stripe: the end of the old subscription has not been applied yet.
+    await withDb((db) => db.query(`update public.subscriptions set status = 'active' where user_id = $1`, [user.id]));
+    const next = await sandboxStripe().checkout.sessions.create({
+      mode: 'subscription',
+      customer,
+      line_items: [{ price: config.env.STRIPE_PRICE_GROWTH, quantity: 1 }],
+      metadata: { user_id: user.id, tier: 'growth' },
+      subscription_data: { metadata: { user_id: user.id, tier: 'growth' } },
+      success_url: `${config.urls.web}/?session_id={CHECKOUT_SESSION_ID}`,
+    });
+    expect(await payOnPage(next.id)).toBe(303);
+    const replacing = (await sandboxStripe().checkout.sessions.retrieve(next.id)).subscription as string;
+    await expect.poll(async () => subscriptionIdOf(user.id), { timeout: 10_000 }).toBe(replacing);
+    expect(await subscriptionOf(user.id)).toMatchObject({ status: 'active', tier: 'growth' });
+    expect((await sandboxStripe().subscriptions.retrieve(replacing)).status).toBe('active');
+    expect(await withDb(async (db) => (await db.query('select count(*)::int as n from private.second_subscriptions where stripe_customer_id = $1', [customer])).rows[0].n)).toBe(0);
+  });
+
   it('refuses an unknown tier with 400', async () => {
     const user = await createUser('new');
     const res = await call('POST', 'create-checkout-session', await tokenOf(user), { tier: 'platinum' });
@@ -149,9 +267,6 @@ describe('POST /api/create-checkout-session', () => {
   });
 });
 
-const sandboxStripe = () =>
-  new Stripe(config.env.STRIPE_SECRET_KEY, { host: '127.0.0.1', port: config.ports.sandbox, protocol: 'http', maxNetworkRetries: 0 });
-
 /** Confirms the plan change on the sandbox's portal page; answers where it sends the browser. */
 async function confirmPlanChange(portalUrl: string, subscriptionId: string, price: string): Promise<string | null> {
   const res = await fetch(`${portalUrl}/change`, {
@@ -162,6 +277,12 @@ async function confirmPlanChange(portalUrl: string, subscriptionId: string, pric
   });
   expect(res.status).toBe(303);
   return res.headers.get('location');
+}
+
+/** What the subscription's invoices collected, in cents. */
+async function paidFor(subscriptionId: string): Promise<number> {
+  const invoices = await sandboxStripe().invoices.list({ subscription: subscriptionId, limit: 100 });
+  return invoices.data.reduce((sum, invoice) => sum + invoice.amount_paid, 0);
 }
 
 async function subscriptionIdOf(userId: string): Promise<string> {
@@ -189,10 +310,17 @@ describe('POST /api/create-portal-session', () => {
     const configurations = await sandboxStripe().billingPortal.configurations.list({ limit: 100 });
     const ours = configurations.data.filter((c) => c.metadata?.castloop_plan_prices);
     expect(ours).toHaveLength(1);
-    expect(ours[0].metadata?.castloop_plan_prices).toBe(
-      `starter:${config.env.STRIPE_PRICE_STARTER},growth:${config.env.STRIPE_PRICE_GROWTH},scale:${config.env.STRIPE_PRICE_SCALE}`,
-    );
-    expect(ours[0].features.subscription_update).toMatchObject({ enabled: true, default_allowed_updates: ['price'], proration_behavior: 'create_prorations' });
+    expect(ours[0].metadata).toEqual({
+      castloop_plan_prices: `starter:${config.env.STRIPE_PRICE_STARTER},growth:${config.env.STRIPE_PRICE_GROWTH},scale:${config.env.STRIPE_PRICE_SCALE}`,
+      castloop_plan_change_rules: 'downgrade-at-period-end,upgrade-starts-period',
+    });
+    expect(ours[0].features.subscription_update).toMatchObject({
+      enabled: true,
+      default_allowed_updates: ['price'],
+      proration_behavior: 'always_invoice',
+      billing_cycle_anchor: 'now',
+      schedule_at_period_end: { conditions: [{ type: 'decreasing_item_amount' }] },
+    });
     expect(ours[0].features.subscription_update.products?.flatMap((p) => p.prices).sort()).toEqual(
       [config.env.STRIPE_PRICE_STARTER, config.env.STRIPE_PRICE_GROWTH, config.env.STRIPE_PRICE_SCALE].sort(),
     );
@@ -222,7 +350,7 @@ describe('POST /api/create-plan-change-session', () => {
     expect((await subscriptionOf(user.id)).status).toBe('active');
   });
 
-  it('opens the portal on confirming a given tier, with its proration', async () => {
+  it('opens the portal on confirming a given tier: an upgrade starts today, billed today less the unused time', async () => {
     const user = await createUser('new');
     await payForPlan(user, 'growth');
     await expect.poll(async () => (await subscriptionOf(user.id))?.status, { timeout: 10_000 }).toBe('active');
@@ -231,9 +359,91 @@ describe('POST /api/create-plan-change-session', () => {
     const page = await (await fetch(res.body.url)).text();
     expect(page).toContain('<h1>Confirm your new plan</h1>');
     expect(page).toContain('to <strong>Castloop Scale</strong>');
-    expect(page).toMatch(/Prorated adjustment, added to your next invoice: <strong id="prorated-amount">\$[\d,]+\.\d\d<\/strong>/);
+    expect(page).toContain('starting <span id="starts-on">today</span>');
+    expect(page).toMatch(/<th scope="row">Unused time on Castloop Growth<\/th><td>-\$[\d,]+\.\d\d<\/td>/);
+    expect(page).toMatch(/Amount due today: <strong id="prorated-amount">\$[\d,]+\.\d\d<\/strong>/);
     await confirmPlanChange(res.body.url, await subscriptionIdOf(user.id), config.env.STRIPE_PRICE_SCALE);
     await expect.poll(async () => (await subscriptionOf(user.id))?.tier, { timeout: 10_000 }).toBe('scale');
+  });
+
+  // Issue 39, item 2: upgrading, submitting and downgrading 1.5 s later netted $0.00 (the two
+  // prorations cancelled out). A downgrade now waits for the period's end, so the upgrade is paid.
+  it('upgrade, then downgrade 1.5 s later: the higher plan and its allowance stay until the period ends, the upgrade is paid, the renewal is the lower plan', async () => {
+    const user = await createUser('new');
+    await payForPlan(user, 'starter');
+    await expect.poll(async () => (await subscriptionOf(user.id))?.status, { timeout: 10_000 }).toBe('active');
+    const subscriptionId = await subscriptionIdOf(user.id);
+    const token = await tokenOf(user);
+
+    const up = await call('POST', 'create-plan-change-session', token, { tier: 'scale' });
+    await confirmPlanChange(up.body.url, subscriptionId, config.env.STRIPE_PRICE_SCALE);
+    await expect.poll(async () => (await subscriptionOf(user.id))?.tier, { timeout: 10_000 }).toBe('scale');
+    const paidAfterUpgrade = await paidFor(subscriptionId);
+    // The first month of starter, then a new month of scale less starter's unused time.
+    expect(paidAfterUpgrade - 19900).toBeGreaterThanOrEqual(119900 - 19900);
+    expect(paidAfterUpgrade - 19900).toBeLessThanOrEqual(119900);
+
+    // eslint-disable-next-line no-restricted-syntax -- time between two of the subscriber's actions is the scenario itself (the report's 1.5 s)
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const down = await call('POST', 'create-plan-change-session', token, { tier: 'starter' });
+    expect(down.status).toBe(200);
+    const confirm = await (await fetch(down.body.url)).text();
+    const periodEnd = (await sandboxStripe().subscriptions.retrieve(subscriptionId)).items.data[0].current_period_end;
+    const day = new Date(periodEnd * 1000).toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+    expect(confirm).toContain(`starting <span id="starts-on">${day}</span>`);
+    expect(confirm).toContain('Nothing to pay today');
+    expect(await confirmPlanChange(down.body.url, subscriptionId, config.env.STRIPE_PRICE_STARTER)).toBe(`${config.urls.web}/dashboard?plan_changed_from=scale`);
+
+    // Scheduled: the tier, and so the allowance, stay scale until the period's end.
+    await expect
+      .poll(async () => withDb(async (db) => (await db.query('select tier, scheduled_tier, scheduled_change_at from public.subscriptions where user_id = $1', [user.id])).rows[0]), { timeout: 10_000 })
+      .toEqual({ tier: 'scale', scheduled_tier: 'starter', scheduled_change_at: new Date(periodEnd * 1000) });
+    const stats = await call('GET', 'episodes/stats', token);
+    expect(stats.body).toMatchObject({ subscriptionTier: 'scale', limit: 4 });
+    // Nothing was credited back: what was paid for the upgrade stays paid.
+    expect(await paidFor(subscriptionId)).toBe(paidAfterUpgrade);
+    expect((await sandboxStripe().invoiceItems.list({ customer: (await subscriptionOf(user.id)).stripe_customer_id, pending: true })).data).toEqual([]);
+    // Another change waits until this one is done or canceled.
+    expect(await call('POST', 'create-plan-change-session', token, { tier: 'growth' })).toEqual({
+      status: 409,
+      body: { message: `Your plan already changes to the Starter Done-For-You Service on ${day}. To choose another plan, cancel that change in Manage Billing first.` },
+    });
+
+    // The period ends: starter from the renewal on, at starter's price.
+    await fetch(`${config.urls.sandbox}/_sandbox/stripe/subscriptions/${subscriptionId}/advance`, { method: 'POST' });
+    await expect.poll(async () => (await subscriptionOf(user.id))?.tier, { timeout: 10_000 }).toBe('starter');
+    expect(await withDb(async (db) => (await db.query('select scheduled_tier, scheduled_change_at from public.subscriptions where user_id = $1', [user.id])).rows[0])).toEqual({
+      scheduled_tier: null,
+      scheduled_change_at: null,
+    });
+    expect(await paidFor(subscriptionId)).toBe(paidAfterUpgrade + 19900);
+    expect((await call('GET', 'episodes/stats', token)).body).toMatchObject({ subscriptionTier: 'starter', limit: 1 });
+  });
+
+  it('a scheduled downgrade can be canceled in the portal: the plan stays and nothing is scheduled', async () => {
+    const user = await createUser('new');
+    await payForPlan(user, 'growth');
+    await expect.poll(async () => (await subscriptionOf(user.id))?.status, { timeout: 10_000 }).toBe('active');
+    const subscriptionId = await subscriptionIdOf(user.id);
+    const token = await tokenOf(user);
+    const down = await call('POST', 'create-plan-change-session', token, { tier: 'starter' });
+    await confirmPlanChange(down.body.url, subscriptionId, config.env.STRIPE_PRICE_STARTER);
+    await expect.poll(async () => (await withDb(async (db) => (await db.query('select scheduled_tier from public.subscriptions where user_id = $1', [user.id])).rows[0])).scheduled_tier, { timeout: 10_000 }).toBe('starter');
+    const portal = await call('POST', 'create-portal-session', token);
+    const home = await (await fetch(portal.body.url)).text();
+    expect(home).toMatch(/changes to Castloop Starter on \d{1,2} \w+ \d{4}/);
+    const kept = await fetch(`${portal.body.url}/keep`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ subscription: subscriptionId }).toString(),
+      redirect: 'manual',
+    });
+    expect(kept.status).toBe(303);
+    await expect.poll(async () => (await withDb(async (db) => (await db.query('select tier, scheduled_tier from public.subscriptions where user_id = $1', [user.id])).rows[0])), { timeout: 10_000 }).toEqual({ tier: 'growth', scheduled_tier: null });
+    // The renewal (its events delivered when the helper answers) keeps growth.
+    await fetch(`${config.urls.sandbox}/_sandbox/stripe/subscriptions/${subscriptionId}/advance`, { method: 'POST' });
+    expect(await subscriptionOf(user.id)).toMatchObject({ status: 'active', tier: 'growth' });
+    expect(await paidFor(subscriptionId)).toBe(2 * 49900);
   });
 
   it('refuses the current tier, an unknown tier, no active subscription and a signed-out caller', async () => {

@@ -170,6 +170,31 @@ describe('stripe-webhook', () => {
     expect(await subscriptionOf(user.id)).toMatchObject({ status: 'canceled' });
   });
 
+  // Issue 39, item 9: a date no Stripe object can have was a 500 (an Invalid Date thrown while
+  // recording), which Stripe delivers again and again; it is the event's fault: 400 and why.
+  it('refuses a signed event with an impossible date with 400 and the reason, recording nothing', async () => {
+    const user = await createUser('new');
+    const customer = `cus_${sequence}i`;
+    const base = subscriptionEvent('customer.subscription.created', { userId: user.id, customer, status: 'active', price: config.env.STRIPE_PRICE_GROWTH, created: now() });
+    const farFuture = { ...base, id: `${base.id}_created`, created: 1e15 };
+    expect(await deliver(farFuture)).toEqual({ status: 400, body: { message: 'Malformed event: created is not a possible date (1000000000000000)' } });
+    const nextWeek = { ...base, id: `${base.id}_week`, created: now() + 7 * 86400 };
+    expect((await deliver(nextWeek)).status).toBe(400);
+    const beforeStripe = { ...base, id: `${base.id}_1970`, created: 86400 };
+    expect((await deliver(beforeStripe)).body).toEqual({ message: 'Malformed event: created is not a possible date (86400)' });
+    const badPeriod = structuredClone(base);
+    badPeriod.id = `${base.id}_period`;
+    badPeriod.data.object.items.data[0].current_period_end = 1e15;
+    expect(await deliver(badPeriod)).toEqual({ status: 400, body: { message: 'Malformed event: current_period_end is not a possible date (1000000000000000)' } });
+    const recorded = await withDb(
+      async (db) => (await db.query('select count(*)::int as n from private.stripe_events where id like $1', [`${base.id}%`])).rows[0].n,
+    );
+    expect(recorded).toBe(0);
+    expect(await subscriptionOf(user.id)).toBeNull();
+    // The same event with possible dates is applied.
+    expect((await deliver(base)).body.outcome).toBe('applied');
+  });
+
   it('acknowledges an unknown event type with 200', async () => {
     const res = await deliver({ id: `evt_unknown_${now()}`, object: 'event', type: 'customer.tax_id.created', created: now(), data: { object: { id: 'txi_1', object: 'tax_id' } } });
     expect(res).toEqual({ status: 200, body: { received: true, outcome: 'ignored' } });

@@ -6,8 +6,10 @@ import { customerRoutes } from './resources/customers.ts';
 import { eventRoutes } from './resources/events.ts';
 import { invoiceItemRoutes } from './resources/invoice-items.ts';
 import { invoiceRoutes } from './resources/invoices.ts';
+import { paymentRoutes } from './resources/payments.ts';
 import { portalConfigurationRoutes } from './resources/portal-configurations.ts';
 import { priceRoutes } from './resources/prices.ts';
+import { subscriptionScheduleRoutes } from './resources/subscription-schedules.ts';
 import { subscriptionRoutes } from './resources/subscriptions.ts';
 import type { FormObject } from '../form.ts';
 import { applyExpand, expandPaths, fail, type Route } from './request.ts';
@@ -23,8 +25,10 @@ const routes: Route[] = [
   ...portalConfigurationRoutes,
   ...billingPortalRoutes,
   ...subscriptionRoutes,
+  ...subscriptionScheduleRoutes,
   ...invoiceRoutes,
   ...invoiceItemRoutes,
+  ...paymentRoutes,
   ...eventRoutes,
 ];
 

@@ -1,12 +1,12 @@
 // The hosted checkout and billing portal pages: showing a session, paying, changing plan,
-// cancelling and renewing.
+// cancelling a scheduled change, cancelling and renewing.
 import type { StackConfig } from '../../config.ts';
 import { parseForm } from '../form.ts';
 import { redirect } from '../../lib/http.ts';
 import { sendHtml } from '../http.ts';
 import type { SandboxRequest } from '../types.ts';
 import { checkoutPage, messagePage, portalPage } from './pages.ts';
-import { planChoicePage, planChoices, planConfirmPage, prorationBehaviorOf } from './plan-change-pages.ts';
+import { planChoicePage, planChoices, planConfirmPage, updateFeatureOf } from './plan-change-pages.ts';
 import type { Subscription } from './resources/subscriptions.ts';
 import type { StripeSandbox } from './sandbox.ts';
 
@@ -111,6 +111,7 @@ export function portalHandler(sandbox: StripeSandbox) {
     if (method === 'GET' && !action) {
       const notices: Record<string, string> = {
         scheduled: 'Your subscription will be canceled at the end of the billing period.',
+        kept: 'Your scheduled plan change has been canceled.',
         canceled: 'Your subscription has been canceled.',
         renewed: 'Your subscription has been renewed.',
         updated: 'Your plan has been updated.',
@@ -143,9 +144,18 @@ export function portalHandler(sandbox: StripeSandbox) {
         sendHtml(res, 400, planChoicePage(sandbox, session, sub, 'Choose a plan other than your current one.'));
         return;
       }
-      await sandbox.billing.changePlan(sub.id, price.id, prorationBehaviorOf(sandbox, session));
+      await sandbox.billing.changePlan(sub.id, price.id, updateFeatureOf(sandbox, session));
       const redirectTo = flow?.after_completion.redirect?.return_url;
       redirect(res, redirectTo ?? `/portal/${session.id}?notice=updated`);
+      return;
+    }
+    if (method === 'POST' && action === 'keep') {
+      // 'Cancel scheduled change': the schedule is released, the current plan renews as usual.
+      const form = parseForm(request.body.toString('utf8'));
+      const sub = ownSubscription(form.subscription);
+      if (!sub) return;
+      if (sub.schedule) await sandbox.billing.releaseSchedule(sub.schedule);
+      redirect(res, `/portal/${session.id}?notice=kept`);
       return;
     }
     if (method === 'POST' && (action === 'cancel' || action === 'renew')) {

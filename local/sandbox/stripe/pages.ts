@@ -6,7 +6,8 @@ import type { CheckoutSession } from './resources/checkout-sessions.ts';
 import type { Customer } from './resources/customers.ts';
 import type { EventRecord } from './resources/events.ts';
 import { periodOf, type Subscription } from './resources/subscriptions.ts';
-import { planChoices } from './plan-change-pages.ts';
+import { day, planChoices } from './plan-change-pages.ts';
+import { nextPhase } from './resources/subscription-schedules.ts';
 import type { StripeSandbox } from './sandbox.ts';
 import { formatAmount } from './primitives.ts';
 
@@ -66,6 +67,14 @@ ${session.cancel_url ? `<a href="${e(session.cancel_url)}">Cancel</a>` : ''}
   );
 }
 
+/** The price a subscription's schedule changes it to at the period's end, if any. */
+function scheduledPrice(sandbox: StripeSandbox, sub: Subscription) {
+  const schedule = sub.schedule ? sandbox.state.data.subscriptionSchedules[sub.schedule] : undefined;
+  const phase = schedule ? nextPhase(schedule) : undefined;
+  const price = phase ? sandbox.state.prices.get(phase.items[0].price) : undefined;
+  return phase && price ? { price, at: phase.start_date } : undefined;
+}
+
 function subscriptionRow(sandbox: StripeSandbox, portal: PortalSession, sub: Subscription): string {
   const item = sub.items.data[0];
   const product = item ? sandbox.state.products.get(item.price.product) : undefined;
@@ -76,6 +85,11 @@ function subscriptionRow(sandbox: StripeSandbox, portal: PortalSession, sub: Sub
   let actions = '';
   if (sub.status === 'canceled') {
     state = `Canceled on ${date(sub.ended_at)}`;
+  } else if (scheduledPrice(sandbox, sub)) {
+    // A plan change waits for the period's end: the portal shows it and offers to cancel it.
+    const next = scheduledPrice(sandbox, sub)!;
+    state = `${sub.status === 'active' ? 'Active' : sub.status}, changes to ${sandbox.state.products.get(next.price.product)?.name ?? next.price.id} on ${day(next.at)}`;
+    actions = `<form method="post" action="/portal/${e(portal.id)}/keep"><input type="hidden" name="subscription" value="${e(sub.id)}"><button type="submit">Cancel scheduled change</button></form>`;
   } else if (sub.cancel_at_period_end) {
     state = `Cancels on ${date(periodOf(sub).end)}`;
     actions = `<form method="post" action="/portal/${e(portal.id)}/renew"><input type="hidden" name="subscription" value="${e(sub.id)}"><button type="submit">Renew subscription</button></form>`;

@@ -1,5 +1,6 @@
-// The sandbox account's data: what Stripe stores (customers, checkout sessions, subscriptions,
-// invoices and invoice items, portal configurations and sessions, events) and nothing that acts
+// The sandbox account's data: what Stripe stores (customers, checkout sessions, subscriptions
+// and their schedules, invoices, invoice items, invoice payments and refunds, portal
+// configurations and sessions, events) and nothing that acts
 // on it. Kept in memory and mirrored to <dataDir>/stripe.json; prices and products come from
 // the settings.
 import path from 'node:path';
@@ -10,8 +11,10 @@ import type { EventRecord } from './resources/events.ts';
 import type { Invoice } from './resources/invoices.ts';
 import type { PortalSession } from './resources/billing-portal.ts';
 import type { InvoiceItem } from './resources/invoice-items.ts';
+import type { InvoicePayment, Refund } from './resources/payments.ts';
 import type { PortalConfiguration } from './resources/portal-configurations.ts';
 import { buildPrice, buildProduct, type Price, type Product } from './resources/prices.ts';
+import type { SubscriptionSchedule } from './resources/subscription-schedules.ts';
 import type { Subscription } from './resources/subscriptions.ts';
 import type { StripeSettings } from './settings.ts';
 import type { Json, Metadata } from './primitives.ts';
@@ -26,9 +29,14 @@ interface AccountData {
   /** `subscription_data` given when a checkout session was created (not part of the session object). */
   subscriptionData: Record<string, { metadata?: Metadata; description?: string }>;
   subscriptions: Record<string, Subscription>;
+  /** Plan changes the portal scheduled for a period's end. */
+  subscriptionSchedules: Record<string, SubscriptionSchedule>;
   invoices: Record<string, Invoice>;
   /** Invoice items (prorations): pending until the subscription's next invoice takes them. */
   invoiceItems: Record<string, InvoiceItem>;
+  /** What paid invoices collected, and what was refunded of it. */
+  invoicePayments: Record<string, InvoicePayment>;
+  refunds: Record<string, Refund>;
   portalConfigurations: Record<string, PortalConfiguration>;
   portalSessions: Record<string, PortalSession>;
   events: Record<string, EventRecord>;
@@ -45,8 +53,11 @@ function emptyData(): AccountData {
     lineItems: {},
     subscriptionData: {},
     subscriptions: {},
+    subscriptionSchedules: {},
     invoices: {},
     invoiceItems: {},
+    invoicePayments: {},
+    refunds: {},
     portalConfigurations: {},
     portalSessions: {},
     events: {},
@@ -89,8 +100,11 @@ export class StripeState {
     return (
       d.customers[id] ??
       d.subscriptions[id] ??
+      d.subscriptionSchedules[id] ??
       d.invoices[id] ??
       d.invoiceItems[id] ??
+      d.invoicePayments[id] ??
+      d.refunds[id] ??
       d.checkoutSessions[id] ??
       this.prices.get(id) ??
       this.products.get(id) ??

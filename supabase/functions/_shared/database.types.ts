@@ -649,6 +649,8 @@ export type Database = {
           created_at: string
           current_period_end: string | null
           last_stripe_event_at: string | null
+          scheduled_change_at: string | null
+          scheduled_tier: string | null
           status: string | null
           stripe_customer_id: string | null
           stripe_subscription_id: string | null
@@ -661,6 +663,8 @@ export type Database = {
           created_at?: string
           current_period_end?: string | null
           last_stripe_event_at?: string | null
+          scheduled_change_at?: string | null
+          scheduled_tier?: string | null
           status?: string | null
           stripe_customer_id?: string | null
           stripe_subscription_id?: string | null
@@ -673,6 +677,8 @@ export type Database = {
           created_at?: string
           current_period_end?: string | null
           last_stripe_event_at?: string | null
+          scheduled_change_at?: string | null
+          scheduled_tier?: string | null
           status?: string | null
           stripe_customer_id?: string | null
           stripe_subscription_id?: string | null
@@ -681,6 +687,13 @@ export type Database = {
           user_id?: string
         }
         Relationships: [
+          {
+            foreignKeyName: "subscriptions_scheduled_tier_fkey"
+            columns: ["scheduled_tier"]
+            isOneToOne: false
+            referencedRelation: "plans"
+            referencedColumns: ["id"]
+          },
           {
             foreignKeyName: "subscriptions_tier_fkey"
             columns: ["tier"]

@@ -23,3 +23,8 @@ export function tierForPrice(priceId: string | null | undefined): string | null 
   if (!priceId) return null;
   return Object.entries(priceIdsByTier()).find(([, id]) => id === priceId)?.[0] ?? null;
 }
+
+/** Statuses in which a Stripe subscription gives its plan (and bills for it). */
+export function isLiveSubscription(status: string): boolean {
+  return status === 'active' || status === 'trialing';
+}

@@ -5,15 +5,24 @@ import type { FormObject, FormValue } from '../../form.ts';
 import { bool, checkAllowed, fail, listParams, mergeMetadata, metadataParam, noSuch, paginate, str, type Route } from '../request.ts';
 import type { StripeSandbox } from '../sandbox.ts';
 import { newId, nowSeconds, type Json, type Metadata } from '../primitives.ts';
+import type { Price } from './prices.ts';
 
 export type ProrationBehavior = 'create_prorations' | 'always_invoice' | 'none';
 const prorationBehaviors: readonly ProrationBehavior[] = ['create_prorations', 'always_invoice', 'none'];
+type BillingCycleAnchor = 'now' | 'unchanged';
+const billingCycleAnchors: readonly BillingCycleAnchor[] = ['now', 'unchanged'];
+/** When a plan change waits for the period's end: a smaller amount, or a shorter interval. */
+export type ScheduleCondition = 'decreasing_item_amount' | 'shortening_interval';
+const scheduleConditions: readonly ScheduleCondition[] = ['decreasing_item_amount', 'shortening_interval'];
 
-interface SubscriptionUpdateFeature extends Json {
+export interface SubscriptionUpdateFeature extends Json {
   enabled: boolean;
+  /** null (Stripe's `unchanged`) or `now`: an immediate change starts a new period. */
+  billing_cycle_anchor: BillingCycleAnchor | null;
   default_allowed_updates: string[];
   products: Array<{ product: string; prices: string[]; adjustable_quantity: Json }> | null;
   proration_behavior: ProrationBehavior;
+  schedule_at_period_end: { conditions: Array<{ type: ScheduleCondition }> };
 }
 
 export interface PortalConfiguration extends Json {
@@ -24,6 +33,21 @@ export interface PortalConfiguration extends Json {
   is_default: boolean;
   metadata: Metadata;
   features: { subscription_update: SubscriptionUpdateFeature } & Json;
+}
+
+const intervalDays: Record<string, number> = { day: 1, week: 7, month: 30, year: 365 };
+const intervalLength = (price: Price) => (intervalDays[price.recurring.interval] ?? 30) * price.recurring.interval_count;
+
+/**
+ * Whether the portal schedules a change from `from` to `to` at the period's end rather than
+ * applying it now: when one of the configuration's `schedule_at_period_end` conditions holds.
+ */
+export function changeWaitsForPeriodEnd(feature: SubscriptionUpdateFeature, from: Price, to: Price, quantity: number): boolean {
+  return feature.schedule_at_period_end.conditions.some(({ type }) =>
+    type === 'decreasing_item_amount'
+      ? to.unit_amount * quantity < from.unit_amount * quantity
+      : intervalLength(to) < intervalLength(from),
+  );
 }
 
 export const DEFAULT_CONFIGURATION_ID = 'bpc_castloop_local';
@@ -105,6 +129,28 @@ function applySubscriptionUpdate(sandbox: StripeSandbox, feature: SubscriptionUp
     const unknown = allowed.find((u) => !['price', 'quantity', 'promotion_code'].includes(u));
     if (unknown) fail(400, `Invalid ${param}[default_allowed_updates]: ${unknown}`, 'parameter_invalid_string', `${param}[default_allowed_updates]`);
     feature.default_allowed_updates = allowed;
+  }
+  const anchor = str(params, 'billing_cycle_anchor');
+  if (anchor !== null) {
+    if (!billingCycleAnchors.includes(anchor as BillingCycleAnchor))
+      fail(400, `Invalid ${param}[billing_cycle_anchor]: must be one of ${billingCycleAnchors.join(', ')}`, 'parameter_invalid_string', `${param}[billing_cycle_anchor]`);
+    feature.billing_cycle_anchor = anchor as BillingCycleAnchor;
+  }
+  if (params.schedule_at_period_end !== undefined) {
+    const at = `${param}[schedule_at_period_end]`;
+    const schedule = object(params.schedule_at_period_end, at)!;
+    checkAllowed(schedule, ['conditions']);
+    const conditions = schedule.conditions === undefined || schedule.conditions === '' ? [] : schedule.conditions;
+    if (!Array.isArray(conditions)) fail(400, 'Invalid array', 'parameter_invalid_array', `${at}[conditions]`);
+    feature.schedule_at_period_end = {
+      conditions: conditions.map((raw, i) => {
+        const condition = object(raw, `${at}[conditions][${i}]`)!;
+        const type = str(condition, 'type', true) as string;
+        if (!scheduleConditions.includes(type as ScheduleCondition))
+          fail(400, `Invalid ${at}[conditions][${i}][type]: must be one of ${scheduleConditions.join(', ')}`, 'parameter_invalid_string', `${at}[conditions][${i}][type]`);
+        return { type: type as ScheduleCondition };
+      }),
+    };
   }
   const behavior = str(params, 'proration_behavior');
   if (behavior !== null) {

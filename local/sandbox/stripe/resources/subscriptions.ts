@@ -53,6 +53,8 @@ export interface Subscription extends Json {
   items: { object: 'list'; data: SubscriptionItem[]; has_more: false; url: string };
   latest_invoice: string | null;
   metadata: Metadata;
+  /** The subscription schedule that manages it (a plan change waiting for the period's end). */
+  schedule: string | null;
 }
 
 /** The current billing period: the (first) item's. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatPrice, isPlanTier, planTitle } from './plans.ts';
+import { formatChangeDay, formatPrice, isPlanTier, planTitle } from './plans.ts';
 
 describe('planTitle', () => {
   it.each([
@@ -20,5 +20,9 @@ describe('plan helpers', () => {
   });
   it('formats prices in whole dollars with separators', () => {
     expect([19900, 49900, 119900, 199900, 59900].map(formatPrice)).toEqual(['$199', '$499', '$1,199', '$1,999', '$599']);
+  });
+  it('names the day a scheduled change starts, in the time zone asked', () => {
+    expect(formatChangeDay('2026-12-28T23:30:00Z', 'UTC')).toBe('28 December 2026');
+    expect(formatChangeDay('2026-12-28T23:30:00Z', 'Asia/Tokyo')).toBe('29 December 2026');
   });
 });

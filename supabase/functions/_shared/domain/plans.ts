@@ -28,3 +28,11 @@ export function planTitle(tier: string | null | undefined): string {
 export function formatPrice(cents: number): string {
   return `$${Math.round(cents / 100).toLocaleString('en-US')}`;
 }
+
+/**
+ * The day a scheduled plan change starts, as the app says it: '28 December 2026'. In the reader's
+ * time zone in the SPA; the server names UTC.
+ */
+export function formatChangeDay(at: string | Date, timeZone?: string): string {
+  return new Date(at).toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone });
+}

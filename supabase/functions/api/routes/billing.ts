@@ -1,20 +1,25 @@
 // Checkout, billing portal and plan change (spec sections 2 and 7). Stripe is reached only from here, with
 // the secret key; the subscription itself is written only by the stripe-webhook function.
 import { Hono } from 'hono';
+import type Stripe from 'stripe';
 import { z } from 'zod';
 import { settings } from '../../_shared/config.ts';
 import { db } from '../../_shared/db.ts';
-import { isPlanTier, PLAN_CHANGED_FROM_PARAM } from '../../_shared/domain/plans.ts';
+import { formatChangeDay, isPlanTier, PLAN_CHANGED_FROM_PARAM, planTitle } from '../../_shared/domain/plans.ts';
 import { databaseError } from '../../_shared/database-errors.ts';
 import { HttpError, parseJsonBody } from '../../_shared/http-error.ts';
 import { requireCaller, type Caller } from '../../_shared/session.ts';
 import { userClient } from '../../_shared/supabase-clients.ts';
-import { priceIdsByTier, stripeClient } from '../../_shared/stripe.ts';
+import { isLiveSubscription, priceIdsByTier, stripeClient } from '../../_shared/stripe.ts';
 import { planChangeConfiguration } from '../billing/portal-configuration.ts';
 
 const siteUrl = () => settings().siteUrl;
 
 const checkoutSchema = z.object({ tier: z.string().max(50) });
+
+const ALREADY_SUBSCRIBED = 'You already have an active subscription. Change your plan from the billing portal.';
+/** An open checkout is handed out again only with this much of its life left (Stripe's shortest is 30 minutes). */
+const CHECKOUT_REUSE_MIN_SECONDS = 60 * 60;
 
 /** The caller's own subscription row, read as the caller (RLS lets each user read their own). */
 async function storedBilling(caller: Caller): Promise<{ customerId: string | null; active: boolean }> {
@@ -46,6 +51,34 @@ async function customerFor(caller: Caller): Promise<string> {
 
 export const billingRoutes = new Hono();
 
+/** Whether Stripe bills a live subscription for the customer (its webhook may not have landed yet). */
+async function hasLiveSubscription(stripe: Stripe, customer: string): Promise<boolean> {
+  const { data } = await stripe.subscriptions.list({ customer, limit: 100 });
+  return data.some((subscription) => isLiveSubscription(subscription.status));
+}
+
+/**
+ * The customer's open checkout for `tier`, to hand out again; every other open checkout (another
+ * plan, or about to expire) is expired, so at most one can still be paid.
+ */
+async function reusableCheckout(stripe: Stripe, customer: string, tier: string): Promise<string | null> {
+  const now = Math.floor(Date.now() / 1000);
+  let reusable: string | null = null;
+  for await (const session of stripe.checkout.sessions.list({ customer, status: 'open', limit: 100 })) {
+    if (!reusable && session.url && session.metadata?.tier === tier && session.expires_at - now >= CHECKOUT_REUSE_MIN_SECONDS) {
+      reusable = session.url;
+      continue;
+    }
+    try {
+      await stripe.checkout.sessions.expire(session.id);
+    } catch (error) {
+      // Paid or expired meanwhile: not open any more, which is all this wants.
+      if ((await stripe.checkout.sessions.retrieve(session.id)).status === 'open') throw error;
+    }
+  }
+  return reusable;
+}
+
 billingRoutes.post('/create-checkout-session', async (c) => {
   const caller = await requireCaller(c);
   const { tier } = await parseJsonBody(c.req.raw, checkoutSchema);
@@ -53,11 +86,14 @@ billingRoutes.post('/create-checkout-session', async (c) => {
   const price = priceIdsByTier()[tier];
   if (!price) throw new HttpError(503, `The ${tier} plan has no Stripe price configured`);
   // A second checkout would start a second subscription: plan changes go through the portal.
-  if ((await storedBilling(caller)).active) {
-    throw new HttpError(409, 'You already have an active subscription. Change your plan from the billing portal.');
-  }
+  if ((await storedBilling(caller)).active) throw new HttpError(409, ALREADY_SUBSCRIBED);
   const customer = await customerFor(caller);
-  const session = await stripeClient().checkout.sessions.create({
+  const stripe = stripeClient();
+  if (await hasLiveSubscription(stripe, customer)) throw new HttpError(409, ALREADY_SUBSCRIBED);
+  // Two checkouts opened before paying both would make two subscriptions: one open at a time.
+  const open = await reusableCheckout(stripe, customer, tier);
+  if (open) return c.json({ checkoutUrl: open });
+  const session = await stripe.checkout.sessions.create({
     mode: 'subscription',
     customer,
     line_items: [{ price, quantity: 1 }],
@@ -97,7 +133,7 @@ billingRoutes.post('/create-plan-change-session', async (c) => {
   if (tier !== undefined && !isPlanTier(tier)) throw new HttpError(400, `Unknown plan: ${tier}`);
   const { data: row, error } = await userClient(caller.accessToken)
     .from('subscriptions')
-    .select('stripe_customer_id, stripe_subscription_id, status, tier')
+    .select('stripe_customer_id, stripe_subscription_id, status, tier, scheduled_tier, scheduled_change_at')
     .eq('user_id', caller.userId)
     .maybeSingle();
   if (error) throw databaseError(error, 'Could not read billing data');
@@ -105,6 +141,13 @@ billingRoutes.post('/create-plan-change-session', async (c) => {
     throw new HttpError(409, 'There is no active subscription to change: choose a plan first');
   }
   if (tier !== undefined && tier === row.tier) throw new HttpError(409, `You are already on the ${tier} plan`);
+  // Stripe's portal changes no plan while one change waits for the period's end.
+  if (row.scheduled_tier && row.scheduled_change_at) {
+    throw new HttpError(
+      409,
+      `Your plan already changes to the ${planTitle(row.scheduled_tier)} on ${formatChangeDay(row.scheduled_change_at, 'UTC')}. To choose another plan, cancel that change in Manage Billing first.`,
+    );
+  }
   const stripe = stripeClient();
   const subscription = tier === undefined ? null : await stripe.subscriptions.retrieve(row.stripe_subscription_id);
   const item = subscription?.items.data[0];

@@ -22,6 +22,7 @@ export const texts = {
   portalFailed: 'Failed to access billing portal. Please try again.',
   upgradePlan: 'Upgrade plan',
   planChanged: (plan: string) => `Your plan is now the ${plan}.`,
+  planChangeScheduled: (plan: string, day: string) => `Your plan changes to the ${plan} on ${day}.`,
   included: 'Included',
   notIncluded: 'Not included',
 } as const;

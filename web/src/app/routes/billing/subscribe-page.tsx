@@ -9,6 +9,7 @@ import { useOpenPortal } from '@/features/billing/api/open-portal';
 import { useStartCheckout } from '@/features/billing/api/start-checkout';
 import { usePlans } from '@/features/billing/api/get-plans';
 import { PlanCard } from '@/features/billing/components/plan-card';
+import { ScheduledPlanChangeNotice } from '@/features/billing/components/scheduled-plan-change-notice';
 import { texts } from '@/features/billing/texts';
 import { useDeferredAnswer } from '@/lib/use-deferred-answer';
 
@@ -62,6 +63,7 @@ export default function SubscribePage() {
                 {texts.activeTitle}
               </h2>
               <p>{texts.activeBody(planTitle(account?.subscriptionTier))}</p>
+              <ScheduledPlanChangeNotice />
             </div>
             <button type="button" className="btn btn-outline" disabled={busy} onClick={openPortal}>
               {texts.manageBilling}

@@ -2,6 +2,7 @@
 // several features). Each panel owns its data and texts.
 import { useEffect } from 'react';
 import { useNavigate } from 'react-router-dom';
+import { ScheduledPlanChangeNotice } from '@/features/billing/components/scheduled-plan-change-notice';
 import { UpgradePlanButton } from '@/features/billing/components/upgrade-plan-button';
 import { ConnectionsPanel } from '@/features/connections/components/connections-panel';
 import { SubmitEpisodePanel } from '@/features/episodes/components/submit-episode-panel';
@@ -36,6 +37,7 @@ export default function DashboardPage() {
         <p className="mt-1">{t.welcome(account.firstName)}</p>
       </div>
 
+      <ScheduledPlanChangeNotice />
       <SummaryCards />
       <ConnectionsPanel />
       <SubmitEpisodePanel userId={account.id} upgradeAction={<UpgradePlanButton />} />

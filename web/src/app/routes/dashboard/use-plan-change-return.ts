@@ -1,11 +1,13 @@
 // Back on the dashboard from the billing portal's plan change (`?plan_changed_from=<old tier>`):
 // Stripe's webhook may land after the redirect, so wait up to 10 s for the account to show
-// another tier, then reload the episode stats (limit, tier) and drop the marker from the address.
-// The app layer owns it: it refreshes data of two features.
-import { PLAN_CHANGED_FROM_PARAM, planTitle } from '@domain/plans';
+// another tier (an upgrade, at once) or a change scheduled for the period's end (a downgrade),
+// then reload the account, the episode stats (limit, tier) and the scheduled change, say which,
+// and drop the marker from the address. The app layer owns it: it refreshes data of two features.
+import { formatChangeDay, PLAN_CHANGED_FROM_PARAM, planTitle } from '@domain/plans';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
+import { scheduledPlanChangeQuery, type ScheduledPlanChange } from '@/features/billing/api/get-scheduled-plan-change';
 import { texts as billingTexts } from '@/features/billing/texts';
 import { currentAccountQuery } from '@/lib/current-account';
 import { wait } from '@/lib/delays';
@@ -26,15 +28,22 @@ export function usePlanChangeReturn(): void {
     started.current = true;
     void (async () => {
       let tier: string | null | undefined = from;
-      for (let i = 0; i < POLLS && tier === from; i++) {
+      let scheduled: ScheduledPlanChange | null = null;
+      for (let i = 0; i < POLLS && tier === from && !scheduled; i++) {
         if (i > 0) await wait(1000);
-        tier = (await queryClient.fetchQuery({ ...currentAccountQuery, staleTime: 0 }).catch(() => null))?.subscriptionTier;
+        const account = await queryClient.fetchQuery({ ...currentAccountQuery, staleTime: 0 }).catch(() => null);
+        tier = account?.subscriptionTier;
+        if (account && tier === from) {
+          scheduled = await queryClient.fetchQuery({ ...scheduledPlanChangeQuery(account.id), staleTime: 0 }).catch(() => null);
+        }
       }
       await Promise.all([
         queryClient.invalidateQueries({ queryKey: queryKeys.account }),
         queryClient.invalidateQueries({ queryKey: queryKeys.episodes.stats }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.scheduledPlanChange }),
       ]);
       if (tier && tier !== from) notify.success(billingTexts.planChanged(planTitle(tier)));
+      else if (scheduled) notify.success(billingTexts.planChangeScheduled(planTitle(scheduled.tier), formatChangeDay(scheduled.at)));
       const params = new URLSearchParams(location.search);
       params.delete(PLAN_CHANGED_FROM_PARAM);
       const search = params.toString();
