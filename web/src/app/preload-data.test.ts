@@ -46,6 +46,7 @@ const episode = (status: 'processing' | 'delivered') => ({
     finishedAt: null,
     driveFolderUrl: null,
     outputs: [],
+    clips: [],
     posts: [],
   },
 });

@@ -121,9 +121,6 @@ async function requireMp4Files(caller: { userId: string }, files: string[]): Pro
   const { serviceRoleKey: key, supabaseUrl } = settings();
   await Promise.all(
     files.map(async (file) => {
-      if (!file.startsWith(`${caller.userId}/`)) throw new HttpError(403, 'Only your own uploaded files can be submitted.');
-      // A name no storage can hold is the client's mistake, before Storage is asked.
-      if (isUnstorableText(file)) throw new HttpError(400, `Could not submit the episode: ${unstorableTextMessage}`);
       const notFound = () => new HttpError(404, `File ${file} was not found in storage.`);
       const object = await episodeObject(file);
       if (!object) throw notFound();
@@ -155,6 +152,9 @@ episodeRoutes.post('/episodes/submit-direct-storage', async (c) => {
   const { uploadUrls, episodeData } = await parseJsonBody(c.req.raw, submitEpisodePayloadSchema);
   const files = uploadUrls.map(objectPathOf);
   if (files.some((file) => !/\.mp4$/i.test(file))) throw new HttpError(400, NOT_MP4);
+  // A name no storage can hold is the client's mistake, before anything is asked.
+  if (files.some(isUnstorableText)) throw new HttpError(400, `Could not submit the episode: ${unstorableTextMessage}`);
+  if (files.some((file) => !file.startsWith(`${caller.userId}/`))) throw new HttpError(403, 'Only your own uploaded files can be submitted.');
   // The month's room and the gating first: a submission that will be refused costs no reads of its files.
   const room = await userClient(caller.accessToken).rpc('check_episode_submission');
   if (room.error) throw databaseError(room.error, SUBMIT_FAILED);
