@@ -143,7 +143,7 @@ const functions: Record<string, Grants> = {
   'private.processing_piece_started(uuid,text,text,boolean)': exec('service_role'),
   'private.processing_progress(uuid,text,integer)': exec('service_role'),
   'private.processing_attempt_failed(uuid,text)': exec('service_role'),
-  'private.processing_failed(uuid,text)': exec('service_role'),
+  'private.processing_failed(uuid,text,boolean)': exec('service_role'),
   'private.record_drive_folder(uuid,text,text)': exec('service_role'),
   'private.record_episode_content(uuid,jsonb)': exec('service_role'),
   'private.record_output(uuid,jsonb)': exec('service_role'),

@@ -270,6 +270,19 @@ describe('retry_episode()', () => {
     });
   });
 
+  it('refuses to retry an episode that failed for good, saying why and what to do (issue 43, item 3)', async () => {
+    await inRolledBackTx(async (db) => {
+      const { user, episode } = await failedEpisode(db);
+      await db.query(`update public.episode_processing set failure_permanent = true, failure_reason = 'a.mp4 has no video.' where episode_id = $1`, [episode]);
+      expect(await runAs(db, { id: user.id }, 'select public.retry_episode($1)', [episode])).toMatchObject({
+        code: 'PT409',
+        message: 'episode_failure_permanent',
+        detail: 'This episode cannot be processed as it is (a.mp4 has no video). Fix the file and submit it again.',
+      });
+      expect(await countRows(db, user.id)).toEqual({ episodes: 1, logs: 1, deliveries: 1 });
+    });
+  });
+
   it('keeps the gating: hosting not ready is refused as for a submission', async () => {
     await inRolledBackTx(async (db) => {
       const { user, episode } = await failedEpisode(db);

@@ -60,9 +60,10 @@ describe('the row through an attempt', () => {
       expect(await row()).toMatchObject({ stage: 'waiting to retry', failure_reason: 'Storage answered 503' });
       await call(db, `private.processing_piece_started($1, 'host/2', 'rendering clip 1 of 5', true)`, [id]);
       expect(await row()).toMatchObject({ stage: 'rendering clip 1 of 5', attempts: 2, failure_reason: null, worker: 'host/2' });
-      expect(await call(db, `private.processing_failed($1, 'The video has no duration')`, [id])).toBe(true);
-      expect(await call(db, `private.processing_failed($1, 'Again')`, [id])).toBe(false);
+      expect(await call(db, `private.processing_failed($1, 'The video has no duration', true)`, [id])).toBe(true);
+      expect(await call(db, `private.processing_failed($1, 'Again', false)`, [id])).toBe(false);
       expect(await row()).toMatchObject({ status: 'failed', failure_reason: 'The video has no duration' });
+      expect((await db.query('select failure_permanent from public.episode_processing where id = $1', [id])).rows[0].failure_permanent).toBe(true);
     });
   });
 });

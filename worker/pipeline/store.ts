@@ -61,9 +61,12 @@ export class ProcessingStore {
     await this.call('private.processing_attempt_failed($1, $2)', [id, reason]);
   }
 
-  /** Given up, with the reason the subscriber reads; false when the row was already delivered or failed. */
-  async failed(id: string, reason: string): Promise<boolean> {
-    return (await this.call('private.processing_failed($1, $2)', [id, reason])) === true;
+  /**
+   * Given up, with the reason the subscriber reads and whether another attempt could succeed;
+   * false when the row was already delivered or failed.
+   */
+  async failed(id: string, reason: string, permanent: boolean): Promise<boolean> {
+    return (await this.call('private.processing_failed($1, $2, $3)', [id, reason, permanent])) === true;
   }
 
   async driveFolder(id: string, folderId: string, url: string | null): Promise<void> {

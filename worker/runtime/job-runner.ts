@@ -38,10 +38,11 @@ export async function runJobs(boss: PgBoss, ctx: JobContext): Promise<void> {
       } catch (error) {
         const reason = (error as Error).message;
         if (job.signal.aborted) throw error;
-        if (isPermanent(error) || job.retryCount >= config.retryLimit) {
+        const permanent = isPermanent(error);
+        if (permanent || job.retryCount >= config.retryLimit) {
           // Given up: recorded for the subscriber and the admins; the job itself completes.
           log(`failed ${what}: ${reason}`);
-          await store.failed(processingId, reason);
+          await store.failed(processingId, reason, permanent);
           return;
         }
         log(`attempt failed for ${what}, will retry: ${reason}`);
@@ -53,7 +54,7 @@ export async function runJobs(boss: PgBoss, ctx: JobContext): Promise<void> {
   // A submission whose last attempt died with its worker never reached the handler's own
   // give-up: pg-boss moves the job here and the row is marked failed.
   await boss.work<ProcessingJobData>(GAVE_UP_QUEUE, { pollingIntervalSeconds: 5 }, async ([job]: Job<ProcessingJobData>[]) => {
-    if (await store.failed(job.data.processingId, 'Processing stopped repeatedly before it could finish. Please submit the episode again or contact support.')) {
+    if (await store.failed(job.data.processingId, 'Processing stopped repeatedly before it could finish. Please retry the episode or contact support.', false)) {
       log(`gave up on ${job.data.processingId}`);
     }
   });

@@ -140,6 +140,7 @@ export type Database = {
           drive_folder_url: string | null
           enqueued_at: string | null
           episode_id: string | null
+          failure_permanent: boolean
           failure_reason: string | null
           finished_at: string | null
           id: string
@@ -161,6 +162,7 @@ export type Database = {
           drive_folder_url?: string | null
           enqueued_at?: string | null
           episode_id?: string | null
+          failure_permanent?: boolean
           failure_reason?: string | null
           finished_at?: string | null
           id?: string
@@ -182,6 +184,7 @@ export type Database = {
           drive_folder_url?: string | null
           enqueued_at?: string | null
           episode_id?: string | null
+          failure_permanent?: boolean
           failure_reason?: string | null
           finished_at?: string | null
           id?: string

@@ -13,6 +13,8 @@ export interface ProcessingState {
   /** 0-100. */
   progress: number;
   failureReason: string | null;
+  /** The failure cannot be mended by trying again (the file itself, the trim): no retry is offered. */
+  failurePermanent?: boolean;
   updatedAt: string;
 }
 
@@ -22,6 +24,7 @@ export const processingStateShape = {
   stage: z.nullable(z.string()),
   progress: z.number(),
   failureReason: z.nullable(z.string()),
+  failurePermanent: z.optional(z.boolean()),
   updatedAt: z.string(),
 };
 

@@ -194,7 +194,8 @@ episodeRoutes.get('/episodes', async (c) => {
          'id', e.id, 'title', e.title, 'submittedAt', e.submitted_at,
          'processing', (select case when p.id is not null then
                                  jsonb_build_object('status', p.status, 'stage', p.stage, 'progress', p.progress,
-                                                    'failureReason', p.failure_reason, 'updatedAt', p.updated_at) end
+                                                    'failureReason', p.failure_reason, 'failurePermanent', p.failure_permanent,
+                                                    'updatedAt', p.updated_at) end
                           from public.submission_logs l
                           left join public.episode_processing p on p.submission_log_id = l.id
                          where l.episode_id = e.id
