@@ -19,6 +19,7 @@ as $$
     'id', p.id,
     'status', p.status,
     'userId', p.user_id,
+    'episodeId', coalesce(p.episode_id, l.episode_id),
     'submissionLogId', p.submission_log_id,
     'title', coalesce(e.title, 'Episode'),
     'files', to_jsonb(l.object_storage_files),

@@ -61,6 +61,7 @@ const relations: Record<string, Grants> = {
   'public.admin_audit_log_id_seq': { anon: '', authenticated: '', service_role: 'usage, select' },
   'public.episode_processing': ownRowsRead,
   'public.episode_clips': ownRowsRead,
+  'public.podcast_episode_files': ownRowsRead,
   'public.scheduled_posts': ownRowsRead,
   // Server-only: reached through the functions' direct connection (as postgres), never the API.
   'private.stripe_events': none,
@@ -163,6 +164,7 @@ const functions: Record<string, Grants> = {
   'private.post_attempt_failed(uuid,text,boolean,double precision)': exec('service_role'),
   'private.record_token_refresh(uuid,text,text,text,text,timestamp with time zone)': exec('service_role'),
   'private.record_token_refresh_failure(uuid,text,boolean)': exec('service_role'),
+  'private.record_podcast_files(uuid,text,bigint,numeric,text)': exec('service_role'),
   'private.brand_asset_exists(text,text[])': exec('authenticated'),
   'private.complete_onboarding()': exec('authenticated'),
   'private.resubmit_submission(uuid,text[],text,jsonb)': exec('authenticated'),

@@ -271,6 +271,17 @@ tables.episode_clips = {
   update: { sql: `update public.episode_clips set title = 'Changed' where user_id = $owner`, expect: all('denied') },
   delete: { sql: `delete from public.episode_clips where user_id = $owner`, expect: all('denied') },
 };
+// The files of the show's feed: the owner reads which they are; the worker writes them.
+tables.podcast_episode_files = {
+  select: { sql: `select episode_id from public.podcast_episode_files where user_id = $owner`, expect: { anon: 'denied', other: 0, owner: 0, admin: 0 } },
+  insert: {
+    sql: `insert into public.podcast_episode_files (episode_id, user_id, episode_processing_id, audio_path, audio_bytes, duration_seconds)
+          select episode_id, user_id, id, 'x.m4a', 1, 1 from public.episode_processing where submission_log_id = $log`,
+    expect: all('denied'),
+  },
+  update: { sql: `update public.podcast_episode_files set audio_bytes = 2 where user_id = $owner`, expect: all('denied') },
+  delete: { sql: `delete from public.podcast_episode_files where user_id = $owner`, expect: all('denied') },
+};
 tables.scheduled_posts = {
   select: {
     sql: `select id from public.scheduled_posts where user_id = $owner`,

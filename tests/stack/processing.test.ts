@@ -173,6 +173,19 @@ describe('built-in processing', () => {
     expect(colourName(frameColour(clipFile, 3, '20:20:137:43'))).toBe('green');
     expect(colourName(frameColour(clipFile, 0.3, '20:20:137:43'))).toBe('yellow');
 
+    // The show's feed gets the episode's sound as podcast apps want it: public, an M4A of AAC at
+    // -16 LUFS, served in ranges (issue 44).
+    const { data: podcast } = await client.from('podcast_episode_files').select('audio_path, audio_bytes, duration_seconds').eq('episode_id', episode.id).single();
+    expect(Number(podcast?.duration_seconds)).toBeCloseTo(probed.durationSeconds, 0);
+    const audioUrl = `${config.urls.api}/storage/v1/object/public/podcast-feeds/${podcast?.audio_path}`;
+    const ranged = await fetch(audioUrl, { headers: { range: 'bytes=0-99' } });
+    expect([ranged.status, (await ranged.arrayBuffer()).byteLength]).toEqual([206, 100]);
+    const audioFile = path.join(dir, 'podcast.m4a');
+    writeFileSync(audioFile, Buffer.from(await (await fetch(audioUrl)).arrayBuffer()));
+    expect(Number(podcast?.audio_bytes)).toBe(readFileSync(audioFile).byteLength);
+    expect(probeFile(audioFile).width).toBe(0);
+    expect(Math.abs(integratedLoudness(audioFile) - -16)).toBeLessThan(2);
+
     // An administrator reads the row too (the admin console's view of the submission).
     const admin = await createUser('admin');
     const { client: adminClient } = await signIn(admin);

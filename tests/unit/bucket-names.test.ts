@@ -5,7 +5,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { EPISODES_BUCKET } from '../../supabase/functions/_shared/domain/episodes.ts';
+import { EPISODES_BUCKET, PODCAST_FEEDS_BUCKET } from '../../supabase/functions/_shared/domain/episodes.ts';
 import { BRAND_ASSETS_BUCKET } from '../../supabase/functions/_shared/domain/onboarding.ts';
 import { PROCESSING_PIECES_BUCKET } from '../../supabase/functions/_shared/domain-server/processing-limits.ts';
 
@@ -33,6 +33,7 @@ describe('bucket names', () => {
     ['episodes', EPISODES_BUCKET, 'supabase/functions/_shared/domain/episodes.ts'],
     ['brand-assets', BRAND_ASSETS_BUCKET, 'supabase/functions/_shared/domain/onboarding.ts'],
     ['processing-pieces', PROCESSING_PIECES_BUCKET, 'supabase/functions/_shared/domain-server/processing-limits.ts'],
+    ['podcast-feeds', PODCAST_FEEDS_BUCKET, 'supabase/functions/_shared/domain/episodes.ts'],
   ])('%s is a string literal only where it is defined', (bucket, constant, definedIn) => {
     expect(constant).toBe(bucket);
     // A quoted name, or the name as the bucket segment of a Storage URL.

@@ -266,6 +266,14 @@ export async function renderCopiedEpisode(job: { main: MediaInput; copyFrom: num
   );
 }
 
+/**
+ * The episode's sound as podcast apps expect it: its AAC track (already normalised to -16 LUFS)
+ * copied as it is into an M4A that starts playing before it is all downloaded.
+ */
+export async function extractPodcastAudio(episode: string, output: string, signal?: AbortSignal): Promise<void> {
+  await ffmpeg([...inputArgs('video', episode), '-map', '0:a:0', '-vn', '-c:a', 'copy', '-movflags', '+faststart', '-f', 'ipod', output], signal);
+}
+
 /** A clip's frame: 9:16 (the clip height tall) or 16:9 (the clip height wide), in even sizes. */
 export function clipFrameSize(clipHeight: number, aspect: ClipFrame['aspect']): { width: number; height: number } {
   const long = even(clipHeight);

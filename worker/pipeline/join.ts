@@ -4,17 +4,18 @@
 // posts). What it delivers is a manifest addressed by kind and id (the episode, each clip by its
 // record's id, the text files by name), never by position in a list. Safe to run again: files an
 // earlier attempt put in Drive are found by their tags and not sent twice.
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { EpisodeContent } from '../../supabase/functions/_shared/domain/episode-content.ts';
+import { PODCAST_FEEDS_BUCKET, podcastEpisodeObjectPath } from '../../supabase/functions/_shared/domain/episodes.ts';
 import type { OutputKind, StoredOutput } from '../../supabase/functions/_shared/domain/episode-page.ts';
 import type { ProcessingJob } from '../../supabase/functions/_shared/domain-server/processing-job.ts';
 import { PROCESSING_PIECES_BUCKET } from '../../supabase/functions/_shared/domain-server/processing-limits.ts';
 import type { SubmissionPlan } from '../../supabase/functions/_shared/domain-server/processing-plan.ts';
 import { probe } from '../media/ffmpeg.ts';
-import { joinEpisode } from '../media/render.ts';
+import { extractPodcastAudio, joinEpisode } from '../media/render.ts';
 import { DriveClient } from '../platforms/drive.ts';
-import { deleteObjects, downloadObject } from '../platforms/storage.ts';
+import { deleteObjects, downloadObject, uploadObject } from '../platforms/storage.ts';
 import { copyForClip } from './clip-words.ts';
 import { emptyContent, publishBlogStage, writeBlogPost, writeContentFiles } from './content-stage.ts';
 import type { JobContext } from './job-context.ts';
@@ -198,8 +199,30 @@ async function deliver(
     }
   }
   await store.content(job.id, content);
+  await publishPodcastFiles(ctx, job, manifest, dir, signal);
   await store.progress(job.id, 'scheduling posts', 97);
   await store.delivered(job.id);
+}
+
+/**
+ * The episode's sound (an M4A) and its WebVTT transcript in the public feeds bucket, recorded for
+ * the show's feed (issue 44). An administrator's resubmission of files alone has no episode: no feed item.
+ */
+async function publishPodcastFiles(ctx: JobContext, job: ProcessingJob, manifest: DeliveryManifest, dir: string, signal: AbortSignal): Promise<void> {
+  if (!job.episodeId) return;
+  const audio = path.join(dir, 'podcast.m4a');
+  await extractPodcastAudio(manifest.episode.file, audio, signal);
+  const audioPath = podcastEpisodeObjectPath(job.episodeId, job.id, 'm4a');
+  await uploadObject(ctx.config, PODCAST_FEEDS_BUCKET, audioPath, audio, 'audio/mp4', signal);
+  const vtt = manifest.texts.find((text) => text.output.captionsFor === manifest.episode.output.name && text.output.name.endsWith('.vtt'));
+  const transcriptPath = vtt ? podcastEpisodeObjectPath(job.episodeId, job.id, 'vtt') : null;
+  if (vtt && transcriptPath) await uploadObject(ctx.config, PODCAST_FEEDS_BUCKET, transcriptPath, vtt.file, 'text/vtt', signal);
+  await ctx.store.podcastFiles(job.id, {
+    audioPath,
+    audioBytes: (await stat(audio)).size,
+    durationSeconds: manifest.episode.output.durationSeconds,
+    transcriptPath,
+  });
 }
 
 /**

@@ -97,6 +97,11 @@ export class ProcessingStore {
     await this.call('private.processing_delivered($1)', [id]);
   }
 
+  /** The episode's podcast files in the public feeds bucket (the feed is built from them). */
+  async podcastFiles(id: string, files: { audioPath: string; audioBytes: number; durationSeconds: number; transcriptPath: string | null }): Promise<void> {
+    await this.call('private.record_podcast_files($1, $2, $3, $4, $5)', [id, files.audioPath, files.audioBytes, files.durationSeconds, files.transcriptPath]);
+  }
+
   /** The plan and how many pieces it counts, on `on` (the transaction that queues its pieces). */
   async savePlan(on: Queryable, id: string, plan: SubmissionPlan, pieces: number): Promise<void> {
     await this.call('private.save_processing_plan($1, $2, $3, $4)', [id, plan.planId, JSON.stringify(plan), pieces], on);

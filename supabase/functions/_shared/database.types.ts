@@ -397,6 +397,64 @@ export type Database = {
         }
         Relationships: []
       }
+      podcast_episode_files: {
+        Row: {
+          audio_bytes: number
+          audio_path: string
+          created_at: string
+          duration_seconds: number
+          episode_id: string
+          episode_processing_id: string
+          transcript_path: string | null
+          updated_at: string
+          user_id: string
+        }
+        Insert: {
+          audio_bytes: number
+          audio_path: string
+          created_at?: string
+          duration_seconds: number
+          episode_id: string
+          episode_processing_id: string
+          transcript_path?: string | null
+          updated_at?: string
+          user_id: string
+        }
+        Update: {
+          audio_bytes?: number
+          audio_path?: string
+          created_at?: string
+          duration_seconds?: number
+          episode_id?: string
+          episode_processing_id?: string
+          transcript_path?: string | null
+          updated_at?: string
+          user_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "podcast_episode_files_episode_id_fkey"
+            columns: ["episode_id"]
+            isOneToOne: true
+            referencedRelation: "episodes"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "podcast_episode_files_episode_processing_id_fkey"
+            columns: ["episode_processing_id"]
+            isOneToOne: false
+            referencedRelation: "episode_processing"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "podcast_episode_files_user_id_fkey"
+            columns: ["user_id"]
+            isOneToOne: false
+            referencedRelation: "profiles"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       profiles: {
         Row: {
           brand_color_primary: string | null

@@ -38,6 +38,8 @@ export const processingJobSchema = z.object({
   id: z.uuid(),
   status: z.enum(PROCESSING_STATUSES),
   userId: z.uuid().nullable(),
+  /** The episode (null for an administrator's resubmission of files alone). */
+  episodeId: z.uuid().nullable(),
   submissionLogId: z.uuid(),
   title: z.string().min(1),
   files: z.array(z.string().min(1)).min(1),

@@ -190,3 +190,10 @@ export const retryResultSchema = z.object({
   success: z.literal(true),
   episode: z.object({ id: z.string(), title: z.string(), submittedAt: z.string(), retriedAt: z.string(), submissionLogId: z.string() }),
 });
+
+/** The public bucket of the shows' feeds: each delivered episode's sound and transcript, and the feeds. */
+export const PODCAST_FEEDS_BUCKET = 'podcast-feeds';
+
+/** Where a delivered episode's podcast files go in PODCAST_FEEDS_BUCKET (the episode id is its GUID). */
+export const podcastEpisodeObjectPath = (episodeId: string, processingId: string, extension: 'm4a' | 'vtt') =>
+  `episodes/${episodeId}/${processingId}.${extension}`;
