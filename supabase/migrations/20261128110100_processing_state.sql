@@ -22,6 +22,9 @@ as $$
     'episodeId', coalesce(p.episode_id, l.episode_id),
     'submissionLogId', p.submission_log_id,
     'title', coalesce(e.title, 'Episode'),
+    -- The subscriber gave or accepted the title (else the worker may suggest one), and the guests.
+    'titleConfirmed', coalesce(e.title_confirmed, false),
+    'guests', to_jsonb(coalesce(e.guests, '{}')),
     'files', to_jsonb(l.object_storage_files),
     -- The attempt's own options (a resubmission's may differ from the episode's), normalised here,
     -- with every style an administrator may choose.

@@ -41,9 +41,9 @@ describe('clips from the words', () => {
     expect(episodeKeywords(null)).toEqual([]);
 
     // The subscriber's title stays; a title that is only the file's name is replaced.
-    expect(episodeTitle('Money Talk', 'u/1/episode1.mp4', keywords)).toBe('Money Talk');
-    expect(episodeTitle('episode1', 'u/1/episode1.mp4', keywords)).toBe('Budgets, Fail and Savings');
-    expect(episodeTitle('episode1', 'u/1/episode1.mp4', [])).toBe('episode1');
+    expect(episodeTitle({ title: 'Money Talk', titleConfirmed: true }, keywords)).toBe('Money Talk');
+    expect(episodeTitle({ title: 'episode1', titleConfirmed: false }, keywords)).toBe('Budgets, Fail and Savings');
+    expect(episodeTitle({ title: 'episode1', titleConfirmed: false }, [])).toBe('episode1');
 
     const clips = chooseClips(talk, quiet(talk.durationSeconds), 3, keywords);
     expect(clips).toHaveLength(3);

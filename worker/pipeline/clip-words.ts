@@ -28,13 +28,13 @@ export function chooseClips(transcript: Transcript | null, profile: AudioProfile
 }
 
 /**
- * The episode's title: the subscriber's, or, when the title is only the upload's file name (what
- * submit_episode defaults to), one made from the transcript's keywords.
+ * The episode's title: the subscriber's when they gave or accepted one, else one made from the
+ * transcript's keywords (a suggestion they accept or change before anything posts), else the one
+ * it has (its file's name).
  */
-export function episodeTitle(given: string, firstFile: string, keywords: string[]): string {
-  const fileName = path.basename(firstFile).replace(/\.[^.]*$/, '');
-  if (given.trim() !== fileName.trim()) return given;
-  return episodeTitleFromWords(keywords) ?? given;
+export function episodeTitle(job: { title: string; titleConfirmed: boolean }, keywords: string[]): string {
+  if (job.titleConfirmed) return job.title;
+  return episodeTitleFromWords(keywords) ?? job.title;
 }
 
 /** The sentences a clip holds (the words it spans when it was chosen by sound). */

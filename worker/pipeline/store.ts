@@ -69,6 +69,11 @@ export class ProcessingStore {
     return (await this.call('private.processing_failed($1, $2, $3)', [id, reason, permanent])) === true;
   }
 
+  /** The title the worker suggests, while the subscriber has not given or accepted one. */
+  async suggestedTitle(id: string, title: string): Promise<void> {
+    await this.call('private.record_suggested_title($1, $2)', [id, title]);
+  }
+
   async driveFolder(id: string, folderId: string, url: string | null): Promise<void> {
     await this.call('private.record_drive_folder($1, $2, $3)', [id, folderId, url]);
   }

@@ -244,7 +244,8 @@ async function processJob(ctx: JobContext, job: ProcessingJob, userId: string, s
     // episode's title is made from its keywords when the subscriber's is only the file name.
     const transcript: Transcript | null = words.transcript;
     const keywords = episodeKeywords(transcript, transcript ? transcriptKeywords(transcript) : undefined);
-    const title = episodeTitle(job.title, job.files[0] ?? '', keywords);
+    const title = episodeTitle(job, keywords);
+    if (title !== job.title) await store.suggestedTitle(job.id, title);
 
     await store.progress(job.id, 'analysing', 12);
     // The analysis also measures the loudness the episode and every clip are normalised with.

@@ -231,11 +231,13 @@ export type Database = {
           duration_seconds: number | null
           end_timestamp: string | null
           files: string[]
+          guests: string[]
           id: string
           last_attempt_at: string
           start_timestamp: string | null
           submitted_at: string
           title: string
+          title_confirmed: boolean
           user_id: string
         }
         Insert: {
@@ -246,11 +248,13 @@ export type Database = {
           duration_seconds?: number | null
           end_timestamp?: string | null
           files: string[]
+          guests?: string[]
           id?: string
           last_attempt_at?: string
           start_timestamp?: string | null
           submitted_at?: string
           title: string
+          title_confirmed?: boolean
           user_id: string
         }
         Update: {
@@ -261,11 +265,13 @@ export type Database = {
           duration_seconds?: number | null
           end_timestamp?: string | null
           files?: string[]
+          guests?: string[]
           id?: string
           last_attempt_at?: string
           start_timestamp?: string | null
           submitted_at?: string
           title?: string
+          title_confirmed?: boolean
           user_id?: string
         }
         Relationships: [
@@ -951,6 +957,13 @@ export type Database = {
         Args: {
           p_post_id: string
           p_scheduled_for: string
+        }
+        Returns: Json
+      }
+      rename_episode: {
+        Args: {
+          p_episode_id: string
+          p_title: string
         }
         Returns: Json
       }

@@ -42,6 +42,9 @@ export const processingJobSchema = z.object({
   episodeId: z.uuid().nullable(),
   submissionLogId: z.uuid(),
   title: z.string().min(1),
+  /** The subscriber gave or accepted the title; else the worker suggests one from the words. */
+  titleConfirmed: z.boolean(),
+  guests: z.array(z.string()),
   files: z.array(z.string().min(1)).min(1),
   options: z.object({
     startTimestamp: hhmmss.nullable(),

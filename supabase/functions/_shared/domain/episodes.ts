@@ -108,13 +108,28 @@ export function normalizeDaysBetweenClips(value: unknown): number {
   return Number.isInteger(n) && n >= DAYS_BETWEEN_CLIPS_MIN && n <= DAYS_BETWEEN_CLIPS_MAX ? n : DAYS_BETWEEN_CLIPS_MIN;
 }
 
+/** The most guests an episode names, and the longest title and name (submit_episode holds the same). */
+export const MAX_EPISODE_GUESTS = 10;
+export const MAX_EPISODE_TITLE_LENGTH = 200;
+export const MAX_GUEST_NAME_LENGTH = 100;
+
+/** What the Submit dialog adds to the spec's options: the episode's title and its guests (both optional). */
+const episodeNaming = {
+  title: z.optional(z.string().check(z.maxLength(MAX_EPISODE_TITLE_LENGTH, `The title can be at most ${MAX_EPISODE_TITLE_LENGTH} characters.`))),
+  guests: z.optional(
+    z.array(z.string().check(z.maxLength(MAX_GUEST_NAME_LENGTH, `A guest's name can be at most ${MAX_GUEST_NAME_LENGTH} characters.`))).check(
+      z.maxLength(MAX_EPISODE_GUESTS, `At most ${MAX_EPISODE_GUESTS} guests.`),
+    ),
+  ),
+};
+
 /** POST /api/episodes/submit-direct-storage {uploadUrls, episodeData}. */
 export const submitEpisodePayloadSchema = z.object({
   uploadUrls: z.array(z.string().check(z.minLength(1), z.maxLength(1024))).check(
     z.minLength(1, 'Please upload at least one video file before submitting.'),
     z.maxLength(MAX_EPISODE_FILES, `At most ${MAX_EPISODE_FILES} files can be submitted at once.`),
   ),
-  episodeData: z._default(episodeOptionsSchema, () => ({ ...defaultEpisodeOptions })),
+  episodeData: z._default(z.extend(episodeOptionsSchema, episodeNaming), () => ({ ...defaultEpisodeOptions })),
 });
 
 export type BlockReason = 'google_drive_required' | 'google_drive_invalid' | 'hosting_setup' | 'monthly_limit';
