@@ -69,7 +69,7 @@ begin
      and l.id = (select l2.id from public.submission_logs l2 where l2.episode_id = p_episode order by l2.submitted_at desc, l2.id desc limit 1);
   if found then
     raise exception 'episode_failure_permanent' using errcode = 'PT409',
-      detail = format('This episode cannot be processed as it is (%s). Fix the file and submit it again.', rtrim(v_permanent_reason, '.'));
+      detail = format('This episode cannot be processed as submitted (%s). Please submit it again with a corrected file or start and end times.', rtrim(v_permanent_reason, '.'));
   end if;
   if exists (select 1 from unnest(v_episode.files) f
               where not exists (select 1 from storage.objects o where o.bucket_id = 'episodes' and o.name = f)) then

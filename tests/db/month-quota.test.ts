@@ -277,7 +277,7 @@ describe('retry_episode()', () => {
       expect(await runAs(db, { id: user.id }, 'select public.retry_episode($1)', [episode])).toMatchObject({
         code: 'PT409',
         message: 'episode_failure_permanent',
-        detail: 'This episode cannot be processed as it is (a.mp4 has no video). Fix the file and submit it again.',
+        detail: 'This episode cannot be processed as submitted (a.mp4 has no video). Please submit it again with a corrected file or start and end times.',
       });
       expect(await countRows(db, user.id)).toEqual({ episodes: 1, logs: 1, deliveries: 1 });
     });

@@ -98,13 +98,13 @@ describe('clips and delivery', () => {
 
       await call(db, 'private.processing_delivered($1)', [id]);
       const { rows: scheduled } = await db.query(
-        `select s.provider, c.position, round(extract(epoch from s.scheduled_for - now()) / 86400)::int as days
+        `select s.provider, c.position, s.status
            from public.scheduled_posts s join public.episode_clips c on c.id = s.clip_id
           where s.episode_processing_id = $1 order by c.position, s.provider`,
         [id],
       );
-      // Drive is connected but is no platform the worker posts to; X is.
-      expect(scheduled).toEqual([{ provider: 'x', position: 1, days: 0 }, { provider: 'x', position: 2, days: 2 }]);
+      // Drive is connected but is no platform the worker posts to; X is. Held for the review.
+      expect(scheduled).toEqual([{ provider: 'x', position: 1, status: 'held' }, { provider: 'x', position: 2, status: 'held' }]);
       expect((await db.query('select status, progress from public.episode_processing where id = $1', [id])).rows[0]).toEqual({ status: 'delivered', progress: 100 });
     });
   });
@@ -148,10 +148,16 @@ describe('posting', () => {
       const ids = await call<{ id: string }[]>(db, 'private.record_episode_clips($1, $2)', [id, JSON.stringify([clip(1), clip(2)])]);
       for (const { id: clipId } of ids) await call(db, `private.record_clip_file($1, $2, null)`, [clipId, `drive-${clipId}`]);
       await call(db, 'private.processing_delivered($1)', [id]);
+      // Released (as the review does), the first clip's post made due now.
+      await call(db, 'private.release_episode($1, now())', [id]);
+      await db.query(
+        `update public.scheduled_posts s set scheduled_for = now() from public.episode_clips c where c.id = s.clip_id and c.id = $1`,
+        [ids[0].id],
+      );
       // Only the first clip is due today.
       const claimed = (await db.query(`select private.claim_due_posts(10) as post`)).rows.map((r) => r.post).filter((p: Json) => p.userId === user.id);
       expect(claimed).toEqual([
-        expect.objectContaining({ provider: 'youtube', attempts: 1, clipId: ids[0].id, title: 'Clip 1', fileName: 'Show - clip 01.mp4', driveFileId: `drive-${ids[0].id}` }),
+        expect.objectContaining({ kind: 'clip', provider: 'youtube', attempts: 1, clipId: ids[0].id, title: 'Clip 1', fileName: 'Show - clip 01.mp4', driveFileId: `drive-${ids[0].id}` }),
       ]);
       const again = (await db.query(`select private.claim_due_posts(10) as post`)).rows.map((r) => r.post).filter((p: Json) => p.userId === user.id);
       expect(again).toEqual([]);

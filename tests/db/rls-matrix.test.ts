@@ -282,6 +282,17 @@ tables.podcast_episode_files = {
   update: { sql: `update public.podcast_episode_files set audio_bytes = 2 where user_id = $owner`, expect: all('denied') },
   delete: { sql: `delete from public.podcast_episode_files where user_id = $owner`, expect: all('denied') },
 };
+// The words as recognised and corrected: the owner reads them; every change goes through save_transcript().
+tables.episode_transcripts = {
+  select: { sql: `select episode_processing_id from public.episode_transcripts where user_id = $owner`, expect: { anon: 'denied', other: 0, owner: 0, admin: 0 } },
+  insert: {
+    sql: `insert into public.episode_transcripts (episode_processing_id, user_id, engine, language, duration_seconds, words, sentences)
+          select id, user_id, 'x', 'en', 1, '[]', '[]' from public.episode_processing where submission_log_id = $log`,
+    expect: all('denied'),
+  },
+  update: { sql: `update public.episode_transcripts set version = 9 where user_id = $owner`, expect: all('denied') },
+  delete: { sql: `delete from public.episode_transcripts where user_id = $owner`, expect: all('denied') },
+};
 tables.scheduled_posts = {
   select: {
     sql: `select id from public.scheduled_posts where user_id = $owner`,

@@ -58,7 +58,7 @@ describe('GET /api/episodes/:id', () => {
       },
       { name: 'Show - clip 02.mp4', kind: 'clip', durationSeconds: 30, width: 1080, height: 1920, driveFileId: null, driveUrl: null, previewUrl: null },
     ]);
-    // Sorted by date: the posted one first.
+    // Grouped by clip, in the clips' order (and by date within a clip).
     expect(res.body.processing.posts).toEqual([
       expect.objectContaining({ id: seeded.postIds[1], provider: 'youtube', clipName: 'Show - clip 01.mp4', status: 'posted', changeable: false }),
       expect.objectContaining({ id: seeded.postIds[0], provider: 'x', clipName: 'Show - clip 02.mp4', status: 'scheduled', changeable: true, lastError: null }),

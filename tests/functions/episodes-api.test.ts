@@ -177,18 +177,19 @@ describe('reading episodes', () => {
   it("answers each episode's processing: status, stage, progress and the reason it failed", async () => {
     const owner = await readySubmitter({ tier: 'scale' });
     const states = [
-      { title: 'Pilot', status: 'delivered', stage: null, progress: 100, failureReason: null },
-      { title: 'Second-Take', status: 'failed', stage: null, progress: 35, failureReason: 'The video has no audio stream.' },
-      { title: 'Live-Show', status: 'processing', stage: 'rendering', progress: 40, failureReason: null },
+      { title: 'Pilot', status: 'delivered', stage: null, progress: 100, failureReason: null, failurePermanent: false },
+      // Failed for good: another attempt on the same file cannot help.
+      { title: 'Second-Take', status: 'failed', stage: null, progress: 35, failureReason: 'The video has no audio stream.', failurePermanent: true },
+      { title: 'Live-Show', status: 'processing', stage: 'rendering', progress: 40, failureReason: null, failurePermanent: false },
     ];
     for (const state of states) {
       const res = await submitEpisode(owner, [(await uploadEpisodeFile(owner, 1024, `${state.title}.mp4`)).path]);
       expect(res.status).toBe(201);
       await withDb((db) =>
         db.query(
-          `insert into public.episode_processing (submission_log_id, episode_id, user_id, status, stage, progress, failure_reason)
-           select l.id, l.episode_id, l.user_id, $2, $3, $4, $5 from public.submission_logs l where l.id = $1`,
-          [res.body.episode.submissionLogId, state.status, state.stage, state.progress, state.failureReason],
+          `insert into public.episode_processing (submission_log_id, episode_id, user_id, status, stage, progress, failure_reason, failure_permanent)
+           select l.id, l.episode_id, l.user_id, $2, $3, $4, $5, $6 from public.submission_logs l where l.id = $1`,
+          [res.body.episode.submissionLogId, state.status, state.stage, state.progress, state.failureReason, state.failurePermanent],
         ),
       );
     }

@@ -94,7 +94,7 @@ describe('the work a submission costs before it is refused (issue 39, item 7)', 
 });
 
 describe('a failed episode: its slot back, and a retry', () => {
-  it('fails in processing without using the month, and can be retried (then it counts again)', async () => {
+  it('fails in processing without using the month; a file that is no video cannot be retried, a passing failure can (then it counts again)', async () => {
     const cleo = await readySubmitter({ tier: 'starter' });
     // No length in its header: accepted, and the worker finds out.
     const file = await uploadEpisodeFile(cleo, 64 * 1024, 'unreadable.mp4');
@@ -105,9 +105,29 @@ describe('a failed episode: its slot back, and a retry', () => {
     expect((await processingOf(cleo.token, id))?.failureReason).toBeTruthy();
     expect((await callApi('GET', 'episodes/stats', cleo.token)).body).toMatchObject({ thisMonth: 0, currentCount: 0, total: 0, limit: 1, canSubmit: true, blockReason: null });
 
-    const retried = await callApi('POST', `episodes/${id}/retry`, cleo.token);
-    expect(retried).toMatchObject({ status: 200, body: { success: true, episode: { id, submissionLogId: expect.any(String) } } });
-    expect(await countRows(cleo.id)).toEqual({ episodes: 1, logs: 2, deliveries: 2 });
+    // The same file would fail again: the retry is refused with what to do instead.
+    expect(await callApi('POST', `episodes/${id}/retry`, cleo.token)).toEqual({
+      status: 409,
+      body: { message: 'This episode cannot be processed as submitted (unreadable.mp4 is not a readable video). Please submit it again with a corrected file or start and end times.' },
+    });
+
+    // A failure another attempt can mend (the worker says so, as for Drive refusing for a moment): retried.
+    const fine = await uploadEpisodeFile(cleo, 0, 'fine.mp4', video(30));
+    const passingId = await withDb(async (db) => {
+      const episode = await db.query(`insert into public.episodes (user_id, title, files) values ($1, 'Fine', array[$2]) returning id`, [cleo.id, fine.path]);
+      await db.query(
+        `with log as (insert into public.submission_logs (episode_id, user_id, user_email, status, object_storage_files)
+                      values ($1, $2, $3, 'failed', array[$4]) returning id, episode_id, user_id)
+         insert into public.episode_processing (submission_log_id, episode_id, user_id, status, failure_reason, failure_permanent)
+         select id, episode_id, user_id, 'failed', 'Google Drive did not answer.', false from log`,
+        [episode.rows[0].id, cleo.id, cleo.email, fine.path],
+      );
+      return episode.rows[0].id as string;
+    });
+    expect((await callApi('GET', 'episodes/stats', cleo.token)).body).toMatchObject({ thisMonth: 0, canSubmit: true });
+    const retried = await callApi('POST', `episodes/${passingId}/retry`, cleo.token);
+    expect(retried).toMatchObject({ status: 200, body: { success: true, episode: { id: passingId, submissionLogId: expect.any(String) } } });
+    expect(await countRows(cleo.id)).toMatchObject({ episodes: 2, logs: 3 });
   });
 
   it('answers 404 for an episode not the caller’s (or no episode), 409 when it did not fail or the month is full, 401 signed out', async () => {

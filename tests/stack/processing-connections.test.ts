@@ -19,12 +19,13 @@ import { workerEnv } from '../../local/worker.ts';
 import { openToken, parseTokenKeyring } from '../../supabase/functions/_shared/domain-server/token-cipher.ts';
 import { useAutomation } from '../support/episodes.ts';
 import { makeFixtures, type Fixtures } from '../support/media.ts';
-import { NOT_TRANSCRIBED } from '../support/processing.ts';
+import { NOT_TRANSCRIBED, postingHourComes } from '../support/processing.ts';
 import { config, withDb } from '../support/stack.ts';
 import { markEpisodeFilesChecked, signIn, uploadEpisodeObject } from '../support/submissions.ts';
 import { createUser, storeOAuthTokens, type TestUser } from '../support/users.ts';
 
 interface ProcessingRow {
+  id: string;
   status: string;
   failure_reason: string | null;
   drive_folder_id: string | null;
@@ -93,7 +94,7 @@ async function subscriber(postAutomatically = false) {
   const { client } = await signIn(user);
   await withDb((db) =>
     db.query(
-      `update public.profiles set hosting_ready_at = now() - interval '1 day', post_automatically = $2, podcast_language = $3 where id = $1`,
+      `update public.profiles set hosting_ready_at = now() - interval '1 day', post_automatically = $2, podcast_language = $3, review_window = 'none' where id = $1`,
       [user.id, postAutomatically, NOT_TRANSCRIBED],
     ),
   );
@@ -277,6 +278,7 @@ describe('the worker and the subscriber\'s connections', () => {
     expect(row.status).toBe('delivered');
     const clips = row.outputs.filter((o) => o.kind === 'clip');
     expect(clips).toHaveLength(3);
+    await postingHourComes(row.id);
 
     type Post = { provider: string; clip_id: string; status: string; attempts: number; scheduled_for: string };
     const posts = await eventually(async () => {

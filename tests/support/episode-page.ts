@@ -71,9 +71,9 @@ export async function seedEpisode(userId: string, seed: SeededEpisode = {}): Pro
       ],
     );
     const processingId = processing.rows[0].id as string;
-    // Each clip the posts name, as a record (its file in Drive), in the order first named.
+    // Each clip the posts name, as a record (its file in Drive), numbered in the names' order.
     const clipIds = new Map<string, string>();
-    for (const clipName of new Set((seed.posts ?? []).map((post) => post.clipName))) {
+    for (const clipName of [...new Set((seed.posts ?? []).map((post) => post.clipName))].sort()) {
       clipIds.set(clipName, await addClip(db, processingId, clipIds.size + 1, clipName));
     }
     const postIds: string[] = [];

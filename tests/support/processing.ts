@@ -75,7 +75,8 @@ export async function readySubscriber(
   if (!saved.ok) throw new Error(`brand assets: ${saved.status} ${await saved.text()}`);
   await withDb(async (db) => {
     await db.query(
-      `update public.profiles set hosting_ready_at = now() - interval '1 day', podcast_language = coalesce($2, podcast_language) where id = $1`,
+      // Posting tests release at delivery (no review window); the review itself is tests/db/review.test.ts.
+      `update public.profiles set hosting_ready_at = now() - interval '1 day', podcast_language = coalesce($2, podcast_language), review_window = 'none' where id = $1`,
       [user.id, options.language ?? null],
     );
     for (const provider of options.youtube ? ['google', 'youtube'] : ['google']) {
@@ -101,6 +102,21 @@ export async function submit(client: SupabaseClient, user: TestUser, options: Re
   });
   if (error) throw new Error(`submit_episode: ${error.message}`);
   return data as { id: string; submissionLogId: string };
+}
+
+/**
+ * The subscriber's posting hour comes: the episode's released posts move earlier together, the first
+ * clip's to now (the database's clock), the days between clips kept.
+ */
+export async function postingHourComes(processingId: string): Promise<void> {
+  await withDb((db) =>
+    db.query(
+      `update public.scheduled_posts s set scheduled_for = s.scheduled_for - (f.first - now())
+         from (select min(scheduled_for) as first from public.scheduled_posts where episode_processing_id = $1 and status = 'scheduled') f
+        where s.episode_processing_id = $1 and s.status = 'scheduled'`,
+      [processingId],
+    ),
+  );
 }
 
 export const finished = (r: ProcessingRow) => r.status === 'delivered' || r.status === 'failed';

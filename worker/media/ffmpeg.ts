@@ -166,7 +166,7 @@ async function ffprobe(kind: InputKind, file: string, label: string, signal?: Ab
     ({ stdout } = await runBinary(tools.ffprobe, ['-v', 'error', ...protocols, ...demuxer, '-print_format', 'json', '-show_format', '-show_streams', target], signal));
   } catch (error) {
     if (signal?.aborted) throw error;
-    throw new ProcessingFailure(`${label} is not a readable ${kind === 'png' ? 'PNG image' : 'video'}`, true);
+    throw ProcessingFailure.unusableInput(`${label} is not a readable ${kind === 'png' ? 'PNG image' : 'video'}`);
   }
   return JSON.parse(stdout) as ProbeOutput;
 }
@@ -178,7 +178,7 @@ export async function probe(file: string, signal?: AbortSignal, label = path.bas
   const video = streams.find((s) => s.codec_type === 'video' && s.width && s.height);
   const durationSeconds = Number(info.format?.duration ?? NaN);
   if (!Number.isFinite(durationSeconds) || durationSeconds <= 0) {
-    throw new ProcessingFailure(`${label} has no duration`, true);
+    throw ProcessingFailure.unusableInput(`${label} has no duration`);
   }
   return {
     durationSeconds,
@@ -196,7 +196,7 @@ export async function probeImage(
   const info = await ffprobe('png', file, label, signal);
   const image = (info.streams ?? []).find((s) => s.codec_type === 'video' && s.codec_name === 'png');
   // png_pipe reports a stream even for bytes that are no PNG at all, with a size of 0x0.
-  if (!image?.width || !image.height) throw new ProcessingFailure(`${label} is not a readable PNG image`, true);
+  if (!image?.width || !image.height) throw ProcessingFailure.unusableInput(`${label} is not a readable PNG image`);
   return { width: image.width, height: image.height };
 }
 

@@ -100,10 +100,10 @@ describe("inputs are opened with their slot's demuxer only", () => {
       writeFileSync(file('fake-episode.mp4'), body);
       writeFileSync(file('fake-logo.png'), body);
       await expect(probe(file('fake-episode.mp4'))).rejects.toThrow(
-        new ProcessingFailure('fake-episode.mp4 is not a readable video', true),
+        ProcessingFailure.unusableInput('fake-episode.mp4 is not a readable video'),
       );
       await expect(probeImage(file('fake-logo.png'))).rejects.toThrow(
-        new ProcessingFailure('fake-logo.png is not a readable PNG image', true),
+        ProcessingFailure.unusableInput('fake-logo.png is not a readable PNG image'),
       );
       // Even handed straight to ffmpeg (never probed), the fixed demuxer reads no other file.
       await expect(

@@ -5,7 +5,7 @@ import { SAFE_AREA } from './captions.ts';
 import type { EncodeSettings } from '../config.ts';
 import type { ClipFrame } from '../../supabase/functions/_shared/domain-server/processing-job.ts';
 import type { EpisodeLayout, Loudness, MediaInfo, VideoPiece } from '../../supabase/functions/_shared/domain-server/processing-plan.ts';
-import { concatInput, ffmpeg, inputArgs, keyframeBefore, type MediaInput } from './ffmpeg.ts';
+import { concatInput, ffmpeg, inputArgs, keyframeBefore, probe, type MediaInput } from './ffmpeg.ts';
 import { loudnessOf, normaliseFilter } from './loudness.ts';
 import { clipStyleFilter, type BrandColours, type ClipText } from './styles.ts';
 
@@ -255,6 +255,27 @@ export async function joinEpisode(job: { videoFiles: string[]; audioFile: string
     ],
     job.signal,
   );
+}
+
+/**
+ * Several uploaded parts are one episode, joined in the order they were submitted. A keyframe every
+ * 2 s (at 30 fps), so the episode can copy this picture whatever the trim (render.ts).
+ */
+export async function joinParts(parts: MediaInput[], output: string, settings: EncodeSettings, signal: AbortSignal): Promise<MediaInput> {
+  const first = parts[0].info.video ?? { width: 1280, height: 720 };
+  const inputs = parts.flatMap((p) => inputArgs('video', p.file));
+  const chains = parts.map((p, i) => {
+    const audio = p.info.hasAudio
+      ? `[${i}:a]aresample=48000,aformat=channel_layouts=stereo[a${i}]`
+      : `anullsrc=r=48000:cl=stereo,atrim=duration=${p.info.durationSeconds.toFixed(3)}[a${i}]`;
+    return `[${i}:v]scale=${first.width}:${first.height}:force_original_aspect_ratio=decrease,pad=${first.width}:${first.height}:(ow-iw)/2:(oh-ih)/2,setsar=1,fps=30,format=yuv420p[v${i}];${audio}`;
+  });
+  const graph = `${chains.join(';')};${parts.map((_, i) => `[v${i}][a${i}]`).join('')}concat=n=${parts.length}:v=1:a=1[v][a]`;
+  await ffmpeg(
+    [...inputs, '-filter_complex', graph, '-map', '[v]', '-map', '[a]', '-c:v', 'libx264', '-preset', settings.preset, '-crf', '18', '-g', '60', '-c:a', 'aac', '-b:a', '192k', output],
+    signal,
+  );
+  return { file: output, info: await probe(output, signal) };
 }
 
 /** The picture copied from the keyframe at `copyFrom`, the sound normalised. */

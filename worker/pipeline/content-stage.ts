@@ -1,17 +1,14 @@
 // The content engine's stages in a submission (issue 27): the transcript after the analysis, the
-// caption, transcript, show-notes and blog-post files after rendering, the blog post on WordPress
-// after Drive. None of them fails the submission: what cannot be made is recorded with the reason
+// caption, transcript, show-notes and blog-post files after rendering (the blog post reaches
+// WordPress once the subscriber has reviewed it: platforms/posting.ts). None of them fails the submission: what cannot be made is recorded with the reason
 // (EpisodeContent.problems) and everything that needs no words is still delivered.
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type pg from 'pg';
 import { podcastLanguages } from '../../supabase/functions/_shared/domain/podcast-languages.ts';
-import type { ContentStage, EpisodeContent } from '../../supabase/functions/_shared/domain/episode-content.ts';
+import type { ContentStage, EpisodeContent, ShowNotes } from '../../supabase/functions/_shared/domain/episode-content.ts';
 import type { OutputKind } from '../../supabase/functions/_shared/domain/episode-page.ts';
-import type { TranscriptionSettings, WorkerConfig } from '../config.ts';
-import type { AccessTokenSource } from '../platforms/access-token.ts';
+import type { TranscriptionSettings } from '../config.ts';
 import type { MediaInput } from '../media/ffmpeg.ts';
-import { publishToWordpress } from '../platforms/social.ts';
 import type { ProcessingJob } from '../../supabase/functions/_shared/domain-server/processing-job.ts';
 import type { DeliveredFile } from './manifest.ts';
 import { captionCues, plainTranscript, toSrt, toWebVtt, transcriptSlice } from '../content/caption-files.ts';
@@ -30,7 +27,6 @@ export const contentReasons = {
     `Transcripts in ${podcastLanguages.find((l) => l.value === language)?.label ?? language} are not available with the ${engine} engine: ${NO_WORDS}.`,
   failed: (message: string) => `Transcription failed (${message}): ${NO_WORDS}.`,
   tooLong: (seconds: number) => `Transcription took longer than ${Math.round(seconds / 60)} minutes and was stopped: ${NO_WORDS}.`,
-  wordpress: (message: string) => `The blog post is in Drive but could not be published to WordPress: ${message}`,
 } as const;
 
 /**
@@ -79,9 +75,43 @@ export async function transcribeStage(
   return { transcript, content };
 }
 
+/** Text files written to `dir` for the delivery, each with what the processing row records of it. */
+export function textFiles(dir: string) {
+  const files: DeliveredFile[] = [];
+  const write = async (name: string, kind: OutputKind, text: string, mimeType: string, durationSeconds: number, captionsFor?: string) => {
+    const file = path.join(dir, `text-${files.length}-${kind.replace(/\s/g, '-')}`);
+    await writeFile(file, text, 'utf8');
+    files.push({ output: { name, kind, durationSeconds, width: 0, height: 0, ...(captionsFor ? { captionsFor } : {}) }, file, mimeType });
+  };
+  return {
+    files,
+    write,
+    /** A video's captions, SRT and WebVTT, from the words it holds (timed from its own start). */
+    async captions(video: string, durationSeconds: number, part: Pick<Transcript, 'words' | 'sentences'>) {
+      const cues = captionCues(part);
+      const stem = video.replace(/\.mp4$/, '');
+      await write(`${stem}.srt`, 'captions', toSrt(cues), 'application/x-subrip', durationSeconds, video);
+      await write(`${stem}.vtt`, 'captions', toWebVtt(cues), 'text/vtt', durationSeconds, video);
+    },
+  };
+}
+
+/** The episode's own text files: its captions, its plain transcript and its show notes. */
+export async function writeEpisodeTexts(
+  texts: ReturnType<typeof textFiles>,
+  input: { base: string; episodeTitle: string; transcript: Transcript; notes: ShowNotes; episode: { name: string; durationSeconds: number; introSeconds: number } },
+): Promise<string> {
+  const { transcript, episode } = input;
+  await texts.captions(episode.name, episode.durationSeconds, transcriptSlice(transcript, 0, transcript.durationSeconds, episode.introSeconds));
+  const text = plainTranscript(transcript, episode.introSeconds);
+  await texts.write(`${input.base} - transcript.txt`, 'transcript', text, 'text/plain', episode.durationSeconds);
+  await texts.write(`${input.base} - show notes.md`, 'show notes', showNotesMarkdown(input.episodeTitle, input.notes), 'text/markdown', episode.durationSeconds);
+  return text;
+}
+
 /**
- * The caption files (SRT and WebVTT) of the episode and each clip, the plain transcript, the show
- * notes and the blog post, written to `dir`; and the content as the row keeps it.
+ * The caption files (SRT and WebVTT) of the episode and each clip, the plain transcript and the
+ * show notes, written to `dir`; and the content as the row keeps it.
  */
 export async function writeContentFiles(input: {
   dir: string;
@@ -92,33 +122,17 @@ export async function writeContentFiles(input: {
   episode: { name: string; durationSeconds: number; introSeconds: number };
   clips: { name: string; durationSeconds: number; from: number; to: number; introSeconds: number }[];
 }): Promise<{ files: DeliveredFile[]; content: EpisodeContent }> {
-  const { dir, base, transcript, episode } = input;
-  const files: DeliveredFile[] = [];
-  const write = async (name: string, kind: OutputKind, text: string, mimeType: string, durationSeconds: number, captionsFor?: string) => {
-    const file = path.join(dir, `text-${files.length}`);
-    await writeFile(file, text, 'utf8');
-    files.push({ output: { name, kind, durationSeconds, width: 0, height: 0, ...(captionsFor ? { captionsFor } : {}) }, file, mimeType });
-  };
-  const captionFiles = async (video: string, durationSeconds: number, part: Pick<Transcript, 'words' | 'sentences'>) => {
-    const cues = captionCues(part);
-    const stem = video.replace(/\.mp4$/, '');
-    await write(`${stem}.srt`, 'captions', toSrt(cues), 'application/x-subrip', durationSeconds, video);
-    await write(`${stem}.vtt`, 'captions', toWebVtt(cues), 'text/vtt', durationSeconds, video);
-  };
-  const whole = transcriptSlice(transcript, 0, transcript.durationSeconds, episode.introSeconds);
-  await captionFiles(episode.name, episode.durationSeconds, whole);
-  for (const clip of input.clips) await captionFiles(clip.name, clip.durationSeconds, transcriptSlice(transcript, clip.from, clip.to, clip.introSeconds));
-  const text = plainTranscript(transcript, episode.introSeconds);
-  await write(`${base} - transcript.txt`, 'transcript', text, 'text/plain', episode.durationSeconds);
-
+  const { transcript, episode } = input;
+  const texts = textFiles(input.dir);
   const notes = showNotes(transcript, episode.introSeconds);
-  await write(`${base} - show notes.md`, 'show notes', showNotesMarkdown(input.episodeTitle, notes), 'text/markdown', episode.durationSeconds);
+  const text = await writeEpisodeTexts(texts, { ...input, notes });
+  for (const clip of input.clips) await texts.captions(clip.name, clip.durationSeconds, transcriptSlice(transcript, clip.from, clip.to, clip.introSeconds));
   const content: EpisodeContent = {
     ...input.content,
     transcript: { engine: transcript.engine, language: transcript.language, durationSeconds: transcript.durationSeconds, wordCount: transcript.words.length, text },
     showNotes: notes,
   };
-  return { files, content };
+  return { files: texts.files, content };
 }
 
 /** The blog post's Markdown file; the link is the episode's Drive address once it is there. */
@@ -128,31 +142,4 @@ export async function writeBlogPost(dir: string, base: string, episodeTitle: str
   const file = path.join(dir, 'blog-post.md');
   await writeFile(file, post.markdown, 'utf8');
   return { post, file, name: `${base} - blog post.md` };
-}
-
-/**
- * The blog post on the subscriber's WordPress when it is connected: a draft, or published when
- * they post automatically. Published once: a retried job finds the post id on the row.
- */
-export async function publishBlogStage(
-  config: WorkerConfig,
-  db: pg.Pool,
-  tokens: AccessTokenSource,
-  job: Pick<ProcessingJob, 'userId' | 'postAutomatically' | 'content'>,
-  post: { title: string; html: string; markdown: string },
-  content: EpisodeContent,
-): Promise<EpisodeContent> {
-  const kept = { title: post.title, markdown: post.markdown, wordpress: job.content?.blogPost?.wordpress ?? null };
-  if (kept.wordpress || !job.userId) return { ...content, blogPost: kept };
-  const { rows } = await db.query(`select 1 from public.oauth_connections where user_id = $1 and provider = 'wordpress' and connected`, [job.userId]);
-  if (rows.length === 0) return { ...content, blogPost: kept };
-  const status = job.postAutomatically ? 'publish' : 'draft';
-  try {
-    const site = await tokens.wordpressSite(job.userId);
-    const published = await publishToWordpress(site, { title: post.title, html: post.html, status }, config.wordpressSandboxOrigins);
-    return { ...content, blogPost: { ...kept, wordpress: { ...published, status } } };
-  } catch (error) {
-    const message = (error as Error).message.split('\n')[0].slice(0, 300);
-    return withProblem({ ...content, blogPost: kept }, 'wordpress', contentReasons.wordpress(message));
-  }
 }

@@ -16,5 +16,12 @@ export interface PieceJobData extends ProcessingJobData {
   piece?: number;
 }
 
+/** A request of the subscriber's edits (private.processing_requests): clips to render again, or the words' files to write again. */
+export interface RequestJobData extends ProcessingJobData {
+  requestId: string;
+  kind: 'rerender' | 'texts';
+  clipIds: string[];
+}
+
 /** What queues jobs: pg-boss (its `send`), inside the caller's transaction when `db` is given. */
 export type PieceQueue = Pick<PgBoss, 'send'>;

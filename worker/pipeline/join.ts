@@ -17,11 +17,11 @@ import { extractPodcastAudio, joinEpisode } from '../media/render.ts';
 import { DriveClient } from '../platforms/drive.ts';
 import { deleteObjects, downloadObject, uploadObject } from '../platforms/storage.ts';
 import { copyForClip } from './clip-words.ts';
-import { emptyContent, publishBlogStage, writeBlogPost, writeContentFiles } from './content-stage.ts';
+import { emptyContent, writeBlogPost, writeContentFiles } from './content-stage.ts';
 import type { JobContext } from './job-context.ts';
 import type { PieceJobData } from './jobs.ts';
 import type { DeliveredClip, DeliveredFile, DeliveryManifest } from './manifest.ts';
-import { currentPlan, pieceFileName, pieceObjectPath, planObjectPaths, signedForJob, withTimeLimit, type PieceSpec } from './plan.ts';
+import { currentPlan, episodeIntroSeconds, pieceFileName, pieceObjectPath, planObjectPaths, signedForJob, withTimeLimit, type PieceSpec } from './plan.ts';
 
 /** Pieces the join downloads side by side. */
 const PIECE_DOWNLOADS_AT_ONCE = 4;
@@ -29,6 +29,13 @@ const PIECE_DOWNLOADS_AT_ONCE = 4;
 /** A file name Drive and every desktop accept: no path separators or control characters. */
 const safeName = (title: string) =>
   [...title].map((ch) => (ch < ' ' || '\\/:*?"<>|'.includes(ch) ? ' ' : ch)).join('').replace(/\s+/g, ' ').trim().slice(0, 120) || 'Episode';
+
+/**
+ * The episode's folder in Drive: its title and day, and a few characters of the episode's id, so
+ * two episodes of one title and day (a resubmission, a second take) never share a folder's name.
+ */
+export const driveFolderName = (base: string, job: Pick<ProcessingJob, 'submittedAt' | 'episodeId' | 'id'>) =>
+  `${base} (${job.submittedAt.toISOString().slice(0, 10)}, ${(job.episodeId ?? job.id).slice(0, 4)})`;
 
 /** `run` over every item, at most `atOnce` at a time; the answers in the items' order. One failing starts no more. */
 async function inTurns<T, R>(items: T[], atOnce: number, run: (item: T) => Promise<R>): Promise<R[]> {
@@ -75,9 +82,9 @@ export async function joinSubmission(ctx: JobContext, data: PieceJobData, jobSig
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
-    // The pieces are not needed once delivered; what a failure here leaves, storage-cleanup removes a day later.
+    // The pieces are not needed once delivered (what a failure here leaves, storage-cleanup removes a
+    // day later); the plan stays: a clip rendered again after an edit is rendered from it.
     await deleteObjects(config, PROCESSING_PIECES_BUCKET, planObjectPaths(job.id, plan), signal).catch((error: Error) => ctx.log(`removing pieces of ${job.id}: ${error.message}`));
-    await store.dropPlan(job.id);
   });
 }
 
@@ -148,13 +155,13 @@ async function deliver(
   dir: string,
   signal: AbortSignal,
 ): Promise<void> {
-  const { store, config } = ctx;
+  const { store } = ctx;
   const { transcript, title } = plan;
   const base = safeName(title);
   let content: EpisodeContent = job.content ?? emptyContent();
   if (transcript) {
     await store.progress(job.id, 'writing captions and show notes', 79);
-    const introSeconds = plan.episode.copied ? plan.start - plan.episode.start : plan.episode.layout.introFrames / plan.episode.layout.fps;
+    const introSeconds = episodeIntroSeconds(plan);
     const written = await writeContentFiles({
       dir,
       base,
@@ -194,11 +201,14 @@ async function deliver(
     const blog = await writeBlogPost(dir, base, title, transcript, content, link);
     if (blog) {
       await drive.put({ output: { name: blog.name, kind: 'blog post', durationSeconds: 0, width: 0, height: 0 }, file: blog.file, mimeType: 'text/markdown' });
-      await store.progress(job.id, 'publishing the blog post', 96);
-      content = await publishBlogStage(config, ctx.db, ctx.tokens, job, blog.post, content);
+      // It reaches WordPress when the subscriber has reviewed it (a post of kind 'article'); one an
+      // earlier attempt put there stays recorded.
+      content = { ...content, blogPost: { title: blog.post.title, markdown: blog.post.markdown, wordpress: job.content?.blogPost?.wordpress ?? null } };
     }
   }
   await store.content(job.id, content);
+  // The words as the episode page shows them and the subscriber corrects them.
+  if (transcript) await store.transcript(job.id, transcript);
   await publishPodcastFiles(ctx, job, manifest, dir, signal);
   await store.progress(job.id, 'scheduling posts', 97);
   await store.delivered(job.id);
@@ -237,9 +247,8 @@ async function driveFor(ctx: JobContext, job: ProcessingJob, userId: string, bas
   const tag = { castloopProcessingId: job.id };
   let folderId = job.driveFolderId;
   if (!folderId) {
-    const day = job.submittedAt.toISOString().slice(0, 10);
     const folderTag = { ...tag, castloopOutput: 'folder' };
-    const folder = (await drive.find(folderTag, null, signal)) ?? (await drive.createFolder(`${base} (${day})`, folderTag, signal));
+    const folder = (await drive.find(folderTag, null, signal)) ?? (await drive.createFolder(driveFolderName(base, job), folderTag, signal));
     folderId = folder.id;
     await store.driveFolder(job.id, folder.id, folder.webViewLink ?? null);
   }

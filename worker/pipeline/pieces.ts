@@ -6,7 +6,7 @@ import path from 'node:path';
 import { BRAND_ASSETS_BUCKET } from '../../supabase/functions/_shared/domain/onboarding.ts';
 import { clipFrameOf, type ProcessingJob } from '../../supabase/functions/_shared/domain-server/processing-job.ts';
 import { PROCESSING_PIECES_BUCKET } from '../../supabase/functions/_shared/domain-server/processing-limits.ts';
-import type { BrandVideo, SubmissionPlan } from '../../supabase/functions/_shared/domain-server/processing-plan.ts';
+import type { BrandVideo, ClipMoment, SubmissionPlan } from '../../supabase/functions/_shared/domain-server/processing-plan.ts';
 import type { MediaInput } from '../media/ffmpeg.ts';
 import { clipFrameSize, renderAudioTrack, renderClip, renderCopiedEpisode, renderVideoPiece } from '../media/render.ts';
 import { brandColours } from '../media/styles.ts';
@@ -101,11 +101,12 @@ async function renderPiece(
   }
 }
 
-async function renderClipPiece(
+/** One clip of the plan rendered into `files.output` (a piece, or a clip rendered again after an edit). */
+export async function renderClipPiece(
   ctx: JobContext,
   job: ProcessingJob,
   plan: SubmissionPlan,
-  clip: SubmissionPlan['clips'][number],
+  clip: ClipMoment,
   files: { main: MediaInput; logo: string | undefined; dir: string; output: string; signal: AbortSignal },
 ): Promise<void> {
   const { config } = ctx;

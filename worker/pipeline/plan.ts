@@ -119,6 +119,11 @@ export async function currentPlan(ctx: JobContext, processingId: string, planId:
   return plan;
 }
 
+/** Seconds of the delivered episode before its main part (its intro, or a copied picture's lead before the trim). */
+export function episodeIntroSeconds(plan: SubmissionPlan): number {
+  return plan.episode.copied ? plan.start - plan.episode.start : plan.episode.layout.introFrames / plan.episode.layout.fps;
+}
+
 /** Queues the join; its job id is the plan id, so queuing it again changes nothing. */
 export async function queueJoin(boss: PieceQueue, job: ProcessingJob, planId: string): Promise<void> {
   const data: PieceJobData = { processingId: job.id, planId };

@@ -8,6 +8,8 @@ import type { ClipPosts } from '../../supabase/functions/_shared/domain/episode-
 import type { StoredOutput } from '../../supabase/functions/_shared/domain/episode-page.ts';
 import { parseProcessingJob, type ProcessingJob } from '../../supabase/functions/_shared/domain-server/processing-job.ts';
 import { parsePlan, type SubmissionPlan } from '../../supabase/functions/_shared/domain-server/processing-plan.ts';
+import { transcriptSchema, type Transcript } from '../../supabase/functions/_shared/domain/transcript.ts';
+import { clipPostsSchema } from '../../supabase/functions/_shared/domain/episode-clips.ts';
 
 /** A clip as the join records it before its file goes to Drive. */
 export interface ClipRecord {
@@ -23,6 +25,20 @@ export interface ClipRecord {
   width: number;
   height: number;
 }
+
+/** A clip as public.episode_clips holds it now. */
+const currentClipSchema = z.object({
+  id: z.uuid(),
+  position: z.number().int(),
+  start_seconds: z.coerce.number(),
+  end_seconds: z.coerce.number(),
+  title: z.string(),
+  posts: clipPostsSchema,
+  file_name: z.string(),
+  drive_file_id: z.string().nullable(),
+  review_state: z.enum(['pending', 'approved', 'dropped']),
+});
+export type CurrentClip = z.infer<typeof currentClipSchema>;
 
 const clipIdsSchema = z.array(z.object({ id: z.uuid(), position: z.number().int() }));
 const pieceCountSchema = z.object({ done: z.coerce.number(), total: z.coerce.number() }).nullable();
@@ -105,6 +121,53 @@ export class ProcessingStore {
   /** The episode's podcast files in the public feeds bucket (the feed is built from them). */
   async podcastFiles(id: string, files: { audioPath: string; audioBytes: number; durationSeconds: number; transcriptPath: string | null }): Promise<void> {
     await this.call('private.record_podcast_files($1, $2, $3, $4, $5)', [id, files.audioPath, files.audioBytes, files.durationSeconds, files.transcriptPath]);
+  }
+
+  /** The transcript the episode page shows and the subscriber corrects (its first version). */
+  async transcript(id: string, transcript: Transcript): Promise<void> {
+    await this.call('private.record_transcript($1, $2)', [id, JSON.stringify(transcript)]);
+  }
+
+  /** The transcript as it stands now (with the subscriber's corrections), or null. */
+  async currentTranscript(id: string): Promise<Transcript | null> {
+    const { rows } = await this.db.query(
+      `select jsonb_build_object('engine', engine, 'language', language, 'durationSeconds', duration_seconds, 'words', words, 'sentences', sentences) as transcript
+         from public.episode_transcripts where episode_processing_id = $1`,
+      [id],
+    );
+    return rows[0] ? transcriptSchema.parse(rows[0].transcript) : null;
+  }
+
+  /** The clips of the processing row as they stand now (after the subscriber's edits), by id. */
+  async currentClips(id: string): Promise<Map<string, CurrentClip>> {
+    const { rows } = await this.db.query(
+      `select id, position, start_seconds, end_seconds, title, posts, file_name, drive_file_id, review_state
+         from public.episode_clips where episode_processing_id = $1 order by position`,
+      [id],
+    );
+    return new Map(rows.map((row) => { const clip = currentClipSchema.parse(row); return [clip.id, clip]; }));
+  }
+
+  /** The delivered episode's plan, kept for clips rendered again after an edit. */
+  async deliveredPlan(id: string): Promise<SubmissionPlan | 'outdated' | null> {
+    const stored = await this.call('private.delivered_plan($1)', [id]);
+    if (stored === null) return null;
+    return parsePlan(stored) ?? 'outdated';
+  }
+
+  /** A request of the subscriber's edits is done. */
+  async requestDone(requestId: string): Promise<void> {
+    await this.call('private.request_done($1)', [requestId]);
+  }
+
+  /** A request of the subscriber's edits that could not be done, and why. */
+  async requestFailed(requestId: string, reason: string): Promise<void> {
+    await this.call('private.request_failed($1, $2)', [requestId, reason]);
+  }
+
+  /** A clip rendered again into its Drive file. */
+  async clipRendered(clipId: string, driveFileId: string, driveUrl: string | null, durationSeconds: number): Promise<void> {
+    await this.call('private.record_clip_render($1, $2, $3, $4)', [clipId, driveFileId, driveUrl, durationSeconds]);
   }
 
   /** The plan and how many pieces it counts, on `on` (the transaction that queues its pieces). */

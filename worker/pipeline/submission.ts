@@ -20,9 +20,9 @@ import { PLAN_VERSION, type BrandVideo, type ClipMoment, type SubmissionPlan } f
 import { transcriptKeywords } from '../content/show-notes.ts';
 import { ProcessingFailure } from '../failure.ts';
 import { analyseAudio } from '../media/analysis.ts';
-import { ffmpeg, inputArgs, probe, probeImage, type MediaInput } from '../media/ffmpeg.ts';
+import { probe, probeImage, type MediaInput } from '../media/ffmpeg.ts';
 import { loudnessOf } from '../media/loudness.ts';
-import { copySoundTrack, copyStart, planEpisode } from '../media/render.ts';
+import { copySoundTrack, copyStart, joinParts, planEpisode } from '../media/render.ts';
 import { downloadObject, uploadObject } from '../platforms/storage.ts';
 import { chooseClips, episodeKeywords, episodeTitle } from './clip-words.ts';
 import { transcribeStage } from './content-stage.ts';
@@ -42,9 +42,9 @@ function trimRange(job: ProcessingJob, durationSeconds: number): { start: number
   const start = timestampSeconds(job.options.startTimestamp) ?? 0;
   const end = Math.min(durationSeconds, timestampSeconds(job.options.endTimestamp) ?? durationSeconds);
   if (start >= durationSeconds) {
-    throw new ProcessingFailure(`The start time ${job.options.startTimestamp} is past the end of the video.`, true);
+    throw ProcessingFailure.unusableInput(`The start time ${job.options.startTimestamp} is past the end of the video.`);
   }
-  if (end - start < 1) throw new ProcessingFailure('The start and end times leave nothing of the video.', true);
+  if (end - start < 1) throw ProcessingFailure.unusableInput('The start and end times leave nothing of the video.');
   return { start, end };
 }
 
@@ -109,27 +109,6 @@ async function optionalLogo(ctx: JobContext, dir: string, objectPath: string, si
   return file;
 }
 
-/**
- * Several uploaded parts are one episode, joined in the order they were submitted. A keyframe every
- * 2 s (at 30 fps), so the episode can copy this picture whatever the trim (render.ts).
- */
-async function joinParts(parts: MediaInput[], output: string, ctx: JobContext, signal: AbortSignal): Promise<MediaInput> {
-  const first = parts[0].info.video ?? { width: 1280, height: 720 };
-  const inputs = parts.flatMap((p) => inputArgs('video', p.file));
-  const chains = parts.map((p, i) => {
-    const audio = p.info.hasAudio
-      ? `[${i}:a]aresample=48000,aformat=channel_layouts=stereo[a${i}]`
-      : `anullsrc=r=48000:cl=stereo,atrim=duration=${p.info.durationSeconds.toFixed(3)}[a${i}]`;
-    return `[${i}:v]scale=${first.width}:${first.height}:force_original_aspect_ratio=decrease,pad=${first.width}:${first.height}:(ow-iw)/2:(oh-ih)/2,setsar=1,fps=30,format=yuv420p[v${i}];${audio}`;
-  });
-  const graph = `${chains.join(';')};${parts.map((_, i) => `[v${i}][a${i}]`).join('')}concat=n=${parts.length}:v=1:a=1[v][a]`;
-  await ffmpeg(
-    [...inputs, '-filter_complex', graph, '-map', '[v]', '-map', '[a]', '-c:v', 'libx264', '-preset', ctx.config.encode.preset, '-crf', '18', '-g', '60', '-c:a', 'aac', '-b:a', '192k', output],
-    signal,
-  );
-  return { file: output, info: await probe(output, signal) };
-}
-
 function evenlySpaced(durationSeconds: number, count: number): ClipMoment[] {
   // Without sound there is nothing to rank: clips are spread evenly.
   const length = Math.min(30, durationSeconds / Math.max(1, count));
@@ -143,7 +122,7 @@ function evenlySpaced(durationSeconds: number, count: number): ClipMoment[] {
 export async function processSubmission(ctx: JobContext, boss: PieceQueue, processingId: string, jobSignal: AbortSignal): Promise<void> {
   const job = await ctx.store.load(processingId);
   if (!job || job.status === 'delivered' || job.status === 'failed') return;
-  if (!job.userId) throw new ProcessingFailure('The subscriber no longer exists.', true);
+  if (!job.userId) throw ProcessingFailure.unusableInput('The subscriber no longer exists.');
   const userId = job.userId;
   await withTimeLimit(job, jobSignal, (signal) => processJob(ctx, job, userId, signal, boss));
 }
@@ -161,17 +140,17 @@ async function processJob(ctx: JobContext, job: ProcessingJob, userId: string, s
     const parts: MediaInput[] = [];
     for (const objectPath of job.files) {
       const part = await uploadedPart(ctx, job, objectPath, signal);
-      if (!part.info.video) throw new ProcessingFailure(`${path.basename(objectPath)} has no video`, true);
+      if (!part.info.video) throw ProcessingFailure.unusableInput(`${path.basename(objectPath)} has no video`);
       const problem = videoLimitProblem(path.basename(objectPath), part.info, job.limits, null);
-      if (problem) throw new ProcessingFailure(problem, true);
+      if (problem) throw ProcessingFailure.unusableInput(problem);
       parts.push(part);
     }
     const tooLong = episodeLengthProblem(
       parts.reduce((sum, part) => sum + part.info.durationSeconds, 0),
       job.limits,
     );
-    if (tooLong) throw new ProcessingFailure(tooLong, true);
-    const main = parts.length === 1 ? parts[0] : await joinParts(parts, path.join(dir, 'joined.mp4'), ctx, signal);
+    if (tooLong) throw ProcessingFailure.unusableInput(tooLong);
+    const main = parts.length === 1 ? parts[0] : await joinParts(parts, path.join(dir, 'joined.mp4'), config.encode, signal);
     const { start, end } = trimRange(job, main.info.durationSeconds);
 
     const brandVideo = (objectPath: string | null, file: string, label: string) =>

@@ -74,4 +74,17 @@ export class DriveClient {
     } as RequestInit);
     return (await answerJson(res, `Uploading ${name}`, 'Google')) as DriveFile;
   }
+
+  /** Replaces the content of Drive file `fileId` (files.update, uploadType=media): its id, name and folder stay. */
+  async replace(fileId: string, file: string, mimeType: string, signal?: AbortSignal): Promise<DriveFile> {
+    const size = statSync(file).size;
+    const res = await fetch(`${this.apiBase}/upload/drive/v3/files/${encodeURIComponent(fileId)}?uploadType=media&fields=id,name,webViewLink`, {
+      method: 'PATCH',
+      headers: this.headers({ 'content-type': mimeType, 'content-length': String(size) }),
+      body: fileBody(file),
+      duplex: 'half',
+      signal,
+    } as RequestInit);
+    return (await answerJson(res, `Replacing ${fileId} in Drive`, 'Google')) as DriveFile;
+  }
 }

@@ -1,9 +1,11 @@
-// Posting the clips that are due: each scheduled post (one per clip and platform, made by
-// private.processing_delivered) is claimed by one worker (private.claim_due_posts: skip locked,
-// so several workers share them), its clip is fetched from Drive and posted with the platform's
-// own API (social.ts); a platform that fails is retried on its own row, and a posted row is never
-// posted again. The clip's record (public.episode_clips) holds its file and its texts, so a clip
-// rendered again or retitled before its post goes out is posted as it is now.
+// Posting what is due: each scheduled post (one per clip and platform, and the blog post, held by
+// private.processing_delivered until the subscriber's review releases it) is claimed by one worker
+// (private.claim_due_posts: skip locked, so several workers share them); a clip is fetched from
+// Drive and posted with the platform's own API (social.ts), the blog post goes to WordPress as
+// written (or edited) then. A platform that fails is retried on its own row, and a posted row is
+// never posted again. The clip's record (public.episode_clips) holds its file and its texts, so a
+// clip rendered again or retitled before its post goes out is posted as it is now. Each round
+// first releases the episodes whose review window has passed (private.release_due_reviews).
 import { createWriteStream } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import path from 'node:path';
@@ -14,10 +16,11 @@ import type pg from 'pg';
 import { z } from 'zod';
 import { POSTING_PROVIDERS, type PostingProvider } from '../../supabase/functions/_shared/domain/connection-status.ts';
 import { clipPostsSchema } from '../../supabase/functions/_shared/domain/episode-clips.ts';
+import { markdownToHtml } from '../../supabase/functions/_shared/domain/markdown.ts';
 import type { WorkerConfig } from '../config.ts';
 import { isPermanent, ProcessingFailure } from '../failure.ts';
 import type { AccessTokenSource } from './access-token.ts';
-import { postToLinkedIn, postToWordpress, postToX, postToYouTube, type Clip } from './social.ts';
+import { postToLinkedIn, postToWordpress, postToX, postToYouTube, publishToWordpress, type Clip } from './social.ts';
 
 async function postClip(config: WorkerConfig, tokens: AccessTokenSource, userId: string, provider: PostingProvider, clip: Clip): Promise<string> {
   switch (provider) {
@@ -34,8 +37,9 @@ async function postClip(config: WorkerConfig, tokens: AccessTokenSource, userId:
 
 const MAX_POST_ATTEMPTS = 5;
 
-/** A post claimed for this worker, with its clip's file and texts (private.claim_due_posts). */
-const duePostSchema = z.object({
+/** A post claimed for this worker (private.claim_due_posts): a clip with its file and texts, or the blog post. */
+const clipPostSchema = z.object({
+  kind: z.literal('clip'),
   id: z.uuid(),
   userId: z.uuid(),
   provider: z.enum(POSTING_PROVIDERS),
@@ -46,7 +50,19 @@ const duePostSchema = z.object({
   fileName: z.string(),
   driveFileId: z.string().nullable(),
 });
-export type DuePost = z.infer<typeof duePostSchema>;
+const articlePostSchema = z.object({
+  kind: z.literal('article'),
+  id: z.uuid(),
+  userId: z.uuid(),
+  provider: z.literal('wordpress'),
+  attempts: z.number().int(),
+  publish: z.boolean(),
+  title: z.string().nullable(),
+  markdown: z.string().nullable(),
+});
+const duePostSchema = z.discriminatedUnion('kind', [clipPostSchema, articlePostSchema]);
+export type DuePost = z.infer<typeof clipPostSchema>;
+type DueArticle = z.infer<typeof articlePostSchema>;
 
 /** What `provider` posts for the clip: its own title and text for that platform. */
 export function clipPost(provider: PostingProvider, post: Pick<DuePost, 'title' | 'posts'>, file: string): Clip {
@@ -71,25 +87,41 @@ async function downloadFromDrive(config: WorkerConfig, token: string, fileId: st
   await pipeline(Readable.fromWeb(res.body as WebReadableStream<Uint8Array>), createWriteStream(file));
 }
 
-/** Posts every due clip once; answers how many were posted. */
+/** The blog post on the subscriber's WordPress, published or as a draft; its title is WordPress's own, not repeated in the text. */
+async function postArticle(config: WorkerConfig, db: pg.Pool, tokens: AccessTokenSource, post: DueArticle): Promise<void> {
+  if (!post.title || !post.markdown) throw new ProcessingFailure('The episode has no blog post', true);
+  const body = post.markdown.replace(/^#\s+.*\n+/, '');
+  const site = await tokens.wordpressSite(post.userId);
+  const published = await publishToWordpress(site, { title: post.title, html: markdownToHtml(body), status: post.publish ? 'publish' : 'draft' }, config.wordpressSandboxOrigins);
+  await db.query(`select private.article_published($1, $2, $3)`, [post.id, published.postId, published.link]);
+}
+
+/** A clip fetched from Drive and posted; answers the platform's id for the post. */
+async function postClipOf(config: WorkerConfig, tokens: AccessTokenSource, post: DuePost, dir: string): Promise<string> {
+  if (!post.driveFileId) throw new ProcessingFailure(`The clip ${post.fileName} is not in Drive`, true);
+  const driveToken = await tokens.accessToken(post.userId, 'google');
+  const file = path.join(dir, 'clip.mp4');
+  await downloadFromDrive(config, driveToken, post.driveFileId, file);
+  return postClip(config, tokens, post.userId, post.provider, clipPost(post.provider, post, file));
+}
+
+/** Releases what its review window lets go, then posts everything due once; answers how many were posted. */
 export async function postDueClips(config: WorkerConfig, db: pg.Pool, tokens: AccessTokenSource, log: (line: string) => void, limit = 5): Promise<number> {
+  await db.query(`select private.release_due_reviews()`);
   const { rows } = await db.query<{ post: unknown }>(`select private.claim_due_posts($1) as post`, [limit]);
   let posted = 0;
   for (const post of rows.map((row) => duePostSchema.parse(row.post))) {
     await mkdir(config.tempDir, { recursive: true });
     const dir = await mkdtemp(path.join(config.tempDir, `post-${post.id}-`));
+    const what = post.kind === 'clip' ? post.fileName : 'the blog post';
     try {
-      if (!post.driveFileId) throw new ProcessingFailure(`The clip ${post.fileName} is not in Drive`, true);
-      const driveToken = await tokens.accessToken(post.userId, 'google');
-      const file = path.join(dir, 'clip.mp4');
-      await downloadFromDrive(config, driveToken, post.driveFileId, file);
-      const externalId = await postClip(config, tokens, post.userId, post.provider, clipPost(post.provider, post, file));
-      await db.query(`select private.post_published($1, $2)`, [post.id, externalId]);
+      if (post.kind === 'article') await postArticle(config, db, tokens, post);
+      else await db.query(`select private.post_published($1, $2)`, [post.id, await postClipOf(config, tokens, post, dir)]);
       posted += 1;
     } catch (error) {
       const message = (error as Error).message;
       const giveUp = post.attempts >= MAX_POST_ATTEMPTS || isPermanent(error);
-      log(`posting ${post.fileName} to ${post.provider} (attempt ${post.attempts}) failed${giveUp ? ', giving up' : ''}: ${message}`);
+      log(`posting ${what} to ${post.provider} (attempt ${post.attempts}) failed${giveUp ? ', giving up' : ''}: ${message}`);
       await db.query(`select private.post_attempt_failed($1, $2, $3, $4)`, [post.id, message, giveUp, config.postRetrySeconds]);
     } finally {
       await rm(dir, { recursive: true, force: true });

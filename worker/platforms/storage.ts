@@ -38,7 +38,7 @@ export async function downloadObject(
   const res = await fetch(objectUrl(access, bucket, objectPath, 'authenticated/'), { headers: headers(access), signal });
   if (res.status === 404 || res.status === 400) {
     await res.body?.cancel();
-    throw new ProcessingFailure(`${bucket}/${objectPath} is no longer in storage`, true);
+    throw ProcessingFailure.unusableInput(`${bucket}/${objectPath} is no longer in storage`);
   }
   if (!res.ok || !res.body) {
     await res.body?.cancel();
@@ -112,7 +112,7 @@ export async function signedObjectUrls(access: StorageAccess, bucket: string, ob
     return slice.map((objectPath, i) => {
       const answer = Array.isArray(signed) ? signed[i] : undefined;
       if (answer?.path !== objectPath) throw new Error(`Storage answered the signing in ${bucket} with other paths than asked`);
-      if (answer.error || !answer.signedURL) throw new ProcessingFailure(`${bucket}/${objectPath} is no longer in storage`, true);
+      if (answer.error || !answer.signedURL) throw ProcessingFailure.unusableInput(`${bucket}/${objectPath} is no longer in storage`);
       // The token from the answer, on the object's path as this module encodes it (the answer's
       // path is not encoded: a name with a space would break the URL ffmpeg requests).
       const token = new URL(answer.signedURL, 'http://x').searchParams.get('token');

@@ -4,7 +4,7 @@ import pg from 'pg';
 import type { PgBoss } from 'pg-boss';
 import type { WorkerConfig } from '../config.ts';
 import type { HealthState } from './health.ts';
-import { PROCESSING_QUEUE } from '../pipeline/jobs.ts';
+import { PROCESSING_QUEUE, type RequestJobData } from '../pipeline/jobs.ts';
 import { EXPIRY_MARGIN_SECONDS } from '../pipeline/plan.ts';
 
 const NOTIFY_CHANNEL = 'episode_processing';
@@ -23,6 +23,33 @@ export interface RunningFeeder {
  * subscriber's second episode waits behind everyone else's first (pg-boss takes the highest
  * priority, then the oldest).
  */
+/** The subscriber's edits go before pieces and joins: they wait on the screen for them. */
+const EDIT_PRIORITY = 4;
+/** An edit renders a few clips at most: bounded like one piece. */
+const EDIT_EXPIRY_SECONDS = 3600;
+
+/**
+ * The subscriber's edits waiting for the worker (private.processing_requests): each a job of its
+ * own, in the subscriber's group, in the caller's transaction. Answers how many were queued.
+ */
+async function feedRequests(client: pg.PoolClient, boss: PgBoss): Promise<number> {
+  const { rows } = await client.query<{ id: string; episode_processing_id: string; kind: RequestJobData['kind']; clip_ids: string[]; user_id: string | null }>(
+    `select id, episode_processing_id, kind, clip_ids, user_id from private.requests_to_enqueue(20)`,
+  );
+  for (const row of rows) {
+    const data: RequestJobData = { processingId: row.episode_processing_id, requestId: row.id, kind: row.kind, clipIds: row.clip_ids };
+    await boss.send(PROCESSING_QUEUE, data, {
+      id: row.id,
+      ...(row.user_id ? { group: { id: row.user_id } } : {}),
+      priority: EDIT_PRIORITY,
+      expireInSeconds: EDIT_EXPIRY_SECONDS,
+      db: { executeSql: (text: string, values?: unknown[]) => client.query(text, values) },
+    });
+    await client.query('select private.request_enqueued($1)', [row.id]);
+  }
+  return rows.length;
+}
+
 export async function startFeeder(
   config: WorkerConfig,
   db: pg.Pool,
@@ -54,9 +81,11 @@ export async function startFeeder(
         });
         await client.query('select private.processing_enqueued($1)', [row.id]);
       }
+      const requests = await feedRequests(client, boss);
       await client.query('commit');
       health.lastDatabaseAt = Date.now();
       if (rows.length) log(`queued ${rows.length} submission(s)`);
+      if (requests) log(`queued ${requests} edit(s) to process`);
     } catch (error) {
       await client.query('rollback').catch(() => {});
       log(`feeding the queue failed: ${(error as Error).message}`);

@@ -21,16 +21,22 @@ export const WHISPER_LANGUAGES: Record<string, string> = {
 /**
  * Words and sentences from verbose_json answers, each shifted by its piece's offset. A segment is
  * a sentence (its words are those that start inside it); a segment with no timed word is dropped.
+ * A word's confidence is its segment's: e to its mean log-probability.
  */
 export function transcriptFromWhisper(pieces: { offset: number; answer: TranscriptionVerbose }[]): { words: TranscriptWord[]; sentences: TranscriptSentence[] } {
   const words: TranscriptWord[] = [];
   const sentences: TranscriptSentence[] = [];
   for (const { offset, answer } of pieces) {
-    const own = (answer.words ?? []).map((w) => ({ text: w.word.trim(), start: offset + w.start, end: offset + w.end })).filter((w) => w.text);
+    const own: TranscriptWord[] = (answer.words ?? []).map((w) => ({ text: w.word.trim(), start: offset + w.start, end: offset + w.end })).filter((w) => w.text);
     let next = 0;
     for (const segment of answer.segments ?? []) {
       const firstWord = words.length + next;
-      while (next < own.length && own[next].start < offset + segment.end) next += 1;
+      // Whisper reports how sure it is per segment (its tokens' mean log-probability): each word takes its segment's.
+      const confidence = Math.min(1, Math.max(0, Math.exp(segment.avg_logprob)));
+      while (next < own.length && own[next].start < offset + segment.end) {
+        own[next] = { ...own[next], confidence };
+        next += 1;
+      }
       const endWord = words.length + next;
       if (endWord > firstWord) {
         sentences.push({ text: segment.text.trim(), start: own[firstWord - words.length].start, end: own[endWord - words.length - 1].end, firstWord, endWord });

@@ -24,6 +24,8 @@ interface DriveFileRecord {
   size: number;
   owner: string;
   createdTime: string;
+  /** Set when the content was replaced (files.update). */
+  modifiedTime?: string;
   /** Private key-value pairs the app that made the file set (Drive's `appProperties`). */
   appProperties?: Record<string, string>;
 }
@@ -180,6 +182,25 @@ export function createGoogleSandbox(options: { dataDir: string; baseUrl: string;
     return sendJson(res, 400, googleError(400, `Unsupported upload ${method} uploadType=${uploadType}`));
   }
 
+  /** files.update with uploadType=media: the file's content replaced, its id and name kept (Drive's own behaviour). */
+  async function handleReplace(request: SandboxRequest, owner: string): Promise<void> {
+    const { req, res, method, url } = request;
+    const id = decodeURIComponent(url.pathname.slice('/upload/drive/v3/files/'.length));
+    const file = state.files.find((f) => f.id === id && f.mimeType !== FOLDER);
+    if (method !== 'PATCH' || url.searchParams.get('uploadType') !== 'media') {
+      req.resume();
+      return sendJson(res, 400, googleError(400, `Unsupported upload ${method} uploadType=${url.searchParams.get('uploadType')}`));
+    }
+    if (!file || file.owner !== owner) {
+      req.resume();
+      return sendJson(res, 404, googleError(404, `File not found: ${id}.`));
+    }
+    file.size = await receive(req, file.id);
+    file.modifiedTime = new Date().toISOString();
+    persisted.save();
+    return sendJson(res, 200, publicFile(file));
+  }
+
   return {
     name: 'Google Drive and YouTube',
     routes(routes) {
@@ -230,6 +251,7 @@ export function createGoogleSandbox(options: { dataDir: string; baseUrl: string;
 
       routes
         .streamed('/upload/drive/v3/files', google((request, owner) => handleUpload(request, owner, 'drive')))
+        .streamed('/upload/drive/v3/files/:id', google((request, owner) => handleReplace(request, owner)))
         .streamed('/upload/youtube/v3/videos', google((request, owner) => handleUpload(request, owner, 'youtube')))
         .streamed('/upload/drive/v3/*', noRoute)
         .streamed('/upload/youtube/v3/*', noRoute)

@@ -57,6 +57,7 @@ export type Database = {
           position: number
           posts: Json
           render_version: number
+          review_state: string
           start_seconds: number
           title: string
           updated_at: string
@@ -79,6 +80,7 @@ export type Database = {
           position: number
           posts: Json
           render_version?: number
+          review_state?: string
           start_seconds: number
           title: string
           updated_at?: string
@@ -101,6 +103,7 @@ export type Database = {
           position?: number
           posts?: Json
           render_version?: number
+          review_state?: string
           start_seconds?: number
           title?: string
           updated_at?: string
@@ -146,6 +149,9 @@ export type Database = {
           id: string
           outputs: Json
           progress: number
+          released_at: string | null
+          review_due_at: string | null
+          review_hold: string | null
           stage: string | null
           started_at: string | null
           status: string
@@ -168,6 +174,9 @@ export type Database = {
           id?: string
           outputs?: Json
           progress?: number
+          released_at?: string | null
+          review_due_at?: string | null
+          review_hold?: string | null
           stage?: string | null
           started_at?: string | null
           status?: string
@@ -190,6 +199,9 @@ export type Database = {
           id?: string
           outputs?: Json
           progress?: number
+          released_at?: string | null
+          review_due_at?: string | null
+          review_hold?: string | null
           stage?: string | null
           started_at?: string | null
           status?: string
@@ -215,6 +227,76 @@ export type Database = {
           },
           {
             foreignKeyName: "episode_processing_user_id_fkey"
+            columns: ["user_id"]
+            isOneToOne: false
+            referencedRelation: "profiles"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      episode_transcripts: {
+        Row: {
+          confidence: number | null
+          created_at: string
+          duration_seconds: number
+          edited_at: string | null
+          engine: string
+          episode_id: string | null
+          episode_processing_id: string
+          language: string
+          sentences: Json
+          updated_at: string
+          user_id: string
+          version: number
+          words: Json
+        }
+        Insert: {
+          confidence?: number | null
+          created_at?: string
+          duration_seconds: number
+          edited_at?: string | null
+          engine: string
+          episode_id?: string | null
+          episode_processing_id: string
+          language: string
+          sentences: Json
+          updated_at?: string
+          user_id: string
+          version?: number
+          words: Json
+        }
+        Update: {
+          confidence?: number | null
+          created_at?: string
+          duration_seconds?: number
+          edited_at?: string | null
+          engine?: string
+          episode_id?: string | null
+          episode_processing_id?: string
+          language?: string
+          sentences?: Json
+          updated_at?: string
+          user_id?: string
+          version?: number
+          words?: Json
+        }
+        Relationships: [
+          {
+            foreignKeyName: "episode_transcripts_episode_id_fkey"
+            columns: ["episode_id"]
+            isOneToOne: false
+            referencedRelation: "episodes"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "episode_transcripts_episode_processing_id_fkey"
+            columns: ["episode_processing_id"]
+            isOneToOne: true
+            referencedRelation: "episode_processing"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "episode_transcripts_user_id_fkey"
             columns: ["user_id"]
             isOneToOne: false
             referencedRelation: "profiles"
@@ -491,7 +573,9 @@ export type Database = {
           podcast_title: string | null
           podcast_website: string | null
           post_automatically: boolean
+          posting_hour: number
           profile_image_url: string | null
+          review_window: string
           updated_at: string
           video_intro_path: string | null
           video_outro_path: string | null
@@ -525,7 +609,9 @@ export type Database = {
           podcast_title?: string | null
           podcast_website?: string | null
           post_automatically?: boolean
+          posting_hour?: number
           profile_image_url?: string | null
+          review_window?: string
           updated_at?: string
           video_intro_path?: string | null
           video_outro_path?: string | null
@@ -559,7 +645,9 @@ export type Database = {
           podcast_title?: string | null
           podcast_website?: string | null
           post_automatically?: boolean
+          posting_hour?: number
           profile_image_url?: string | null
+          review_window?: string
           updated_at?: string
           video_intro_path?: string | null
           video_outro_path?: string | null
@@ -569,15 +657,17 @@ export type Database = {
       scheduled_posts: {
         Row: {
           attempts: number
-          clip_id: string
+          clip_id: string | null
           created_at: string
           episode_processing_id: string
           external_id: string | null
           id: string
+          kind: string
           last_error: string | null
           locked_until: string | null
           posted_at: string | null
           provider: Database["public"]["Enums"]["provider"]
+          publish: boolean
           scheduled_for: string
           status: string
           updated_at: string
@@ -585,15 +675,17 @@ export type Database = {
         }
         Insert: {
           attempts?: number
-          clip_id: string
+          clip_id?: string | null
           created_at?: string
           episode_processing_id: string
           external_id?: string | null
           id?: string
+          kind?: string
           last_error?: string | null
           locked_until?: string | null
           posted_at?: string | null
           provider: Database["public"]["Enums"]["provider"]
+          publish?: boolean
           scheduled_for: string
           status?: string
           updated_at?: string
@@ -601,15 +693,17 @@ export type Database = {
         }
         Update: {
           attempts?: number
-          clip_id?: string
+          clip_id?: string | null
           created_at?: string
           episode_processing_id?: string
           external_id?: string | null
           id?: string
+          kind?: string
           last_error?: string | null
           locked_until?: string | null
           posted_at?: string | null
           provider?: Database["public"]["Enums"]["provider"]
+          publish?: boolean
           scheduled_for?: string
           status?: string
           updated_at?: string
@@ -894,11 +988,25 @@ export type Database = {
         }
         Returns: Json
       }
+      approve_episode: {
+        Args: {
+          p_episode_id: string
+        }
+        Returns: undefined
+      }
       cancel_scheduled_post: {
         Args: {
           p_post_id: string
         }
         Returns: Json
+      }
+      change_episode_posts: {
+        Args: {
+          p_action: string
+          p_days?: number
+          p_episode_id: string
+        }
+        Returns: number
       }
       check_episode_submission: {
         Args: never
@@ -982,10 +1090,58 @@ export type Database = {
         }
         Returns: Json
       }
+      review_clip: {
+        Args: {
+          p_action: string
+          p_clip_id: string
+        }
+        Returns: Json
+      }
+      save_transcript: {
+        Args: {
+          p_episode_id: string
+          p_version: number
+          p_words: Json
+        }
+        Returns: Json
+      }
+      set_clip_moment: {
+        Args: {
+          p_clip_id: string
+          p_end_sentence: number
+          p_first_sentence: number
+        }
+        Returns: Json
+      }
       submit_episode: {
         Args: {
           files: string[]
           options?: Json
+        }
+        Returns: Json
+      }
+      update_blog_post: {
+        Args: {
+          p_episode_id: string
+          p_markdown: string
+          p_title: string
+        }
+        Returns: Json
+      }
+      update_clip_texts: {
+        Args: {
+          p_clip_id: string
+          p_posts: Json
+          p_title: string
+        }
+        Returns: Json
+      }
+      update_show_notes: {
+        Args: {
+          p_chapter_titles: Json
+          p_episode_id: string
+          p_keywords: Json
+          p_summary: string
         }
         Returns: Json
       }
