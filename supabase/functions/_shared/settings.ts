@@ -6,6 +6,7 @@ import { isOAuthProviderId, PROVIDERS, type OAuthProviderId } from './domain/con
 import { isLoopbackUrl } from './domain/loopback-url.ts';
 import { oauthProviderConfigFromEnv, type OAuthProviderConfig } from './domain-server/oauth-token-endpoint.ts';
 import { MAX_DELIVERY_ATTEMPTS } from './domain-server/outbox.ts';
+import { PODCAST_FEEDS_BUCKET } from './domain/episodes.ts';
 import { PLAN_TIERS } from './domain/plans.ts';
 import { parseOrigins } from './domain-server/public-address.ts';
 import { misplacedLocalDefaults } from './local-defaults.ts';
@@ -41,6 +42,11 @@ export interface FunctionSettings {
   wordpressSandboxOrigins: string[];
   /** Only with the external automation (deliver-submissions answers 503 without URL and secret). */
   automation: { webhookUrl: string; secret: string; maxAttempts: number; timeoutSeconds: number };
+  /**
+   * Where podcast apps fetch the podcast-feeds bucket, without a trailing slash:
+   * PODCAST_FEEDS_PUBLIC_URL (a CDN or custom domain in front of it), else Storage's public URL.
+   */
+  podcastFeedsUrl: string;
 }
 
 export const FUNCTION_NAMES = [
@@ -50,6 +56,7 @@ export const FUNCTION_NAMES = [
   'oauth-refresh',
   'deliver-submissions',
   'storage-cleanup',
+  'podcast-feeds',
 ] as const;
 export type FunctionName = (typeof FUNCTION_NAMES)[number];
 
@@ -64,6 +71,7 @@ export const requiredSettings: Record<FunctionName, readonly string[]> = {
   'oauth-refresh': [...platform, 'TOKEN_ENCRYPTION_KEYS'],
   'deliver-submissions': [...platform, 'SITE_URL'],
   'storage-cleanup': platform,
+  'podcast-feeds': platform,
 };
 
 const value = (env: Env, name: string) => env[name]?.trim() ?? '';
@@ -125,6 +133,7 @@ export function readFunctionSettings(env: Env, name?: FunctionName): FunctionSet
     problems.push('SITE_URL must be https (http only on this machine)');
   const stripeApiBase = httpUrl(env, 'STRIPE_API_BASE', problems);
   httpUrl(env, 'AUTOMATION_WEBHOOK_URL', problems);
+  const podcastFeedsUrl = httpUrl(env, 'PODCAST_FEEDS_PUBLIC_URL', problems);
   const maxAttempts = positiveInt(env, 'AUTOMATION_MAX_ATTEMPTS', problems);
   const timeoutSeconds = positiveInt(env, 'AUTOMATION_TIMEOUT_SECONDS', problems) ?? 30;
   const allowedOrigins = origins([site?.href ?? '', ...value(env, 'ALLOWED_ORIGIN').split(',')], problems);
@@ -137,13 +146,14 @@ export function readFunctionSettings(env: Env, name?: FunctionName): FunctionSet
   if (problems.length > 0) throw new SettingsError(name, problems);
 
   const siteUrl = site ? site.href.replace(/\/+$/, '') : '';
+  const supabaseUrl = value(env, 'SUPABASE_URL').replace(/\/+$/, '');
   const oauthClients: FunctionSettings['oauthClients'] = {};
   for (const { id } of PROVIDERS) {
     const client = isOAuthProviderId(id) ? oauthProviderConfigFromEnv(id, env) : null;
     if (client) oauthClients[client.id] = client;
   }
   return {
-    supabaseUrl: value(env, 'SUPABASE_URL').replace(/\/+$/, ''),
+    supabaseUrl,
     anonKey: value(env, 'SUPABASE_ANON_KEY'),
     serviceRoleKey: value(env, 'SUPABASE_SERVICE_ROLE_KEY'),
     dbUrl: value(env, 'SUPABASE_DB_URL'),
@@ -168,5 +178,6 @@ export function readFunctionSettings(env: Env, name?: FunctionName): FunctionSet
       maxAttempts: maxAttempts ?? MAX_DELIVERY_ATTEMPTS,
       timeoutSeconds,
     },
+    podcastFeedsUrl: podcastFeedsUrl ? podcastFeedsUrl.href.replace(/\/+$/, '') : `${supabaseUrl}/storage/v1/object/public/${PODCAST_FEEDS_BUCKET}`,
   };
 }
