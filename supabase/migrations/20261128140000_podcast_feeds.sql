@@ -1,7 +1,7 @@
 -- The show's podcast feed, hosted by the product (issue 44, items 1, 2 and 4; docs/decisions.md
 -- "Podcast hosting"). Each onboarded subscriber has one feed: a static RSS file in the public
 -- podcast-feeds bucket (`feeds/<feed key>.xml`, the key random and unguessable), built by the
--- `podcast-feeds` Edge Function from the profile's podcast details and every delivered episode's
+-- `podcast-feed-builder` Edge Function from the profile's podcast details and every delivered episode's
 -- podcast files. Podcast apps fetch it from Storage (and its CDN): no request of theirs reaches
 -- the database. A rebuild is queued here, by triggers, whenever something the feed shows changes;
 -- the function builds the queued feeds (Supabase Cron every minute, and a call at once when a
@@ -66,7 +66,7 @@ security definer
 set search_path = ''
 as $$
 begin
-  perform private.invoke_edge_function('podcast-feeds');
+  perform private.invoke_edge_function('podcast-feed-builder');
 exception when others then
   null;
 end
@@ -351,7 +351,7 @@ on conflict (user_id) do nothing;
 
 -- The builder every minute: feeds due whose immediate call was lost, and failed builds again.
 select cron.schedule(
-  'podcast-feeds',
+  'podcast-feed-builder',
   '* * * * *',
-  $$ select private.invoke_edge_function('podcast-feeds') $$
+  $$ select private.invoke_edge_function('podcast-feed-builder') $$
 );

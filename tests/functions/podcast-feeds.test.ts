@@ -17,7 +17,7 @@ import { config, serviceClient, withDb } from '../support/stack.ts';
 import { createUser, type TestUser } from '../support/users.ts';
 
 const runBuilder = (key: string, method = 'POST') =>
-  fetch(`${config.urls.api}/functions/v1/podcast-feeds`, { method, headers: { authorization: `Bearer ${key}` } });
+  fetch(`${config.urls.api}/functions/v1/podcast-feed-builder`, { method, headers: { authorization: `Bearer ${key}` } });
 
 /** The feed's address as the dashboard gets it, and the feed as a podcast app fetches it. */
 async function fetchFeed(user: TestUser) {
@@ -33,7 +33,7 @@ async function fetchFeed(user: TestUser) {
 
 const appleCategories = new Set(podcastCategoryGroups.map((group) => group.name));
 
-describe('podcast-feeds', () => {
+describe('podcast-feed-builder', () => {
   it('an onboarded show gets a public feed that passes Apple’s required tags, and submission opens without an operator', async () => {
     const user = await onboardedShow();
     const built = await feedBuiltSince(user.id, new Date(0));

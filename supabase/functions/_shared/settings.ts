@@ -6,7 +6,6 @@ import { isOAuthProviderId, PROVIDERS, type OAuthProviderId } from './domain/con
 import { isLoopbackUrl } from './domain/loopback-url.ts';
 import { oauthProviderConfigFromEnv, type OAuthProviderConfig } from './domain-server/oauth-token-endpoint.ts';
 import { MAX_DELIVERY_ATTEMPTS } from './domain-server/outbox.ts';
-import { PODCAST_FEEDS_BUCKET } from './domain/episodes.ts';
 import { PLAN_TIERS } from './domain/plans.ts';
 import { parseOrigins } from './domain-server/public-address.ts';
 import { misplacedLocalDefaults } from './local-defaults.ts';
@@ -43,10 +42,10 @@ export interface FunctionSettings {
   /** Only with the external automation (deliver-submissions answers 503 without URL and secret). */
   automation: { webhookUrl: string; secret: string; maxAttempts: number; timeoutSeconds: number };
   /**
-   * Where podcast apps fetch the podcast-feeds bucket, without a trailing slash:
-   * PODCAST_FEEDS_PUBLIC_URL (a CDN or custom domain in front of it), else Storage's public URL.
+   * PODCAST_FEEDS_PUBLIC_URL without a trailing slash: where podcast apps fetch the podcast feeds'
+   * bucket when a CDN or custom domain is in front of it; null for Storage's own public URL.
    */
-  podcastFeedsUrl: string;
+  podcastFeedsUrl: string | null;
 }
 
 export const FUNCTION_NAMES = [
@@ -56,7 +55,7 @@ export const FUNCTION_NAMES = [
   'oauth-refresh',
   'deliver-submissions',
   'storage-cleanup',
-  'podcast-feeds',
+  'podcast-feed-builder',
 ] as const;
 export type FunctionName = (typeof FUNCTION_NAMES)[number];
 
@@ -71,7 +70,7 @@ export const requiredSettings: Record<FunctionName, readonly string[]> = {
   'oauth-refresh': [...platform, 'TOKEN_ENCRYPTION_KEYS'],
   'deliver-submissions': [...platform, 'SITE_URL'],
   'storage-cleanup': platform,
-  'podcast-feeds': platform,
+  'podcast-feed-builder': platform,
 };
 
 const value = (env: Env, name: string) => env[name]?.trim() ?? '';
@@ -146,14 +145,13 @@ export function readFunctionSettings(env: Env, name?: FunctionName): FunctionSet
   if (problems.length > 0) throw new SettingsError(name, problems);
 
   const siteUrl = site ? site.href.replace(/\/+$/, '') : '';
-  const supabaseUrl = value(env, 'SUPABASE_URL').replace(/\/+$/, '');
   const oauthClients: FunctionSettings['oauthClients'] = {};
   for (const { id } of PROVIDERS) {
     const client = isOAuthProviderId(id) ? oauthProviderConfigFromEnv(id, env) : null;
     if (client) oauthClients[client.id] = client;
   }
   return {
-    supabaseUrl,
+    supabaseUrl: value(env, 'SUPABASE_URL').replace(/\/+$/, ''),
     anonKey: value(env, 'SUPABASE_ANON_KEY'),
     serviceRoleKey: value(env, 'SUPABASE_SERVICE_ROLE_KEY'),
     dbUrl: value(env, 'SUPABASE_DB_URL'),
@@ -178,6 +176,6 @@ export function readFunctionSettings(env: Env, name?: FunctionName): FunctionSet
       maxAttempts: maxAttempts ?? MAX_DELIVERY_ATTEMPTS,
       timeoutSeconds,
     },
-    podcastFeedsUrl: podcastFeedsUrl ? podcastFeedsUrl.href.replace(/\/+$/, '') : `${supabaseUrl}/storage/v1/object/public/${PODCAST_FEEDS_BUCKET}`,
+    podcastFeedsUrl: podcastFeedsUrl ? podcastFeedsUrl.href.replace(/\/+$/, '') : null,
   };
 }

@@ -1,6 +1,6 @@
 // Apple Podcasts' published requirements for a show's RSS feed ("A Podcaster's Guide to RSS",
 // Podcasts Connect help): the tags a feed must carry or it fails Apple's validation. The
-// `podcast-feeds` builder checks each feed it writes, read back by a feed parser, against these;
+// `podcast-feed-builder` function checks each feed it writes, read back by a feed parser, against these;
 // the first feed that passes after onboarding opens episode submission. Words for the subscriber.
 import { podcastCategoryGroups } from '../domain/podcast-categories.ts';
 

@@ -5,8 +5,8 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { PODCAST_FEED_STATUSES, podcastFeedObjectPath, type PodcastFeedAnswer } from '../../_shared/domain/podcast-feed.ts';
-import { settings } from '../../_shared/config.ts';
 import { databaseError } from '../../_shared/database-errors.ts';
+import { podcastFeedsPublicUrl } from '../../_shared/podcast-feed-url.ts';
 import { requireCaller } from '../../_shared/session.ts';
 import { userClient } from '../../_shared/supabase-clients.ts';
 
@@ -28,5 +28,5 @@ podcastFeedRoutes.get('/podcast-feed', async (c) => {
   if (error) throw databaseError(error, 'Could not load your podcast feed');
   if (!data) return c.json({ feed: null } satisfies PodcastFeedAnswer);
   const { feedKey, ...feed } = storedFeedSchema.parse(data);
-  return c.json({ feed: { ...feed, feedUrl: `${settings().podcastFeedsUrl}/${podcastFeedObjectPath(feedKey)}` } } satisfies PodcastFeedAnswer);
+  return c.json({ feed: { ...feed, feedUrl: podcastFeedsPublicUrl(podcastFeedObjectPath(feedKey)) } } satisfies PodcastFeedAnswer);
 });

@@ -9,8 +9,8 @@ import { PODCAST_FEEDS_BUCKET } from '../_shared/domain/episodes.ts';
 import { BRAND_ASSETS_BUCKET } from '../_shared/domain/onboarding.ts';
 import { artworkMessages, artworkProblems, readArtworkHeader } from '../_shared/domain/podcast-artwork.ts';
 import { podcastArtworkObjectPath, podcastChaptersObjectPath, podcastFeedObjectPath } from '../_shared/domain/podcast-feed.ts';
-import { settings } from '../_shared/config.ts';
 import { db } from '../_shared/db.ts';
+import { podcastFeedsPublicUrl } from '../_shared/podcast-feed-url.ts';
 import { isServiceCaller } from '../_shared/service-caller.ts';
 import { serviceClient } from '../_shared/supabase-clients.ts';
 import { generateFeed, jsonChapters, readBack } from './feed.ts';
@@ -59,7 +59,7 @@ const sourceSchema = z.object({
 type Source = z.infer<typeof sourceSchema>;
 type Artwork = Source['artwork'];
 
-const publicUrl = (path: string) => `${settings().podcastFeedsUrl}/${path.split('/').map(encodeURIComponent).join('/')}`;
+const publicUrl = podcastFeedsPublicUrl;
 
 async function sha256Hex(bytes: Uint8Array<ArrayBuffer> | string): Promise<string> {
   const data = typeof bytes === 'string' ? new TextEncoder().encode(bytes) : bytes;
