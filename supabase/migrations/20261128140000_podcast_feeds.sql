@@ -148,47 +148,34 @@ create trigger podcast_episode_files_podcast_feed
   after insert or update or delete on public.podcast_episode_files
   for each row execute function private.podcast_feed_follows_episode_files();
 
--- An episode in the feed renamed.
-create function private.podcast_feed_follows_episode_title()
+-- An episode in the feed renamed, or the content (show notes, chapters) of the processing whose
+-- sound the feed serves changed: the triggers' WHEN says which column; this finds the feed.
+create function private.podcast_feed_follows_episode()
 returns trigger
 language plpgsql
 security definer
 set search_path = ''
 as $$
 begin
-  if new.title is distinct from old.title
-     and exists (select 1 from public.podcast_episode_files f where f.episode_id = new.id) then
+  if exists (select 1 from public.podcast_episode_files f
+              where (tg_table_name = 'episodes' and f.episode_id = new.id)
+                 or (tg_table_name = 'episode_processing' and f.episode_processing_id = new.id)) then
     perform private.request_podcast_feed_build(new.user_id);
   end if;
   return null;
 end
 $$;
-revoke execute on function private.podcast_feed_follows_episode_title() from public, anon, authenticated, service_role;
+revoke execute on function private.podcast_feed_follows_episode() from public, anon, authenticated, service_role;
 
 create trigger episodes_podcast_feed
   after update of title on public.episodes
-  for each row execute function private.podcast_feed_follows_episode_title();
-
--- The content (show notes, chapters) of the processing whose sound the feed serves changed.
-create function private.podcast_feed_follows_episode_content()
-returns trigger
-language plpgsql
-security definer
-set search_path = ''
-as $$
-begin
-  if new.content is distinct from old.content
-     and exists (select 1 from public.podcast_episode_files f where f.episode_processing_id = new.id) then
-    perform private.request_podcast_feed_build(new.user_id);
-  end if;
-  return null;
-end
-$$;
-revoke execute on function private.podcast_feed_follows_episode_content() from public, anon, authenticated, service_role;
+  for each row when (new.title is distinct from old.title)
+  execute function private.podcast_feed_follows_episode();
 
 create trigger episode_processing_podcast_feed
   after update of content on public.episode_processing
-  for each row execute function private.podcast_feed_follows_episode_content();
+  for each row when (new.content is distinct from old.content)
+  execute function private.podcast_feed_follows_episode();
 
 -- Up to p_limit due feeds whose lease ran out (or that never had one), leased for p_lease; skips
 -- rows another run holds, so two runs never build one feed at once.
