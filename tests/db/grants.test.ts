@@ -65,6 +65,7 @@ const relations: Record<string, Grants> = {
   'public.episode_clips': ownRowsRead,
   'public.podcast_episode_files': ownRowsRead,
   'public.episode_transcripts': ownRowsRead,
+  'public.podcast_feeds': ownRowsRead,
   'public.scheduled_posts': ownRowsRead,
   // Server-only: reached through the functions' direct connection (as postgres), never the API.
   'private.stripe_events': none,
@@ -78,6 +79,7 @@ const relations: Record<string, Grants> = {
   'private.account_credential_changes': none,
   'private.storage_usage': { anon: '', authenticated: '', service_role: 'select' },
   'private.checked_episode_files': none,
+  'private.podcast_feed_builds': none,
   'private.processing_plans': none,
   'private.processing_pieces_done': none,
 };
@@ -209,6 +211,17 @@ const functions: Record<string, Grants> = {
   'private.record_clip_render(uuid,text,text,numeric)': exec('service_role'),
   'private.article_published(uuid,bigint,text)': exec('service_role'),
   'private.delivered_plan(uuid)': exec('service_role'),
+  // The feed builder's (20261128140000_podcast_feeds.sql); the queue's triggers run as their owner.
+  'private.claim_podcast_feed_builds(integer,interval)': exec('service_role'),
+  'private.podcast_feed_source(uuid)': exec('service_role'),
+  'private.record_podcast_feed_build(uuid,timestamp with time zone,text[],integer,text,text,text[],jsonb)': exec('service_role'),
+  'private.record_podcast_feed_failure(uuid,text)': exec('service_role'),
+  'private.request_podcast_feed_build(uuid)': exec(),
+  'private.call_podcast_feed_builder()': exec(),
+  'private.podcast_feed_follows_profile()': exec(),
+  'private.podcast_feed_follows_episode_files()': exec(),
+  'private.podcast_feed_follows_episode()': exec(),
+  'public.podcast_feed()': exec('authenticated'),
   'private.brand_asset_exists(text,text[])': exec('authenticated'),
   'private.complete_onboarding()': exec('authenticated'),
   'private.resubmit_submission(uuid,text[],text,jsonb)': exec('authenticated'),

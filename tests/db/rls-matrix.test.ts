@@ -55,6 +55,8 @@ beforeAll(async () => {
       `insert into private.open_episode_uploads (name, user_id, declared_bytes, expires_at) values ($1 || '/uploads/new.mp4', $1::uuid, 1024, now() + interval '1 day')`,
       [owner.id],
     );
+    // Each has a podcast feed (onboarding makes it; the matrix needs the rows alone).
+    await db.query(`insert into public.podcast_feeds (user_id) select unnest($1::uuid[])`, [[owner.id, other.id]]);
     for (const user of [owner, other]) {
       await addObject(db, 'episodes', `${user.id}/uploads/draft.mp4`, 'video/mp4');
       await addCheckedEpisodeFile(db, `${user.id}/uploads/submitted.mp4`);
@@ -92,6 +94,12 @@ function bind(sql: string): { text: string; params: unknown[] } {
 
 // Server-only tables in the unexposed `private` schema: no API role may touch them.
 const privateTables: Record<string, Record<Op, Cell>> = {
+  podcast_feed_builds: {
+    select: { sql: `select chapter_hashes from private.podcast_feed_builds where user_id = $owner`, expect: all('denied') },
+    insert: { sql: `insert into private.podcast_feed_builds (user_id, requested_at) values ($owner, now())`, expect: all('denied') },
+    update: { sql: `update private.podcast_feed_builds set requested_at = null where user_id = $owner`, expect: all('denied') },
+    delete: { sql: `delete from private.podcast_feed_builds where user_id = $owner`, expect: all('denied') },
+  },
   oauth_tokens: {
     select: {
       sql: `select access_token_encrypted from private.oauth_tokens where user_id = $owner`,
@@ -292,6 +300,13 @@ tables.episode_transcripts = {
   },
   update: { sql: `update public.episode_transcripts set version = 9 where user_id = $owner`, expect: all('denied') },
   delete: { sql: `delete from public.episode_transcripts where user_id = $owner`, expect: all('denied') },
+};
+// The show's feed: the owner reads its key and state (their dashboard); the feed builder writes it.
+tables.podcast_feeds = {
+  select: { sql: `select feed_key from public.podcast_feeds where user_id = $owner`, expect: { anon: 'denied', other: 0, owner: 1, admin: 0 } },
+  insert: { sql: `insert into public.podcast_feeds (user_id) values ($new)`, expect: all('denied') },
+  update: { sql: `update public.podcast_feeds set status = 'valid', problems = '{}' where user_id = $owner`, expect: all('denied') },
+  delete: { sql: `delete from public.podcast_feeds where user_id = $owner`, expect: all('denied') },
 };
 tables.scheduled_posts = {
   select: {

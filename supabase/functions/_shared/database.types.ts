@@ -543,6 +543,47 @@ export type Database = {
           },
         ]
       }
+      podcast_feeds: {
+        Row: {
+          built_at: string | null
+          created_at: string
+          episode_count: number
+          feed_key: string
+          problems: string[]
+          status: string
+          updated_at: string
+          user_id: string
+        }
+        Insert: {
+          built_at?: string | null
+          created_at?: string
+          episode_count?: number
+          feed_key?: string
+          problems?: string[]
+          status?: string
+          updated_at?: string
+          user_id: string
+        }
+        Update: {
+          built_at?: string | null
+          created_at?: string
+          episode_count?: number
+          feed_key?: string
+          problems?: string[]
+          status?: string
+          updated_at?: string
+          user_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "podcast_feeds_user_id_fkey"
+            columns: ["user_id"]
+            isOneToOne: true
+            referencedRelation: "profiles"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       profiles: {
         Row: {
           brand_color_primary: string | null
@@ -1053,6 +1094,10 @@ export type Database = {
           bytes: number
           name: string
         }
+        Returns: Json
+      }
+      podcast_feed: {
+        Args: never
         Returns: Json
       }
       post_scheduled_post_now: {

@@ -41,6 +41,11 @@ export interface FunctionSettings {
   wordpressSandboxOrigins: string[];
   /** Only with the external automation (deliver-submissions answers 503 without URL and secret). */
   automation: { webhookUrl: string; secret: string; maxAttempts: number; timeoutSeconds: number };
+  /**
+   * PODCAST_FEEDS_PUBLIC_URL without a trailing slash: where podcast apps fetch the podcast feeds'
+   * bucket when a CDN or custom domain is in front of it; null for Storage's own public URL.
+   */
+  podcastFeedsUrl: string | null;
 }
 
 export const FUNCTION_NAMES = [
@@ -50,6 +55,7 @@ export const FUNCTION_NAMES = [
   'oauth-refresh',
   'deliver-submissions',
   'storage-cleanup',
+  'podcast-feed-builder',
 ] as const;
 export type FunctionName = (typeof FUNCTION_NAMES)[number];
 
@@ -64,6 +70,7 @@ export const requiredSettings: Record<FunctionName, readonly string[]> = {
   'oauth-refresh': [...platform, 'TOKEN_ENCRYPTION_KEYS'],
   'deliver-submissions': [...platform, 'SITE_URL'],
   'storage-cleanup': platform,
+  'podcast-feed-builder': platform,
 };
 
 const value = (env: Env, name: string) => env[name]?.trim() ?? '';
@@ -125,6 +132,7 @@ export function readFunctionSettings(env: Env, name?: FunctionName): FunctionSet
     problems.push('SITE_URL must be https (http only on this machine)');
   const stripeApiBase = httpUrl(env, 'STRIPE_API_BASE', problems);
   httpUrl(env, 'AUTOMATION_WEBHOOK_URL', problems);
+  const podcastFeedsUrl = httpUrl(env, 'PODCAST_FEEDS_PUBLIC_URL', problems);
   const maxAttempts = positiveInt(env, 'AUTOMATION_MAX_ATTEMPTS', problems);
   const timeoutSeconds = positiveInt(env, 'AUTOMATION_TIMEOUT_SECONDS', problems) ?? 30;
   const allowedOrigins = origins([site?.href ?? '', ...value(env, 'ALLOWED_ORIGIN').split(',')], problems);
@@ -168,5 +176,6 @@ export function readFunctionSettings(env: Env, name?: FunctionName): FunctionSet
       maxAttempts: maxAttempts ?? MAX_DELIVERY_ATTEMPTS,
       timeoutSeconds,
     },
+    podcastFeedsUrl: podcastFeedsUrl ? podcastFeedsUrl.href.replace(/\/+$/, '') : null,
   };
 }

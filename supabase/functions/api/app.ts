@@ -11,6 +11,7 @@ import { connectionRoutes } from './routes/connections.ts';
 import { episodePageRoutes } from './routes/episode-page.ts';
 import { episodeRoutes } from './routes/episodes.ts';
 import { onboardingRoutes } from './routes/onboarding.ts';
+import { podcastFeedRoutes } from './routes/podcast-feed.ts';
 import { recoverSessionRoutes } from './routes/recover-session.ts';
 
 const origins = allowedOrigins();
@@ -30,6 +31,7 @@ app.route('/admin', adminRoutes);
 app.route('/', onboardingRoutes);
 app.route('/', connectionRoutes);
 app.route('/', episodeRoutes);
+app.route('/', podcastFeedRoutes);
 // After episodeRoutes, so /episodes/stats is not taken for an episode id.
 app.route('/', episodePageRoutes);
 

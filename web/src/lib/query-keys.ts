@@ -19,6 +19,8 @@ export const queryKeys = {
   /** The profile's podcast website alone (the WordPress dialog reads it from the table). */
   podcastWebsite: ['profile', 'podcast-website'] as const,
   plans: ['plans'] as const,
+  /** The show's podcast feed: its address and state (GET /api/podcast-feed). */
+  podcastFeed: ['podcast-feed'] as const,
   /** The signed-in subscriber's plan change waiting for the period's end (their subscription row). */
   scheduledPlanChange: ['scheduled-plan-change'] as const,
   admin: {

@@ -9,6 +9,7 @@ import { SubmitEpisodePanel } from '@/features/episodes/components/submit-episod
 import { SummaryCards } from '@/features/episodes/components/summary-cards';
 import { ProfileCard } from '@/features/onboarding/components/profile-card';
 import { WelcomeModal } from '@/features/onboarding/components/welcome-modal';
+import { PodcastFeedPanel } from '@/features/podcast-feed/components/podcast-feed-panel';
 import { useCurrentAccount } from '@/lib/current-account';
 import { delays } from '@/lib/delays';
 import { notify } from '@/lib/toast';
@@ -41,6 +42,7 @@ export default function DashboardPage() {
       <SummaryCards />
       <ConnectionsPanel />
       <SubmitEpisodePanel userId={account.id} upgradeAction={<UpgradePlanButton />} />
+      <PodcastFeedPanel />
       <ProfileCard />
       <QuickActions />
       <WelcomeModal />

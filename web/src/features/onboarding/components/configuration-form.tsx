@@ -131,7 +131,7 @@ export function ConfigurationForm({ mode, account, record, onSaved }: Configurat
       {setup && <SetupProgress done={done} required={required} />}
       <PersonalSection number={next()} inputs={inputs} />
       {setup && <PodcastSection number={next()} inputs={inputs} />}
-      <BrandSection number={next()} inputs={inputs} />
+      <BrandSection number={next()} inputs={inputs} podcastArtwork={!setup} />
       <PostSection number={next()} inputs={inputs} />
       <ClipsSection number={next()} inputs={inputs} />
 

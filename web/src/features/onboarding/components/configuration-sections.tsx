@@ -107,7 +107,8 @@ export function PodcastSection({ number, inputs: { form, label, text, select, fi
   );
 }
 
-export function BrandSection({ number, inputs: { select, color, file } }: SectionProps) {
+/** `podcastArtwork`: the artwork slot too (update mode, which has no Podcast Details: the feed's artwork stays replaceable). */
+export function BrandSection({ number, inputs: { select, color, file }, podcastArtwork = false }: SectionProps & { podcastArtwork?: boolean }) {
   return (
     <Section number={number} title={t.sections.brand}>
       {select('brandFont', fontOptions)}
@@ -117,6 +118,7 @@ export function BrandSection({ number, inputs: { select, color, file } }: Sectio
         {color('brandColorTertiary')}
       </div>
       {file('logo')}
+      {podcastArtwork && file('podcastCover')}
     </Section>
   );
 }
