@@ -1,7 +1,8 @@
 // The content engine's stages in a submission (issue 27): the transcript after the analysis, the
 // caption, transcript, show-notes and blog-post files after rendering (the blog post reaches
-// WordPress once the subscriber has reviewed it: platforms/posting.ts). None of them fails the submission: what cannot be made is recorded with the reason
-// (EpisodeContent.problems) and everything that needs no words is still delivered.
+// WordPress once the subscriber has reviewed it: platforms/posting.ts). None of them fails the
+// submission: what cannot be made is recorded with the reason (EpisodeContent.problems) and
+// everything that needs no words is still delivered.
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { podcastLanguages } from '../../supabase/functions/_shared/domain/podcast-languages.ts';
