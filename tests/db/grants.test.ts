@@ -195,6 +195,9 @@ const functions: Record<string, Grants> = {
   'private.next_posting_time(uuid,timestamp with time zone)': exec('authenticated', 'service_role'),
   'private.low_transcript_confidence()': exec('authenticated', 'service_role'),
   'private.x_length(text)': exec('authenticated', 'service_role'),
+  // ...what the page reads of the review (the edits under way are the server's: a definer, owner-checked)...
+  'public.episode_transcript(uuid)': exec('authenticated'),
+  'private.pending_edits(uuid)': exec('authenticated'),
   // ...their helpers, called only inside security definer functions...
   'private.own_clip(uuid)': none,
   'private.own_delivered_processing(uuid)': none,

@@ -89,6 +89,9 @@ describe('the episode page', () => {
     await preview.getByRole('heading', { name: 'Show - clip 01.mp4' }).waitFor();
     await preview.locator('video').waitFor({ state: 'attached' });
 
+    // Each clip's posts, folded under one line: opened to change them.
+    await page.getByLabel('Show the posts of Show - clip 01').click();
+    await page.getByLabel('Show the posts of Show - clip 02').click();
     // Postpone: a past date is refused before anything is sent; a future one moves the post.
     await page.getByRole('button', { name: 'Postpone Show - clip 01 on YouTube' }).click();
     const dialog = page.getByRole('dialog', { name: 'Postpone post' });
@@ -109,7 +112,7 @@ describe('the episode page', () => {
     await page.getByRole('button', { name: 'Cancel Show - clip 01 on LinkedIn' }).click();
     await page.getByRole('dialog', { name: 'Cancel this post?' }).getByRole('button', { name: 'Cancel post' }).click();
     await waitForToast(page, 'Post canceled');
-    await page.getByText('Canceled', { exact: true }).waitFor();
+    await page.getByText('Canceled', { exact: true }).first().waitFor();
     expect((await postRow(seeded.postIds[1])).status).toBe('canceled');
 
     await page.getByRole('button', { name: 'Post Show - clip 02 on X (Twitter) now' }).click();

@@ -1081,6 +1081,12 @@ export type Database = {
         Args: never
         Returns: Json
       }
+      episode_transcript: {
+        Args: {
+          p_episode_id: string
+        }
+        Returns: Json
+      }
       is_admin: {
         Args: never
         Returns: boolean

@@ -10,6 +10,8 @@ export const queryKeys = {
     detail: (id: string) => ['episodes', id] as const,
     /** What the worker made from its words (transcript, show notes, blog post). */
     content: (id: string) => ['episodes', id, 'content'] as const,
+    /** Its transcript as the editor reads it (words, sentences, version). */
+    transcript: (id: string) => ['episodes', id, 'transcript'] as const,
     /** Counts, limit and gating; not an id, so no episode detail can share it. */
     stats: ['episodes', 'stats'] as const,
   },

@@ -26,6 +26,14 @@ export interface ShowNotes {
   keywords: string[];
 }
 
+export interface BlogPost {
+  title: string;
+  /** Markdown (domain/markdown.ts renders it for the episode page and WordPress). */
+  markdown: string;
+  /** The post on the subscriber's WordPress once it is there (a draft, or published). */
+  wordpress: { postId: number; link: string | null; status: 'draft' | 'publish' } | null;
+}
+
 /** A part of the content engine that can be missing on its own. */
 export type ContentStage = 'transcript' | 'captions' | 'show notes' | 'blog post' | 'wordpress';
 
@@ -41,12 +49,7 @@ export interface EpisodeContent {
     text: string;
   } | null;
   showNotes: ShowNotes | null;
-  blogPost: {
-    title: string;
-    markdown: string;
-    /** The post on the subscriber's WordPress, when connected and accepted. */
-    wordpress: { postId: number; link: string | null; status: 'draft' | 'publish' } | null;
-  } | null;
+  blogPost: BlogPost | null;
   /** What was not made, and why, in words for the subscriber. */
   problems: { stage: ContentStage; reason: string }[];
 }
@@ -61,6 +64,19 @@ export interface EpisodeContentAnswer {
 
 const timed = { start: z.number(), time: z.string() };
 
+export const showNotesSchema: z.ZodMiniType<ShowNotes> = z.object({
+  summary: z.string(),
+  chapters: z.array(z.object({ ...timed, title: z.string(), firstSentence: z.number(), endSentence: z.number() })),
+  quotes: z.array(z.object({ ...timed, text: z.string() })),
+  keywords: z.array(z.string()),
+});
+
+export const blogPostSchema: z.ZodMiniType<BlogPost> = z.object({
+  title: z.string(),
+  markdown: z.string(),
+  wordpress: z.nullable(z.object({ postId: z.number(), link: z.nullable(z.string()), status: z.enum(['draft', 'publish']) })),
+});
+
 /** The content as the processing row keeps it (the worker writes it, the api and the SPA read it). */
 export const episodeContentSchema: z.ZodMiniType<EpisodeContent> = z.object({
   transcript: z.nullable(
@@ -72,21 +88,8 @@ export const episodeContentSchema: z.ZodMiniType<EpisodeContent> = z.object({
       text: z.string(),
     }),
   ),
-  showNotes: z.nullable(
-    z.object({
-      summary: z.string(),
-      chapters: z.array(z.object({ ...timed, title: z.string(), firstSentence: z.number(), endSentence: z.number() })),
-      quotes: z.array(z.object({ ...timed, text: z.string() })),
-      keywords: z.array(z.string()),
-    }),
-  ),
-  blogPost: z.nullable(
-    z.object({
-      title: z.string(),
-      markdown: z.string(),
-      wordpress: z.nullable(z.object({ postId: z.number(), link: z.nullable(z.string()), status: z.enum(['draft', 'publish']) })),
-    }),
-  ),
+  showNotes: z.nullable(showNotesSchema),
+  blogPost: z.nullable(blogPostSchema),
   problems: z.array(
     z.object({
       stage: z.enum(['transcript', 'captions', 'show notes', 'blog post', 'wordpress']),

@@ -1,7 +1,8 @@
 // GET /api/episodes/:id: one episode of the caller's with its processing, outputs and posting
-// calendar. While it is queued or processing the page asks again every few seconds; it stops
-// once the episode is delivered or failed.
+// calendar. While it is queued or processing, or the worker still applies the subscriber's edits,
+// the page asks again every few seconds; it stops once the episode is settled.
 import { episodeDetailSchema, isProcessingUnderway } from '@domain/episode-page';
+import { hasPendingEdits } from '@domain/review';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
 import { queryKeys } from '@/lib/query-keys';
@@ -17,7 +18,8 @@ export const episodeQuery = (id: string) =>
   queryOptions({
     queryKey: queryKeys.episodes.detail(id),
     queryFn: () => getEpisode(id),
-    refetchInterval: (query) => (isProcessingUnderway(query.state.data) ? EPISODE_POLL_MS : false),
+    refetchInterval: (query) =>
+      isProcessingUnderway(query.state.data) || hasPendingEdits(query.state.data?.processing?.review) ? EPISODE_POLL_MS : false,
     // A missing episode stays missing: no retries before the page says so.
     retry: false,
   });

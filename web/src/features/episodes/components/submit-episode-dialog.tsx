@@ -3,12 +3,14 @@
 import {
   CLIP_STYLES,
   defaultEpisodeOptions,
-  type EpisodeOptions,
-  episodeOptionsSchemaFor,
   type EpisodeStats,
   EPISODE_MIME_TYPE,
   formatDuration,
+  MAX_EPISODE_TITLE_LENGTH,
   normalizeDaysBetweenClips,
+  submissionOf,
+  submitFormSchemaFor,
+  type SubmitForm,
 } from '@domain/episodes';
 import { type DragEvent, type ReactNode, useId, useState } from 'react';
 import { CheckboxField } from '@/components/checkbox-field';
@@ -23,6 +25,8 @@ import { formatTimeLeft } from '../upload/time-left';
 import { type UploadItem } from '../upload/upload-queue';
 import { useEpisodeUploads } from '../upload/use-episode-uploads';
 import { gateOf } from './gating';
+
+const emptyForm: SubmitForm = { ...defaultEpisodeOptions, title: '', guests: '' };
 
 interface Props {
   userId: string;
@@ -79,7 +83,7 @@ export default function SubmitEpisodeDialog({ userId, stats, open, onClose, upgr
   // The trim times are checked against the uploaded videos' length (when their headers say it)
   // before anything is submitted; the server checks them again.
   const { videoSeconds } = uploads;
-  const form = useZodForm(() => episodeOptionsSchemaFor(videoSeconds), { defaultValues: defaultEpisodeOptions });
+  const form = useZodForm(() => submitFormSchemaFor(videoSeconds), { defaultValues: emptyForm });
   const { errors } = form.formState;
   // Files dragged over the file area: it highlights, and dropping adds them like choosing does.
   const [dragging, setDragging] = useState(false);
@@ -96,7 +100,7 @@ export default function SubmitEpisodeDialog({ userId, stats, open, onClose, upgr
   };
 
   // A refused submission toasts its own words (Form's failure toast, with the spec's fallbacks).
-  const onSubmit = async (options: EpisodeOptions) => {
+  const onSubmit = async (values: SubmitForm) => {
     if (gate) {
       notify.error(g.submissionBlockedTitle, {
         description:
@@ -108,10 +112,10 @@ export default function SubmitEpisodeDialog({ userId, stats, open, onClose, upgr
       notify.error(t.noFilesTitle, { description: t.noFiles });
       return;
     }
-    await submit.mutateAsync({ uploadUrls: uploads.uploadedPaths, episodeData: options });
+    await submit.mutateAsync({ uploadUrls: uploads.uploadedPaths, episodeData: submissionOf(values) });
     notify.success(t.successTitle, { description: t.success });
     uploads.clear();
-    form.reset(defaultEpisodeOptions);
+    form.reset(emptyForm);
     onClose();
   };
 
@@ -228,6 +232,13 @@ export default function SubmitEpisodeDialog({ userId, stats, open, onClose, upgr
 
         <fieldset className="grid gap-3 sm:grid-cols-2">
           <legend className="mb-2 font-semibold">{t.optionsLegend}</legend>
+          <div className="sm:col-span-2">
+            <FormField label={t.episodeTitle} maxLength={MAX_EPISODE_TITLE_LENGTH} error={errors.title?.message} {...form.register('title')} />
+            <p className="mt-1 text-sm text-base-content/70">{t.episodeTitleHint}</p>
+          </div>
+          <div className="sm:col-span-2">
+            <FormField label={t.guests} error={errors.guests?.message} {...form.register('guests')} />
+          </div>
           {videoSeconds !== null && <p className="text-sm text-base-content/70 sm:col-span-2">{t.videoLength(formatDuration(videoSeconds))}</p>}
           <FormField
             label={t.startTimestamp}

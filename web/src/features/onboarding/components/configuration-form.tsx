@@ -55,7 +55,12 @@ export function ConfigurationForm({ mode, account, record, onSaved }: Configurat
   const required = requiredFieldCount(mode);
 
   const onSubmit = async (submitted: ConfigurationValues) => {
-    const fields: OnboardingFields = { postAutomatically: submitted.postAutomatically, isFirstTimeOnboarding: setup };
+    const fields: OnboardingFields = {
+      postAutomatically: submitted.postAutomatically,
+      reviewWindow: submitted.reviewWindow,
+      postingHour: Number(submitted.postingHour),
+      isFirstTimeOnboarding: setup,
+    };
     for (const field of profileTextFields) {
       if (setup || !podcastFields.includes(field)) fields[field] = submitted[field];
     }
