@@ -97,6 +97,11 @@ const testClock = {
   },
 };
 
+// Product functions stay short enough to read at once (docs/decisions.md, "One way for each SPA
+// job"): every line of a function counts, its comments and blank lines too, as a reader scrolls
+// them. tests/unit/function-length.test.ts proves the rule.
+const productFunctionMaxLines = 120;
+
 // Which room may import what, by resolved path (import-x/no-restricted-paths, relative to this
 // file). Tests are outside the rooms (they may reach anything they check); so are scripts/ and
 // bench/. Pure domain code is the only thing two runtimes share: _shared/domain/ (also bundled
@@ -254,6 +259,13 @@ export default tseslint.config(
     files: ['tests/**/*.ts', '**/*.test.{ts,tsx}'],
     plugins: { 'test-clock': testClock },
     rules: { 'test-clock/no-fixed-wait': 'error' },
+  },
+  {
+    // Product code of the SPA, the functions and the local stack (the worker's own change extends
+    // the rule to worker/).
+    files: ['web/**/*.{ts,tsx}', 'supabase/functions/**/*.ts', 'local/**/*.ts'],
+    ignores: ['**/*.test.{ts,tsx}', 'web/src/testing/**'],
+    rules: { 'max-lines-per-function': ['error', { max: productFunctionMaxLines }] },
   },
   {
     files: [
