@@ -2,25 +2,13 @@
 // "Tests run off the real clock"): a wait over 200 ms outside a loop fails whether its length is
 // written as a number or as a constant of the file; a short wait, a poll interval inside a loop
 // and product code pass. The files need not exist.
-import path from 'node:path';
-import { ESLint } from 'eslint';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { snippetLinter } from '../support/lint.ts';
 
-const root = path.join(import.meta.dirname, '..', '..');
-const rule = 'test-clock/no-fixed-wait';
-const eslint = new ESLint({
-  cwd: root,
-  overrideConfigFile: path.join(root, 'eslint.config.js'),
-  ruleFilter: ({ ruleId }) => ruleId === rule,
-});
+const lint = snippetLinter(['test-clock/no-fixed-wait']);
 
-/** How many fixed waits the rule finds in `source` linted as `file` (relative to the repository). */
-async function fixedWaits(file: string, source: string): Promise<number> {
-  const [result] = await eslint.lintText(`${source}\n`, { filePath: path.join(root, file) });
-  const unknownRule = result.messages.find((message) => message.ruleId === null);
-  if (unknownRule) throw new Error(unknownRule.message);
-  return result.messages.filter((message) => message.ruleId === rule).length;
-}
+/** How many fixed waits the rule finds in `source` linted as `file`. */
+const fixedWaits = async (file: string, source: string) => (await lint(file, source)).length;
 
 beforeAll(() => fixedWaits('tests/e2e/fixed-wait-fixture.test.ts', ''), 30_000);
 

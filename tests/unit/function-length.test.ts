@@ -2,22 +2,11 @@
 // "One way for each SPA job"): a longer function fails in the SPA, the functions and the local
 // stack, comments and blank lines counted; one of 120 lines passes, and tests stand outside. The
 // files need not exist.
-import path from 'node:path';
-import { ESLint } from 'eslint';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { snippetLinter } from '../support/lint.ts';
 
-const root = path.join(import.meta.dirname, '..', '..');
-const rule = 'max-lines-per-function';
-const eslint = new ESLint({
-  cwd: root,
-  overrideConfigFile: path.join(root, 'eslint.config.js'),
-  ruleFilter: ({ ruleId }) => ruleId === rule,
-});
-
-async function lengthErrors(file: string, source: string): Promise<string[]> {
-  const [result] = await eslint.lintText(`${source}\n`, { filePath: path.join(root, file) });
-  return result.messages.filter((message) => message.ruleId === rule).map((message) => message.message);
-}
+const lint = snippetLinter(['max-lines-per-function']);
+const lengthErrors = async (file: string, source: string) => (await lint(file, source)).map((message) => message.message);
 
 /** A function of `lines` lines in all: its head, its steps (every third a comment, every fifth blank), its return and its close. */
 function functionOf(lines: number): string {
