@@ -14,8 +14,8 @@ import { episodeContentQuery, isContentMade } from '@/features/episodes/api/get-
 import { hasEditableTranscript, transcriptQuery } from '@/features/episodes/api/get-transcript';
 import { episodeStatsQuery } from '@/features/episodes/api/get-episode-stats';
 import { episodesQuery } from '@/features/episodes/api/get-episodes';
-import { profileRecordQuery } from '@/features/onboarding/api/get-profile-record';
 import { currentAccountQuery } from '@/lib/current-account';
+import { profileRecordQuery } from '@/lib/profile-record';
 import { queryKeys } from '@/lib/query-keys';
 import { hasStoredSession } from '@/lib/supabase';
 import { decideAccess } from './access';

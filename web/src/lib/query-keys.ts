@@ -16,10 +16,8 @@ export const queryKeys = {
     stats: ['episodes', 'stats'] as const,
   },
   connections: ['connections'] as const,
-  /** The profile with its brand assets (GET /api/airtable/user-data). */
+  /** The profile with its brand assets (GET /api/airtable/user-data, lib/profile-record.ts). */
   profile: ['profile'] as const,
-  /** The profile's podcast website alone (the WordPress dialog reads it from the table). */
-  podcastWebsite: ['profile', 'podcast-website'] as const,
   plans: ['plans'] as const,
   /** The show's podcast feed: its address and state (GET /api/podcast-feed). */
   podcastFeed: ['podcast-feed'] as const,

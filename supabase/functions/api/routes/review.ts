@@ -4,7 +4,7 @@
 // (20261128110400_review_before_posting.sql holds every rule: owner only, nothing already out,
 // the platforms' limits); this file only checks the shapes and passes them on.
 import { Hono } from 'hono';
-import type { z } from 'zod/mini';
+import { z } from 'zod';
 import { episodeClipSchema } from '../../_shared/domain/episode-clips.ts';
 import { blogPostSchema, showNotesSchema } from '../../_shared/domain/episode-content.ts';
 import {
@@ -35,9 +35,9 @@ const episodeId = (value: string) => idOf(value, 'No such episode.');
 const clipId = (value: string) => idOf(value, 'No such clip.');
 
 /** The function's answer in `schema`, or its refusal as the error contract says. */
-function answer<T extends z.ZodMiniType>(schema: T, data: unknown, error: DatabaseError | null, action: string): z.infer<T> {
+function answer<T extends z.core.$ZodType>(schema: T, data: unknown, error: DatabaseError | null, action: string): z.infer<T> {
   if (error) throw databaseError(error, action);
-  return schema.parse(data) as z.infer<T>;
+  return z.parse(schema, data);
 }
 
 export const reviewRoutes = new Hono();
