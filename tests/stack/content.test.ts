@@ -7,7 +7,6 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SANDBOX_WORDPRESS_USER } from '../../local/sandbox/oauth/index.ts';
 import type { EpisodeContentAnswer } from '../../supabase/functions/_shared/domain/episode-content.ts';
 import { SANDBOX_OPENAI_API_KEY } from '../../local/sandbox/openai/index.ts';
 import { contentReasons } from '../../worker/pipeline/content-stage.ts';
@@ -18,7 +17,8 @@ import { downloadFromDrive, readySubscriber, sandboxFiles, submit, waitFor, fini
 import { episodeWith, spokenWav, SPEECH_SCRIPT, SPEECH_TOPICS, wordErrorRate } from '../support/speech.ts';
 import { config, withDb } from '../support/stack.ts';
 import { signIn } from '../support/submissions.ts';
-import { createUser, storeOAuthTokens, type TestUser } from '../support/users.ts';
+import { createUser, type TestUser } from '../support/users.ts';
+import { connectWordpress } from '../support/platforms.ts';
 
 /**
  * Word error rate bound for pocketsphinx's general US English model on espeak-ng's voice. We
@@ -41,17 +41,6 @@ beforeAll(() => {
 }, 120_000);
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-async function connectWordpress(user: TestUser, site: string): Promise<void> {
-  await withDb(async (db) => {
-    const { rows } = await db.query<{ id: string }>(
-      `insert into public.oauth_connections (user_id, provider, connected, status, account_label) values ($1, 'wordpress', true, 'connected', $2) returning id`,
-      [user.id, site],
-    );
-    await storeOAuthTokens(db, rows[0].id, user.id, JSON.stringify({ username: SANDBOX_WORDPRESS_USER.username, password: SANDBOX_WORDPRESS_USER.password }), 'unused');
-    await db.query(`update private.oauth_tokens set refresh_token_encrypted = null, site_url = $2 where connection_id = $1`, [rows[0].id, `${config.urls.sandbox}/wordpress/${site}`]);
-  });
-}
 
 const setLanguage = (user: TestUser, language: string) => withDb((db) => db.query(`update public.profiles set podcast_language = $2 where id = $1`, [user.id, language]));
 

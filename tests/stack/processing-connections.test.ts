@@ -3,26 +3,26 @@
 // fails the submission with the reconnect reason, and clips are posted to every connected
 // platform, once each. Renders a 24-second episode, not 2 minutes.
 import { spawnSync } from 'node:child_process';
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { SupabaseClient } from '@supabase/supabase-js';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sandboxClient, type SandboxProvider } from '../../local/sandbox/oauth/settings.ts';
-import { oauthFunctionEnv, SANDBOX_WORDPRESS_USER } from '../../local/sandbox/oauth/index.ts';
+import { oauthFunctionEnv } from '../../local/sandbox/oauth/index.ts';
 import { databaseTokenSource } from '../../worker/platforms/access-token.ts';
 import { loadWorkerConfig } from '../../worker/config.ts';
 import { currentMediaTools } from '../../worker/media/ffmpeg.ts';
 import { workerEnv } from '../../local/worker.ts';
 import { openToken, parseTokenKeyring } from '../../supabase/functions/_shared/domain-server/token-cipher.ts';
 import { useAutomation } from '../support/episodes.ts';
+import { connect, connectWordpress, sandboxGrant, type Grant } from '../support/platforms.ts';
 import { makeFixtures, type Fixtures } from '../support/media.ts';
 import { NOT_TRANSCRIBED, postingHourComes } from '../support/processing.ts';
 import { config, withDb } from '../support/stack.ts';
 import { markEpisodeFilesChecked, signIn, uploadEpisodeObject } from '../support/submissions.ts';
-import { createUser, storeOAuthTokens, type TestUser } from '../support/users.ts';
+import { createUser, type TestUser } from '../support/users.ts';
 
 interface ProcessingRow {
   id: string;
@@ -30,12 +30,6 @@ interface ProcessingRow {
   failure_reason: string | null;
   drive_folder_id: string | null;
   outputs: { name: string; kind: string; driveFileId: string; clipId?: string }[];
-}
-
-interface Grant {
-  state: string;
-  accessToken: string;
-  refreshToken: string;
 }
 
 let dir: string;
@@ -47,46 +41,6 @@ async function sandbox(pathname: string, body?: unknown): Promise<Record<string,
   return (await res.json()) as Record<string, unknown>;
 }
 
-/** A grant from the OAuth sandbox, as a subscriber's consent and the callback's code exchange make one. */
-async function sandboxGrant(provider: SandboxProvider): Promise<Grant> {
-  const client = sandboxClient(provider);
-  const state = randomBytes(12).toString('hex');
-  const verifier = randomBytes(32).toString('base64url');
-  const redirectUri = `${config.urls.web}/oauth/callback`;
-  const consent = await fetch(`${config.urls.sandbox}/oauth/${provider}/authorize`, {
-    method: 'POST',
-    redirect: 'manual',
-    body: new URLSearchParams({
-      client_id: client.id,
-      redirect_uri: redirectUri,
-      scope: 'upload',
-      state,
-      code_challenge: createHash('sha256').update(verifier).digest('base64url'),
-      code_challenge_method: 'S256',
-      decision: 'authorize',
-    }),
-  });
-  const code = new URL(consent.headers.get('location') as string).searchParams.get('code') as string;
-  const res = await fetch(`${config.urls.sandbox}/oauth/${provider}/token`, {
-    method: 'POST',
-    body: new URLSearchParams({ grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: redirectUri, client_id: client.id, client_secret: client.secret }),
-  });
-  const tokens = (await res.json()) as { access_token: string; refresh_token: string };
-  return { state, accessToken: tokens.access_token, refreshToken: tokens.refresh_token };
-}
-
-/** Stores the grant as the subscriber's connection, its access token due within a minute. */
-async function connect(user: TestUser, provider: SandboxProvider, grant: Grant, expiresIn = '1 minute'): Promise<string> {
-  return withDb(async (db) => {
-    const { rows } = await db.query<{ id: string }>(
-      `insert into public.oauth_connections (user_id, provider, connected, status, account_label, expires_at)
-       values ($1, $2, true, 'connected', 'podcaster@example.com', now() + $3::interval) returning id`,
-      [user.id, provider, expiresIn],
-    );
-    await storeOAuthTokens(db, rows[0].id, user.id, grant.accessToken, grant.refreshToken);
-    return rows[0].id;
-  });
-}
 
 /** A subscriber who may submit. Connections, not words: their podcast is in a language the offline engine does not transcribe. */
 async function subscriber(postAutomatically = false) {
@@ -101,17 +55,6 @@ async function subscriber(postAutomatically = false) {
   return { user, client };
 }
 
-/** A WordPress site in the sandbox, connected with its application password as the functions store it. */
-async function connectWordpress(user: TestUser, site: string): Promise<void> {
-  await withDb(async (db) => {
-    const { rows } = await db.query<{ id: string }>(
-      `insert into public.oauth_connections (user_id, provider, connected, status, account_label) values ($1, 'wordpress', true, 'connected', $2) returning id`,
-      [user.id, site],
-    );
-    await storeOAuthTokens(db, rows[0].id, user.id, JSON.stringify({ username: SANDBOX_WORDPRESS_USER.username, password: SANDBOX_WORDPRESS_USER.password }), 'unused');
-    await db.query(`update private.oauth_tokens set refresh_token_encrypted = null, site_url = $2 where connection_id = $1`, [rows[0].id, `${config.urls.sandbox}/wordpress/${site}`]);
-  });
-}
 
 async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;

@@ -33,6 +33,7 @@ interface DriveFileRecord {
 interface YouTubeVideoRecord {
   id: string;
   title: string;
+  description: string;
   privacyStatus: string;
   size: number;
   owner: string;
@@ -161,12 +162,12 @@ class GoogleStore {
 function finishUpload(store: GoogleStore, session: UploadSession, id: string, size: number) {
   if (session.kind === 'youtube') {
     const now = new Date().toISOString();
-    const snippet = (session.metadata.snippet ?? {}) as { title?: string };
+    const snippet = (session.metadata.snippet ?? {}) as { title?: string; description?: string };
     const status = (session.metadata.status ?? {}) as { privacyStatus?: string };
-    const video = { id, title: snippet.title ?? '', privacyStatus: status.privacyStatus ?? 'private', size, owner: session.owner, publishedAt: now };
+    const video = { id, title: snippet.title ?? '', description: snippet.description ?? '', privacyStatus: status.privacyStatus ?? 'private', size, owner: session.owner, publishedAt: now };
     store.state.videos.push(video);
     store.save();
-    return { kind: 'youtube#video', id, snippet: { title: video.title, publishedAt: now }, status: { privacyStatus: video.privacyStatus } };
+    return { kind: 'youtube#video', id, snippet: { title: video.title, description: video.description, publishedAt: now }, status: { privacyStatus: video.privacyStatus } };
   }
   return store.addFile(session.metadata as DriveMetadata, { id, size, owner: session.owner, defaultMimeType: 'application/octet-stream' });
 }

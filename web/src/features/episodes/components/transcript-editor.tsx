@@ -112,18 +112,18 @@ export function TranscriptEditor({ episodeId, transcript, editable }: { episodeI
     });
   const words: WordCorrection[] = [...corrections].map(([index, text]) => ({ index, text: text.trim() }));
   const valid = words.every((word) => word.text.length >= 1 && word.text.length <= MAX_WORD_LENGTH);
-  const onSave = () =>
-    save.mutate(
-      { version: transcript.version, words },
-      {
-        onSuccess: ({ clipIds }) => {
-          notify.success(t.transcriptSavedTitle, { description: t.transcriptSaved(clipIds.length) });
-          setCorrections(new Map());
-          setEditing(null);
-        },
-        onError: (error) => notify.error(t.transcriptFailedTitle, { description: errorMessage(error, t.transcriptFailedTitle) }),
-      },
-    );
+  // Awaited rather than mutate's callbacks: the saved version remounts this editor (its key), and
+  // a remounted caller's callbacks are never called.
+  const onSave = async () => {
+    try {
+      const { clipIds } = await save.mutateAsync({ version: transcript.version, words });
+      notify.success(t.transcriptSavedTitle, { description: t.transcriptSaved(clipIds.length) });
+      setCorrections(new Map());
+      setEditing(null);
+    } catch (error) {
+      notify.error(t.transcriptFailedTitle, { description: errorMessage(error, t.transcriptFailedTitle) });
+    }
+  };
   return (
     <Panel titleId="transcript-title" title={t.transcriptTitle}>
       <p className="text-sm text-base-content/70">{t.transcriptIntro}</p>
@@ -147,7 +147,7 @@ export function TranscriptEditor({ episodeId, transcript, editable }: { episodeI
         <div className="sticky bottom-0 flex flex-col gap-2 rounded-box bg-base-200 p-3 sm:flex-row sm:items-center sm:justify-between">
           <p role="status">{t.corrections(corrections.size)}</p>
           <div className="flex gap-2">
-            <button type="button" className="btn btn-primary btn-sm" onClick={onSave} disabled={!valid || save.isPending}>
+            <button type="button" className="btn btn-primary btn-sm" onClick={() => void onSave()} disabled={!valid || save.isPending}>
               {save.isPending ? t.savingTranscript : t.saveTranscript}
             </button>
             <button type="button" className="btn btn-sm" onClick={() => setCorrections(new Map())} disabled={save.isPending}>
