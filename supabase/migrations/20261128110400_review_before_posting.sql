@@ -731,6 +731,55 @@ begin
 end
 $$;
 
+-- As in 20261128100300_episode_titles_and_guests.sql, and a delivered episode follows its new
+-- title where nothing is out yet: the blog post's title and heading (before WordPress has it), the
+-- clips' posts that name the episode ('From "<title>".'), and the words' files in Drive (written
+-- again by the worker). The Drive folder and the files' names keep the title they were made with.
+create or replace function private.rename_episode(p_episode_id uuid, p_title text)
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_title text := trim(coalesce(p_title, ''));
+  v_old text;
+  v_processing public.episode_processing;
+  v_from_old text;
+  v_from_new text;
+begin
+  if (select auth.uid()) is null then
+    raise exception 'not_authenticated' using errcode = '42501', detail = 'Sign in to rename an episode.';
+  end if;
+  if char_length(v_title) not between 1 and 200 then
+    raise exception 'invalid_title' using errcode = '22023', detail = 'The title must be text of 1 to 200 characters.';
+  end if;
+  select e.title into v_old from public.episodes e where e.id = p_episode_id and e.user_id = (select auth.uid()) for update;
+  if not found then
+    raise exception 'episode_not_found' using errcode = 'PT404', detail = 'No such episode.';
+  end if;
+  update public.episodes set title = v_title, title_confirmed = true where id = p_episode_id;
+  select p.* into v_processing from public.episode_processing p where p.episode_id = p_episode_id order by p.created_at desc limit 1;
+  if v_old is distinct from v_title and found and v_processing.status = 'delivered' then
+    update public.episode_processing
+       set content = jsonb_set(jsonb_set(content,
+             '{blogPost,title}', to_jsonb(v_title || substr(content #>> '{blogPost,title}', char_length(v_old) + 1))),
+             '{blogPost,markdown}', to_jsonb(regexp_replace(content #>> '{blogPost,markdown}', '^# [^\n]*', '# ' || v_title || substr(content #>> '{blogPost,title}', char_length(v_old) + 1))))
+     where id = v_processing.id and jsonb_typeof(content -> 'blogPost') = 'object'
+       and jsonb_typeof(content #> '{blogPost,wordpress}') is distinct from 'object'
+       and starts_with(content #>> '{blogPost,title}', v_old);
+    -- The quoted title as it sits inside the posts' JSON text (quotes and backslashes escaped).
+    v_from_old := (select substr(x, 2, char_length(x) - 2) from (select to_jsonb('From "' || v_old || '"')::text as x) q);
+    v_from_new := (select substr(x, 2, char_length(x) - 2) from (select to_jsonb('From "' || v_title || '"')::text as x) q);
+    update public.episode_clips c set posts = replace(c.posts::text, v_from_old, v_from_new)::jsonb
+     where c.episode_processing_id = v_processing.id
+       and not exists (select 1 from public.scheduled_posts s where s.clip_id = c.id and s.status = 'posted');
+    perform private.request_processing(v_processing.id, 'texts');
+  end if;
+  return jsonb_build_object('id', p_episode_id, 'title', v_title, 'titleConfirmed', true);
+end
+$$;
+
 -- The subscriber's corrections of the transcript: [{index, text}] for the words that change, on
 -- version p_version (another save since answers transcript_changed). Each word keeps its times;
 -- each sentence's text follows its words. The clips whose words changed are rendered again (unless
