@@ -251,6 +251,44 @@ describe('the worker and the subscriber\'s connections', () => {
     expect(videos.filter((v) => v.owner === owners.youtube).map((v) => v.title)).toEqual([title]);
   }, 120_000);
 
+  it('stops at the next step when Google Drive is disconnected mid-job, and a retry after reconnecting reuses the pieces made', async () => {
+    const { user, client } = await subscriber();
+    const grant = await sandboxGrant('google');
+    const connectionId = await connect(user, 'google', grant, '1 hour');
+    const started = Date.now();
+    const episode = await submit(client, user);
+    const { data } = await client.from('episode_processing').select('id').eq('episode_id', episode.id).single();
+    const first = (data as { id: string }).id;
+    const pieces = (processingId: string) =>
+      withDb(async (db) => (await db.query<{ reused: boolean }>(`select reused from private.processing_piece_results where processing_id = $1`, [processingId])).rows);
+    // A piece is made; then the subscriber disconnects Drive.
+    await eventually(async () => ((await pieces(first)).length > 0 ? true : undefined));
+    await withDb((db) => db.query(`delete from public.oauth_connections where id = $1`, [connectionId]));
+    const failed = await finished(client, episode.id);
+    const firstSeconds = (Date.now() - started) / 1000;
+    expect(failed).toMatchObject({ status: 'failed', failure_reason: 'Google Drive is not connected. Please reconnect your Google Drive account.' });
+    const { data: stopped } = await client.from('episode_processing').select('failure_permanent').eq('id', first).single();
+    expect(stopped).toMatchObject({ failure_permanent: false });
+    const made = (await pieces(first)).length;
+
+    // Reconnected and retried: the pieces made are copied, not rendered again.
+    await connect(user, 'google', grant, '1 hour');
+    const token = (await client.auth.getSession()).data.session?.access_token;
+    const retriedAt = Date.now();
+    const retried = await fetch(`${config.urls.api}/functions/v1/api/episodes/${episode.id}/retry`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
+    expect(retried.status).toBe(200);
+    const row = await eventually(async () => {
+      const { data: rows } = await client.from('episode_processing').select('*').eq('episode_id', episode.id).order('created_at', { ascending: false }).limit(1);
+      const latest = rows?.[0] as (ProcessingRow & { id: string }) | undefined;
+      return latest && latest.id !== first && (latest.status === 'delivered' || latest.status === 'failed') ? latest : undefined;
+    }, 90_000);
+    expect(row.status).toBe('delivered');
+    const second = await pieces(row.id);
+    expect(second.filter((piece) => piece.reused)).toHaveLength(made);
+    expect(second.length).toBeGreaterThan(made);
+    console.log(`Drive lost: first attempt stopped after ${firstSeconds.toFixed(1)} s with ${made} piece(s) made; the retry reused them and delivered in ${((Date.now() - retriedAt) / 1000).toFixed(1)} s`);
+  }, 180_000);
+
   it('adopts the folder and a file an interrupted attempt left in Drive instead of making them again', async () => {
     const { user, client } = await subscriber();
     const grant = await sandboxGrant('google');

@@ -74,6 +74,8 @@ export async function joinSubmission(ctx: JobContext, data: PieceJobData, jobSig
   await withTimeLimit(job, jobSignal, async (signal) => {
     const { store, config } = ctx;
     await store.pieceStarted(job.id, config.workerName, 'joining the episode', retry);
+    // The delivery needs Google Drive: a connection lost meanwhile stops here, before the joining.
+    await ctx.tokens.accessToken(userId, 'google');
     await mkdir(config.tempDir, { recursive: true });
     const dir = await mkdtemp(path.join(config.tempDir, `${job.id}-join-`));
     try {
