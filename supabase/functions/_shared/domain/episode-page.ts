@@ -236,6 +236,11 @@ export const postponePostSchema = z.object({
 export type PostponePostPayload = z.infer<typeof postponePostSchema>;
 
 /** Whether the page should keep asking for news: until the processing is delivered or failed. */
+/** A post is due and not yet out (Post now, or its time came): the worker posts it within a minute. */
+export function isPostGoingOut(post: ScheduledPost, now = Date.now()): boolean {
+  return post.status === 'scheduled' && new Date(post.scheduledFor).getTime() <= now;
+}
+
 export function isProcessingUnderway(detail: EpisodeDetail | undefined): boolean {
   const status = detail?.processing?.status;
   return status === 'queued' || status === 'processing';

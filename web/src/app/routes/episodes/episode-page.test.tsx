@@ -186,7 +186,7 @@ describe('the episode page', () => {
     renderPage();
     await userEvent.click(await screen.findByRole('button', { name: 'Preview Show.mp4' }));
     expect(screen.getByTitle('Preview of Show.mp4').getAttribute('src')).toBe('https://drive.google.com/file/d/e1/preview');
-    expect(screen.getByRole('link', { name: 'Open Show.mp4 in Google Drive' }).getAttribute('href')).toBe('https://drive.google.com/file/d/e1/view');
+    expect(screen.getByRole('link', { name: 'Open in Google Drive: Show.mp4' }).getAttribute('href')).toBe('https://drive.google.com/file/d/e1/view');
   });
 
   it('postpones to a future date only, cancels after confirming, and posts now', async () => {

@@ -102,8 +102,14 @@ function ClipCard({ episodeId, clip, posts, transcript, rendering, timeZone }: C
           </button>
         )}
         {driveUrl && (
-          <button type="button" className="btn btn-sm btn-ghost" aria-expanded={previewing} onClick={() => setPreviewing((on) => !on)}>
-            {previewing ? t.hideClip(clip.title) : t.watchClip(clip.title)}
+          <button
+            type="button"
+            className="btn btn-sm btn-ghost"
+            aria-expanded={previewing}
+            aria-label={previewing ? t.hideClip(clip.title) : t.watchClip(clip.title)}
+            onClick={() => setPreviewing((on) => !on)}
+          >
+            {previewing ? t.hideShort : t.watchShort}
           </button>
         )}
       </div>

@@ -3,7 +3,7 @@
 // Postpone, Post now and Cancel for a post still waiting. Folded under one line by default: an
 // episode has a clip per few days on up to four platforms.
 import { PROVIDERS } from '@domain/connection-status';
-import { postAddress, type ScheduledPost } from '@domain/episode-page';
+import { isPostGoingOut, postAddress, type ScheduledPost } from '@domain/episode-page';
 import { formatInZone } from '@domain/review';
 import { lazy, Suspense, useState } from 'react';
 import { ConfirmDialog } from '@/components/confirm-dialog';
@@ -25,7 +25,12 @@ const statusStyles: Record<ScheduledPost['status'], string> = {
   failed: 'badge-error',
   canceled: 'badge-ghost',
 };
-const statusWords = (status: ScheduledPost['status']) => (status === 'held' ? t.heldStatus : p.postStatus[status]);
+/** A post due now (Post now, or its time came) says it is going out, not that it waits. */
+function statusWords(post: ScheduledPost): string {
+  if (post.status === 'held') return t.heldStatus;
+  if (isPostGoingOut(post)) return t.goingOut;
+  return p.postStatus[post.status];
+}
 
 function PostActions({ episodeId, label, post, onOpen }: { episodeId: string; label: string; post: ScheduledPost; onOpen: (kind: 'postpone' | 'cancel') => void }) {
   const postNow = usePostNow(episodeId);
@@ -79,7 +84,7 @@ function CancelDialog({ episodeId, label, post, onClose }: { episodeId: string; 
 /** The line a folded list shows: how many platforms, the first time still to come (or the last), the states. */
 function summaryOf(posts: ScheduledPost[], timeZone: string | null): string {
   const waiting = posts.filter((post) => post.status === 'scheduled').map((post) => post.scheduledFor).sort();
-  const states = [...new Set(posts.map((post) => statusWords(post.status)))].join(', ');
+  const states = [...new Set(posts.map(statusWords))].join(', ');
   const when = waiting[0] ? ` · ${formatInZone(waiting[0], timeZone)}` : '';
   return `${t.platformsSummary(posts.length)}${when} · ${states}`;
 }
@@ -100,7 +105,7 @@ export function PostRows({ episodeId, label, posts, timeZone, link }: { episodeI
               <span className="flex flex-wrap items-center gap-2 text-sm">
                 <span className="font-medium">{platformName(post)}</span>
                 {post.status !== 'held' && <time dateTime={when}>{formatInZone(when, timeZone)}</time>}
-                <span className={`badge badge-sm ${statusStyles[post.status]}`}>{statusWords(post.status)}</span>
+                <span className={`badge badge-sm ${statusStyles[post.status]}`}>{statusWords(post)}</span>
                 {address && (
                   <a className="link" href={address} target="_blank" rel="noreferrer">
                     {t.openPost(platformName(post))}
