@@ -19,8 +19,8 @@ export interface ClipRecord {
   firstSentence?: number;
   endSentence?: number;
   /** 0..1, and why the moment was chosen. */
-  score: number;
-  reason: string;
+  score?: number;
+  reason?: string;
   title: string;
   posts: ClipPosts;
   fileName: string;
