@@ -46,11 +46,12 @@ export interface ClipRange extends Interval {
 }
 
 /**
- * A clip's length, seconds: at least `min`, about `target` once the episode is two minutes long (a
- * quarter of it before), at most `max`. A moment runs from half the target to 1.6 times it, within
+ * A clip's length, seconds: at least `min`, about `target` once the episode is two and a half
+ * minutes long (a fifth of it before: two clips and the gaps around them fit in half), at most `max`. A moment runs from half the target to 1.6 times it, within
  * those. (The subscriber may move a clip to 5-90 s: set_clip_moment.)
  */
 export const CLIP_SECONDS = { min: 5, target: 30, max: 60 } as const;
+const TARGET_SHARE = 5;
 const SHORTEST_OF_TARGET = 0.5;
 const LONGEST_OF_TARGET = 1.6;
 /** A moment scoring under this is no clip, unless the episode has nothing better at all. */
@@ -73,7 +74,7 @@ const WORDS_SHARE = 0.65;
 const SHORTLIST_PER_CLIP = 3;
 
 /** The length aimed at for an episode of `durationSeconds`. */
-export const targetLength = (durationSeconds: number) => Math.min(CLIP_SECONDS.target, Math.max(CLIP_SECONDS.min, durationSeconds / 4));
+export const targetLength = (durationSeconds: number) => Math.min(CLIP_SECONDS.target, Math.max(CLIP_SECONDS.min, durationSeconds / TARGET_SHARE));
 
 function overlap(a: Interval, b: Interval): number {
   return Math.max(0, Math.min(a.end, b.end) - Math.max(a.start, b.start));
@@ -280,54 +281,59 @@ export function spreadClips(durationSeconds: number, count: number): ClipRange[]
 
 /**
  * The stretch's edges moved to pauses within SNAP_SECONDS (the start where speech resumes, the end
- * where a pause begins): as many edges as can move, as little as they can, the clip no longer than
- * the stretch (so the coverage holds), no shorter than the minimum, within its neighbours' bounds.
+ * where a pause begins): as many edges as can move, as little as they can, the clip at least the
+ * minimum and at most SNAP_SECONDS longer than the stretch, within `bounds`. Null when even the
+ * stretch itself is out of them.
  */
-function snapToPauses(stretch: Interval, profile: AudioProfile, bounds: { length: number; notBefore: number; notAfter: number }): Interval {
+function snapToPauses(stretch: Interval, profile: AudioProfile, bounds: Interval): Interval | null {
   const near = (at: number, edge: 'start' | 'end') =>
     profile.silences.map((s) => (edge === 'start' ? s.end : s.start)).filter((t) => Math.abs(t - at) <= SNAP_SECONDS && t >= 0 && t <= profile.durationSeconds);
-  let best = { ...stretch, snapped: 0, moved: 0 };
+  const longest = stretch.end - stretch.start + SNAP_SECONDS;
+  let best: (Interval & { snapped: number; moved: number }) | null = null;
   for (const start of [stretch.start, ...near(stretch.start, 'start')]) {
     for (const end of [stretch.end, ...near(stretch.end, 'end')]) {
-      const length = end - start;
-      if (length > bounds.length + 1e-9 || length < CLIP_SECONDS.min || start < bounds.notBefore || end > bounds.notAfter) continue;
+      if (end - start > longest + 1e-9 || end - start < CLIP_SECONDS.min || start < bounds.start || end > bounds.end) continue;
       const snapped = Number(start !== stretch.start) + Number(end !== stretch.end);
       const moved = Math.abs(start - stretch.start) + Math.abs(end - stretch.end);
-      if (snapped > best.snapped || (snapped === best.snapped && moved < best.moved)) best = { start, end, snapped, moved };
+      if (!best || snapped > best.snapped || (snapped === best.snapped && moved < best.moved)) best = { start, end, snapped, moved };
     }
   }
-  return { start: best.start, end: best.end };
+  return best && { start: best.start, end: best.end };
 }
 
 /**
  * Clips by sound alone: stretches of the target length at least MIN_LIVELY as lively as the
- * liveliest, taken best first by the rules (apart by half a clip), each edge moved to a pause
- * within SNAP_SECONDS when one is there and the clips stay apart. Silence: spread.
+ * liveliest, taken best first, each moved to pauses (snapToPauses) and kept only while the clips
+ * stay apart (half a clip between them) and within the coverage; at least the liveliest. Silence:
+ * spread.
  */
 export function selectClips(profile: AudioProfile, count: number): ClipRange[] {
   const { durationSeconds, windowSeconds } = profile;
   if (count < 1 || durationSeconds < CLIP_SECONDS.min) return [];
   const length = targetLength(durationSeconds);
   const meter = soundMeter(profile);
-  const stretches: (Pickable & { energy: number })[] = [];
-  for (let start = 0; start + length <= durationSeconds + 1e-9; start += windowSeconds) {
-    stretches.push({ start, end: start + length, energy: meter.energy(start, start + length), score: 0, edge: null });
-  }
-  const loudest = Math.max(0, ...stretches.map((s) => s.energy));
+  const stretches: (Interval & { lively: number })[] = [];
+  for (let start = 0; start + length <= durationSeconds + 1e-9; start += windowSeconds) stretches.push({ start, end: start + length, lively: meter.energy(start, start + length) });
+  const loudest = Math.max(0, ...stretches.map((s) => s.lively));
   if (loudest <= 0) return spreadClips(durationSeconds, count);
-  for (const s of stretches) s.score = s.energy / loudest;
+  stretches.forEach((s) => (s.lively /= loudest));
+  stretches.sort((a, b) => b.lively - a.lively || a.start - b.start);
   const gap = Math.max(GAP_SECONDS, length / 2);
-  const picked = pickMoments(stretches, { count, durationSeconds, minScore: MIN_LIVELY, gap, coverage: MAX_COVERAGE });
-  const clips: ClipRange[] = [];
-  picked.forEach((p, i) => {
-    const { start, end } = snapToPauses(p, profile, {
-      length,
-      notBefore: (clips[clips.length - 1]?.end ?? -Infinity) + gap,
-      // The next clip's start moves at most SNAP_SECONDS earlier.
-      notAfter: (picked[i + 1]?.start ?? Infinity) - SNAP_SECONDS - gap,
+  const taken: (Interval & { lively: number })[] = [];
+  let held = 0;
+  for (const stretch of stretches) {
+    if (taken.length >= count || (taken.length && stretch.lively < MIN_LIVELY)) break;
+    const before = taken.filter((t) => t.end <= stretch.start).reduce((end, t) => Math.max(end, t.end + gap), 0);
+    const after = taken.filter((t) => t.start >= stretch.end).reduce((start, t) => Math.min(start, t.start - gap), durationSeconds);
+    const clip = taken.some((t) => overlap(t, stretch) > 0) ? null : snapToPauses(stretch, profile, { start: before, end: after });
+    if (!clip || (taken.length && held + clip.end - clip.start > MAX_COVERAGE * durationSeconds)) continue;
+    taken.push({ ...clip, lively: stretch.lively });
+    held += clip.end - clip.start;
+  }
+  return taken
+    .sort((a, b) => a.start - b.start)
+    .map(({ start, end, lively }) => {
+      const sound = { lively, startsAtPause: meter.atPause(start, 'start'), endsAtPause: meter.atPause(end, 'end') };
+      return { start, end, score: Math.round(soundScore(sound) * 1000) / 1000, reason: soundReason(sound, 'no words'), startsAtPause: sound.startsAtPause, endsAtPause: sound.endsAtPause };
     });
-    const sound = { lively: p.score, startsAtPause: meter.atPause(start, 'start'), endsAtPause: meter.atPause(end, 'end') };
-    clips.push({ start, end, score: Math.round(soundScore(sound) * 1000) / 1000, reason: soundReason(sound, 'no words'), startsAtPause: sound.startsAtPause, endsAtPause: sound.endsAtPause });
-  });
-  return clips;
 }
