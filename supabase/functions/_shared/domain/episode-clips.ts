@@ -42,6 +42,9 @@ export interface EpisodeClip {
   startSeconds: number;
   endSeconds: number;
   title: string;
+  /** How good a moment Castloop found it (0..1), and why it chose it; null for clips from before. */
+  score: number | null;
+  reason: string | null;
   posts: ClipPosts;
   /** The file's name in Drive. */
   fileName: string;
@@ -52,9 +55,6 @@ export interface EpisodeClip {
   driveUrl: string | null;
   /** 1 for the first render; each render after an edit adds one. */
   renderVersion: number;
-  /** How good a moment Castloop found it (0..1), and why it chose it; null for clips from before. */
-  score: number | null;
-  reason: string | null;
 }
 
 export const episodeClipSchema: z.ZodMiniType<EpisodeClip> = z.object({
@@ -63,6 +63,8 @@ export const episodeClipSchema: z.ZodMiniType<EpisodeClip> = z.object({
   startSeconds: z.number(),
   endSeconds: z.number(),
   title: z.string(),
+  score: z.nullable(z.number().check(z.gte(0), z.lte(1))),
+  reason: z.nullable(z.string()),
   posts: clipPostsSchema,
   fileName: z.string(),
   durationSeconds: z.number(),
@@ -71,6 +73,4 @@ export const episodeClipSchema: z.ZodMiniType<EpisodeClip> = z.object({
   driveFileId: z.nullable(z.string()),
   driveUrl: z.nullable(z.string()),
   renderVersion: z.int(),
-  score: z.nullable(z.number().check(z.gte(0), z.lte(1))),
-  reason: z.nullable(z.string()),
 });
