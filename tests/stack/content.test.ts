@@ -6,13 +6,15 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EpisodeContentAnswer } from '../../supabase/functions/_shared/domain/episode-content.ts';
+import type { EpisodeClip } from '../../supabase/functions/_shared/domain/episode-clips.ts';
 import { SANDBOX_OPENAI_API_KEY } from '../../local/sandbox/openai/index.ts';
 import { contentReasons } from '../../worker/pipeline/content-stage.ts';
 import { openaiEngine } from '../../worker/transcript/openai.ts';
 import { useAutomation } from '../support/episodes.ts';
-import { makeFixtures, type Fixtures } from '../support/media.ts';
+import { makeFixtures, probeFile, type Fixtures } from '../support/media.ts';
 import { downloadFromDrive, readySubscriber, sandboxFiles, submit, waitFor, finished, type ProcessingRow } from '../support/processing.ts';
 import { episodeWith, spokenWav, SPEECH_SCRIPT, SPEECH_TOPICS, wordErrorRate } from '../support/speech.ts';
 import { config, withDb } from '../support/stack.ts';
@@ -72,9 +74,49 @@ async function contentOf(client: { auth: { getSession(): Promise<{ data: { sessi
   return fetch(`${config.urls.api}/functions/v1/api/episodes/${episodeId}/content`, { headers: { authorization: `Bearer ${data.session?.access_token}` } });
 }
 
+/** The script's first two sentences (the greeting) and last two (the sign-off), as espeak-ng says them alone: how long each lasts. */
+function scriptEdges(): { greetingEnds: number; signOffStarts: number } {
+  const sentences = SPEECH_SCRIPT.split(/(?<=\.) /);
+  const seconds = (script: string) => probeFile(spokenWav(script)).durationSeconds;
+  // The episode's speech starts 1 s in (episodeWith's lead).
+  return { greetingEnds: 1 + seconds(sentences.slice(0, 2).join(' ')), signOffStarts: 1 + seconds(SPEECH_SCRIPT) - seconds(sentences.slice(-2).join(' ')) };
+}
+
+/**
+ * Issue 42, item 4, on the episode page: fewer clips than Scale's 10, in
+ * order, apart (a gap of seconds between them), together at most half the episode, none the
+ * greeting or the sign-off, each with a score of 0..1 and a reason.
+ */
+async function expectClipsAnEditorWouldChoose(client: SupabaseClient, episodeId: string, mainSeconds: number): Promise<void> {
+  // What the episode page reads (public.episode_page, as its owner).
+  const { data: page, error } = await client.rpc('episode_page', { p_episode_id: episodeId });
+  expect(error).toBeNull();
+  const clips = (page as { processing: { clips: EpisodeClip[] } }).processing.clips;
+  const { greetingEnds, signOffStarts } = scriptEdges();
+  console.log(
+    `clips of the spoken episode (${mainSeconds.toFixed(1)} s, greeting to ${greetingEnds.toFixed(1)} s, sign-off from ${signOffStarts.toFixed(1)} s): ` +
+      clips.map((c) => `${c.startSeconds.toFixed(1)}-${c.endSeconds.toFixed(1)} s, ${c.score}: ${c.reason}`).join(' | '),
+  );
+  expect(clips.length).toBeGreaterThan(0);
+  expect(clips.length).toBeLessThan(10);
+  let held = 0;
+  clips.forEach((clip, i) => {
+    expect(clip.score).toBeGreaterThanOrEqual(0);
+    expect(clip.score).toBeLessThanOrEqual(1);
+    expect(clip.reason).toMatch(/^[A-Z].{10,}\.$/);
+    // Half a second of slack: the greeting's last word and the clip's edge in the pause after it.
+    expect(clip.startSeconds).toBeGreaterThanOrEqual(greetingEnds - 0.5);
+    expect(clip.endSeconds).toBeLessThanOrEqual(signOffStarts + 0.5);
+    if (i > 0) expect(clip.startSeconds - clips[i - 1].endSeconds).toBeGreaterThanOrEqual(1);
+    held += clip.endSeconds - clip.startSeconds;
+  });
+  expect(held).toBeLessThanOrEqual(mainSeconds / 2 + 0.5 * clips.length);
+}
+
 describe('content engine', () => {
-  it('transcribes spoken English and delivers captions, transcript, show notes and a WordPress blog post', async () => {
-    const { user, client, driveToken } = await readySubscriber(media, 'starter');
+  it('transcribes spoken English and delivers captions, transcript, show notes, clips an editor would choose and a WordPress blog post', async () => {
+    // Scale: up to 10 clips, which a 45-second episode has not got (issue 42: they were the episode cut end to end).
+    const { user, client, driveToken } = await readySubscriber(media, 'scale');
     const site = `content-${user.id.slice(0, 8)}`;
     await connectWordpress(user, site);
     await setLanguage(user, 'en');
@@ -139,6 +181,7 @@ describe('content engine', () => {
       expect(c.title).toBeTruthy();
       expect(c.title).not.toBe(c.file_name.replace(/\.mp4$/, ''));
     }
+    await expectClipsAnEditorWouldChoose(client, episode.id, episodeOut.durationSeconds - 2 - 2);
 
     // Show notes and the blog post name the script's topics; chapters carry hh:mm:ss.
     const notes = content!.showNotes!;

@@ -130,6 +130,8 @@ async function assemble(ctx: JobContext, job: ProcessingJob, plan: SubmissionPla
         startSeconds: moment.start,
         endSeconds: moment.end,
         ...(moment.sentences ? { firstSentence: moment.sentences.first, endSentence: moment.sentences.end } : {}),
+        // A plan made before clips had reasons scored on another scale: its clips have neither.
+        ...(moment.reason ? { score: moment.score, reason: moment.reason } : {}),
         title: copy.title,
         posts: copy.posts,
         fileName: delivered.output.name,

@@ -18,6 +18,9 @@ export interface ClipRecord {
   endSeconds: number;
   firstSentence?: number;
   endSentence?: number;
+  /** 0..1, and why the moment was chosen. */
+  score?: number;
+  reason?: string;
   title: string;
   posts: ClipPosts;
   fileName: string;

@@ -16,10 +16,11 @@ import {
   PROCESSING_PIECES_BUCKET,
   videoLimitProblem,
 } from '../../supabase/functions/_shared/domain-server/processing-limits.ts';
-import { PLAN_VERSION, type BrandVideo, type ClipMoment, type SubmissionPlan } from '../../supabase/functions/_shared/domain-server/processing-plan.ts';
+import { PLAN_VERSION, type BrandVideo, type SubmissionPlan } from '../../supabase/functions/_shared/domain-server/processing-plan.ts';
 import { transcriptKeywords } from '../content/show-notes.ts';
 import { ProcessingFailure } from '../failure.ts';
 import { analyseAudio } from '../media/analysis.ts';
+import { spreadClips } from '../media/clip-selection.ts';
 import { probe, probeImage, type MediaInput } from '../media/ffmpeg.ts';
 import { loudnessOf } from '../media/loudness.ts';
 import { copySoundTrack, copyStart, joinParts, planEpisode } from '../media/render.ts';
@@ -107,15 +108,6 @@ async function optionalLogo(ctx: JobContext, dir: string, objectPath: string, si
   const problem = logoSizeProblem(size);
   if (problem) throw new ProcessingFailure(problem, true);
   return file;
-}
-
-function evenlySpaced(durationSeconds: number, count: number): ClipMoment[] {
-  // Without sound there is nothing to rank: clips are spread evenly.
-  const length = Math.min(30, durationSeconds / Math.max(1, count));
-  return Array.from({ length: Math.max(0, Math.min(count, Math.floor(durationSeconds / 5))) }, (_, i) => {
-    const start = (i * durationSeconds) / count;
-    return { start, end: Math.min(durationSeconds, start + length), score: 0, startsAtPause: false, endsAtPause: false };
-  });
 }
 
 /** The submission job: probed, analysed, and planned in pieces for the pool (pieces.ts). */
@@ -229,7 +221,7 @@ async function processJob(ctx: JobContext, job: ProcessingJob, userId: string, s
     await store.progress(job.id, 'analysing', 12);
     // The analysis also measures the loudness the episode and every clip are normalised with.
     const analysis = main.info.hasAudio ? await analyseAudio(sound.file, start, end - start, signal) : null;
-    const clips = analysis ? chooseClips(transcript, analysis, job.clipsPerEpisode, keywords) : evenlySpaced(end - start, job.clipsPerEpisode);
+    const clips = analysis ? await chooseClips(transcript, analysis, job.clipsPerEpisode, keywords, { log: ctx.log }) : spreadClips(end - start, job.clipsPerEpisode);
 
     await store.progress(job.id, 'planning the pieces', 14);
     await savePlan(ctx, boss, job, { ...planSoFar, title, loudness: analysis?.loudness ?? null, clips, transcript, keywords }, queued);

@@ -50,6 +50,9 @@ export interface EpisodeClip {
   firstSentence: number | null;
   endSentence: number | null;
   title: string;
+  /** How good a moment Castloop found it (0..1), and why it chose it; null for clips from before. */
+  score: number | null;
+  reason: string | null;
   posts: ClipPosts;
   /** The file's name in Drive. */
   fileName: string;
@@ -72,6 +75,8 @@ export const episodeClipSchema: z.ZodMiniType<EpisodeClip> = z.object({
   firstSentence: z.nullable(z.int()),
   endSentence: z.nullable(z.int()),
   title: z.string(),
+  score: z.nullable(z.number().check(z.gte(0), z.lte(1))),
+  reason: z.nullable(z.string()),
   posts: clipPostsSchema,
   fileName: z.string(),
   durationSeconds: z.number(),
