@@ -206,8 +206,10 @@ describe('edits', () => {
   it('moves a clip to whole sentences of the transcript and renders it again', async () => {
     await inRolledBackTx(async (db) => {
       const { actor, id, clipIds } = await delivered(db);
+      await db.query(`update public.episode_clips set score = 0.8, reason = 'A complete thought.' where id = $1`, [clipIds[0]]);
       const [{ c }] = await queryAs<{ c: Json }>(db, actor, 'select public.set_clip_moment($1, 1, 4) as c', [clipIds[0]]);
-      expect(c).toMatchObject({ startSeconds: 10, endSeconds: 39, firstSentence: 1, endSentence: 4 });
+      // The subscriber's moment: Castloop's reason for its own no longer applies.
+      expect(c).toMatchObject({ startSeconds: 10, endSeconds: 39, firstSentence: 1, endSentence: 4, score: null, reason: null });
       const { rows } = await db.query(`select kind, clip_ids from private.processing_requests where episode_processing_id = $1`, [id]);
       expect(rows).toEqual([{ kind: 'rerender', clip_ids: [clipIds[0]] }]);
       expect(await runAs(db, actor, 'select public.set_clip_moment($1, 0, 0)', [clipIds[0]])).toMatchObject({ message: 'invalid_clip' });

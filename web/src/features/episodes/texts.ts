@@ -273,6 +273,7 @@ export const reviewTexts = {
   noClips: 'This episode has no clips.',
   clipHeading: (position: number, title: string) => `Clip ${position}: ${title}`,
   clipMoment: (from: string, to: string) => `${from} to ${to} of the episode`,
+  clipReason: (reason: string, score: number | null) => `Why this moment: ${reason}${score === null ? '' : ` (score ${Math.round(score * 100)} of 100)`}`,
   clipState: { pending: 'Not reviewed', approved: 'Approved', dropped: 'Dropped' },
   clipRendering: 'Rendering again with your changes...',
   clipWords: 'Its words',

@@ -48,6 +48,7 @@ const clip = (position: number, overrides: Partial<EpisodeClip> = {}): EpisodeCl
     id: `c${position}`, position, startSeconds: 10 * position, endSeconds: 10 * position + 8, firstSentence: position, endSentence: position + 1,
     title, posts: { youtube: { title, description: '' }, x: { text: title }, linkedin: { text: title }, wordpress: { title, content: '' } },
     fileName: `${title}.mp4`, durationSeconds: 8, width: 1080, height: 1920, driveFileId: null, driveUrl: null, renderVersion: 1, reviewState: 'pending',
+    score: 0.82, reason: 'A question and its answer, complete in itself.',
     ...overrides,
   };
 };
@@ -248,6 +249,8 @@ describe('the episode page', () => {
     );
     renderPage();
     const first = (await screen.findByRole('heading', { name: 'Clip 1: Show - clip 01' })).closest('li')!;
+    // Why Castloop chose it, with its score.
+    expect(within(first).getByText('Why this moment: A question and its answer, complete in itself. (score 82 of 100)')).toBeTruthy();
     expect(within(first).getByText('YouTube')).toBeTruthy();
     expect(within(first).getByText('LinkedIn')).toBeTruthy();
     expect(within(first).getByText('Dec 1, 2026, 10:00 AM (UTC+01:00)')).toBeTruthy();

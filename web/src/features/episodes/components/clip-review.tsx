@@ -81,6 +81,7 @@ function ClipCard({ episodeId, clip, posts, transcript, rendering, timeZone }: C
         <span className={`badge ${stateBadge[clip.reviewState]}`}>{t.clipState[clip.reviewState]}</span>
       </div>
       <p className="text-sm text-base-content/70">{t.clipMoment(clock(clip.startSeconds), clock(clip.endSeconds))}</p>
+      {clip.reason && <p className="text-sm break-words">{t.clipReason(clip.reason, clip.score)}</p>}
       {rendering && (
         <p role="status" className="text-sm">
           <span className="loading loading-spinner loading-xs mr-2" aria-hidden="true" />
