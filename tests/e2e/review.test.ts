@@ -15,7 +15,7 @@ import { useAutomation } from '../support/episodes.ts';
 import { makeFixtures, type Fixtures } from '../support/media.ts';
 import { connect, connectWordpress, sandboxGrant } from '../support/platforms.ts';
 import { downloadFromDrive, postingHourComes, readySubscriber, sandboxFiles } from '../support/processing.ts';
-import { episodeWith, spokenWav } from '../support/speech.ts';
+import { episodeWith, SPEECH_SCRIPT, spokenWav, SPOKEN_WITH_PAUSES, withPauses } from '../support/speech.ts';
 import { config, withDb } from '../support/stack.ts';
 import { expectAccessible, expectOnPage, useBrowser, waitForToast } from './support/browser.ts';
 
@@ -104,7 +104,8 @@ describe('review before posting', () => {
     await expectOnPage(page, '/');
     await page.getByRole('button', { name: 'Submit New Episode' }).click();
     const dialog = page.getByRole('dialog', { name: 'Submit New Episode' });
-    await dialog.getByLabel('Choose MP4 files').setInputFiles(episodeWith({ wav: spokenWav() }));
+    // Paused between sentences: topics the clip choice can tell apart, so there is more than one clip.
+    await dialog.getByLabel('Choose MP4 files').setInputFiles(episodeWith({ wav: spokenWav(withPauses(SPEECH_SCRIPT), SPOKEN_WITH_PAUSES) }));
     await waitForToast(page, 'Files Uploaded Successfully!');
     await dialog.getByLabel('Episode title (optional)').fill('Why Budgets Fail');
     await dialog.getByLabel('Guests (optional, separated by commas)').fill('Ana Ruiz');
