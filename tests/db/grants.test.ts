@@ -199,6 +199,7 @@ const functions: Record<string, Grants> = {
   // A retry reuses an earlier attempt's pieces (20261128110500): the worker's.
   'private.record_piece_result(uuid,text,text,boolean)': exec('service_role'),
   'private.reusable_piece(uuid,text)': exec('service_role'),
+  'private.podcast_artwork_path(uuid)': exec('service_role'),
   // ...what the page reads of the review (the edits under way are the server's: a definer, owner-checked)...
   'public.episode_transcript(uuid)': exec('authenticated'),
   'private.pending_edits(uuid)': exec('authenticated'),

@@ -16,7 +16,9 @@ import { openaiEngine } from '../../worker/transcript/openai.ts';
 import { useAutomation } from '../support/episodes.ts';
 import { makeFixtures, probeFile, type Fixtures } from '../support/media.ts';
 import { downloadFromDrive, readySubscriber, sandboxFiles, submit, waitFor, finished, type ProcessingRow } from '../support/processing.ts';
-import { episodeWith, spokenWav, SPEECH_SCRIPT, SPEECH_TOPICS, wordErrorRate } from '../support/speech.ts';
+import { audioOnlyEpisode, episodeWith, spokenWav, SPEECH_SCRIPT, SPEECH_TOPICS, wordErrorRate } from '../support/speech.ts';
+import { currentMediaTools } from '../../worker/media/ffmpeg.ts';
+import { spawnSync } from 'node:child_process';
 import { config, withDb } from '../support/stack.ts';
 import { signIn } from '../support/submissions.ts';
 import { createUser, type TestUser } from '../support/users.ts';
@@ -225,6 +227,27 @@ describe('content engine', () => {
     const other = await signIn(await createUser('onboarded'));
     expect((await contentOf(other.client, episode.id)).status).toBe(404);
     expect((await contentOf(client, 'not-an-id')).status).toBe(404);
+  }, 300_000);
+
+  it('delivers an audio-only episode as an audiogram: the episode and its clips show a waveform that moves with the sound, with words', async () => {
+    const { user, client, driveToken } = await readySubscriber(media, 'starter', { language: 'en' });
+    const episode = await submit(client, user, { addIntroOutro: false, title: 'Audio Only' }, audioOnlyEpisode(spokenWav()));
+    const row = (await waitFor(client, episode.id, finished, 240_000)) as ProcessingRow & { content: EpisodeContentAnswer['content'] };
+    expect(row).toMatchObject({ status: 'delivered', failure_reason: null });
+    expect(row.content?.transcript).toMatchObject({ engine: 'pocketsphinx' });
+    expect(row.outputs.find((o) => o.kind === 'episode')).toMatchObject({ width: 1280, height: 720 });
+    const clip = row.outputs.find((o) => o.kind === 'clip');
+    // 9:16, at the tests' clip height.
+    expect(clip!.width / clip!.height).toBeCloseTo(9 / 16, 2);
+    // Two moments of the clip a second apart: the waveform's band differs, the artwork above it does not.
+    const file = await downloadFromDrive(dir, clip!.driveFileId, driveToken, 'audiogram-clip.mp4');
+    const frame = (at: number) =>
+      spawnSync(currentMediaTools().ffmpeg, ['-v', 'error', '-ss', String(at), '-i', file, '-frames:v', '1', '-vf', 'scale=108:192,format=gray', '-f', 'rawvideo', '-']).stdout;
+    const [a, b] = [frame(2), frame(3)];
+    const rowDiff = (y: number) => Array.from({ length: 108 }, (_, x) => Math.abs(a[y * 108 + x] - b[y * 108 + x])).reduce((sum, d) => sum + d, 0) / 108;
+    const changed = Array.from({ length: 192 }, (_, y) => y).filter((y) => rowDiff(y) > 8);
+    expect(changed.length).toBeGreaterThan(0);
+    console.log(`audiogram clip: rows that changed in a second ${changed[0]}-${changed.at(-1)} of 192`);
   }, 300_000);
 
   it("transcribes through OpenAI's SDK against the sandbox, which answers in the API's own shapes", async () => {

@@ -95,3 +95,14 @@ export function wordErrorRate(reference: string, hypothesis: string): number {
   }
   return previous[hyp.length] / Math.max(1, ref.length);
 }
+
+/** An audio-only MP4 episode (AAC sound, no picture track) of the WAV, as podcasters record them. */
+export function audioOnlyEpisode(wav: string): string {
+  mkdirSync(cacheDir, { recursive: true });
+  const key = createHash('sha256').update(wav).digest('hex').slice(0, 16);
+  const out = path.join(cacheDir, `audio-only-${key}.mp4`);
+  if (existsSync(out)) return out;
+  run(currentMediaTools().ffmpeg, ['-hide_banner', '-nostdin', '-y', '-loglevel', 'error', '-i', wav, '-vn', '-c:a', 'aac', '-b:a', '96k', `${out}.tmp.mp4`]);
+  run('mv', [`${out}.tmp.mp4`, out]);
+  return out;
+}

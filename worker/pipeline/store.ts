@@ -196,6 +196,12 @@ export class ProcessingStore {
    * Records a piece done and answers its plan's count. Two statements: each piece counts after its
    * own insert has committed, so the last of them sees every piece. Null when the plan is gone.
    */
+  /** The podcast's artwork (brand-assets path), which an audio-only episode's audiogram shows. */
+  async artworkPath(processingId: string): Promise<string | null> {
+    const path = await this.call('private.podcast_artwork_path($1)', [processingId]);
+    return typeof path === 'string' ? path : null;
+  }
+
   /** A rendered piece's file, for a retry of the same episode to reuse (pieceFingerprint). */
   async pieceStored(processingId: string, fingerprint: string, objectPath: string, reused: boolean): Promise<void> {
     await this.call('private.record_piece_result($1, $2, $3, $4)', [processingId, fingerprint, objectPath, reused]);

@@ -21,7 +21,9 @@ import { transcriptKeywords } from '../content/show-notes.ts';
 import { ProcessingFailure } from '../failure.ts';
 import { analyseAudio } from '../media/analysis.ts';
 import { spreadClips } from '../media/clip-selection.ts';
+import { renderAudiogram } from '../media/audiogram.ts';
 import { probe, probeImage, type MediaInput } from '../media/ffmpeg.ts';
+import { brandColours } from '../media/styles.ts';
 import { loudnessOf } from '../media/loudness.ts';
 import { copySoundTrack, copyStart, joinParts, planEpisode } from '../media/render.ts';
 import { downloadObject, uploadObject } from '../platforms/storage.ts';
@@ -64,6 +66,26 @@ async function uploadedPart(ctx: JobContext, job: ProcessingJob, objectPath: str
   const file = await signedUrlForJob(ctx, job, EPISODES_BUCKET, objectPath, signal);
   // Reasons name the subscriber's file, not the URL.
   return { file, info: await probe(file, signal, path.basename(objectPath)) };
+}
+
+/**
+ * An uploaded part as the episode's picture comes from: the upload itself, or for sound with no
+ * picture (issue 44, item 3) its audiogram, drawn with the podcast's artwork (else the logo).
+ */
+async function pictureOf(ctx: JobContext, job: ProcessingJob, part: MediaInput, index: number, dir: string, signal: AbortSignal): Promise<MediaInput> {
+  if (part.info.video) return part;
+  const artworkPath = (await ctx.store.artworkPath(job.id)) ?? job.brand.logoPath;
+  let image: string | undefined;
+  if (artworkPath) {
+    image = path.join(dir, `audiogram-image-${index}${path.extname(artworkPath) || '.png'}`);
+    // A missing artwork draws the audiogram without it rather than failing the episode.
+    await downloadObject(ctx.config, BRAND_ASSETS_BUCKET, artworkPath, image, signal).catch((error: Error) => {
+      ctx.log(`audiogram of ${job.id} without its artwork: ${error.message}`);
+      image = undefined;
+    });
+  }
+  await ctx.store.progress(job.id, 'drawing the audiogram', 3);
+  return renderAudiogram({ audio: part, image, colours: brandColours(job.brand), dir, output: path.join(dir, `audiogram-${index}.mp4`), encode: ctx.config.encode }, signal);
 }
 
 /**
@@ -130,12 +152,16 @@ async function processJob(ctx: JobContext, job: ProcessingJob, userId: string, s
   try {
     await store.progress(job.id, 'reading the upload', 2);
     const parts: MediaInput[] = [];
-    for (const objectPath of job.files) {
+    // An audiogram is drawn here: the pieces read it from Storage, not the upload.
+    let drawn = false;
+    for (const [index, objectPath] of job.files.entries()) {
       const part = await uploadedPart(ctx, job, objectPath, signal);
-      if (!part.info.video) throw ProcessingFailure.unusableInput(`${path.basename(objectPath)} has no video`);
+      if (!part.info.video && !part.info.hasAudio) throw ProcessingFailure.unusableInput(`${path.basename(objectPath)} has neither picture nor sound`);
       const problem = videoLimitProblem(path.basename(objectPath), part.info, job.limits, null);
       if (problem) throw ProcessingFailure.unusableInput(problem);
-      parts.push(part);
+      const picture = await pictureOf(ctx, job, part, index, dir, signal);
+      drawn ||= picture !== part;
+      parts.push(picture);
     }
     const tooLong = episodeLengthProblem(
       parts.reduce((sum, part) => sum + part.info.durationSeconds, 0),
@@ -168,7 +194,7 @@ async function processJob(ctx: JobContext, job: ProcessingJob, userId: string, s
     const planId = newPlanId();
     // The pieces read the episode from Storage: the subscriber's own file, or the parts joined here.
     const mainObject =
-      main === parts[0]
+      main === parts[0] && !drawn
         ? { bucket: EPISODES_BUCKET, path: job.files[0] }
         : { bucket: PROCESSING_PIECES_BUCKET, path: pieceObjectPath(job.id, planId, 'main.mp4') };
     if (mainObject.bucket === PROCESSING_PIECES_BUCKET) await uploadObject(config, mainObject.bucket, mainObject.path, main.file, 'video/mp4', signal);
