@@ -8,7 +8,7 @@
 // By default the episode, 10 minutes, in segments of 60 s (the worker's default): about
 // 35 minutes on a 2-core machine (four pools, one after another); shorter for a trial:
 //   BENCH_SPLIT_SECONDS=60 BENCH_SEGMENT_SECONDS=15 npx tsx bench/processing-split.ts
-// Runs its own stack on CASTLOOP_TEST_PORT_BASE (default 28200) with its own data directory.
+// Runs its own stack on CASTLOOP_TEST_PORT_BASE (default: the first free from 28200) with a data directory of its own.
 import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { runAlone, type Row } from './lib/rows.ts';

@@ -2,19 +2,17 @@
 // Imported only after benchStack has pointed the test support at the bench's own stack.
 import { execFileSync } from 'node:child_process';
 
-/** An onboarded Starter subscriber whose Google Drive is connected (the sandbox's token). */
+/**
+ * An onboarded Starter subscriber whose Google Drive is connected with a grant of the bench's own
+ * OAuth sandbox, so a refresh of its token works as a real one does (the daily refresh job takes
+ * every token due within 26 hours: a token no sandbox issued would be refused there and the
+ * connection marked failed, "Google Drive is not connected", midway through a bench).
+ */
 export async function driveSubscriber() {
-  const { createUser, storeOAuthTokens } = await import('../../tests/support/users.ts');
-  const { withDb } = await import('../../tests/support/stack.ts');
+  const { createUser } = await import('../../tests/support/users.ts');
+  const { connect, sandboxGrant } = await import('../../tests/support/platforms.ts');
   const user = await createUser('onboarded', { tier: 'starter' });
-  await withDb(async (db) => {
-    const { rows } = await db.query(
-      `insert into public.oauth_connections (user_id, provider, connected, status, expires_at)
-       values ($1, 'google', true, 'connected', now() + interval '1 day') returning id`,
-      [user.id],
-    );
-    await storeOAuthTokens(db, rows[0].id, user.id, 'bench-token', 'r');
-  });
+  await connect(user, 'google', await sandboxGrant('google'), '1 hour');
   return user;
 }
 
