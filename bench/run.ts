@@ -3,8 +3,8 @@
 // `npm run bench -- api-auth load` runs only the benches named. A bench that fails prints why and
 // is a FAIL row with its reason; the others still run.
 // `npm run bench -- --smoke [names]`: each bench once at its smallest size (SMOKE below), so a bench
-// cannot break unseen (npm test runs this); only a bench that fails fails it, not a figure over
-// its budget (small sizes are not what the budgets are for).
+// cannot break unseen (CI runs it after npm test: .ci/run); only a bench that fails fails it, not
+// a figure over its budget (small sizes are not what the budgets are for).
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -78,17 +78,7 @@ console.log(`\n${rows.length} figures, ${failed} over budget or failed${broken.l
 if (smoke) {
   const brokenBenches = new Set(broken.map((row) => row.bench));
   console.log(`smallest sizes, seconds per bench: ${Object.entries(seconds).map(([bench, s]) => `${bench} ${s.toFixed(0)}`).join(', ')}`);
-  // A bench that broke fails; a figure over budget at these sizes does not. npm test counts the
-  // report (scripts/test-summary.ts reads vitest's shape: one file per bench, one test in each).
-  if (process.env.BENCH_SMOKE_REPORT) {
-    const testResults = Object.keys(seconds).map((bench) => {
-      const status = brokenBenches.has(bench) ? 'failed' : 'passed';
-      const reason = broken.find((row) => row.bench === bench)?.error;
-      return { name: `bench/${bench}.ts (smallest size)`, status, message: reason, assertionResults: [{ status }] };
-    });
-    const failedBenches = testResults.filter((file) => file.status === 'failed').length;
-    writeFileSync(process.env.BENCH_SMOKE_REPORT, JSON.stringify({ success: failedBenches === 0, numPassedTests: testResults.length - failedBenches, numFailedTests: failedBenches, testResults }));
-  }
+  // A bench that broke fails (exit 1); a figure over budget at these sizes does not.
   console.log(`benches at their smallest size: ${Object.keys(seconds).length - brokenBenches.size} ran, ${brokenBenches.size} broke`);
   process.exitCode = broken.length ? 1 : 0;
 } else {

@@ -34,7 +34,7 @@ if [ "$checks_failed" -ne 0 ]; then
   exit 1
 fi
 
-step "tests (vitest): the unit files (then the benches at their smallest size), the API stack's (db, contract, functions, stack) and the browser's, side by side"
+step "tests (vitest): the unit files, the API stack's (db, contract, functions, stack) and the browser's, side by side"
 # Three runs side by side, each in its own lane: the unit files (no stack), the files against
 # the API stack, and the browser tests (tests/e2e) on a second stack of their own. The stack
 # lanes run one file at a time and spend part of it waiting (on a browser, a worker, a poll),
@@ -47,16 +47,10 @@ rm -f test-results/vitest-*.json
 port_base=${CASTLOOP_TEST_PORT_BASE:-23000}
 prefix() { sed -u "s/^/[$1] /"; }
 status=0
-rm -f test-results/bench-smoke.json
 (
   # At a lower priority: the stack lanes are the long poles, the unit files fill their waits.
   nice -n 5 npx vitest run --project unit \
     --reporter=default --reporter=json --outputFile.json=test-results/vitest-unit.json 2>&1 | prefix unit
-  # Then every bench once at its smallest size (bench/run.ts --smoke), so a bench cannot break
-  # unseen; lower still, in the time the stack lanes spend waiting. Each bench picks free ports
-  # of its own (never the test base) and a data directory of its own.
-  env -u CASTLOOP_TEST_PORT_BASE BENCH_SMOKE_REPORT=test-results/bench-smoke.json \
-    nice -n 10 npx tsx bench/run.ts --smoke 2>&1 | prefix bench
 ) & unit_pid=$!
 # The function files (about 45 s), Storage's and the Stripe sandbox's contract files (about 8 s
 # each) and the RLS matrix (about 8 s) go with the browser tests: the API stack's lane holds the
@@ -81,5 +75,5 @@ wait "$browser_pid" || status=$?
 
 echo "npm test finished in $(( $(date +%s) - started )) s"
 # The plain closing line CI reads: 'N passed, N failed' (files that failed to load count too).
-npx tsx scripts/test-summary.ts test-results/vitest-unit.json test-results/vitest-api.json test-results/vitest-browser.json test-results/bench-smoke.json || status=1
+npx tsx scripts/test-summary.ts test-results/vitest-unit.json test-results/vitest-api.json test-results/vitest-browser.json || status=1
 exit "$status"
