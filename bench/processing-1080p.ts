@@ -82,8 +82,8 @@ export async function bench(): Promise<Row[]> {
     const workerRun = async (round: number): Promise<{ seconds: number; outputs: Output[] }> => {
       const objectPath = await upload(input, `episode-1080p-${round}.mp4`);
       pieceLog.length = 0;
-      const { seconds, outputs } = await processEpisodes(user.id, objectPath);
-      console.log(`worker, round ${round}: ${seconds.toFixed(1)} s (${pieceLog.join('; ')})`);
+      const { seconds, outputs, stages } = await processEpisodes(user.id, objectPath);
+      console.log(`worker, round ${round}: ${seconds.toFixed(1)} s (${pieceLog.join('; ')}); stages from the submission: ${stages.map((s) => `${s.stage} ${s.at.toFixed(1)}`).join(', ')}`);
       return { seconds, outputs: outputs[0] as Output[] };
     };
 

@@ -30,13 +30,15 @@ export async function camera1080p(file: string, seconds: number, fps: number): P
 
 /**
  * Submits `count` episodes of `objectPath` for `userId` at once (as submit_episode records them)
- * and answers the seconds until every one is delivered, with each one's outputs.
+ * and answers the seconds until every one is delivered, with each one's outputs, and when the
+ * first one's stage (episode_processing.stage, as the worker reports it) changed, in seconds from
+ * the submission (polled every 250 ms).
  */
 export async function processEpisodes(
   userId: string,
   objectPath: string,
   options: { count?: number; addLogo?: boolean } = {},
-): Promise<{ seconds: number; outputs: unknown[] }> {
+): Promise<{ seconds: number; outputs: unknown[]; stages: { stage: string; at: number }[] }> {
   const { withDb } = await import('../../tests/support/stack.ts');
   const { count = 1, addLogo = false } = options;
   const began = Date.now();
@@ -53,14 +55,17 @@ export async function processEpisodes(
     }
     return out;
   });
+  const stages: { stage: string; at: number }[] = [];
   for (;;) {
     const { rows } = await withDb((db) =>
-      db.query(`select status, failure_reason, outputs from public.episode_processing where submission_log_id = any ($1)`, [ids]),
+      db.query(`select submission_log_id, status, stage, failure_reason, outputs from public.episode_processing where submission_log_id = any ($1)`, [ids]),
     );
+    const stage = rows.find((row) => row.submission_log_id === ids[0])?.stage as string | null | undefined;
+    if (stage && stages[stages.length - 1]?.stage !== stage) stages.push({ stage, at: (Date.now() - began) / 1000 });
     const failed = rows.find((row) => row.status === 'failed');
     if (failed) throw new Error(`a bench job failed: ${failed.failure_reason}`);
     if (rows.length === count && rows.every((row) => row.status === 'delivered')) {
-      return { seconds: (Date.now() - began) / 1000, outputs: rows.map((row) => row.outputs) };
+      return { seconds: (Date.now() - began) / 1000, outputs: rows.map((row) => row.outputs), stages };
     }
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
