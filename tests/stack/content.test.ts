@@ -215,6 +215,10 @@ describe('content engine', () => {
     const [post] = await wordpressPosts();
     expect(post).toMatchObject({ platform: 'wordpress', text: content!.blogPost!.title, status: 'draft' });
     expect(post.content).toMatch(/^<p>/);
+    // Its link to the episode is public (no YouTube here: the episode's sound in the podcast feed's
+    // bucket), never the private Drive file.
+    expect(post.content).toContain('/storage/v1/object/public/podcast-feeds/');
+    expect(post.content).not.toMatch(/drive\.google\.com|_sandbox\/google\/files/);
     for (const topic of SPEECH_TOPICS) expect(post.content?.toLowerCase()).toContain(topic);
 
     // The app reads it: the owner through the api, nobody else.

@@ -327,6 +327,7 @@ export const reviewTexts = {
 
   calendarZone: (zone: string) => `Times are in your podcast's time zone (${zone}).`,
   blogPostGroup: 'Blog post',
+  fullEpisodeGroup: 'Full episode on YouTube',
   heldStatus: 'Waiting for review',
   goingOut: 'Going out now',
   platformsSummary: (n: number) => `${n} platform(s)`,
