@@ -1,4 +1,4 @@
-import { describeProcessing } from '@domain/processing';
+import { describeProcessing, PERMANENT_FAILURE_ADVICE } from '@domain/processing';
 
 export const doneTexts = {
   title: 'Thanks for Submitting!',
@@ -60,6 +60,8 @@ export const episodeTexts = {
   retried: (title: string) => `${title} is back in the processing queue. It counts toward this month's episodes.`,
   retryFailedTitle: 'Retry Failed',
   retryFailed: 'Could not retry the episode',
+  /** Instead of Retry, for a failure that trying again cannot mend. */
+  permanentFailureAdvice: PERMANENT_FAILURE_ADVICE,
 
   dialogTitle: 'Submit New Episode',
   close: 'Close',
