@@ -80,6 +80,11 @@ export const episodeTexts = {
   interruptedTitle: 'Interrupted uploads',
   interruptedHint: 'Choose the same file again to resume where it stopped.',
   dismissInterrupted: 'Dismiss interrupted uploads',
+  /** The dashboard's notice while the dialog is closed, after a reload interrupted uploads. */
+  resumingNotice: (names: string[]) => `Your upload of ${names.join(', ')} was interrupted by the reload and is continuing where it stopped.`,
+  waitingNotice: (names: string[]) =>
+    `Your upload of ${names.join(', ')} was interrupted. Open Submit New Episode and choose the same file again to resume it.`,
+  showUploads: 'Show uploads',
   dropZone: 'Drag and drop MP4 files here, or choose them below.',
   dropNow: 'Drop the files to upload them.',
   resuming: 'Resuming: continuing where this upload stopped.',
