@@ -80,6 +80,8 @@ const relations: Record<string, Grants> = {
   'private.storage_usage': { anon: '', authenticated: '', service_role: 'select' },
   'private.checked_episode_files': none,
   'private.podcast_feed_builds': none,
+  'private.email_outbox': none,
+  'private.email_unsubscribes': none,
   'private.processing_plans': none,
   'private.processing_pieces_done': none,
 };
@@ -225,6 +227,19 @@ const functions: Record<string, Grants> = {
   'private.podcast_feed_follows_episode_files()': exec(),
   'private.podcast_feed_follows_episode()': exec(),
   'public.podcast_feed()': exec('authenticated'),
+  // Transactional e-mail (20261128170000_transactional_email.sql): the sender's and the api's
+  // (over the functions' own connection), the triggers' run as their owner.
+  'private.claim_emails(integer,interval)': exec('service_role'),
+  'private.record_email_attempt(uuid,boolean,text,interval,boolean)': exec('service_role'),
+  'private.email_unsubscribe(uuid,text)': exec('service_role'),
+  'private.email_essential_kinds()': exec(),
+  'private.call_email_sender()': exec(),
+  'private.queue_email(uuid,text,text,jsonb)': exec(),
+  'private.email_on_episode()': exec(),
+  'private.email_on_processing()': exec(),
+  'private.email_on_submission_log()': exec(),
+  'private.email_on_hosting_ready()': exec(),
+  'private.email_on_connection()': exec(),
   'private.brand_asset_exists(text,text[])': exec('authenticated'),
   'private.complete_onboarding()': exec('authenticated'),
   'private.resubmit_submission(uuid,text[],text,jsonb)': exec('authenticated'),

@@ -100,6 +100,21 @@ const privateTables: Record<string, Record<Op, Cell>> = {
     update: { sql: `update private.podcast_feed_builds set requested_at = null where user_id = $owner`, expect: all('denied') },
     delete: { sql: `delete from private.podcast_feed_builds where user_id = $owner`, expect: all('denied') },
   },
+  email_outbox: {
+    select: { sql: `select recipient from private.email_outbox where user_id = $owner`, expect: all('denied') },
+    insert: {
+      sql: `insert into private.email_outbox (event_key, kind, user_id, recipient) values ('matrix:' || $new, 'delivered', $owner, 'x@example.com')`,
+      expect: all('denied'),
+    },
+    update: { sql: `update private.email_outbox set sent_at = now() where user_id = $owner`, expect: all('denied') },
+    delete: { sql: `delete from private.email_outbox where user_id = $owner`, expect: all('denied') },
+  },
+  email_unsubscribes: {
+    select: { sql: `select kind from private.email_unsubscribes where user_id = $owner`, expect: all('denied') },
+    insert: { sql: `insert into private.email_unsubscribes (user_id, kind) values ($owner, 'delivered')`, expect: all('denied') },
+    update: { sql: `update private.email_unsubscribes set unsubscribed_at = now() where user_id = $owner`, expect: all('denied') },
+    delete: { sql: `delete from private.email_unsubscribes where user_id = $owner`, expect: all('denied') },
+  },
   oauth_tokens: {
     select: {
       sql: `select access_token_encrypted from private.oauth_tokens where user_id = $owner`,
