@@ -66,6 +66,7 @@ const relations: Record<string, Grants> = {
   'public.podcast_episode_files': ownRowsRead,
   'public.episode_transcripts': ownRowsRead,
   'public.podcast_feeds': ownRowsRead,
+  'public.extra_episodes': ownRowsRead,
   'public.scheduled_posts': ownRowsRead,
   // Server-only: reached through the functions' direct connection (as postgres), never the API.
   'private.stripe_events': none,
@@ -229,6 +230,7 @@ const functions: Record<string, Grants> = {
   'public.podcast_feed()': exec('authenticated'),
   // Transactional e-mail (20261128170000_transactional_email.sql): the sender's and the api's
   // (over the functions' own connection), the triggers' run as their owner.
+  'private.record_extra_episode(uuid,text,text,integer,text,timestamp with time zone)': exec('service_role'),
   'private.claim_emails(integer,interval)': exec('service_role'),
   'private.record_email_attempt(uuid,boolean,text,interval,boolean)': exec('service_role'),
   'private.email_unsubscribe(uuid,text)': exec('service_role'),

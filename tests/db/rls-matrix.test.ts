@@ -57,6 +57,8 @@ beforeAll(async () => {
     );
     // Each has a podcast feed (onboarding makes it; the matrix needs the rows alone).
     await db.query(`insert into public.podcast_feeds (user_id) select unnest($1::uuid[])`, [[owner.id, other.id]]);
+    // The owner bought one extra episode, last month (the webhook's record; this month's allowance is another test's).
+    await db.query(`select private.record_extra_episode($1::uuid, 'cs_matrix_' || $1::text, null, 29900, 'usd', now() - interval '40 days')`, [owner.id]);
     for (const user of [owner, other]) {
       await addObject(db, 'episodes', `${user.id}/uploads/draft.mp4`, 'video/mp4');
       await addCheckedEpisodeFile(db, `${user.id}/uploads/submitted.mp4`);
@@ -322,6 +324,16 @@ tables.podcast_feeds = {
   insert: { sql: `insert into public.podcast_feeds (user_id) values ($new)`, expect: all('denied') },
   update: { sql: `update public.podcast_feeds set status = 'valid', problems = '{}' where user_id = $owner`, expect: all('denied') },
   delete: { sql: `delete from public.podcast_feeds where user_id = $owner`, expect: all('denied') },
+};
+// Extra episodes bought on the largest plan: the owner reads their own; only the webhook writes.
+tables.extra_episodes = {
+  select: { sql: `select month from public.extra_episodes where user_id = $owner`, expect: { anon: 'denied', other: 0, owner: 1, admin: 0 } },
+  insert: {
+    sql: `insert into public.extra_episodes (user_id, month, stripe_checkout_session_id) values ($owner, date_trunc('month', now())::date, 'cs_' || $new)`,
+    expect: all('denied'),
+  },
+  update: { sql: `update public.extra_episodes set month = date_trunc('month', now())::date where user_id = $owner`, expect: all('denied') },
+  delete: { sql: `delete from public.extra_episodes where user_id = $owner`, expect: all('denied') },
 };
 tables.scheduled_posts = {
   select: {

@@ -35,6 +35,8 @@ export interface FunctionSettings {
     apiBase: URL | null;
     /** The price id of each plan tier (STRIPE_PRICE_STARTER, _GROWTH, _SCALE). */
     priceIds: Record<string, string>;
+    /** The one-time price of an extra episode on the largest plan (STRIPE_PRICE_EXTRA_EPISODE; '' when not sold). */
+    extraEpisodePriceId: string;
   };
   /** `id:base64` keys, parsed (and refused with a 503) where a token is sealed or opened. */
   tokenEncryptionKeys: string;
@@ -173,6 +175,7 @@ export function readFunctionSettings(env: Env, name?: FunctionName): FunctionSet
       priceIds: Object.fromEntries(
         PLAN_TIERS.map((tier) => [tier, value(env, `STRIPE_PRICE_${tier.toUpperCase()}`)]).filter(([, id]) => id),
       ),
+      extraEpisodePriceId: value(env, 'STRIPE_PRICE_EXTRA_EPISODE'),
     },
     tokenEncryptionKeys: value(env, 'TOKEN_ENCRYPTION_KEYS'),
     wordpressSandboxOrigins: parseOrigins(value(env, 'WORDPRESS_SANDBOX_ORIGINS')),
