@@ -15,3 +15,6 @@ export const introVideoFile = { video: '/intro/platform-introduction.mp4', capti
 
 /** Where subscribers write for help (forgot-password panel, the dashboard's Contact Support). */
 export const supportEmail = (env.VITE_SUPPORT_EMAIL as string | undefined) ?? 'support@castloop.com';
+
+/** Where the largest plan's subscribers ask about Enterprise (the monthly limit's 'Contact sales'). */
+export const salesEmail = (env.VITE_SALES_EMAIL as string | undefined) ?? 'sales@castloop.com';

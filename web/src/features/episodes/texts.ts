@@ -23,6 +23,8 @@ export const gatingTexts = {
     hosting_setup:
       'Your podcast hosting is being configured and will be ready within one business day. Episode submissions will be enabled once setup is complete.',
     monthly_limit: 'Monthly episode submission limit reached. Please upgrade your plan to submit more episodes.',
+    /** On the largest plan there is no upgrade (issue 43, item 4). */
+    monthlyLimitHighestPlan: 'Monthly episode submission limit reached. Buy one more episode for this month, or contact sales about Enterprise.',
     none: 'Episode submission is currently unavailable. Please try again later.',
   },
   /** The orange box on the dashboard's Submit New Episode panel. */
@@ -30,6 +32,8 @@ export const gatingTexts = {
     title: 'Episode submission unavailable',
     monthlyLimit: (limit: number) => `Monthly limit reached. Your plan allows ${limit} episode(s) per month.`,
     monthlyLimitHint: 'Upgrade your plan or wait until next month to submit more episodes.',
+    monthlyLimitHintHighestPlan: 'You are on our largest plan: buy one more episode for this month, contact sales about Enterprise, or wait until next month.',
+    extraEpisodes: (n: number) => `This month also has ${n} extra episode(s) you bought.`,
     /** When hosting setup began: 'Hosting setup started 2 days ago.' */
     hostingStarted: (ago: string) => `Hosting setup started ${ago}.`,
   },

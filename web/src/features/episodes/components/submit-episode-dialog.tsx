@@ -1,6 +1,7 @@
 // The Submit New Episode dialog (spec sections 2, 4, 5 and 8): resumable uploads of up to 10
 // MP4 files, the options form, and the submit button labelled by the gating.
 import { defaultEpisodeOptions, type EpisodeStats, submissionOf, submitFormSchemaFor, type SubmitForm } from '@domain/episodes';
+import { isHighestPlan } from '@domain/plans';
 import { type ReactNode, useEffect } from 'react';
 import { Form, useZodForm } from '@/components/form';
 import { Modal } from '@/components/modal';
@@ -78,7 +79,7 @@ export default function SubmitEpisodeDialog({ userId, stats, open, onClose, upgr
     >
       {gate && (
         <div role="alert" className="alert alert-warning">
-          <span>{g.banner[gate]}</span>
+          <span>{gate === 'monthly_limit' && isHighestPlan(stats.subscriptionTier) ? g.banner.monthlyLimitHighestPlan : g.banner[gate]}</span>
           {gate === 'monthly_limit' && upgradeAction}
         </div>
       )}
