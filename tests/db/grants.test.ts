@@ -66,6 +66,7 @@ const relations: Record<string, Grants> = {
   'public.podcast_episode_files': ownRowsRead,
   'public.episode_transcripts': ownRowsRead,
   'public.podcast_feeds': ownRowsRead,
+  'public.extra_episodes': ownRowsRead,
   'public.scheduled_posts': ownRowsRead,
   // Server-only: reached through the functions' direct connection (as postgres), never the API.
   'private.stripe_events': none,
@@ -81,6 +82,8 @@ const relations: Record<string, Grants> = {
   'private.storage_usage': { anon: '', authenticated: '', service_role: 'select' },
   'private.checked_episode_files': none,
   'private.podcast_feed_builds': none,
+  'private.email_outbox': none,
+  'private.email_unsubscribes': none,
   'private.processing_plans': none,
   'private.processing_pieces_done': none,
 };
@@ -232,6 +235,20 @@ const functions: Record<string, Grants> = {
   'private.podcast_feed_follows_episode_files()': exec(),
   'private.podcast_feed_follows_episode()': exec(),
   'public.podcast_feed()': exec('authenticated'),
+  // Transactional e-mail (20261128170000_transactional_email.sql): the sender's and the api's
+  // (over the functions' own connection), the triggers' run as their owner.
+  'private.record_extra_episode(uuid,text,text,integer,text,timestamp with time zone)': exec('service_role'),
+  'private.claim_emails(integer,interval)': exec('service_role'),
+  'private.record_email_attempt(uuid,boolean,text,interval,boolean)': exec('service_role'),
+  'private.email_unsubscribe(uuid,text)': exec('service_role'),
+  'private.email_essential_kinds()': exec(),
+  'private.call_email_sender()': exec(),
+  'private.queue_email(uuid,text,text,jsonb)': exec(),
+  'private.email_on_episode()': exec(),
+  'private.email_on_processing()': exec(),
+  'private.email_on_submission_log()': exec(),
+  'private.email_on_hosting_ready()': exec(),
+  'private.email_on_connection()': exec(),
   'private.brand_asset_exists(text,text[])': exec('authenticated'),
   'private.complete_onboarding()': exec('authenticated'),
   'private.resubmit_submission(uuid,text[],text,jsonb)': exec('authenticated'),

@@ -130,7 +130,8 @@ describe('the walk findings', () => {
     await page.goto('/onboarding');
     await expectOnPage(page, '/onboarding');
 
-    // No intro video is configured for the test stack: the card shows its text and no player.
+    // No intro video is configured for the test stack: the card embeds no other site's player (it
+    // plays the app's own video: rough-edges.test.ts).
     const intro = page.getByRole('region', { name: 'Platform Introduction' });
     await intro.getByText(/A short tour of how Castloop/).waitFor();
     expect(await page.locator('iframe').count()).toBe(0);
