@@ -15,8 +15,12 @@ import type { DeliveredFile } from './manifest.ts';
 import { captionCues, plainTranscript, toSrt, toWebVtt, transcriptSlice } from '../content/caption-files.ts';
 import { transcriptionEngine } from '../transcript/engine.ts';
 import type { Transcript } from '../../supabase/functions/_shared/domain/transcript.ts';
+import type { BlogArticle, EpisodeWriting } from '../../supabase/functions/_shared/domain-server/episode-writing.ts';
 import { blogPost } from '../content/blog-post.ts';
-import { showNotes, showNotesMarkdown } from '../content/show-notes.ts';
+import { showNotesMarkdown } from '../content/show-notes.ts';
+import { writeEpisode } from '../writing/stage.ts';
+import type { WritingClip } from '../writing/writing.ts';
+import type { JobContext } from './job-context.ts';
 
 const NO_WORDS = 'no transcript, captions, show notes or blog post were made';
 
@@ -76,6 +80,25 @@ export async function transcribeStage(
   return { transcript, content };
 }
 
+/**
+ * The episode's texts written by the configured engine (worker/writing), its spend recorded, and
+ * the content kept with the titles it suggests and, when the offline engine had to write them, why.
+ */
+export async function writingStage(
+  ctx: JobContext,
+  job: ProcessingJob,
+  words: { transcript: Transcript; clips: WritingClip[]; at: number },
+  content: EpisodeContent,
+  signal: AbortSignal,
+): Promise<EpisodeWriting> {
+  await ctx.store.progress(job.id, 'writing the texts', 13);
+  const outcome = await writeEpisode(ctx.config.writing, { language: job.language, podcast: job.podcast, episode: job, ...words }, signal);
+  await ctx.store.writingUsage(job.id, outcome.spend);
+  const kept: EpisodeContent = { ...content, titleSuggestions: outcome.writing.titles, problems: content.problems.filter((p) => p.stage !== 'writing') };
+  await ctx.store.content(job.id, outcome.problem ? withProblem(kept, 'writing', outcome.problem) : kept);
+  return outcome.writing;
+}
+
 /** Text files written to `dir` for the delivery, each with what the processing row records of it. */
 export function textFiles(dir: string) {
   const files: DeliveredFile[] = [];
@@ -119,14 +142,15 @@ export async function writeContentFiles(input: {
   base: string;
   episodeTitle: string;
   transcript: Transcript;
+  /** The show notes the writing engine wrote (times in the episode file). */
+  notes: ShowNotes;
   content: EpisodeContent;
   episode: { name: string; durationSeconds: number; introSeconds: number };
   clips: { name: string; durationSeconds: number; from: number; to: number; introSeconds: number }[];
 }): Promise<{ files: DeliveredFile[]; content: EpisodeContent }> {
-  const { transcript, episode } = input;
+  const { transcript, notes } = input;
   const texts = textFiles(input.dir);
-  const notes = showNotes(transcript, episode.introSeconds);
-  const text = await writeEpisodeTexts(texts, { ...input, notes });
+  const text = await writeEpisodeTexts(texts, input);
   for (const clip of input.clips) await texts.captions(clip.name, clip.durationSeconds, transcriptSlice(transcript, clip.from, clip.to, clip.introSeconds));
   const content: EpisodeContent = {
     ...input.content,
@@ -136,10 +160,9 @@ export async function writeContentFiles(input: {
   return { files: texts.files, content };
 }
 
-/** The blog post's Markdown file; the link is the episode's Drive address once it is there. */
-export async function writeBlogPost(dir: string, base: string, episodeTitle: string, transcript: Transcript, content: EpisodeContent, link: string | null) {
-  if (!content.showNotes) return null;
-  const post = blogPost({ episodeTitle, notes: content.showNotes, transcript, link });
+/** The blog post's Markdown file from the written article; the link is the episode's Drive address once it is there. */
+export async function writeBlogPost(dir: string, base: string, article: BlogArticle, link: string | null) {
+  const post = blogPost(article, link);
   const file = path.join(dir, 'blog-post.md');
   await writeFile(file, post.markdown, 'utf8');
   return { post, file, name: `${base} - blog post.md` };

@@ -26,8 +26,12 @@ export interface ShowNotes {
   keywords: string[];
 }
 
-/** A part of the content engine that can be missing on its own. */
-export type ContentStage = 'transcript' | 'captions' | 'show notes' | 'blog post' | 'wordpress';
+/**
+ * A part of the content engine that can be missing on its own; `writing`: the configured writing
+ * engine could not write, and the offline one wrote the texts instead (the reason says why).
+ */
+export const CONTENT_STAGES = ['transcript', 'captions', 'show notes', 'blog post', 'wordpress', 'writing'] as const;
+export type ContentStage = (typeof CONTENT_STAGES)[number];
 
 export interface EpisodeContent {
   transcript: {
@@ -41,6 +45,8 @@ export interface EpisodeContent {
     text: string;
   } | null;
   showNotes: ShowNotes | null;
+  /** Titles the writing engine suggests, best first (the first is the episode's until the subscriber gives one). */
+  titleSuggestions?: string[];
   blogPost: {
     title: string;
     markdown: string;
@@ -61,6 +67,15 @@ export interface EpisodeContentAnswer {
 
 const timed = { start: z.number(), time: z.string() };
 
+export const quoteSchema: z.ZodMiniType<Quote> = z.object({ ...timed, text: z.string() });
+
+export const showNotesSchema: z.ZodMiniType<ShowNotes> = z.object({
+  summary: z.string(),
+  chapters: z.array(z.object({ ...timed, title: z.string(), firstSentence: z.number(), endSentence: z.number() })),
+  quotes: z.array(quoteSchema),
+  keywords: z.array(z.string()),
+});
+
 /** The content as the processing row keeps it (the worker writes it, the api and the SPA read it). */
 export const episodeContentSchema: z.ZodMiniType<EpisodeContent> = z.object({
   transcript: z.nullable(
@@ -72,14 +87,8 @@ export const episodeContentSchema: z.ZodMiniType<EpisodeContent> = z.object({
       text: z.string(),
     }),
   ),
-  showNotes: z.nullable(
-    z.object({
-      summary: z.string(),
-      chapters: z.array(z.object({ ...timed, title: z.string(), firstSentence: z.number(), endSentence: z.number() })),
-      quotes: z.array(z.object({ ...timed, text: z.string() })),
-      keywords: z.array(z.string()),
-    }),
-  ),
+  showNotes: z.nullable(showNotesSchema),
+  titleSuggestions: z.optional(z.array(z.string())),
   blogPost: z.nullable(
     z.object({
       title: z.string(),
@@ -89,7 +98,7 @@ export const episodeContentSchema: z.ZodMiniType<EpisodeContent> = z.object({
   ),
   problems: z.array(
     z.object({
-      stage: z.enum(['transcript', 'captions', 'show notes', 'blog post', 'wordpress']),
+      stage: z.enum(CONTENT_STAGES),
       reason: z.string(),
     }),
   ),
