@@ -46,8 +46,18 @@ export function articleTitle(episodeTitle: string, keywords: readonly string[]):
   return news.length ? `${episodeTitle}: ${listTitle(news)}` : episodeTitle;
 }
 
-/** The offline engine's article: the summary, then a section per topic of its longest sentences, then the quotes. */
-export function extractiveArticle(input: { episodeTitle: string; notes: ShowNotes; sections: readonly TopicSection[]; transcript: Pick<Transcript, 'sentences'> }): BlogArticle {
+/**
+ * The offline engine's article: the summary, then a section per topic of its longest sentences,
+ * then the quotes. Its title is the episode's, with its topics when the subscriber named it (a
+ * title made of the keywords already says them).
+ */
+export function extractiveArticle(input: {
+  episodeTitle: string;
+  titleGiven: boolean;
+  notes: ShowNotes;
+  sections: readonly TopicSection[];
+  transcript: Pick<Transcript, 'sentences'>;
+}): BlogArticle {
   const { notes, transcript } = input;
   const chapterAt = new Map(notes.chapters.map((c) => [c.firstSentence, c]));
   const sections = input.sections.map((section) => {
@@ -61,5 +71,6 @@ export function extractiveArticle(input: { episodeTitle: string; notes: ShowNote
     const chapter = chapterAt.get(section.firstSentence);
     return { heading: chapter ? `${section.title} (${chapter.time})` : section.title, paragraphs: [kept.join(' ')] };
   });
-  return { title: articleTitle(input.episodeTitle, notes.keywords), introduction: notes.summary, sections, quotes: notes.quotes };
+  const title = input.titleGiven ? articleTitle(input.episodeTitle, notes.keywords) : input.episodeTitle;
+  return { title, introduction: notes.summary, sections, quotes: notes.quotes };
 }

@@ -44,6 +44,26 @@ export function chapterStarts(candidates: readonly number[], sentences: readonly
   return kept.length >= CHAPTER_RULES.minChapters ? kept.sort((a, b) => a - b) : [];
 }
 
+/**
+ * At most `room` of `candidates` (sentence indexes, in time order), spread over the episode: for
+ * each of `room` equal shares of its time, the candidate nearest the share's start. For proposals
+ * with no order of preference (more of them than chapters allowed), before chapterStarts.
+ */
+export function spreadOut(candidates: readonly number[], sentences: readonly Pick<TranscriptSentence, 'start'>[], durationSeconds: number): number[] {
+  const room = chapterRoom(durationSeconds);
+  const valid = [...new Set(candidates.filter((i) => Number.isInteger(i) && i >= 0 && i < sentences.length))];
+  if (valid.length <= room) return valid;
+  const chosen: number[] = [];
+  for (let k = 0; k < room; k += 1) {
+    const target = (k * durationSeconds) / room;
+    const nearest = valid
+      .filter((i) => !chosen.includes(i))
+      .reduce((best, i) => (Math.abs(sentences[i].start - target) < Math.abs(sentences[best].start - target) ? i : best));
+    chosen.push(nearest);
+  }
+  return chosen;
+}
+
 /** Chapters from their starts and titles; times are seconds of the episode file (`at`: where the transcript starts in it). */
 export function chaptersAt(starts: readonly number[], titles: readonly string[], sentences: readonly Pick<TranscriptSentence, 'start'>[], at: number): Chapter[] {
   return starts.map((first, c) => {

@@ -100,7 +100,7 @@ describe('show notes', () => {
 describe('blog article', () => {
   const transcript = transcriptOf(script);
   const { notes, sections } = extractiveNotes(transcript);
-  const post = blogPost(extractiveArticle({ episodeTitle: 'Show <12>', notes, sections, transcript }), 'https://drive.example/file?id=1&x=2');
+  const post = blogPost(extractiveArticle({ episodeTitle: 'Show <12>', titleGiven: true, notes, sections, transcript }), 'https://drive.example/file?id=1&x=2');
 
   it('has a title, an introduction, a headed section per topic, quotes and the episode link', () => {
     expect(post.title.startsWith('Show <12>: ')).toBe(true);

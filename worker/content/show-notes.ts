@@ -17,10 +17,8 @@ const QUOTES = 3;
 const KEYWORDS = 8;
 /** TextTiling's window: sentences compared on each side of a gap. */
 const TILE_WINDOW = 3;
-/** The blog article's sections of an episode too short for chapters: topics of at least this long (seconds) ... */
-const MIN_SECTION_SECONDS = 30;
-/** ... about one per this many seconds, and at most MAX_SECTIONS. */
-const SECONDS_PER_SECTION = 30;
+/** The blog article's sections of an episode too short for chapters: topics of at least this many sentences, at most MAX_SECTIONS. */
+const MIN_SECTION_SENTENCES = 3;
 const MAX_SECTIONS = 6;
 
 /** A content word's key: plural folded ("tomatoes" and "tomato" count as one). */
@@ -88,13 +86,12 @@ function topicGaps(counts: Vector[]): number[] {
 }
 
 /** Section starts of an episode too short for chapters: the deepest topic changes, none too near another. */
-function sectionStarts(gaps: number[], starts: number[], duration: number): number[] {
-  const limit = Math.min(MAX_SECTIONS, Math.floor(duration / SECONDS_PER_SECTION)) - 1;
+function sectionStarts(gaps: number[], count: number): number[] {
+  const limit = Math.min(MAX_SECTIONS, Math.floor(count / MIN_SECTION_SENTENCES)) - 1;
   const chosen: number[] = [];
   for (const g of gaps) {
     if (chosen.length >= limit) break;
-    const edges = [0, ...chosen.map((c) => starts[c]), duration];
-    if (edges.every((t) => Math.abs(starts[g] - t) >= MIN_SECTION_SECONDS)) chosen.push(g);
+    if ([0, ...chosen, count].every((edge) => Math.abs(g - edge) >= MIN_SECTION_SENTENCES)) chosen.push(g);
   }
   return [0, ...chosen.sort((a, b) => a - b)];
 }
@@ -221,9 +218,8 @@ export function extractiveNotes(transcript: Pick<Transcript, 'sentences' | 'word
 
   const keywords = keywordsOf(sentenceWords, stopwords, KEYWORDS);
   const gaps = topicGaps(counts);
-  const starts = sentences.map((s) => s.start);
   const chapterFirsts = chapterRoom(transcript.durationSeconds) ? chapterStarts(gaps, sentences, transcript.durationSeconds) : [];
-  const firsts = chapterFirsts.length ? chapterFirsts : sentences.length ? sectionStarts(gaps, starts, transcript.durationSeconds) : [];
+  const firsts = chapterFirsts.length ? chapterFirsts : sentences.length ? sectionStarts(gaps, sentences.length) : [];
   const sections = firsts.map((first, c): TopicSection => {
     const end = firsts[c + 1] ?? sentences.length;
     const own = sentenceWords.slice(first, end);

@@ -16,7 +16,7 @@ const SPEECH_ENGLISH = `a about above after again against all also am an and any
   why why's will with won't would wouldn't yeah yes you you'd you'll you're you've your yours yourself yourselves okay ok
   um uh oh ah hmm mean know lot lots kind sort actually basically literally maybe still back something anything everything
   nothing around always never often good great new first last next two three let us come came talk talking thank thanks
-  welcome today's show episode podcast listening gonna wanna gotta stuff guys`.split(/\s+/);
+  welcome today's show episode podcast listening gonna wanna gotta stuff guys week weeks`.split(/\s+/);
 
 /** English: stopwords-iso's list, the fillers of speech and the words every podcast says of itself. */
 export const ENGLISH_STOPWORDS: ReadonlySet<string> = new Set([...stopwordsIso.en, ...SPEECH_ENGLISH]);

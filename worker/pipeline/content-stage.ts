@@ -54,10 +54,26 @@ const withProblem = (content: EpisodeContent, stage: ContentStage, reason: strin
   problems: [...content.problems.filter((p) => p.stage !== stage), { stage, reason }],
 });
 
+/**
+ * What the episode's speech may name: the podcast's title, its host, the episode's guests and
+ * title (when the subscriber gave it) and the show's keywords; for an engine that takes a
+ * vocabulary (Whisper's prompt).
+ */
+export function transcriptionVocabulary(job: Pick<ProcessingJob, 'podcast' | 'guests' | 'title' | 'titleConfirmed'>): string[] {
+  const { podcast } = job;
+  return [
+    ...(podcast.title ? [podcast.title] : []),
+    ...(podcast.author ? [podcast.author] : []),
+    ...job.guests,
+    ...(job.titleConfirmed ? [job.title] : []),
+    ...(podcast.keywords ?? '').split(/[,;\n]/),
+  ].map((term) => term.trim()).filter(Boolean);
+}
+
 /** The trimmed episode's words, or the reason there are none. Throws only when the job itself is aborted. */
 export async function transcribeStage(
   settings: TranscriptionSettings,
-  job: Pick<ProcessingJob, 'language'>,
+  job: Pick<ProcessingJob, 'language' | 'podcast' | 'guests' | 'title' | 'titleConfirmed'>,
   main: MediaInput,
   range: { start: number; end: number },
   workDir: string,
@@ -70,7 +86,7 @@ export async function transcribeStage(
   const timeLimit = AbortSignal.timeout(settings.timeLimitSeconds * 1000);
   let transcript: Transcript;
   try {
-    transcript = await engine.transcribe({ source: main.file, ...range, language: job.language, workDir, signal: AbortSignal.any([signal, timeLimit]) });
+    transcript = await engine.transcribe({ source: main.file, ...range, language: job.language, vocabulary: transcriptionVocabulary(job), workDir, signal: AbortSignal.any([signal, timeLimit]) });
   } catch (error) {
     if (signal.aborted) throw error;
     const reason = timeLimit.aborted ? contentReasons.tooLong(settings.timeLimitSeconds) : contentReasons.failed((error as Error).message.split('\n')[0].slice(0, 300));

@@ -17,7 +17,7 @@ export const extractiveEngine: WritingEngine = {
       engine: 'extractive',
       titles,
       notes,
-      article: extractiveArticle({ episodeTitle: title, notes, sections, transcript }),
+      article: extractiveArticle({ episodeTitle: title, titleGiven: episode.titleConfirmed, notes, sections, transcript }),
       clips: clips.map((clip) => {
         const { first, end } = clipSentenceRange(transcript, clip);
         return clipCopy(transcript.sentences.slice(first, end).map((s) => s.text), notes.keywords, title);

@@ -9,7 +9,7 @@
 import type { WritingSettings } from '../../config.ts';
 import type { ShowNotes } from '../../../supabase/functions/_shared/domain/episode-content.ts';
 import type { EpisodeWriting } from '../../../supabase/functions/_shared/domain-server/episode-writing.ts';
-import { chapterRoom, chapterStarts, chaptersAt, CHAPTER_RULES } from '../../content/chapters.ts';
+import { chapterRoom, chapterStarts, chaptersAt, CHAPTER_RULES, spreadOut } from '../../content/chapters.ts';
 import { clockTime } from '../../content/caption-files.ts';
 import { clipSentenceRange, titleOf, type WritingEngine, type WritingInput, type WritingUsage } from '../writing.ts';
 import { ANSWER_NAMES, clipsAnswer, episodeAnswer, pieceAnswer, type EpisodeAnswer, type PieceAnswer } from './answers.ts';
@@ -116,15 +116,19 @@ function episodeWriting(input: WritingInput, parts: { notes: PieceAnswer }[], an
   const { transcript, at } = input;
   const titles = [...new Set(answer.titles.map((t) => line(t, TITLE_LENGTH)).filter((t) => t && !repeatsItself(t)))];
   const keywords = cleanKeywords([...answer.keywords, ...parts.flatMap((p) => p.notes.keywords)], input.language).slice(0, 10);
-  // Chapters the reduce step chose first, the pieces' own after (the rules keep what fits).
-  const proposed = [...answer.chapters, ...parts.flatMap((p) => p.notes.chapters)];
-  const starts = chapterStarts(proposed.map((c) => c.sentence), transcript.sentences, transcript.durationSeconds);
+  // The chapters the reduce step chose; the pieces' own when it chose too few. More than the
+  // episode may have are spread over it, then the rules keep what fits.
+  const { sentences, durationSeconds } = transcript;
+  const chosen = answer.chapters.filter((c) => c.sentence >= 0 && c.sentence < sentences.length);
+  const proposed = chosen.length >= CHAPTER_RULES.minChapters ? chosen : parts.flatMap((p) => p.notes.chapters);
+  const sentencesOf = (list: typeof proposed) => [...list.map((c) => c.sentence)].sort((a, b) => a - b);
+  const starts = chapterStarts(spreadOut(sentencesOf(proposed), sentences, durationSeconds), sentences, durationSeconds);
   const titleAt = (sentence: number) => line(proposed.find((c) => c.sentence === sentence && c.title.trim())?.title ?? '', HEADING_LENGTH) || `Part ${starts.indexOf(sentence) + 1}`;
   const pieceQuotes = parts.flatMap((p) => p.notes.quotes.map((q) => q.text));
   const articleQuotes = faithfulQuotes(answer.article.quotes, transcript, at, QUOTES);
   const notes: ShowNotes = {
     summary: line(answer.summary, SUMMARY_LENGTH),
-    chapters: chaptersAt(starts, starts.map(titleAt), transcript.sentences, at),
+    chapters: chaptersAt(starts, starts.map(titleAt), sentences, at),
     quotes: faithfulQuotes([...answer.article.quotes, ...pieceQuotes], transcript, at, QUOTES),
     keywords,
   };
