@@ -7,16 +7,100 @@ import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescrip
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
+// Tests off the real clock (docs/decisions.md, "Tests run off the real clock"): no fixed wait over
+// `fixedSleepMs` outside a loop (a wait inside a loop is a poll interval). Its length may be
+// written as a number or through constants of the file (`const WATCH_MS = 2_000`, `2 * SECOND`,
+// `timings.watch` of a const object), which `constantNumber` follows; a parameter or an import
+// is not followed. tests/unit/fixed-waits.test.ts proves the rule.
 const fixedSleepMs = 200;
-const fixedSleeps = [
-  `CallExpression[callee.name='setTimeout'][arguments.1.value>${fixedSleepMs}]`,
-  `CallExpression[callee.name=/^(sleep|delay|wait)$/][arguments.0.value>${fixedSleepMs}]`,
-  `CallExpression[callee.property.name='waitForTimeout'][arguments.0.value>${fixedSleepMs}]`,
-];
-const loops = ['WhileStatement', 'DoWhileStatement', 'ForStatement', 'ForOfStatement', 'ForInStatement']
-  .map((loop) => `${loop} *`)
-  .join(', ');
 const fixedSleepMessage = `A fixed wait over ${fixedSleepMs} ms on the real clock: poll with a deadline, set the time in SQL, or use fake timers.`;
+const loops = new Set(['WhileStatement', 'DoWhileStatement', 'ForStatement', 'ForOfStatement', 'ForInStatement']);
+
+/** The argument that is the wait's length: setTimeout's delay, sleep/delay/wait's and waitForTimeout's only one. */
+function waitLength({ callee, arguments: args }) {
+  if (callee.type === 'Identifier' && callee.name === 'setTimeout') return args[1];
+  if (callee.type === 'Identifier' && /^(sleep|delay|wait)$/.test(callee.name)) return args[0];
+  if (callee.type === 'MemberExpression' && callee.property.type === 'Identifier' && callee.property.name === 'waitForTimeout') return args[0];
+  return undefined;
+}
+
+/** The `const` a name refers to from `scope` (its declarator, with the scope its value is read in). */
+function constDeclarator(name, scope) {
+  for (let at = scope; at; at = at.upper) {
+    const variable = at.set.get(name);
+    if (!variable) continue;
+    const [definition] = variable.defs;
+    const isConst = definition?.type === 'Variable' && definition.parent.kind === 'const' && definition.node.id.type === 'Identifier';
+    return isConst && definition.node.init ? { init: definition.node.init, scope: variable.scope } : undefined;
+  }
+  return undefined;
+}
+
+/** The number `node` always is, through number literals, arithmetic and constants of the file; else undefined. */
+function constantNumber(node, scope, depth = 0) {
+  if (!node || depth > 20) return undefined;
+  const inner = (child, at = scope) => constantNumber(child, at, depth + 1);
+  switch (node.type) {
+    case 'Literal':
+      return typeof node.value === 'number' ? node.value : undefined;
+    case 'TSAsExpression':
+    case 'TSSatisfiesExpression':
+    case 'TSNonNullExpression':
+      return inner(node.expression);
+    case 'UnaryExpression': {
+      const value = inner(node.argument);
+      if (value === undefined) return undefined;
+      return node.operator === '-' ? -value : node.operator === '+' ? value : undefined;
+    }
+    case 'BinaryExpression': {
+      const [left, right] = [inner(node.left), inner(node.right)];
+      if (left === undefined || right === undefined) return undefined;
+      const operations = { '+': left + right, '-': left - right, '*': left * right, '/': left / right };
+      return operations[node.operator];
+    }
+    case 'Identifier': {
+      const declarator = constDeclarator(node.name, scope);
+      return declarator && inner(declarator.init, declarator.scope);
+    }
+    case 'MemberExpression': {
+      const key = node.computed ? node.property.value : node.property.name;
+      const declarator = node.object.type === 'Identifier' ? constDeclarator(node.object.name, scope) : undefined;
+      let object = declarator?.init;
+      while (object && object.type !== 'ObjectExpression' && 'expression' in object) object = object.expression;
+      const property = object?.type === 'ObjectExpression'
+        ? object.properties.find((entry) => entry.type === 'Property' && !entry.computed && (entry.key.name ?? entry.key.value) === key)
+        : undefined;
+      return property && inner(property.value, declarator.scope);
+    }
+    default:
+      return undefined;
+  }
+}
+
+const testClock = {
+  rules: {
+    'no-fixed-wait': {
+      meta: { type: 'problem', schema: [], messages: { fixedWait: fixedSleepMessage } },
+      create(context) {
+        return {
+          CallExpression(call) {
+            const length = waitLength(call);
+            if (!length) return;
+            const ms = constantNumber(length, context.sourceCode.getScope(call));
+            if (ms === undefined || ms <= fixedSleepMs) return;
+            if (context.sourceCode.getAncestors(call).some((ancestor) => loops.has(ancestor.type))) return;
+            context.report({ node: call, messageId: 'fixedWait' });
+          },
+        };
+      },
+    },
+  },
+};
+
+// Product functions stay short enough to read at once (docs/decisions.md, "One way for each SPA
+// job"): every line of a function counts, its comments and blank lines too, as a reader scrolls
+// them. tests/unit/function-length.test.ts proves the rule.
+const productFunctionMaxLines = 120;
 
 // Which room may import what, by resolved path (import-x/no-restricted-paths, relative to this
 // file). Tests are outside the rooms (they may reach anything they check); so are scripts/ and
@@ -173,12 +257,15 @@ export default tseslint.config(
     // (expect.poll, or a loop: a wait inside a loop is a poll interval), set times in SQL, or
     // use fake timers.
     files: ['tests/**/*.ts', '**/*.test.{ts,tsx}'],
-    rules: {
-      'no-restricted-syntax': [
-        'error',
-        ...fixedSleeps.map((selector) => ({ selector: `${selector}:not(${loops})`, message: fixedSleepMessage })),
-      ],
-    },
+    plugins: { 'test-clock': testClock },
+    rules: { 'test-clock/no-fixed-wait': 'error' },
+  },
+  {
+    // Product code of the SPA, the functions and the local stack (the worker's own change extends
+    // the rule to worker/).
+    files: ['web/**/*.{ts,tsx}', 'supabase/functions/**/*.ts', 'local/**/*.ts'],
+    ignores: ['**/*.test.{ts,tsx}', 'web/src/testing/**'],
+    rules: { 'max-lines-per-function': ['error', { max: productFunctionMaxLines }] },
   },
   {
     files: [

@@ -72,10 +72,11 @@ const spaSources = [
 // Only these modules, not their dependencies (React), so no other screen's first load grows by
 // more than they weigh. The enums stay out of a file of their own (every first load asked for it).
 // So do the small modules the app's frame (app/render.tsx, on every first load) shares with the
-// screens: the toasts, the spinner, texts and constants.
+// screens: the toasts, the spinner, the failure notice (its error boundaries'), texts and
+// constants.
 const dashboardSharedModules = {
   name: 'dashboard-shared',
-  test: /web[\\/]src[\\/](components[\\/](list-state|panel|spinner)\.tsx|components[\\/]texts\.ts|app[\\/](routes[\\/]dashboard[\\/])?texts\.ts|lib[\\/](toast|delays|local-storage-keys|external-links)\.ts|features[\\/](episodes|onboarding)[\\/]texts\.ts)$|react-hot-toast[\\/]|goober[\\/]|_shared[\\/]domain[\\/](podcast-languages|profile-record|processing|plans)\.ts$|_shared[\\/]database\.types\.ts$|react-query[\\/]build[\\/]modern[\\/]useMutation\.js$|query-core[\\/]build[\\/]modern[\\/]mutationObserver\.js$/,
+  test: /web[\\/]src[\\/](components[\\/](alert|list-state|panel|spinner)\.tsx|components[\\/]texts\.ts|app[\\/](routes[\\/]dashboard[\\/])?texts\.ts|lib[\\/](toast|delays|local-storage-keys|external-links)\.ts|features[\\/](episodes|onboarding)[\\/]texts\.ts)$|react-hot-toast[\\/]|goober[\\/]|_shared[\\/]domain[\\/](podcast-languages|profile-record|processing|plans)\.ts$|_shared[\\/]database\.types\.ts$|react-query[\\/]build[\\/]modern[\\/]useMutation\.js$|query-core[\\/]build[\\/]modern[\\/]mutationObserver\.js$/,
   includeDependenciesRecursively: false,
 };
 

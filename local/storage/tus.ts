@@ -133,6 +133,36 @@ interface Grant {
   grantedAt: number;
 }
 
+/** The size limit of the bucket an upload goes to, before anyone was granted it: the global limit when none is known. */
+async function bucketSizeLimit(ctx: StorageContext, store: FileStore, req: TusRequest, id: string | null): Promise<number> {
+  let bucketName: string | null | undefined;
+  if (req.method === 'POST') {
+    try {
+      bucketName = Metadata.parse(req.headers.get('upload-metadata') ?? undefined).bucketName;
+    } catch {
+      bucketName = null;
+    }
+  } else if (id) {
+    bucketName = (await store.getUpload(id).catch(() => null))?.metadata?.bucketName;
+  }
+  const bucket = bucketName ? await ctx.db.findBucket(bucketName) : null;
+  return bucket ? sizeLimit(ctx.globalLimit, bucket) : ctx.globalLimit;
+}
+
+/** A finished upload's file becomes the object, checked against its bucket's limits as they are now (they may have changed since creation). */
+async function commitUpload(ctx: StorageContext, upload: Upload, info: UploadInfo, target: UploadTarget, file: string): Promise<void> {
+  const size = upload.size ?? upload.offset;
+  const bucket = await bucketFor(ctx, info.bucketName);
+  checkMimeType(bucket, info.contentType);
+  if (size > sizeLimit(ctx.globalLimit, bucket)) throw errors.entityTooLarge();
+  const eTag = `"${createHash('md5').update(`${upload.id}:${size}:${Date.now()}`).digest('hex')}"`;
+  await commitObject(ctx, target, file, { size, eTag }, {
+    mimetype: info.contentType,
+    cacheControl: info.cacheControl,
+    userMetadata: info.userMetadata,
+  });
+}
+
 export interface TusService {
   handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
   close(): void;
@@ -188,22 +218,7 @@ export function createTus(ctx: StorageContext): TusService {
       return `${origin}/storage/v1${base}/${id}`;
     },
     namingFunction: () => randomUUID().replaceAll('-', ''),
-    maxSize: async (req, id) => {
-      const granted = id ? grants.get(id) : undefined;
-      if (granted) return granted.sizeLimit;
-      let bucketName: string | null | undefined;
-      if (req.method === 'POST') {
-        try {
-          bucketName = Metadata.parse(req.headers.get('upload-metadata') ?? undefined).bucketName;
-        } catch {
-          bucketName = null;
-        }
-      } else if (id) {
-        bucketName = (await store.getUpload(id).catch(() => null))?.metadata?.bucketName;
-      }
-      const bucket = bucketName ? await ctx.db.findBucket(bucketName) : null;
-      return bucket ? sizeLimit(ctx.globalLimit, bucket) : ctx.globalLimit;
-    },
+    maxSize: async (req, id) => (id ? grants.get(id)?.sizeLimit : undefined) ?? bucketSizeLimit(ctx, store, req, id),
     onIncomingRequest: async (req, id) => {
       const caller = await callerOf(req);
       if (req.method !== 'POST') {
@@ -231,17 +246,7 @@ export function createTus(ctx: StorageContext): TusService {
       try {
         const caller = await callerOf(req);
         const info = uploadInfo(upload.metadata);
-        const size = upload.size ?? upload.offset;
-        // The bucket's limits as they are now (they may have changed since creation).
-        const bucket = await bucketFor(ctx, info.bucketName);
-        checkMimeType(bucket, info.contentType);
-        if (size > sizeLimit(ctx.globalLimit, bucket)) throw errors.entityTooLarge();
-        const eTag = `"${createHash('md5').update(`${upload.id}:${size}:${Date.now()}`).digest('hex')}"`;
-        await commitObject(ctx, targetOf(req, caller, info), file, { size, eTag }, {
-          mimetype: info.contentType,
-          cacheControl: info.cacheControl,
-          userMetadata: info.userMetadata,
-        });
+        await commitUpload(ctx, upload, info, targetOf(req, caller, info), file);
       } catch (error) {
         await ctx.files.removeFile(file);
         throw error;

@@ -30,6 +30,56 @@ alter table public.profiles
   add column posting_hour smallint not null default 10 check (posting_hour between 0 and 23);
 grant update (review_window, posting_hour) on table public.profiles to authenticated;
 
+-- As in 20261126140600_baseline_onboarding.sql, with the two settings (the Post Settings section).
+create or replace function public.onboarding_profile()
+returns jsonb
+language sql
+stable
+set search_path = ''
+as $$
+  select case
+    when p.id is null then null
+    when private.is_blank(p.brand_font) and private.is_blank(p.brand_color_primary)
+      and private.is_blank(p.brand_color_secondary) and private.is_blank(p.brand_color_tertiary)
+      and private.is_blank(p.podcast_title) and private.is_blank(p.podcast_description)
+      and private.is_blank(p.podcast_author) and private.is_blank(p.podcast_primary_category)
+      and p.logo_path is null and p.podcast_cover_path is null and p.video_intro_path is null
+      and p.video_outro_path is null and p.clip_intro_path is null and p.clip_outro_path is null
+      then null
+    else jsonb_build_object(
+      'firstName', p.first_name,
+      'lastName', p.last_name,
+      'emailAddress', p.email,
+      'brandFont', p.brand_font,
+      'brandColorPrimary', p.brand_color_primary,
+      'brandColorSecondary', p.brand_color_secondary,
+      'brandColorTertiary', p.brand_color_tertiary,
+      'podcastTitle', p.podcast_title,
+      'podcastDescription', p.podcast_description,
+      'podcastAuthor', p.podcast_author,
+      'podcastCopyright', p.podcast_copyright,
+      'podcastKeywords', p.podcast_keywords,
+      'podcastWebsite', p.podcast_website,
+      'podcastLanguage', p.podcast_language,
+      'podcastTimezone', p.podcast_timezone,
+      'podcastPrimaryCategory', p.podcast_primary_category,
+      'podcastSecondaryCategory', p.podcast_secondary_category,
+      'postAutomatically', p.post_automatically,
+      'reviewWindow', p.review_window,
+      'postingHour', p.posting_hour,
+      'lastUpdated', p.updated_at,
+      'logo', private.attachment_state(p.logo_path, array['image/png']),
+      'podcastCover', private.attachment_state(p.podcast_cover_path, array['image/jpeg', 'image/jpg']),
+      'introVideoClip', private.attachment_state(p.video_intro_path, array['video/mp4']),
+      'outroVideoClip', private.attachment_state(p.video_outro_path, array['video/mp4']),
+      'introAudioClip', private.attachment_state(p.clip_intro_path, array['video/mp4']),
+      'outroAudioClip', private.attachment_state(p.clip_outro_path, array['video/mp4'])
+    )
+  end
+  from (select (select auth.uid()) as uid) caller
+  left join public.profiles p on p.id = caller.uid
+$$;
+
 -- ---------------------------------------------------------------- the transcript, kept
 create table public.episode_transcripts (
   episode_processing_id uuid primary key references public.episode_processing (id) on delete cascade,
@@ -681,6 +731,55 @@ begin
 end
 $$;
 
+-- As in 20261128100300_episode_titles_and_guests.sql, and a delivered episode follows its new
+-- title where nothing is out yet: the blog post's title and heading (before WordPress has it), the
+-- clips' posts that name the episode ('From "<title>".'), and the words' files in Drive (written
+-- again by the worker). The Drive folder and the files' names keep the title they were made with.
+create or replace function private.rename_episode(p_episode_id uuid, p_title text)
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_title text := trim(coalesce(p_title, ''));
+  v_old text;
+  v_processing public.episode_processing;
+  v_from_old text;
+  v_from_new text;
+begin
+  if (select auth.uid()) is null then
+    raise exception 'not_authenticated' using errcode = '42501', detail = 'Sign in to rename an episode.';
+  end if;
+  if char_length(v_title) not between 1 and 200 then
+    raise exception 'invalid_title' using errcode = '22023', detail = 'The title must be text of 1 to 200 characters.';
+  end if;
+  select e.title into v_old from public.episodes e where e.id = p_episode_id and e.user_id = (select auth.uid()) for update;
+  if not found then
+    raise exception 'episode_not_found' using errcode = 'PT404', detail = 'No such episode.';
+  end if;
+  update public.episodes set title = v_title, title_confirmed = true where id = p_episode_id;
+  select p.* into v_processing from public.episode_processing p where p.episode_id = p_episode_id order by p.created_at desc limit 1;
+  if v_old is distinct from v_title and found and v_processing.status = 'delivered' then
+    update public.episode_processing
+       set content = jsonb_set(jsonb_set(content,
+             '{blogPost,title}', to_jsonb(v_title || substr(content #>> '{blogPost,title}', char_length(v_old) + 1))),
+             '{blogPost,markdown}', to_jsonb(regexp_replace(content #>> '{blogPost,markdown}', '^# [^\n]*', '# ' || v_title || substr(content #>> '{blogPost,title}', char_length(v_old) + 1))))
+     where id = v_processing.id and jsonb_typeof(content -> 'blogPost') = 'object'
+       and jsonb_typeof(content #> '{blogPost,wordpress}') is distinct from 'object'
+       and starts_with(content #>> '{blogPost,title}', v_old);
+    -- The quoted title as it sits inside the posts' JSON text (quotes and backslashes escaped).
+    v_from_old := (select substr(x, 2, char_length(x) - 2) from (select to_jsonb('From "' || v_old || '"')::text as x) q);
+    v_from_new := (select substr(x, 2, char_length(x) - 2) from (select to_jsonb('From "' || v_title || '"')::text as x) q);
+    update public.episode_clips c set posts = replace(c.posts::text, v_from_old, v_from_new)::jsonb
+     where c.episode_processing_id = v_processing.id
+       and not exists (select 1 from public.scheduled_posts s where s.clip_id = c.id and s.status = 'posted');
+    perform private.request_processing(v_processing.id, 'texts');
+  end if;
+  return jsonb_build_object('id', p_episode_id, 'title', v_title, 'titleConfirmed', true);
+end
+$$;
+
 -- The subscriber's corrections of the transcript: [{index, text}] for the words that change, on
 -- version p_version (another save since answers transcript_changed). Each word keeps its times;
 -- each sentence's text follows its words. The clips whose words changed are rendered again (unless
@@ -798,6 +897,32 @@ as $$
     left join public.episode_clips c on c.id = p.clip_id
 $$;
 
+-- The owner's edits the worker has not finished: the clips being rendered again, whether the
+-- words' files are being written again, and why the latest edit could not be done (after the last
+-- that was). Definer: the requests are the server's; it answers only for the caller's own episode.
+create function private.pending_edits(p_processing_id uuid)
+returns jsonb
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select jsonb_build_object(
+    'renderingClipIds', coalesce((select jsonb_agg(distinct c) from private.processing_requests r, unnest(r.clip_ids) c
+                                   where r.episode_processing_id = p.id and r.kind = 'rerender' and r.done_at is null and r.failure_reason is null), '[]'::jsonb),
+    'writingTexts', exists (select 1 from private.processing_requests r
+                             where r.episode_processing_id = p.id and r.kind = 'texts' and r.done_at is null and r.failure_reason is null),
+    'failure', (select r.failure_reason from private.processing_requests r
+                 where r.episode_processing_id = p.id and r.failure_reason is not null
+                   and r.created_at > coalesce((select max(d.created_at) from private.processing_requests d
+                                                 where d.episode_processing_id = p.id and d.done_at is not null and d.failure_reason is null), '-infinity')
+                 order by r.created_at desc limit 1))
+    from public.episode_processing p
+   where p.id = p_processing_id and p.user_id = (select auth.uid())
+$$;
+revoke execute on function private.pending_edits(uuid) from public, anon, service_role;
+grant execute on function private.pending_edits(uuid) to authenticated;
+
 -- As in 20261128110200_permanent_failures.sql, with the title's state and the guests, the review
 -- (why it waits, until when, since when it posts), the transcript's version and confidence, and
 -- the calendar in the clips' order (the blog post first).
@@ -815,7 +940,10 @@ as $$
         'failureReason', p.failure_reason, 'failurePermanent', p.failure_permanent, 'updatedAt', p.updated_at, 'startedAt', p.started_at,
         'finishedAt', p.finished_at, 'driveFolderUrl', p.drive_folder_url, 'outputs', p.outputs,
         'review', jsonb_build_object('hold', p.review_hold, 'dueAt', p.review_due_at, 'releasedAt', p.released_at,
-                                     'transcriptVersion', t.version, 'transcriptConfidence', t.confidence),
+                                     'transcriptVersion', t.version, 'transcriptConfidence', t.confidence,
+                                     'timeZone', pr.podcast_timezone, 'postingHour', pr.posting_hour,
+                                     'postAutomatically', pr.post_automatically,
+                                     'edits', private.pending_edits(p.id)),
         'clips', coalesce((select jsonb_agg(private.episode_clip_json(c) order by c.position)
                              from public.episode_clips c
                             where c.episode_processing_id = p.id and c.user_id = (select auth.uid())), '[]'::jsonb),
@@ -824,6 +952,7 @@ as $$
                              left join public.episode_clips c on c.id = s.clip_id
                             where s.episode_processing_id = p.id and s.user_id = (select auth.uid())), '[]'::jsonb))
         from public.episode_processing p
+        join public.profiles pr on pr.id = p.user_id
         left join public.episode_transcripts t on t.episode_processing_id = p.id
        where p.episode_id = e.id and p.user_id = (select auth.uid())
        order by p.created_at desc
@@ -831,6 +960,25 @@ as $$
     from public.episodes e
    where e.id = p_episode_id and e.user_id = (select auth.uid())
 $$;
+
+-- The transcript of the episode's latest processing, as the transcript editor reads it (the
+-- owner's only; null when there is none).
+create function public.episode_transcript(p_episode_id uuid)
+returns jsonb
+language sql
+stable
+set search_path = ''
+as $$
+  select jsonb_build_object('engine', t.engine, 'language', t.language, 'durationSeconds', t.duration_seconds,
+                            'words', t.words, 'sentences', t.sentences, 'version', t.version,
+                            'confidence', t.confidence, 'editedAt', t.edited_at)
+    from (select p.id from public.episode_processing p
+           where p.episode_id = p_episode_id and p.user_id = (select auth.uid())
+           order by p.created_at desc limit 1) latest
+    join public.episode_transcripts t on t.episode_processing_id = latest.id
+$$;
+revoke execute on function public.episode_transcript(uuid) from public, anon, service_role;
+grant execute on function public.episode_transcript(uuid) to authenticated;
 
 -- As in 20261128110100_processing_state.sql, with the blog posts: an article carries the
 -- episode's blog post (its title and Markdown) and whether it is published or a draft.

@@ -3,6 +3,9 @@
 import { CLIP_STYLES, MAX_EPISODE_FILES } from '@domain/episodes';
 import { POSTING_PROVIDERS, PROVIDER_IDS } from '@domain/connection-status';
 import { PLAN_TIERS } from '@domain/plans';
+import { DEFAULT_POSTING_HOUR, DEFAULT_REVIEW_WINDOW, LOW_CONFIDENCE, REVIEW_HOLDS, REVIEW_WINDOWS } from '@domain/review';
+import { CLIP_REVIEW_STATES } from '@domain/episode-clips';
+import { SCHEDULED_POST_KINDS, SCHEDULED_POST_STATUSES } from '@domain/episode-page';
 import { describe, expect, it } from 'vitest';
 import { withDb } from './db-support.ts';
 
@@ -49,5 +52,25 @@ describe('domain constants agree with the schema', () => {
   it('the listed plans are exactly the tiers', async () => {
     const { rows } = await withDb((db) => db.query<{ id: string }>(`select id from public.plans where listed order by sort_order`));
     expect(rows.map((row) => row.id)).toEqual([...PLAN_TIERS]);
+  });
+
+  it('the review settings, holds, states and the confidence threshold are the same in SQL (issue 41)', async () => {
+    const checkOf = async (table: string, name: string) =>
+      single<string>(`select pg_get_constraintdef(c.oid) from pg_catalog.pg_constraint c where c.conrelid = $1::regclass and c.conname = $2`, [table, name]);
+    const listed = (definition: string) => [...definition.matchAll(/'([^']+)'::text/g)].map((match) => match[1]);
+    expect(listed(await checkOf('public.profiles', 'profiles_review_window_check'))).toEqual([...REVIEW_WINDOWS]);
+    expect(listed(await checkOf('public.episode_processing', 'episode_processing_review_hold_check'))).toEqual([...REVIEW_HOLDS]);
+    expect(listed(await checkOf('public.episode_clips', 'episode_clips_review_state_check'))).toEqual([...CLIP_REVIEW_STATES]);
+    expect(listed(await checkOf('public.scheduled_posts', 'scheduled_posts_kind_check'))).toEqual([...SCHEDULED_POST_KINDS]);
+    expect(listed(await checkOf('public.scheduled_posts', 'scheduled_posts_status_check'))).toEqual([...SCHEDULED_POST_STATUSES]);
+    const defaults = await withDb(async (db) =>
+      (await db.query(`select column_name, column_default from information_schema.columns
+                        where table_schema = 'public' and table_name = 'profiles' and column_name in ('review_window', 'posting_hour')`)).rows,
+    );
+    expect(Object.fromEntries(defaults.map((row) => [row.column_name, row.column_default]))).toEqual({
+      review_window: `'${DEFAULT_REVIEW_WINDOW}'::text`,
+      posting_hour: String(DEFAULT_POSTING_HOUR),
+    });
+    expect(Number(await single(`select private.low_transcript_confidence()`))).toBe(LOW_CONFIDENCE);
   });
 });

@@ -75,6 +75,7 @@ const relations: Record<string, Grants> = {
   'private.oauth_states': none,
   'private.open_episode_uploads': none,
   'private.processing_requests': none,
+  'private.processing_piece_results': none,
   'private.automation_settings': none,
   'private.account_credential_changes': none,
   'private.storage_usage': { anon: '', authenticated: '', service_role: 'select' },
@@ -197,6 +198,13 @@ const functions: Record<string, Grants> = {
   'private.next_posting_time(uuid,timestamp with time zone)': exec('authenticated', 'service_role'),
   'private.low_transcript_confidence()': exec('authenticated', 'service_role'),
   'private.x_length(text)': exec('authenticated', 'service_role'),
+  // A retry reuses an earlier attempt's pieces (20261128110500): the worker's.
+  'private.record_piece_result(uuid,text,text,boolean)': exec('service_role'),
+  'private.reusable_piece(uuid,text)': exec('service_role'),
+  'private.podcast_artwork_path(uuid)': exec('service_role'),
+  // ...what the page reads of the review (the edits under way are the server's: a definer, owner-checked)...
+  'public.episode_transcript(uuid)': exec('authenticated'),
+  'private.pending_edits(uuid)': exec('authenticated'),
   // ...their helpers, called only inside security definer functions...
   'private.own_clip(uuid)': none,
   'private.own_delivered_processing(uuid)': none,

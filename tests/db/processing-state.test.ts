@@ -143,6 +143,21 @@ describe('clips and delivery', () => {
     });
   });
 
+  it("records each clip's score and reason, which its owner reads on the episode page (issue 42, item 4)", async () => {
+    await inRolledBackTx(async (db) => {
+      const { user, episodeId, id } = await queued(db);
+      const reason = "A question and its answer; names 'budget' and 'savings'; ends on a pause.";
+      // Clip 2 comes from a plan made before clips had reasons: it has neither.
+      await call(db, 'private.record_episode_clips($1, $2)', [id, JSON.stringify([{ ...clip(1), score: 0.82, reason }, clip(2)])]);
+      const [{ p }] = await queryAs<{ p: { processing: { clips: Json[] } } }>(db, { id: user.id }, 'select public.episode_page($1) as p', [episodeId]);
+      expect(p.processing.clips.map((c) => [c.position, c.score, c.reason])).toEqual([[1, 0.82, reason], [2, null, null]]);
+      // A score is 0..1.
+      await db.query('savepoint refused');
+      await expect(db.query('select private.record_episode_clips($1, $2)', [id, JSON.stringify([{ ...clip(1), score: 8.3, reason }])])).rejects.toMatchObject({ code: '23514' });
+      await db.query('rollback to savepoint refused');
+    });
+  });
+
   it('schedules nothing when the subscriber does not post automatically', async () => {
     await inRolledBackTx(async (db) => {
       const { user, id } = await queued(db);

@@ -160,6 +160,28 @@ describe('review actions', () => {
   });
 });
 
+describe('a title changed after delivery', () => {
+  it('follows into the blog post and the posts not out yet, and has the words\' files written again', async () => {
+    await inRolledBackTx(async (db) => {
+      const { actor, episodeId, id, clipIds } = await delivered(db, { title: '' });
+      await db.query(`update public.episodes set title = 'Country' where id = $1`, [episodeId]);
+      await db.query(`update public.episode_processing set content = jsonb_set(jsonb_set(content, '{blogPost,title}', '"Country: Budgets"'), '{blogPost,markdown}', '"# Country: Budgets\\n\\nText."') where id = $1`, [id]);
+      const from = (title: string) => ({ youtube: { title: 'T', description: `Q.\n\nFrom "${title}".` }, x: { text: 'T' }, linkedin: { text: `From "${title}".` }, wordpress: { title: 'T', content: '' } });
+      for (const clipId of clipIds) await db.query(`update public.episode_clips set posts = $2 where id = $1`, [clipId, JSON.stringify(from('Country'))]);
+      await db.query(`update public.scheduled_posts set status = 'posted' where clip_id = $1 and provider = 'youtube'`, [clipIds[1]]);
+      await queryAs(db, actor, 'select public.rename_episode($1, $2)', [episodeId, 'Why "Budgets" Fail']);
+      const { rows: [content] } = await db.query(`select content -> 'blogPost' as b from public.episode_processing where id = $1`, [id]);
+      expect(content.b).toMatchObject({ title: 'Why "Budgets" Fail: Budgets', markdown: '# Why "Budgets" Fail: Budgets\n\nText.' });
+      const posts = (await db.query(`select posts from public.episode_clips where episode_processing_id = $1 order by position`, [id])).rows.map((r) => r.posts);
+      // Clip 1 names the new title; clip 2 has a post out and keeps what went out.
+      expect(posts[0]).toEqual(from('Why "Budgets" Fail'));
+      expect(posts[1]).toEqual(from('Country'));
+      const { rows } = await db.query(`select kind from private.processing_requests where episode_processing_id = $1`, [id]);
+      expect(rows).toEqual([{ kind: 'texts' }]);
+    });
+  });
+});
+
 describe('edits', () => {
   it("keeps each platform's text within its limit, and a platform's text once its post is out", async () => {
     await inRolledBackTx(async (db) => {
@@ -184,8 +206,10 @@ describe('edits', () => {
   it('moves a clip to whole sentences of the transcript and renders it again', async () => {
     await inRolledBackTx(async (db) => {
       const { actor, id, clipIds } = await delivered(db);
+      await db.query(`update public.episode_clips set score = 0.8, reason = 'A complete thought.' where id = $1`, [clipIds[0]]);
       const [{ c }] = await queryAs<{ c: Json }>(db, actor, 'select public.set_clip_moment($1, 1, 4) as c', [clipIds[0]]);
-      expect(c).toMatchObject({ startSeconds: 10, endSeconds: 39, firstSentence: 1, endSentence: 4 });
+      // The subscriber's moment: Castloop's reason for its own no longer applies.
+      expect(c).toMatchObject({ startSeconds: 10, endSeconds: 39, firstSentence: 1, endSentence: 4, score: null, reason: null });
       const { rows } = await db.query(`select kind, clip_ids from private.processing_requests where episode_processing_id = $1`, [id]);
       expect(rows).toEqual([{ kind: 'rerender', clip_ids: [clipIds[0]] }]);
       expect(await runAs(db, actor, 'select public.set_clip_moment($1, 0, 0)', [clipIds[0]])).toMatchObject({ message: 'invalid_clip' });

@@ -82,7 +82,11 @@ describe('Social Media Connections panel', () => {
 
   it('WordPress: bad credentials fail, good ones connect', async () => {
     const user = await createUser('onboarded');
-    await withDb((db) => db.query('update public.profiles set podcast_website = $2 where id = $1', [user.id, `${config.urls.sandbox}/wordpress/e2e`]));
+    // A saved profile with its podcast website (a profile with nothing but a website reads as
+    // never saved, GET /api/airtable/user-data's null, and then the dialog asks for the site).
+    await withDb((db) =>
+      db.query(`update public.profiles set podcast_title = 'The E2E Show', podcast_website = $2 where id = $1`, [user.id, `${config.urls.sandbox}/wordpress/e2e`]),
+    );
     const page = await signedInDashboard(user);
     await row(page, 'WordPress').getByRole('button', { name: 'Connect WordPress' }).click();
     const dialog = page.getByRole('dialog', { name: 'Connect WordPress' });

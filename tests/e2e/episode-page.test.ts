@@ -89,6 +89,9 @@ describe('the episode page', () => {
     await preview.getByRole('heading', { name: 'Show - clip 01.mp4' }).waitFor();
     await preview.locator('video').waitFor({ state: 'attached' });
 
+    // Each clip's posts, folded under one line: opened to change them.
+    await page.getByLabel('Show the posts of Show - clip 01').click();
+    await page.getByLabel('Show the posts of Show - clip 02').click();
     // Postpone: a past date is refused before anything is sent; a future one moves the post.
     await page.getByRole('button', { name: 'Postpone Show - clip 01 on YouTube' }).click();
     const dialog = page.getByRole('dialog', { name: 'Postpone post' });
@@ -109,7 +112,7 @@ describe('the episode page', () => {
     await page.getByRole('button', { name: 'Cancel Show - clip 01 on LinkedIn' }).click();
     await page.getByRole('dialog', { name: 'Cancel this post?' }).getByRole('button', { name: 'Cancel post' }).click();
     await waitForToast(page, 'Post canceled');
-    await page.getByText('Canceled', { exact: true }).waitFor();
+    await page.getByText('Canceled', { exact: true }).first().waitFor();
     expect((await postRow(seeded.postIds[1])).status).toBe('canceled');
 
     await page.getByRole('button', { name: 'Post Show - clip 02 on X (Twitter) now' }).click();
@@ -117,6 +120,32 @@ describe('the episode page', () => {
     expect((await postRow(seeded.postIds[2])).scheduled_for.getTime()).toBeLessThanOrEqual(Date.now());
     await atWidth(page, 390);
   }, 120_000);
+
+  it('fits a phone with a 60-character title: the page, its clip cards and the cancel confirmation stay within 390 px', async () => {
+    const user = await createUser('onboarded');
+    const title = 'Microphones, Sounds and Dynamics: A Very Long Episode Title!';
+    expect(title).toHaveLength(60);
+    const name = `${title} - clip 01.mp4`;
+    const seeded = await seedEpisode(user.id, {
+      title,
+      content: sampleContent(),
+      outputs: [{ name, kind: 'clip', durationSeconds: 30, width: 1080, height: 1920, driveFileId: 'c1', driveUrl: 'https://drive.google.com/file/d/c1/view' }],
+      posts: [{ clipName: name, inDays: 1, provider: 'linkedin' }],
+    });
+    const page = await harness.signedInPage(user);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`/episodes/${seeded.episodeId}`);
+    await page.getByRole('heading', { name: title, level: 1 }).waitFor();
+    const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(await overflow()).toBeLessThanOrEqual(0);
+    await page.getByLabel(`Show the posts of ${title} - clip 01`).click();
+    expect(await overflow()).toBeLessThanOrEqual(0);
+    await page.getByRole('button', { name: `Cancel ${title} - clip 01 on LinkedIn` }).click();
+    const confirm = page.getByRole('dialog', { name: 'Cancel this post?' }).getByRole('button', { name: 'Cancel post' });
+    const box = await confirm.boundingBox();
+    expect(box && box.x >= 0 && box.x + box.width <= 390).toBe(true);
+    await expectAccessible(page);
+  });
 
   it("shows a failed episode's reason with Retry, and 'Episode not found' for another user's episode", async () => {
     const user = await createUser('onboarded');

@@ -383,7 +383,7 @@ describe('POST /api/create-plan-change-session', () => {
     expect(paidAfterUpgrade - 19900).toBeGreaterThanOrEqual(119900 - 19900);
     expect(paidAfterUpgrade - 19900).toBeLessThanOrEqual(119900);
 
-    // eslint-disable-next-line no-restricted-syntax -- time between two of the subscriber's actions is the scenario itself (the report's 1.5 s)
+    // eslint-disable-next-line test-clock/no-fixed-wait -- time between two of the subscriber's actions is the scenario itself (the report's 1.5 s)
     await new Promise((resolve) => setTimeout(resolve, 1500));
     const down = await call('POST', 'create-plan-change-session', token, { tier: 'starter' });
     expect(down.status).toBe(200);

@@ -39,6 +39,8 @@ describe('GET /api/episodes/:id', () => {
     expect(res.body).toEqual({
       id: seeded.episodeId,
       title: 'Show',
+      titleConfirmed: false,
+      guests: [],
       submittedAt: expect.any(String),
       processing: expect.objectContaining({
         status: 'delivered',

@@ -9,21 +9,25 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SANDBOX_WORDPRESS_USER } from '../../local/sandbox/oauth/index.ts';
 import type { EpisodeContentAnswer } from '../../supabase/functions/_shared/domain/episode-content.ts';
+import type { EpisodeClip } from '../../supabase/functions/_shared/domain/episode-clips.ts';
 import { SANDBOX_OPENAI_API_KEY } from '../../local/sandbox/openai/index.ts';
 import { contentReasons } from '../../worker/pipeline/content-stage.ts';
 import { stopwordsOf } from '../../worker/content/stopwords.ts';
 import { openaiEngine } from '../../worker/transcript/openai.ts';
 import { repeatsItself } from '../../worker/writing/chat/faithful.ts';
 import { useAutomation } from '../support/episodes.ts';
-import { makeFixtures, type Fixtures } from '../support/media.ts';
+import { makeFixtures, probeFile, type Fixtures } from '../support/media.ts';
 import { downloadFromDrive, readySubscriber, sandboxFiles, submit, waitFor, finished, type ProcessingRow } from '../support/processing.ts';
-import { episodeWith, spokenWav, SPEECH_SCRIPT, SPEECH_TOPICS, wordErrorRate } from '../support/speech.ts';
+import { audioOnlyEpisode, episodeWith, spokenWav, SPEECH_SCRIPT, SPEECH_TOPICS, wordErrorRate } from '../support/speech.ts';
+import { currentMediaTools } from '../../worker/media/ffmpeg.ts';
+import { spawnSync } from 'node:child_process';
 import { config, withDb } from '../support/stack.ts';
 import { signIn } from '../support/submissions.ts';
-import { createUser, storeOAuthTokens, type TestUser } from '../support/users.ts';
+import { createUser, type TestUser } from '../support/users.ts';
+import { connectWordpress } from '../support/platforms.ts';
 
 /**
  * Word error rate bound for pocketsphinx's general US English model on espeak-ng's voice. We
@@ -46,17 +50,6 @@ beforeAll(() => {
 }, 120_000);
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-async function connectWordpress(user: TestUser, site: string): Promise<void> {
-  await withDb(async (db) => {
-    const { rows } = await db.query<{ id: string }>(
-      `insert into public.oauth_connections (user_id, provider, connected, status, account_label) values ($1, 'wordpress', true, 'connected', $2) returning id`,
-      [user.id, site],
-    );
-    await storeOAuthTokens(db, rows[0].id, user.id, JSON.stringify({ username: SANDBOX_WORDPRESS_USER.username, password: SANDBOX_WORDPRESS_USER.password }), 'unused');
-    await db.query(`update private.oauth_tokens set refresh_token_encrypted = null, site_url = $2 where connection_id = $1`, [rows[0].id, `${config.urls.sandbox}/wordpress/${site}`]);
-  });
-}
 
 const setLanguage = (user: TestUser, language: string) => withDb((db) => db.query(`update public.profiles set podcast_language = $2 where id = $1`, [user.id, language]));
 const setPodcast = (user: TestUser, title: string, author: string) =>
@@ -109,9 +102,49 @@ async function contentOf(client: { auth: { getSession(): Promise<{ data: { sessi
   return fetch(`${config.urls.api}/functions/v1/api/episodes/${episodeId}/content`, { headers: { authorization: `Bearer ${data.session?.access_token}` } });
 }
 
+/** The script's first two sentences (the greeting) and last two (the sign-off), as espeak-ng says them alone: how long each lasts. */
+function scriptEdges(): { greetingEnds: number; signOffStarts: number } {
+  const sentences = SPEECH_SCRIPT.split(/(?<=\.) /);
+  const seconds = (script: string) => probeFile(spokenWav(script)).durationSeconds;
+  // The episode's speech starts 1 s in (episodeWith's lead).
+  return { greetingEnds: 1 + seconds(sentences.slice(0, 2).join(' ')), signOffStarts: 1 + seconds(SPEECH_SCRIPT) - seconds(sentences.slice(-2).join(' ')) };
+}
+
+/**
+ * Issue 42, item 4, on the episode page: fewer clips than Scale's 10, in
+ * order, apart (a gap of seconds between them), together at most half the episode, none the
+ * greeting or the sign-off, each with a score of 0..1 and a reason.
+ */
+async function expectClipsAnEditorWouldChoose(client: SupabaseClient, episodeId: string, mainSeconds: number): Promise<void> {
+  // What the episode page reads (public.episode_page, as its owner).
+  const { data: page, error } = await client.rpc('episode_page', { p_episode_id: episodeId });
+  expect(error).toBeNull();
+  const clips = (page as { processing: { clips: EpisodeClip[] } }).processing.clips;
+  const { greetingEnds, signOffStarts } = scriptEdges();
+  console.log(
+    `clips of the spoken episode (${mainSeconds.toFixed(1)} s, greeting to ${greetingEnds.toFixed(1)} s, sign-off from ${signOffStarts.toFixed(1)} s): ` +
+      clips.map((c) => `${c.startSeconds.toFixed(1)}-${c.endSeconds.toFixed(1)} s, ${c.score}: ${c.reason}`).join(' | '),
+  );
+  expect(clips.length).toBeGreaterThan(0);
+  expect(clips.length).toBeLessThan(10);
+  let held = 0;
+  clips.forEach((clip, i) => {
+    expect(clip.score).toBeGreaterThanOrEqual(0);
+    expect(clip.score).toBeLessThanOrEqual(1);
+    expect(clip.reason).toMatch(/^[A-Z].{10,}\.$/);
+    // Half a second of slack: the greeting's last word and the clip's edge in the pause after it.
+    expect(clip.startSeconds).toBeGreaterThanOrEqual(greetingEnds - 0.5);
+    expect(clip.endSeconds).toBeLessThanOrEqual(signOffStarts + 0.5);
+    if (i > 0) expect(clip.startSeconds - clips[i - 1].endSeconds).toBeGreaterThanOrEqual(1);
+    held += clip.endSeconds - clip.startSeconds;
+  });
+  expect(held).toBeLessThanOrEqual(mainSeconds / 2 + 0.5 * clips.length);
+}
+
 describe('content engine', () => {
-  it('transcribes spoken English and delivers captions, transcript, and show notes, clip posts and a WordPress blog post written by the writing engine', async () => {
-    const { user, client, driveToken } = await readySubscriber(media, 'starter');
+  it('transcribes spoken English and delivers captions, transcript, clips an editor would choose, and show notes, clip posts and a WordPress blog post written by the writing engine', async () => {
+    // Scale: up to 10 clips, which a 45-second episode has not got (issue 42: they were the episode cut end to end).
+    const { user, client, driveToken } = await readySubscriber(media, 'scale');
     const site = `content-${user.id.slice(0, 8)}`;
     await connectWordpress(user, site);
     await setLanguage(user, 'en');
@@ -178,6 +211,7 @@ describe('content engine', () => {
       expect(c.title).toBeTruthy();
       expect(c.title).not.toBe(c.file_name.replace(/\.mp4$/, ''));
     }
+    await expectClipsAnEditorWouldChoose(client, episode.id, episodeOut.durationSeconds - 2 - 2);
 
     // Show notes and the blog post, written by the engine (the sandbox's own words), name the
     // script's topics; quotes are said in the episode; an episode this short has no chapters.
@@ -275,6 +309,27 @@ describe('content engine', () => {
     expect(named?.title).toBe(row.content?.titleSuggestions?.[0]);
     // What the two refused requests cost is recorded, with the fallback.
     expect(await writingUsage(row.id)).toEqual([expect.objectContaining({ engine: 'openai gpt-4o-mini', requests: 2, fell_back: true })]);
+  }, 300_000);
+
+  it('delivers an audio-only episode as an audiogram: the episode and its clips show a waveform that moves with the sound, with words', async () => {
+    const { user, client, driveToken } = await readySubscriber(media, 'starter', { language: 'en' });
+    const episode = await submit(client, user, { addIntroOutro: false, title: 'Audio Only' }, audioOnlyEpisode(spokenWav()));
+    const row = (await waitFor(client, episode.id, finished, 240_000)) as ProcessingRow & { content: EpisodeContentAnswer['content'] };
+    expect(row).toMatchObject({ status: 'delivered', failure_reason: null });
+    expect(row.content?.transcript).toMatchObject({ engine: 'pocketsphinx' });
+    expect(row.outputs.find((o) => o.kind === 'episode')).toMatchObject({ width: 1280, height: 720 });
+    const clip = row.outputs.find((o) => o.kind === 'clip');
+    // 9:16, at the tests' clip height.
+    expect(clip!.width / clip!.height).toBeCloseTo(9 / 16, 2);
+    // Two moments of the clip a second apart: the waveform's band differs, the artwork above it does not.
+    const file = await downloadFromDrive(dir, clip!.driveFileId, driveToken, 'audiogram-clip.mp4');
+    const frame = (at: number) =>
+      spawnSync(currentMediaTools().ffmpeg, ['-v', 'error', '-ss', String(at), '-i', file, '-frames:v', '1', '-vf', 'scale=108:192,format=gray', '-f', 'rawvideo', '-']).stdout;
+    const [a, b] = [frame(2), frame(3)];
+    const rowDiff = (y: number) => Array.from({ length: 108 }, (_, x) => Math.abs(a[y * 108 + x] - b[y * 108 + x])).reduce((sum, d) => sum + d, 0) / 108;
+    const changed = Array.from({ length: 192 }, (_, y) => y).filter((y) => rowDiff(y) > 8);
+    expect(changed.length).toBeGreaterThan(0);
+    console.log(`audiogram clip: rows that changed in a second ${changed[0]}-${changed.at(-1)} of 192`);
   }, 300_000);
 
   it("transcribes through OpenAI's SDK against the sandbox, which answers in the API's own shapes", async () => {

@@ -12,14 +12,17 @@ function ffmpeg(args: string[]): Buffer {
   return result.stdout;
 }
 
+/** Where the speech is louder (seconds), unless a fixture says otherwise. */
+const LOUDER = [[20, 34], [62, 74], [96, 108]] as const;
+
 /**
  * Speech-like audio: a voiced tone chopped into word-length bursts (4 per second) in phrases of
- * 3.8 s, each followed by a 1.2 s pause; three louder stretches (20-34 s, 62-74 s, 96-108 s), the
- * rest at `quiet` of their level. Pauses: [5k + 3.8, 5k + 5) seconds.
+ * 3.8 s, each followed by a 1.2 s pause; louder in the `louder` stretches (by default 20-34 s,
+ * 62-74 s, 96-108 s), the rest at `quiet` of their level. Pauses: [5k + 3.8, 5k + 5) seconds.
  */
-const speech = (quiet: number) =>
+const speech = (quiet: number, louder: readonly (readonly [number, number])[] = LOUDER) =>
   '0.9*sin(2*PI*180*t)*sin(2*PI*3.1*t)*gt(sin(2*PI*4*t)\\,-0.4)*lt(mod(t\\,5)\\,3.8)' +
-  `*(${quiet}+${1 - quiet}*(between(t\\,20\\,34)+between(t\\,62\\,74)+between(t\\,96\\,108)))`;
+  `*(${quiet}+${1 - quiet}*(${louder.map(([from, to]) => `between(t\\,${from}\\,${to})`).join('+')}))`;
 /** The benches' speech: louder stretches 10 dB up, a loudness range (12.6 LU) that loudnorm narrows in its dynamic mode. */
 export const SPEECH = speech(0.3);
 /**
@@ -27,7 +30,7 @@ export const SPEECH = speech(0.3);
  * worker's 11 LU target, so every render normalises it with loudnorm's linear gain: a tenth of
  * the CPU of its dynamic mode (0.4 s against 4.3 s for 75 s), which the tests do not need.
  */
-const EPISODE_SPEECH = speech(0.45);
+const episodeSpeech = (louder?: readonly (readonly [number, number])[]) => speech(0.45, louder);
 export const PAUSE_EVERY = 5;
 export const PAUSE_STARTS_AT = 3.8;
 
@@ -40,13 +43,16 @@ export interface Fixtures {
   logo: string;
 }
 
-/** A test episode of `seconds` (320x180 test pattern + speech-like audio) and brand assets. */
-export function makeFixtures(dir: string, seconds: number, episodeVideo = { size: '320x180', fps: 10 }): Fixtures {
+/**
+ * A test episode of `seconds` (320x180 test pattern + speech-like audio, louder in `louder`) and
+ * brand assets. Without words, the worker's clips are the louder stretches (worker/media/clip-selection.ts).
+ */
+export function makeFixtures(dir: string, seconds: number, episodeVideo = { size: '320x180', fps: 10 }, louder?: readonly (readonly [number, number])[]): Fixtures {
   const f = (name: string) => path.join(dir, name);
   const h264 = ['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p'];
   ffmpeg([
     '-f', 'lavfi', '-i', `testsrc=s=${episodeVideo.size}:r=${episodeVideo.fps}:d=${seconds}`,
-    '-f', 'lavfi', '-i', `aevalsrc=${EPISODE_SPEECH}:s=16000:d=${seconds}`,
+    '-f', 'lavfi', '-i', `aevalsrc=${episodeSpeech(louder)}:s=16000:d=${seconds}`,
     ...h264, '-c:a', 'aac', '-shortest', f('episode.mp4'),
   ]);
   ffmpeg(['-f', 'lavfi', '-i', 'color=c=red:s=320x180:r=10:d=2', '-f', 'lavfi', '-i', 'sine=f=440:d=2', ...h264, '-c:a', 'aac', '-shortest', f('intro.mp4')]);
@@ -76,7 +82,7 @@ export function makeVideo(
   const picture = options.pattern ? 'testsrc2=' : `color=c=${options.colour ?? 'black'}:`;
   ffmpeg([
     '-f', 'lavfi', '-i', `${picture}s=${options.size}:r=${options.fps}:d=${options.seconds}`,
-    ...(options.silent ? [] : ['-f', 'lavfi', '-i', `aevalsrc=${EPISODE_SPEECH}:s=16000:d=${options.seconds}`, '-c:a', 'aac', '-shortest']),
+    ...(options.silent ? [] : ['-f', 'lavfi', '-i', `aevalsrc=${episodeSpeech()}:s=16000:d=${options.seconds}`, '-c:a', 'aac', '-shortest']),
     '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', file,
   ]);
   return file;

@@ -105,15 +105,17 @@ export async function submit(client: SupabaseClient, user: TestUser, options: Re
 }
 
 /**
- * The subscriber's posting hour comes: the episode's released posts move earlier together, the first
- * clip's to now (the database's clock), the days between clips kept.
+ * The subscriber's posting hour comes: the episode's released clip posts move earlier together,
+ * the first clip's to now (the database's clock), the days between clips kept. (A released blog
+ * post is due at once already.)
  */
 export async function postingHourComes(processingId: string): Promise<void> {
   await withDb((db) =>
     db.query(
       `update public.scheduled_posts s set scheduled_for = s.scheduled_for - (f.first - now())
-         from (select min(scheduled_for) as first from public.scheduled_posts where episode_processing_id = $1 and status = 'scheduled') f
-        where s.episode_processing_id = $1 and s.status = 'scheduled'`,
+         from (select min(scheduled_for) as first from public.scheduled_posts
+                where episode_processing_id = $1 and status = 'scheduled' and kind = 'clip') f
+        where s.episode_processing_id = $1 and s.status = 'scheduled' and s.kind = 'clip'`,
       [processingId],
     ),
   );

@@ -22,11 +22,20 @@ export const SPEECH_SCRIPT = [
   'Thank you for listening. See you next week.',
 ].join(' ');
 
+/**
+ * The script with a clear pause after each sentence (SSML, spoken with SPOKEN_WITH_PAUSES): the
+ * offline engine ends a sentence at a pause of half a second, longer than espeak-ng's own.
+ */
+export const withPauses = (script: string) => script.replace(/([.?!]) /g, '$1 <break time="800ms"/> ');
+
 /** The topics the show notes and the blog post must name. */
 export const SPEECH_TOPICS = ['garden', 'coffee', 'library'];
 
 /** espeak-ng's US English voice with the klatt2 variant at 175 words a minute: the one pocketsphinx recognises best (docs/decisions.md). */
 export const SPEECH_VOICE = ['-v', 'en-us+klatt2', '-s', '175'];
+
+/** The same voice reading SSML (withPauses). */
+export const SPOKEN_WITH_PAUSES = [...SPEECH_VOICE, '-m'];
 
 function run(command: string, args: string[]): void {
   const result = spawnSync(command, args, { maxBuffer: 64 * 1024 * 1024 });
@@ -85,4 +94,15 @@ export function wordErrorRate(reference: string, hypothesis: string): number {
     previous = row;
   }
   return previous[hyp.length] / Math.max(1, ref.length);
+}
+
+/** An audio-only MP4 episode (AAC sound, no picture track) of the WAV, as podcasters record them. */
+export function audioOnlyEpisode(wav: string): string {
+  mkdirSync(cacheDir, { recursive: true });
+  const key = createHash('sha256').update(wav).digest('hex').slice(0, 16);
+  const out = path.join(cacheDir, `audio-only-${key}.mp4`);
+  if (existsSync(out)) return out;
+  run(currentMediaTools().ffmpeg, ['-hide_banner', '-nostdin', '-y', '-loglevel', 'error', '-i', wav, '-vn', '-c:a', 'aac', '-b:a', '96k', `${out}.tmp.mp4`]);
+  run('mv', [`${out}.tmp.mp4`, out]);
+  return out;
 }

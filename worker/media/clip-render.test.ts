@@ -11,7 +11,7 @@ import { currentMediaTools, probe, useMediaTools } from './ffmpeg.ts';
 import { captionFont } from './fonts.ts';
 import { renderClip } from './render.ts';
 import { cropExpression, detectFaces, speakerPath } from './speaker-framing.ts';
-import type { BrandColours } from './styles.ts';
+import { framingAspect, type BrandColours } from './styles.ts';
 
 const FACE = path.join(import.meta.dirname, '..', '..', 'tests', 'fixtures', 'media', 'astronaut-face.jpg');
 const colours: BrandColours = { primary: '1F2937', secondary: '6366F1', tertiary: 'F59E0B' };
@@ -128,6 +128,90 @@ describe('a rendered clip', () => {
     await renderClip({ main: { file: plainVideo, info: await probe(plainVideo) }, start: 0, end: 3, frame: { look: 'DEFAULT', aspect: 'portrait' }, colours, output: bare, settings });
     expect(whiteish(pixels(bare, 1, '180:40:0:204'))).toBe(0);
   }, 60_000);
+});
+
+describe('the Creative style (issue 42, item 7)', () => {
+  const size = { width: 360, height: 640 };
+  const big = { ...settings, clipHeight: size.height };
+  /** The frame at 1 s as [r, g, b] per pixel, row by row. */
+  const frameOf = (file: string) => pixels(file, 1, `${size.width}:${size.height}:0:0`);
+  const differs = (a: [number, number, number], b: [number, number, number]) => Math.abs(a[0] - b[0]) + Math.abs(a[1] - b[1]) + Math.abs(a[2] - b[2]) > 60;
+  /** Framed on the face (near the source's left edge) as the worker frames each look: the crop's shape is the style's. */
+  const framingFor = (look: 'DEFAULT' | 'CREATIVE') => ({ width: Math.round((360 * (framingAspect({ look, aspect: 'portrait' }) ?? 1)) / 2) * 2, x: cropExpression([{ t: 0, x: 9 }]) });
+
+  async function render(look: 'DEFAULT' | 'CREATIVE', source: string, name: string, text: Parameters<typeof renderClip>[0]['text']): Promise<string> {
+    const output = path.join(dir, `${name}.mp4`);
+    await renderClip({ main: { file: source, info: await probe(source) }, start: 0, end: 3, frame: { look, aspect: 'portrait' }, colours, output, settings: big, text });
+    return output;
+  }
+
+  /**
+   * Where the picture shows: the pixels that differ between the clip of the face video and the
+   * clips of its twins (its negative, and each channel moved 64 along, which differ from it even
+   * where the negative is as grey), styled alike. The rest (bands, frames, empty colour) is the
+   * layout's.
+   */
+  async function pictureArea(look: 'DEFAULT' | 'CREATIVE', withFraming: boolean): Promise<boolean[]> {
+    const text = withFraming ? { framing: framingFor(look) } : {};
+    const name = `${look}-${withFraming}`;
+    const [a, ...twins] = await Promise.all([faceVideo, ...twinVideos].map((source, i) => render(look, source, `${name}-${i}`, text)));
+    const [pa, ...pt] = [a, ...twins].map(frameOf);
+    return pa.map((p, i) => pt.some((twin) => differs(p, twin[i])));
+  }
+
+  /** The detected face's height in a rendered clip, as a share of the frame's. */
+  async function faceHeight(file: string): Promise<number> {
+    const [samples] = await detectFaces(file, size, [{ start: 0.5, end: 2.5 }], dir, () => {});
+    const heights = (samples?.frames ?? []).flatMap((faces) => faces.map((f) => f.h));
+    expect(heights.length, file).toBeGreaterThan(0);
+    return heights.reduce((a, b) => a + b, 0) / heights.length / size.height;
+  }
+
+  const twinVideos: string[] = [];
+  beforeAll(() => {
+    const lut = (expression: string) => `lutrgb=r='${expression}':g='${expression}':b='${expression}'`;
+    for (const [name, filter] of [['negative', 'negate'], ['shifted', lut('mod(val+64,256)')]]) {
+      const twin = path.join(dir, `${name}.mp4`);
+      run(['-i', faceVideo, '-vf', filter, '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'copy', twin]);
+      twinVideos.push(twin);
+    }
+  });
+
+  it('fills the frame with the picture, the face as large as in Default, the captions inside the picture', async () => {
+    const report: string[] = [];
+    for (const withFraming of [true, false]) {
+      const area = await pictureArea('CREATIVE', withFraming);
+      const layout = 1 - area.filter(Boolean).length / area.length;
+      report.push(`${withFraming ? 'framed on the face' : 'whole picture'}: ${(layout * 100).toFixed(1)}% of the frame is layout, not picture`);
+      // A thin frame and its accents, no empty third.
+      expect(layout, report.join('; ')).toBeLessThan(0.08);
+    }
+
+    // The face: Default's size when both are framed on it.
+    const framedDefault = await render('DEFAULT', faceVideo, 'default-framed', { framing: framingFor('DEFAULT') });
+    const framedCreative = await render('CREATIVE', faceVideo, 'creative-framed', { framing: framingFor('CREATIVE') });
+    const [defaultFace, creativeFace] = [await faceHeight(framedDefault), await faceHeight(framedCreative)];
+    report.push(`face ${(creativeFace * 100).toFixed(1)}% of the height against Default's ${(defaultFace * 100).toFixed(1)}%`);
+    expect(creativeFace / defaultFace, report.join('; ')).toBeGreaterThan(0.9);
+
+    // The captions: what they add to the frame lies on the picture, none on the layout.
+    const font = await captionFont(null, { registry: null, cacheDir: path.join(dir, 'fonts'), log: () => {} });
+    const assFile = path.join(dir, 'creative.ass');
+    const words = [{ text: 'Budgets', start: 0, end: 1.4 }, { text: 'matter', start: 1.5, end: 2.9 }];
+    writeFileSync(assFile, captionScript({ words, style: 'CREATIVE', colours, fontFamily: font.family, ...size }));
+    for (const withFraming of [true, false]) {
+      const text = withFraming ? { framing: framingFor('CREATIVE') } : {};
+      const captioned = frameOf(await render('CREATIVE', faceVideo, `creative-captions-${withFraming}`, { ...text, captions: { assFile, fontsDir: font.dir } }));
+      const bare = frameOf(await render('CREATIVE', faceVideo, `creative-bare-${withFraming}`, text));
+      const area = await pictureArea('CREATIVE', withFraming);
+      const caption = captioned.map((p, i) => differs(p, bare[i]));
+      const onLayout = caption.filter((c, i) => c && !area[i]).length;
+      report.push(`captions ${withFraming ? 'framed' : 'whole'}: ${caption.filter(Boolean).length} px, ${onLayout} off the picture`);
+      expect(caption.filter(Boolean).length).toBeGreaterThan(500);
+      expect(onLayout, report.join('; ')).toBe(0);
+    }
+    console.log(`Creative: ${report.join('; ')}`);
+  }, 120_000);
 });
 
 describe('a clip titled by the subscriber', () => {

@@ -1,29 +1,29 @@
-// Which moments of an episode become clips. Pure: the audio profile comes from analysis.ts.
+// Which moments of an episode become clips, chosen as an editor would (docs/decisions.md, "Clips
+// chosen like an editor would"). Pure: the audio profile comes from analysis.ts, the sentences and
+// keywords from the transcript; what is said is read by clip-scoring.ts.
 //
-// The heuristic (docs/decisions.md, "Clip selection"):
-// 1. The audio is measured in half-second windows: loudness (RMS, dB) and speech activity (the
-//    share of the window outside silences that silencedetect found, i.e. pauses >= 0.3 s below
-//    -35 dB). A window's energy is its loudness above the episode's quietest speech, times its
-//    activity: lively, loud talk scores high; pauses, music beds and silence score low.
-// 2. The clip length is CLIP_SECONDS, shortened for short episodes so the tier's number of
-//    clips fits (never under MIN_CLIP_SECONDS).
-// 3. Every window start is a candidate; its score is the mean energy over the clip length.
-//    The best candidates are taken greedily, each at least a clip length away from those taken,
-//    until the tier's count is reached or nothing fits: the peaks of the episode.
-// 4. Each clip's edges move to the nearest pause within SNAP_SECONDS (the start to where speech
-//    resumes after a pause, the end to where the next pause begins), so no clip starts or ends
-//    mid-word when silence detection found a pause nearby.
-// 5. Clips are returned in episode order.
-//
-// With a transcript (selectClipsFromWords) the candidates are runs of whole sentences instead,
-// scored on what is said as well as how it sounds (docs/decisions.md, "Clips from the words").
+// With words, the candidates are runs of whole sentences within the clip lengths, scored on what
+// is said and how it sounds (or by a writing engine's own rating of the best of them). Without
+// words, the sound alone ranks stretches of the clip length; without sound, clips are spread
+// through the episode. Either way, clips never overlap, leave a gap between them (no two
+// neighbouring pieces of one stretch), hold at most half the episode together, and only moments
+// scoring above a threshold are taken: a short episode or one with few good moments gets fewer
+// clips than the plan allows, at least one. The greeting and the sign-off are taken only when
+// nothing else is there.
+import {
+  readSentences,
+  reasonFor,
+  soundReason,
+  soundScore,
+  wordFacts,
+  wordScore,
+  type Interval,
+  type SoundFacts,
+  type SpokenSentence,
+  type WordFacts,
+} from './clip-scoring.ts';
 
-import { CONTINUATIONS, isQuestion, tokens } from '../content/words.ts';
-
-export interface Interval {
-  start: number;
-  end: number;
-}
+export type { Interval, SpokenSentence };
 
 export interface AudioProfile {
   windowSeconds: number;
@@ -34,7 +34,10 @@ export interface AudioProfile {
 }
 
 export interface ClipRange extends Interval {
+  /** 0..1: how good a moment it is. */
   score: number;
+  /** Why it was chosen, a short sentence the podcaster reads. */
+  reason: string;
   /** Chosen from the transcript: the first sentence's index and one past the last. */
   sentences?: { first: number; end: number };
   /** Whether each edge sits at a detected pause (or the episode's start or end). */
@@ -42,16 +45,36 @@ export interface ClipRange extends Interval {
   endsAtPause: boolean;
 }
 
-const CLIP_SECONDS = 30;
-export const MIN_CLIP_SECONDS = 5;
+/**
+ * A clip's length, seconds: at least `min`, about `target` once the episode is two and a half
+ * minutes long (a fifth of it before: two clips and the gaps around them fit in half), at most `max`. A moment runs from half the target to 1.6 times it, within
+ * those. (The subscriber may move a clip to 5-90 s: set_clip_moment.)
+ */
+export const CLIP_SECONDS = { min: 5, target: 30, max: 60 } as const;
+const TARGET_SHARE = 5;
+const SHORTEST_OF_TARGET = 0.5;
+const LONGEST_OF_TARGET = 1.6;
+/** A moment scoring under this is no clip, unless the episode has nothing better at all. */
+export const MIN_CLIP_SCORE = 0.55;
+/** A stretch under this share of the liveliest one's energy is no clip by sound. */
+const MIN_LIVELY = 0.75;
+/** Clips together hold at most this share of the episode: highlights, not the episode cut up. */
+export const MAX_COVERAGE = 0.5;
+/** Seconds between two clips at least (with words, also a whole sentence). */
+export const GAP_SECONDS = 2;
+/** How far a sound-chosen edge may move to a pause. */
 const SNAP_SECONDS = 3;
+/** How far an edge moves into the pause around its sentence (never into the next sentence). */
+const EDGE_PAD = 0.25;
+/** An edge this close to a detected pause is on it. */
+const PAUSE_TOLERANCE = 0.35;
+/** The words' share of a moment's score when there is sound; the sound has the rest. */
+const WORDS_SHARE = 0.65;
+/** Moments a writing engine is asked to rate, per clip wanted. */
+const SHORTLIST_PER_CLIP = 3;
 
-/** The clip length for `count` clips from an episode of `durationSeconds`. */
-export function clipLength(durationSeconds: number, count: number): number {
-  // Leave room between clips: count clips should cover at most two thirds of the episode.
-  const fitting = (durationSeconds * 2) / 3 / Math.max(1, count);
-  return Math.max(MIN_CLIP_SECONDS, Math.min(CLIP_SECONDS, fitting));
-}
+/** The length aimed at for an episode of `durationSeconds`. */
+export const targetLength = (durationSeconds: number) => Math.min(CLIP_SECONDS.target, Math.max(CLIP_SECONDS.min, durationSeconds / TARGET_SHARE));
 
 function overlap(a: Interval, b: Interval): number {
   return Math.max(0, Math.min(a.end, b.end) - Math.max(a.start, b.start));
@@ -71,189 +94,246 @@ function windowEnergy(profile: AudioProfile): number[] {
   });
 }
 
-/** The pause edge (`key`) nearest to `at` within SNAP_SECONDS, if any. */
-function nearestPauseEdge(at: number, silences: Interval[], key: 'start' | 'end'): number | null {
-  let best: number | null = null;
-  for (const s of silences) {
-    const distance = Math.abs(s[key] - at);
-    if (distance <= SNAP_SECONDS && (best === null || distance < Math.abs(best - at))) best = s[key];
-  }
-  return best;
+interface SoundMeter {
+  /** Mean energy between two times. */
+  energy(start: number, end: number): number;
+  /** Whether speech resumes after a pause at `at` (`start`), or a pause begins there (`end`). */
+  atPause(at: number, edge: 'start' | 'end'): boolean;
 }
 
-/** Up to `count` clips at the episode's loudest, busiest moments, cut at pauses where possible. */
-export function selectClips(profile: AudioProfile, count: number): ClipRange[] {
-  const { durationSeconds, windowSeconds } = profile;
-  if (count < 1 || durationSeconds < MIN_CLIP_SECONDS) return [];
-  const length = Math.min(clipLength(durationSeconds, count), durationSeconds);
-  const energy = windowEnergy(profile);
-  const windowsPerClip = Math.max(1, Math.round(length / windowSeconds));
-
-  // Mean energy of every clip-long span (prefix sums), one candidate per window start.
+function soundMeter(profile: AudioProfile): SoundMeter {
+  const { windowSeconds, silences, durationSeconds } = profile;
   const prefix = [0];
-  for (const e of energy) prefix.push(prefix[prefix.length - 1] + e);
-  const candidates: { start: number; score: number }[] = [];
-  const lastStart = durationSeconds - length;
-  for (let i = 0; i * windowSeconds <= lastStart + 1e-9; i++) {
-    const j = Math.min(energy.length, i + windowsPerClip);
-    const score = j > i ? (prefix[j] - prefix[i]) / windowsPerClip : 0;
-    candidates.push({ start: i * windowSeconds, score });
-  }
-  // Best first; among equals the earlier moment.
-  candidates.sort((a, b) => b.score - a.score || a.start - b.start);
-
-  const taken: { start: number; score: number }[] = [];
-  for (const candidate of candidates) {
-    if (taken.length >= count) break;
-    if (taken.every((t) => Math.abs(t.start - candidate.start) >= length)) taken.push(candidate);
-  }
-
-  taken.sort((a, b) => a.start - b.start);
-  const clips: ClipRange[] = taken.map((t) => {
-    // Start where speech resumes after a pause; end where the next pause begins. The episode's
-    // own start and end are clean cuts too.
-    const start = t.start <= 0 ? 0 : nearestPauseEdge(t.start, profile.silences, 'end');
-    const end = t.start + length >= durationSeconds ? durationSeconds : nearestPauseEdge(t.start + length, profile.silences, 'start');
-    const snapped = {
-      start: Math.max(0, start ?? t.start),
-      end: Math.min(durationSeconds, end ?? t.start + length),
-    };
-    // A snap may never make a clip shorter than the minimum.
-    const ok = snapped.end - snapped.start >= MIN_CLIP_SECONDS;
-    return {
-      start: ok ? snapped.start : t.start,
-      end: ok ? snapped.end : t.start + length,
-      score: t.score,
-      startsAtPause: ok && start !== null,
-      endsAtPause: ok && end !== null,
-    };
-  });
-  // Snapping moves edges by at most SNAP_SECONDS, so neighbours can overlap: the earlier clip
-  // then ends at the last pause before the next one starts, or where it starts.
-  for (let i = 0; i + 1 < clips.length; i++) {
-    const clip = clips[i];
-    const next = clips[i + 1];
-    if (clip.end <= next.start) continue;
-    const pause = profile.silences
-      .filter((s) => s.start <= next.start && s.start - clip.start >= MIN_CLIP_SECONDS)
-      .reduce<Interval | null>((last, s) => (!last || s.start > last.start ? s : last), null);
-    clip.end = pause ? pause.start : next.start;
-    clip.endsAtPause = pause !== null;
-  }
-  return clips;
+  for (const e of windowEnergy(profile)) prefix.push(prefix[prefix.length - 1] + e);
+  const windows = prefix.length - 1;
+  return {
+    energy(start, end) {
+      const from = Math.min(windows, Math.max(0, Math.floor(start / windowSeconds)));
+      const to = Math.min(windows, Math.max(from + 1, Math.ceil(end / windowSeconds)));
+      return to > from ? (prefix[to] - prefix[from]) / (to - from) : 0;
+    },
+    atPause(at, edge) {
+      if (edge === 'start' ? at <= PAUSE_TOLERANCE : at >= durationSeconds - PAUSE_TOLERANCE) return true;
+      return silences.some((s) => Math.abs((edge === 'start' ? s.end : s.start) - at) <= PAUSE_TOLERANCE);
+    },
+  };
 }
 
-/** A sentence of the transcript (worker/transcript/transcript.ts), as clip selection reads it. */
-export interface SpokenSentence extends Interval {
-  text: string;
+/** What the picking rules read of a moment. */
+interface Pickable extends Interval {
+  score: number;
+  /** With words: its first and last sentence. */
+  first?: number;
+  last?: number;
+  edge: WordFacts['edge'];
 }
 
-/** Seconds a clip may reach past its target length to end on a sentence boundary. */
-const SENTENCE_SLACK = 1.6;
-/** How far an edge moves into the pause around it (never into the next sentence). */
-const EDGE_PAD = 0.25;
+/** Neither overlapping nor neighbours: `gap` seconds between them, and with words a whole sentence. */
+const apart = (a: Pickable, b: Pickable, gap: number) => {
+  const [early, late] = a.start <= b.start ? [a, b] : [b, a];
+  const sentenceBetween = early.last === undefined || late.first === undefined || late.first > early.last + 1;
+  return late.start - early.end >= gap && sentenceBetween;
+};
 
-interface Candidate {
-  first: number;
-  last: number;
-  start: number;
-  end: number;
-  text: number;
-  sound: number;
-}
-
-/** What is said, 0..1: the episode's keywords, a question answered, a thought that starts with the clip, the length. */
-function textScore(sentences: SpokenSentence[], first: number, last: number, keywords: Set<string>, target: number): number {
-  const words = sentences.slice(first, last + 1).flatMap((s) => tokens(s.text));
-  const hits = new Set(words.filter((w) => keywords.has(w))).size;
-  const keywordScore = Math.min(1, hits / 3);
-  let answered = 0;
-  for (let k = first; k < last; k++) if (isQuestion(sentences[k].text) && !isQuestion(sentences[k + 1].text)) answered = 1;
-  const hook = isQuestion(sentences[first].text) ? 1 : 0;
-  const complete = CONTINUATIONS.has(tokens(sentences[first].text)[0] ?? '') ? 0 : 1;
-  const span = sentences[last].end - sentences[first].start;
-  const fit = Math.max(0, 1 - Math.abs(span - target) / target);
-  return 0.35 * keywordScore + 0.2 * answered + 0.1 * hook + 0.2 * complete + 0.15 * fit;
+interface PickRules {
+  count: number;
+  durationSeconds: number;
+  minScore: number;
+  gap: number;
+  coverage: number;
 }
 
 /**
- * Up to `count` clips that are whole sentences: scored half on what is said (textScore), half on
- * how it sounds (the loudness heuristic's energy, when there is sound), taken best first without
- * overlap, each edge in the pause around its sentence. Fewer than `count` when the sentences do
- * not fit; the caller tops up by sound.
+ * The best moments by the rules, in episode order: above `minScore`, apart, within the coverage,
+ * up to `count`; the greeting and the sign-off only when nothing else is there. At least one.
  */
-export function selectClipsFromWords(
-  sentences: SpokenSentence[],
-  profile: AudioProfile | null,
-  count: number,
-  keywords: string[],
-  durationSeconds: number,
-): ClipRange[] {
-  if (count < 1 || durationSeconds < MIN_CLIP_SECONDS || !sentences.length) return [];
-  const target = Math.min(clipLength(durationSeconds, count), durationSeconds);
-  const longest = Math.max(target * SENTENCE_SLACK, target + 10);
-  const shortest = Math.max(MIN_CLIP_SECONDS, target * 0.5);
-  const keywordSet = new Set(keywords.flatMap((k) => tokens(k)));
-  const energy = profile ? windowEnergy(profile) : [];
-  const soundOf = (start: number, end: number) => {
-    if (!profile) return 0;
-    const from = Math.floor(start / profile.windowSeconds);
-    const to = Math.max(from + 1, Math.ceil(end / profile.windowSeconds));
-    const part = energy.slice(from, to);
-    return part.length ? part.reduce((a, b) => a + b, 0) / part.length : 0;
-  };
+export function pickMoments<T extends Pickable>(candidates: T[], rules: PickRules): T[] {
+  const order = [...candidates].sort((a, b) => b.score - a.score || a.start - b.start);
+  const taken: T[] = [];
+  let held = 0;
+  for (const c of order) {
+    if (taken.length >= rules.count || c.score < rules.minScore) break;
+    const length = c.end - c.start;
+    if (c.edge || held + length > rules.coverage * rules.durationSeconds || !taken.every((t) => apart(c, t, rules.gap))) continue;
+    taken.push(c);
+    held += length;
+  }
+  const best = order.find((c) => !c.edge) ?? order[0];
+  if (!taken.length && best && rules.count > 0) taken.push(best);
+  return taken.sort((a, b) => a.start - b.start);
+}
 
-  const candidates: Candidate[] = [];
+/** The words of an episode, as clip selection reads them. */
+export interface SpokenEpisode {
+  sentences: SpokenSentence[];
+  keywords: string[];
+  /** BCP 47, e.g. 'en-US': which greeting and sign-off words to look for. */
+  language: string;
+  durationSeconds: number;
+  profile: AudioProfile | null;
+}
+
+/** A run of whole sentences that could be a clip. */
+export interface MomentCandidate extends Pickable {
+  first: number;
+  last: number;
+  words: WordFacts;
+  sound: SoundFacts | null;
+  /** A writing engine's reason, when it rated the moment. */
+  reason?: string;
+}
+
+/** Every run of whole sentences within the clip lengths, scored on its words and its sound. */
+export function momentCandidates(episode: SpokenEpisode): MomentCandidate[] {
+  const { sentences, durationSeconds, profile } = episode;
+  const target = targetLength(durationSeconds);
+  const shortest = Math.max(CLIP_SECONDS.min, target * SHORTEST_OF_TARGET);
+  const longest = Math.min(CLIP_SECONDS.max, target * LONGEST_OF_TARGET);
+  const facts = readSentences(sentences, episode.keywords, episode.language, durationSeconds);
+  const meter = profile ? soundMeter(profile) : null;
+  const runs: { first: number; last: number; start: number; end: number; words: WordFacts; energy: number }[] = [];
   for (let first = 0; first < sentences.length; first++) {
     for (let last = first; last < sentences.length; last++) {
-      const span = sentences[last].end - sentences[first].start;
-      if (span > longest) break;
-      if (span < shortest) continue;
-      candidates.push({
-        first,
-        last,
-        start: sentences[first].start,
-        end: sentences[last].end,
-        text: textScore(sentences, first, last, keywordSet, target),
-        sound: soundOf(sentences[first].start, sentences[last].end),
-      });
+      const start = sentences[first].start;
+      const end = sentences[last].end;
+      if (end - start > longest) break;
+      if (end - start < shortest) continue;
+      runs.push({ first, last, start, end, words: wordFacts(facts, first, last, end - start, target), energy: meter?.energy(start, end) ?? 0 });
     }
   }
-  const loudest = Math.max(0, ...candidates.map((c) => c.sound));
-  const score = (c: Candidate) => (profile && loudest > 0 ? 0.5 * c.text + 0.5 * (c.sound / loudest) : c.text);
-  candidates.sort((a, b) => score(b) - score(a) || a.start - b.start);
+  const loudest = Math.max(0, ...runs.map((r) => r.energy));
+  return runs.map(({ energy, ...run }) => {
+    const sound = meter && loudest > 0 ? { lively: energy / loudest, startsAtPause: meter.atPause(run.start, 'start'), endsAtPause: meter.atPause(run.end, 'end') } : null;
+    return { ...run, sound, edge: run.words.edge, score: combined(wordScore(run.words), sound) };
+  });
+}
 
-  const taken: Candidate[] = [];
-  for (const c of candidates) {
-    if (taken.length >= count) break;
-    if (taken.every((t) => c.end <= t.start || c.start >= t.end)) taken.push(c);
-  }
-  taken.sort((a, b) => a.start - b.start);
-  return taken.map((c) => {
+const combined = (words: number, sound: SoundFacts | null) => (sound ? WORDS_SHARE * words + (1 - WORDS_SHARE) * soundScore(sound) : words);
+
+const wordRules = (count: number, durationSeconds: number): PickRules => ({ count, durationSeconds, minScore: MIN_CLIP_SCORE, gap: GAP_SECONDS, coverage: MAX_COVERAGE });
+
+/** The chosen runs as clips, each edge in the pause around its sentence. */
+function sentenceClips(picked: MomentCandidate[], episode: SpokenEpisode): ClipRange[] {
+  const { sentences, durationSeconds } = episode;
+  return picked.map((c) => {
     const before = c.first > 0 ? sentences[c.first - 1].end : 0;
     const after = c.last + 1 < sentences.length ? sentences[c.last + 1].start : durationSeconds;
     return {
       start: Math.max(0, c.start - Math.min(EDGE_PAD, Math.max(0, c.start - before) / 2)),
       end: Math.min(durationSeconds, c.end + Math.min(EDGE_PAD, Math.max(0, after - c.end) / 2)),
-      score: score(c),
-      startsAtPause: true,
-      endsAtPause: true,
+      score: Math.round(c.score * 1000) / 1000,
+      reason: c.reason ?? reasonFor(c.words, c.sound),
+      startsAtPause: c.sound?.startsAtPause ?? true,
+      endsAtPause: c.sound?.endsAtPause ?? true,
       sentences: { first: c.first, end: c.last + 1 },
     };
   });
 }
 
-/** The clips from the words, topped up by sound (without overlap) when the words give fewer than `count`. */
-export function selectClipsWithWords(
-  sentences: SpokenSentence[],
-  profile: AudioProfile | null,
-  count: number,
-  keywords: string[],
-  durationSeconds: number,
-): ClipRange[] {
-  const spoken = selectClipsFromWords(sentences, profile, count, keywords, durationSeconds);
-  if (spoken.length >= count || !profile) return spoken;
-  // Asked for more than needed: some of them overlap the clips from the words.
-  const extra = selectClips(profile, count + spoken.length).filter((c) => spoken.every((s) => c.end <= s.start || c.start >= s.end));
-  return [...spoken, ...extra.slice(0, count - spoken.length)].sort((a, b) => a.start - b.start);
+/** Up to `count` clips of whole sentences, scored on the words and the sound; none when no run of sentences fits the clip lengths. */
+export function selectClipsFromWords(episode: SpokenEpisode, count: number): ClipRange[] {
+  if (count < 1 || !episode.sentences.length) return [];
+  return sentenceClips(pickMoments(momentCandidates(episode), wordRules(count, episode.durationSeconds)), episode);
+}
+
+/** What a writing engine is shown of a moment to rate it. */
+export interface MomentToRate extends Interval {
+  text: string;
+  /** The words-and-sound score and reason, for reference. */
+  score: number;
+  reason: string;
+}
+
+/** A writing engine's rating of moments, in their order: 0..1 and a short sentence a podcaster reads. */
+export type RateMoments = (moments: readonly MomentToRate[]) => Promise<{ score: number; reason: string }[]>;
+
+/**
+ * As selectClipsFromWords, with a writing engine's rating: the best moments (by the rules, without
+ * the threshold or the coverage, three per clip wanted) are rated, its score replaces the words'
+ * part and its reason ours, and the clips are picked from them by the rules. An answer of another
+ * length, a score outside 0..1 or an empty reason is refused (thrown): the caller keeps the default.
+ */
+export async function selectRatedClipsFromWords(episode: SpokenEpisode, count: number, rate: RateMoments): Promise<ClipRange[]> {
+  if (count < 1 || !episode.sentences.length) return [];
+  const shortlist = pickMoments(momentCandidates(episode), { ...wordRules(count * SHORTLIST_PER_CLIP, episode.durationSeconds), minScore: 0, coverage: Infinity });
+  const text = (c: MomentCandidate) => episode.sentences.slice(c.first, c.last + 1).map((s) => s.text).join(' ');
+  const rated = await rate(shortlist.map((c) => ({ start: c.start, end: c.end, text: text(c), score: c.score, reason: reasonFor(c.words, c.sound) })));
+  if (rated.length !== shortlist.length) throw new Error(`the writing engine rated ${rated.length} of ${shortlist.length} moments`);
+  const rescored = shortlist.map((c, i) => {
+    const { score, reason } = rated[i];
+    if (!(score >= 0 && score <= 1) || !reason.trim()) throw new Error(`the writing engine's rating of moment ${i + 1} is not a score of 0..1 with a reason`);
+    return { ...c, score: combined(score, c.sound), reason: reason.trim() };
+  });
+  return sentenceClips(pickMoments(rescored, wordRules(count, episode.durationSeconds)), episode);
+}
+
+/** `count` clips spread through an episode without sound to rank: apart, within the coverage. */
+export function spreadClips(durationSeconds: number, count: number): ClipRange[] {
+  if (count < 1 || durationSeconds < CLIP_SECONDS.min) return [];
+  const length = targetLength(durationSeconds);
+  const n = Math.max(1, Math.min(count, Math.floor((MAX_COVERAGE * durationSeconds) / length)));
+  const slot = durationSeconds / n;
+  return Array.from({ length: n }, (_, i) => {
+    const start = i * slot + (slot - length) / 2;
+    return { start, end: start + length, score: 0, reason: soundReason({ lively: 0, startsAtPause: false, endsAtPause: false }, 'no sound'), startsAtPause: false, endsAtPause: false };
+  });
+}
+
+/**
+ * The stretch's edges moved to pauses within SNAP_SECONDS (the start where speech resumes, the end
+ * where a pause begins): as many edges as can move, as little as they can, the clip at least the
+ * minimum and at most SNAP_SECONDS longer than the stretch, within `bounds`. Null when even the
+ * stretch itself is out of them.
+ */
+function snapToPauses(stretch: Interval, profile: AudioProfile, bounds: Interval): Interval | null {
+  const near = (at: number, edge: 'start' | 'end') =>
+    profile.silences.map((s) => (edge === 'start' ? s.end : s.start)).filter((t) => Math.abs(t - at) <= SNAP_SECONDS && t >= 0 && t <= profile.durationSeconds);
+  const longest = stretch.end - stretch.start + SNAP_SECONDS;
+  let best: (Interval & { snapped: number; moved: number }) | null = null;
+  for (const start of [stretch.start, ...near(stretch.start, 'start')]) {
+    for (const end of [stretch.end, ...near(stretch.end, 'end')]) {
+      if (end - start > longest + 1e-9 || end - start < CLIP_SECONDS.min || start < bounds.start || end > bounds.end) continue;
+      const snapped = Number(start !== stretch.start) + Number(end !== stretch.end);
+      const moved = Math.abs(start - stretch.start) + Math.abs(end - stretch.end);
+      if (!best || snapped > best.snapped || (snapped === best.snapped && moved < best.moved)) best = { start, end, snapped, moved };
+    }
+  }
+  return best && { start: best.start, end: best.end };
+}
+
+/**
+ * Clips by sound alone: stretches of the target length at least MIN_LIVELY as lively as the
+ * liveliest, taken best first, each moved to pauses (snapToPauses) and kept only while the clips
+ * stay apart (half a clip between them) and within the coverage; at least the liveliest. Silence:
+ * spread.
+ */
+export function selectClips(profile: AudioProfile, count: number): ClipRange[] {
+  const { durationSeconds, windowSeconds } = profile;
+  if (count < 1 || durationSeconds < CLIP_SECONDS.min) return [];
+  const length = targetLength(durationSeconds);
+  const meter = soundMeter(profile);
+  const stretches: (Interval & { lively: number })[] = [];
+  for (let start = 0; start + length <= durationSeconds + 1e-9; start += windowSeconds) stretches.push({ start, end: start + length, lively: meter.energy(start, start + length) });
+  const loudest = Math.max(0, ...stretches.map((s) => s.lively));
+  if (loudest <= 0) return spreadClips(durationSeconds, count);
+  stretches.forEach((s) => (s.lively /= loudest));
+  stretches.sort((a, b) => b.lively - a.lively || a.start - b.start);
+  const gap = Math.max(GAP_SECONDS, length / 2);
+  const taken: (Interval & { lively: number })[] = [];
+  let held = 0;
+  for (const stretch of stretches) {
+    if (taken.length >= count || (taken.length && stretch.lively < MIN_LIVELY)) break;
+    const before = taken.filter((t) => t.end <= stretch.start).reduce((end, t) => Math.max(end, t.end + gap), 0);
+    const after = taken.filter((t) => t.start >= stretch.end).reduce((start, t) => Math.min(start, t.start - gap), durationSeconds);
+    const clip = taken.some((t) => overlap(t, stretch) > 0) ? null : snapToPauses(stretch, profile, { start: before, end: after });
+    if (!clip || (taken.length && held + clip.end - clip.start > MAX_COVERAGE * durationSeconds)) continue;
+    taken.push({ ...clip, lively: stretch.lively });
+    held += clip.end - clip.start;
+  }
+  return taken
+    .sort((a, b) => a.start - b.start)
+    .map(({ start, end, lively }) => {
+      const sound = { lively, startsAtPause: meter.atPause(start, 'start'), endsAtPause: meter.atPause(end, 'end') };
+      return { start, end, score: Math.round(soundScore(sound) * 1000) / 1000, reason: soundReason(sound, 'no words'), startsAtPause: sound.startsAtPause, endsAtPause: sound.endsAtPause };
+    });
 }

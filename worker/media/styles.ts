@@ -4,13 +4,14 @@
 //   DEFAULT       the whole picture, centred, on the primary colour.
 //   PROFESSIONAL  the picture fills the frame (centre crop); a primary band with a secondary rule
 //                 across the bottom.
-//   CREATIVE      the picture, slightly inset, framed in the secondary colour on the tertiary
-//                 colour, with a primary band at the top.
-// Framed on the speaker (speaker-framing.ts) the picture is first cropped around the talking face:
-// 9:16 (DEFAULT and PROFESSIONAL then fill the frame) or 4:5 (CREATIVE's inset).
+//   CREATIVE      the picture fills the frame (centre crop) inside a secondary frame line with
+//                 tertiary accents at two corners (issue 42, item 7: it was inset on tertiary
+//                 bands, a third of the frame empty, the face small, captions over its edge).
+// Framed on the speaker (speaker-framing.ts) the picture is first cropped around the talking face
+// to 9:16, which then fills the frame in every style.
 // Word-timed captions (captions.ts) are burned in by libass inside the safe area. Without words,
 // the title is burned into the style's primary-coloured area instead: the bottom band
-// (PROFESSIONAL), the top band (CREATIVE), the space above the picture (DEFAULT), in the brand
+// (PROFESSIONAL), a top band (CREATIVE), the space above the picture (DEFAULT), in the brand
 // colour that reads best on the primary (white or black when none contrasts enough), set in
 // DejaVu Sans Bold from npm dejavu-fonts-ttf.
 import type { ClipStyle } from '../../supabase/functions/_shared/domain/episodes.ts';
@@ -62,10 +63,10 @@ function captionFilter(caption: Caption, colours: BrandColours, width: number, c
 }
 
 /**
- * The crop window's shape when framing on the speaker: 9:16, or 4:5 for CREATIVE's inset picture;
+ * The crop window's shape when framing on the speaker: 9:16, which every style's picture fills;
  * null in a 16:9 frame, where the whole picture is kept.
  */
-export const framingAspect = (frame: ClipFrame) => (frame.aspect === 'landscape' ? null : frame.look === 'CREATIVE' ? 4 / 5 : 9 / 16);
+export const framingAspect = (frame: ClipFrame) => (frame.aspect === 'landscape' ? null : 9 / 16);
 
 export interface ClipText {
   /** Word-timed captions: an ASS script and the directory of its font files. */
@@ -99,6 +100,9 @@ function landscapeLayout(colours: BrandColours, width: number, height: number, c
   ].join(',');
 }
 
+/** CREATIVE's frame line (its inset from the edges and its width) and corner accents, as shares of the frame's width. */
+const CREATIVE_FRAME = { inset: 0.035, line: 0.011, accent: 0.22 } as const;
+
 function styleLayout(style: ClipStyle, colours: BrandColours, width: number, height: number, caption?: Caption): string {
   const c = (value: string) => `0x${value}`;
   const text = (centreY: number, areaHeight: number) => (caption ? [captionFilter(caption, colours, width, centreY, areaHeight)] : []);
@@ -115,15 +119,22 @@ function styleLayout(style: ClipStyle, colours: BrandColours, width: number, hei
       ].join(',');
     }
     case 'CREATIVE': {
-      const inner = even(width * 0.86);
-      const frame = even(width / 40);
+      // The picture fills the frame (as PROFESSIONAL, and DEFAULT framed on a speaker: the face as
+      // large), inside a secondary frame line with tertiary accents at two corners; the title
+      // (without words) on a primary band at the top. Captions sit inside the frame line.
+      const inset = even(width * CREATIVE_FRAME.inset);
+      const line = even(width * CREATIVE_FRAME.line);
+      const accent = { w: even(width * CREATIVE_FRAME.accent), h: 2 * line };
       const band = even(height / 10);
+      // With a title the frame starts under its band.
+      const top = caption ? band + inset : inset;
       return [
-        `scale=${inner}:-2`,
-        `pad=${inner + 2 * frame}:ih+${2 * frame}:${frame}:${frame}:color=${c(colours.secondary)}`,
-        `pad=${width}:${height}:(ow-iw)/2:(oh-ih)/2:color=${c(colours.tertiary)}`,
-        `drawbox=x=0:y=0:w=${width}:h=${band}:color=${c(colours.primary)}:t=fill`,
-        ...text(band / 2, band),
+        `scale=${width}:${height}:force_original_aspect_ratio=increase`,
+        `crop=${width}:${height}`,
+        `drawbox=x=${inset}:y=${top}:w=${width - 2 * inset}:h=${height - top - inset}:color=${c(colours.secondary)}:t=${line}`,
+        `drawbox=x=${inset}:y=${top}:w=${accent.w}:h=${accent.h}:color=${c(colours.tertiary)}:t=fill`,
+        `drawbox=x=${width - inset - accent.w}:y=${height - inset - accent.h}:w=${accent.w}:h=${accent.h}:color=${c(colours.tertiary)}:t=fill`,
+        ...(caption ? [`drawbox=x=0:y=0:w=${width}:h=${band}:color=${c(colours.primary)}:t=fill`, ...text(band / 2, band)] : []),
       ].join(',');
     }
     default: {

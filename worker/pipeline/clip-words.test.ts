@@ -34,7 +34,7 @@ const talk = transcript(
 const quiet = (duration: number): AudioProfile => ({ windowSeconds: 0.5, windowDb: Array(Math.ceil(duration * 2)).fill(-30), silences: [], durationSeconds: duration });
 
 describe('clips from the words', () => {
-  it('uses the transcript\'s keywords, sentences and words; the file name only without them', () => {
+  it('uses the transcript\'s keywords, sentences and words; the file name only without them', async () => {
     const keywords = episodeKeywords(talk);
     expect(keywords.slice(0, 3)).toEqual(['budgets', 'fail', 'savings']);
     expect(episodeKeywords(talk, ['given'])).toEqual(['given']);
@@ -45,14 +45,28 @@ describe('clips from the words', () => {
     expect(episodeTitle({ title: 'episode1', titleConfirmed: false }, keywords)).toBe('Budgets, Fail and Savings');
     expect(episodeTitle({ title: 'episode1', titleConfirmed: false }, [])).toBe('episode1');
 
-    const clips = chooseClips(talk, quiet(talk.durationSeconds), 3, keywords);
+    const clips = await chooseClips(talk, quiet(talk.durationSeconds), 3, keywords, { log: () => {} });
     expect(clips).toHaveLength(3);
-    expect(clips.every((c) => c.sentences)).toBe(true);
+    expect(clips.every((c) => c.sentences && c.reason)).toBe(true);
     const copy = copyForClip(talk, clips[0], keywords, 'Money Talk', 'Money Talk - clip 01');
     expect(copy.title).toMatch(/^Why do household budgets fail every single month \d+\?$/);
     expect(copyForClip(null, clips[0], [], 'Money Talk', 'Money Talk - clip 01')).toMatchObject({ title: 'Money Talk - clip 01', posts: { x: { text: 'Money Talk - clip 01' } } });
-    // No transcript: by sound.
-    expect(chooseClips(null, quiet(120), 3, []).every((c) => !c.sentences)).toBe(true);
+    // No transcript, or no run of sentences long enough for a clip: by sound.
+    expect((await chooseClips(null, quiet(120), 3, [], { log: () => {} })).every((c) => !c.sentences && /^Chosen by sound alone/.test(c.reason))).toBe(true);
+    const one = transcript(['a few words said once']);
+    expect((await chooseClips(one, quiet(120), 3, [], { log: () => {} })).every((c) => !c.sentences)).toBe(true);
+  });
+
+  it("takes a writing engine's rating when it gives one, and the words and sound when it fails", async () => {
+    const keywords = episodeKeywords(talk);
+    const logged: string[] = [];
+    const log = (line: string) => logged.push(line);
+    const rated = await chooseClips(talk, quiet(talk.durationSeconds), 2, keywords, { log, rate: async (moments) => moments.map(() => ({ score: 0.9, reason: 'Says it plainly.' })) });
+    expect(rated.map((c) => c.reason)).toEqual(['Says it plainly.', 'Says it plainly.']);
+    expect(logged).toEqual([]);
+    const failing = await chooseClips(talk, quiet(talk.durationSeconds), 2, keywords, { log, rate: () => Promise.reject(new Error('the model timed out')) });
+    expect(failing).toEqual(await chooseClips(talk, quiet(talk.durationSeconds), 2, keywords, { log: () => {} }));
+    expect(logged).toEqual(["clips chosen without the writing engine's rating: the model timed out"]);
   });
 
   it('captions a moment with words and titles one without', async () => {
@@ -69,7 +83,7 @@ describe('clips from the words', () => {
       dir,
       log: () => {},
     };
-    const clip = { start: 5, end: 12, score: 1, startsAtPause: true, endsAtPause: true };
+    const clip = { start: 5, end: 12, score: 1, reason: 'A complete thought.', startsAtPause: true, endsAtPause: true };
     const [spoken] = await clipTexts({ ...base, transcript: talk }, [clip]);
     expect(spoken.title).toBeUndefined();
     const ass = readFileSync(spoken.captions?.assFile as string, 'utf8');

@@ -6,7 +6,14 @@ import path from 'node:path';
 import type { Transcript } from '../../supabase/functions/_shared/domain/transcript.ts';
 import { captionScript, clipWords } from '../media/captions.ts';
 import { clipCopy, episodeTitleFromWords, localKeywords, type ClipCopy } from '../content/clip-copy.ts';
-import { selectClips, selectClipsWithWords, type AudioProfile, type ClipRange } from '../media/clip-selection.ts';
+import {
+  selectClips,
+  selectClipsFromWords,
+  selectRatedClipsFromWords,
+  type AudioProfile,
+  type ClipRange,
+  type RateMoments,
+} from '../media/clip-selection.ts';
 import { captionFont, type FontSource } from '../media/fonts.ts';
 import type { MediaInput } from '../media/ffmpeg.ts';
 import { detectFaces, cropExpression, speakerPath } from '../media/speaker-framing.ts';
@@ -21,10 +28,30 @@ export function episodeKeywords(transcript: Transcript | null, given?: string[])
   return hasWords(transcript) ? localKeywords(transcript.sentences.map((s) => s.text)) : [];
 }
 
-/** The moments: whole sentences scored by words and sound when there is a transcript, else by sound. */
-export function chooseClips(transcript: Transcript | null, profile: AudioProfile, count: number, keywords: string[]): ClipRange[] {
+export interface ClipChoice {
+  /** A writing engine's own rating of the best moments (clip-selection.ts); without it, words and sound decide. */
+  rate?: RateMoments;
+  log: (line: string) => void;
+}
+
+/**
+ * The moments: whole sentences scored on the words and the sound when there is a transcript (and
+ * a run of sentences fits the clip lengths), else by sound. A rating that fails is logged and the
+ * words and sound decide: choosing clips never fails an episode.
+ */
+export async function chooseClips(transcript: Transcript | null, profile: AudioProfile, count: number, keywords: string[], choice: ClipChoice): Promise<ClipRange[]> {
   if (!hasWords(transcript)) return selectClips(profile, count);
-  return selectClipsWithWords(transcript.sentences, profile, count, keywords, profile.durationSeconds);
+  const episode = { sentences: transcript.sentences, keywords, language: transcript.language, durationSeconds: profile.durationSeconds, profile };
+  if (choice.rate) {
+    try {
+      const rated = await selectRatedClipsFromWords(episode, count, choice.rate);
+      if (rated.length) return rated;
+    } catch (error) {
+      choice.log(`clips chosen without the writing engine's rating: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  const spoken = selectClipsFromWords(episode, count);
+  return spoken.length ? spoken : selectClips(profile, count);
 }
 
 /**

@@ -74,6 +74,8 @@ export async function joinSubmission(ctx: JobContext, data: PieceJobData, jobSig
   await withTimeLimit(job, jobSignal, async (signal) => {
     const { store, config } = ctx;
     await store.pieceStarted(job.id, config.workerName, 'joining the episode', retry);
+    // The delivery needs Google Drive: a connection lost meanwhile stops here, before the joining.
+    await ctx.tokens.accessToken(userId, 'google');
     await mkdir(config.tempDir, { recursive: true });
     const dir = await mkdtemp(path.join(config.tempDir, `${job.id}-join-`));
     try {
@@ -129,6 +131,8 @@ async function assemble(ctx: JobContext, job: ProcessingJob, plan: SubmissionPla
         startSeconds: moment.start,
         endSeconds: moment.end,
         ...(moment.sentences ? { firstSentence: moment.sentences.first, endSentence: moment.sentences.end } : {}),
+        // A plan made before clips had reasons scored on another scale: its clips have neither.
+        ...(moment.reason ? { score: moment.score, reason: moment.reason } : {}),
         title: copy.title,
         posts: copy.posts,
         fileName: delivered.output.name,

@@ -10,11 +10,11 @@ import type { BrandVideo, ClipMoment, SubmissionPlan } from '../../supabase/func
 import type { MediaInput } from '../media/ffmpeg.ts';
 import { clipFrameSize, renderAudioTrack, renderClip, renderCopiedEpisode, renderVideoPiece } from '../media/render.ts';
 import { brandColours } from '../media/styles.ts';
-import { downloadObject, uploadObject } from '../platforms/storage.ts';
+import { copyObject, downloadObject, uploadObject } from '../platforms/storage.ts';
 import { clipTexts } from './clip-words.ts';
 import type { JobContext } from './job-context.ts';
 import type { PieceJobData, PieceQueue } from './jobs.ts';
-import { currentPlan, pieceFileName, pieceObjectPath, planPieces, queueJoin, signedUrlForJob, withTimeLimit, type PieceSpec } from './plan.ts';
+import { currentPlan, pieceFileName, pieceFingerprint, pieceObjectPath, planPieces, queueJoin, signedUrlForJob, withTimeLimit, type PieceSpec } from './plan.ts';
 
 /**
  * The episode's source for a piece: a signed URL that ffmpeg reads with HTTP range requests, so a
@@ -45,16 +45,28 @@ export async function runPiece(ctx: JobContext, boss: PieceQueue, data: PieceJob
   if (!plan || !piece) return;
   await withTimeLimit(job, jobSignal, async (signal) => {
     await store.pieceStarted(job.id, config.workerName, stageOf(piece, plan), retry);
-    await mkdir(config.tempDir, { recursive: true });
-    const dir = await mkdtemp(path.join(config.tempDir, `${job.id}-piece-${data.piece}-`));
-    try {
-      const main = await sourceInput(ctx, job, plan, signal);
-      const output = path.join(dir, pieceFileName(piece));
-      await renderPiece(ctx, job, plan, piece, main, dir, output, signal);
-      await uploadObject(config, PROCESSING_PIECES_BUCKET, pieceObjectPath(job.id, plan.planId, pieceFileName(piece)), output, piece.kind === 'audio' ? 'audio/mp4' : 'video/mp4', signal);
-    } finally {
-      await rm(dir, { recursive: true, force: true });
+    // Found early: a Google Drive connection lost since the submission stops the episode here, not
+    // after every piece is rendered (the join needs it); a retry after reconnecting reuses the pieces.
+    if (job.userId) await ctx.tokens.accessToken(job.userId, 'google');
+    const objectPath = pieceObjectPath(job.id, plan.planId, pieceFileName(piece));
+    const fingerprint = pieceFingerprint(job, plan, piece, config.encode);
+    const earlier = await store.reusablePiece(job.id, fingerprint);
+    if (earlier) {
+      await copyObject(config, PROCESSING_PIECES_BUCKET, earlier, objectPath, signal);
+      ctx.log(`piece ${data.piece} of ${job.id} reused from an earlier attempt`);
+    } else {
+      await mkdir(config.tempDir, { recursive: true });
+      const dir = await mkdtemp(path.join(config.tempDir, `${job.id}-piece-${data.piece}-`));
+      try {
+        const main = await sourceInput(ctx, job, plan, signal);
+        const output = path.join(dir, pieceFileName(piece));
+        await renderPiece(ctx, job, plan, piece, main, dir, output, signal);
+        await uploadObject(config, PROCESSING_PIECES_BUCKET, objectPath, output, piece.kind === 'audio' ? 'audio/mp4' : 'video/mp4', signal);
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
     }
+    await store.pieceStored(job.id, fingerprint, objectPath, earlier !== null);
     // Progress out of the plan's count as its row holds it (while the segments run ahead, the most it can come to).
     const count = await store.pieceDone(plan.planId, data.piece);
     if (count && count.done >= count.total) await queueJoin(boss, job, plan.planId);

@@ -5,11 +5,11 @@
 // (workers share only Postgres and Storage) and records itself done; the piece that finds them all
 // done queues the join, whose job id is the plan id, so it is queued once however many pieces
 // finish together. The plan's shape is the domain's (SubmissionPlan, with its version).
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { PROCESSING_PIECES_BUCKET, timeLimitReason } from '../../supabase/functions/_shared/domain-server/processing-limits.ts';
 import type { ProcessingJob } from '../../supabase/functions/_shared/domain-server/processing-job.ts';
-import type { SubmissionPlan } from '../../supabase/functions/_shared/domain-server/processing-plan.ts';
+import { PLAN_VERSION, type SubmissionPlan } from '../../supabase/functions/_shared/domain-server/processing-plan.ts';
 import { SIGNED_URL_MAX_SECONDS } from '../../supabase/functions/_shared/domain-server/storage-limits.ts';
 import { ProcessingFailure } from '../failure.ts';
 import { signedObjectUrls } from '../platforms/storage.ts';
@@ -46,6 +46,31 @@ export function pieceFileName(piece: PieceSpec): string {
     case 'clip':
       return `clip-${piece.index + 1}.mp4`;
   }
+}
+
+/**
+ * Everything a piece's file depends on, hashed (issue 43, item 2): the episode's file and trim, the
+ * brand files, the subscriber's options and look, the plan's caps, the encoder's settings, and the
+ * piece's own part of the plan (its segment, the sound's layout and loudness, or the clip's moment
+ * and words). A retry whose piece has the fingerprint of a piece an earlier attempt rendered reuses
+ * that file; anything that could change the file changes the fingerprint.
+ */
+export function pieceFingerprint(job: ProcessingJob, plan: SubmissionPlan, piece: PieceSpec, encode: unknown): string {
+  const own = (() => {
+    switch (piece.kind) {
+      case 'clip': {
+        const clip = plan.clips[piece.index];
+        const words = plan.transcript?.words.filter((word) => word.end > clip.start && word.start < clip.end) ?? null;
+        return { clip, clipIntroSeconds: plan.clipIntroSeconds, words, title: plan.title, keywords: plan.keywords };
+      }
+      case 'video':
+        return plan.episode.copied ? plan.episode : { layout: { ...plan.episode.layout, video: plan.episode.layout.video[piece.index] } };
+      default:
+        return { episode: plan.episode, loudness: plan.loudness };
+    }
+  })();
+  const inputs = { version: PLAN_VERSION, piece, main: plan.main, start: plan.start, end: plan.end, brand: plan.brand, options: job.options, look: job.brand, limits: job.limits, encode, own };
+  return createHash('sha256').update(JSON.stringify(inputs)).digest('hex');
 }
 
 export const pieceObjectPath = (processingId: string, planId: string, name: string) => `${processingId}/${planId}/${name}`;

@@ -98,7 +98,7 @@ async function rerenderClips(ctx: JobContext, work: Rework, clipIds: string[]): 
   for (const clip of wanted) {
     const started = Date.now();
     const output = path.join(dir, `clip-${clip.position}.mp4`);
-    const moment = { start: clip.start_seconds, end: clip.end_seconds, score: 0, startsAtPause: true, endsAtPause: true };
+    const moment = { start: clip.start_seconds, end: clip.end_seconds, score: 0, reason: '', startsAtPause: true, endsAtPause: true };
     await renderClipPiece(ctx, job, { ...plan, transcript }, moment, { main, logo, dir, output, signal });
     const info = await probe(output, signal);
     const durationSeconds = Math.round(info.durationSeconds * 100) / 100;

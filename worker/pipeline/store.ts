@@ -19,6 +19,9 @@ export interface ClipRecord {
   endSeconds: number;
   firstSentence?: number;
   endSentence?: number;
+  /** 0..1, and why the moment was chosen. */
+  score?: number;
+  reason?: string;
   title: string;
   posts: ClipPosts;
   fileName: string;
@@ -199,6 +202,23 @@ export class ProcessingStore {
    * Records a piece done and answers its plan's count. Two statements: each piece counts after its
    * own insert has committed, so the last of them sees every piece. Null when the plan is gone.
    */
+  /** The podcast's artwork (brand-assets path), which an audio-only episode's audiogram shows. */
+  async artworkPath(processingId: string): Promise<string | null> {
+    const path = await this.call('private.podcast_artwork_path($1)', [processingId]);
+    return typeof path === 'string' ? path : null;
+  }
+
+  /** A rendered piece's file, for a retry of the same episode to reuse (pieceFingerprint). */
+  async pieceStored(processingId: string, fingerprint: string, objectPath: string, reused: boolean): Promise<void> {
+    await this.call('private.record_piece_result($1, $2, $3, $4)', [processingId, fingerprint, objectPath, reused]);
+  }
+
+  /** An earlier attempt's file of a piece with this fingerprint, still stored; null when there is none. */
+  async reusablePiece(processingId: string, fingerprint: string): Promise<string | null> {
+    const path = await this.call('private.reusable_piece($1, $2)', [processingId, fingerprint]);
+    return typeof path === 'string' ? path : null;
+  }
+
   async pieceDone(planId: string, piece: number): Promise<{ done: number; total: number } | null> {
     await this.call('private.record_piece_done($1, $2)', [planId, piece]);
     return pieceCountSchema.parse(await this.call('private.pieces_done($1)', [planId]));

@@ -16,11 +16,14 @@ import {
   PROCESSING_PIECES_BUCKET,
   videoLimitProblem,
 } from '../../supabase/functions/_shared/domain-server/processing-limits.ts';
-import { PLAN_VERSION, type BrandVideo, type ClipMoment, type SubmissionPlan } from '../../supabase/functions/_shared/domain-server/processing-plan.ts';
+import { PLAN_VERSION, type BrandVideo, type SubmissionPlan } from '../../supabase/functions/_shared/domain-server/processing-plan.ts';
 import { transcriptKeywords } from '../content/show-notes.ts';
 import { ProcessingFailure } from '../failure.ts';
 import { analyseAudio } from '../media/analysis.ts';
+import { spreadClips } from '../media/clip-selection.ts';
+import { renderAudiogram } from '../media/audiogram.ts';
 import { probe, probeImage, type MediaInput } from '../media/ffmpeg.ts';
+import { brandColours } from '../media/styles.ts';
 import { loudnessOf } from '../media/loudness.ts';
 import { copySoundTrack, copyStart, joinParts, planEpisode } from '../media/render.ts';
 import { downloadObject, uploadObject } from '../platforms/storage.ts';
@@ -67,6 +70,26 @@ async function uploadedPart(ctx: JobContext, job: ProcessingJob, objectPath: str
 }
 
 /**
+ * An uploaded part as the episode's picture comes from: the upload itself, or for sound with no
+ * picture (issue 44, item 3) its audiogram, drawn with the podcast's artwork (else the logo).
+ */
+async function pictureOf(ctx: JobContext, job: ProcessingJob, part: MediaInput, index: number, dir: string, signal: AbortSignal): Promise<MediaInput> {
+  if (part.info.video) return part;
+  const artworkPath = (await ctx.store.artworkPath(job.id)) ?? job.brand.logoPath;
+  let image: string | undefined;
+  if (artworkPath) {
+    image = path.join(dir, `audiogram-image-${index}${path.extname(artworkPath) || '.png'}`);
+    // A missing artwork draws the audiogram without it rather than failing the episode.
+    await downloadObject(ctx.config, BRAND_ASSETS_BUCKET, artworkPath, image, signal).catch((error: Error) => {
+      ctx.log(`audiogram of ${job.id} without its artwork: ${error.message}`);
+      image = undefined;
+    });
+  }
+  await ctx.store.progress(job.id, 'drawing the audiogram', 3);
+  return renderAudiogram({ audio: part, image, colours: brandColours(job.brand), dir, output: path.join(dir, `audiogram-${index}.mp4`), encode: ctx.config.encode }, signal);
+}
+
+/**
  * A brand video when the profile has one. A missing or unreadable one is skipped, not fatal; one
  * over the caps is refused with the reason (the subscriber can replace it).
  */
@@ -110,15 +133,6 @@ async function optionalLogo(ctx: JobContext, dir: string, objectPath: string, si
   return file;
 }
 
-function evenlySpaced(durationSeconds: number, count: number): ClipMoment[] {
-  // Without sound there is nothing to rank: clips are spread evenly.
-  const length = Math.min(30, durationSeconds / Math.max(1, count));
-  return Array.from({ length: Math.max(0, Math.min(count, Math.floor(durationSeconds / 5))) }, (_, i) => {
-    const start = (i * durationSeconds) / count;
-    return { start, end: Math.min(durationSeconds, start + length), score: 0, startsAtPause: false, endsAtPause: false };
-  });
-}
-
 /** The submission job: probed, analysed, and planned in pieces for the pool (pieces.ts). */
 export async function processSubmission(ctx: JobContext, boss: PieceQueue, processingId: string, jobSignal: AbortSignal): Promise<void> {
   const job = await ctx.store.load(processingId);
@@ -139,12 +153,16 @@ async function processJob(ctx: JobContext, job: ProcessingJob, userId: string, s
   try {
     await store.progress(job.id, 'reading the upload', 2);
     const parts: MediaInput[] = [];
-    for (const objectPath of job.files) {
+    // An audiogram is drawn here: the pieces read it from Storage, not the upload.
+    let drawn = false;
+    for (const [index, objectPath] of job.files.entries()) {
       const part = await uploadedPart(ctx, job, objectPath, signal);
-      if (!part.info.video) throw ProcessingFailure.unusableInput(`${path.basename(objectPath)} has no video`);
+      if (!part.info.video && !part.info.hasAudio) throw ProcessingFailure.unusableInput(`${path.basename(objectPath)} has neither picture nor sound`);
       const problem = videoLimitProblem(path.basename(objectPath), part.info, job.limits, null);
       if (problem) throw ProcessingFailure.unusableInput(problem);
-      parts.push(part);
+      const picture = await pictureOf(ctx, job, part, index, dir, signal);
+      drawn ||= picture !== part;
+      parts.push(picture);
     }
     const tooLong = episodeLengthProblem(
       parts.reduce((sum, part) => sum + part.info.durationSeconds, 0),
@@ -177,7 +195,7 @@ async function processJob(ctx: JobContext, job: ProcessingJob, userId: string, s
     const planId = newPlanId();
     // The pieces read the episode from Storage: the subscriber's own file, or the parts joined here.
     const mainObject =
-      main === parts[0]
+      main === parts[0] && !drawn
         ? { bucket: EPISODES_BUCKET, path: job.files[0] }
         : { bucket: PROCESSING_PIECES_BUCKET, path: pieceObjectPath(job.id, planId, 'main.mp4') };
     if (mainObject.bucket === PROCESSING_PIECES_BUCKET) await uploadObject(config, mainObject.bucket, mainObject.path, main.file, 'video/mp4', signal);
@@ -228,7 +246,7 @@ async function processJob(ctx: JobContext, job: ProcessingJob, userId: string, s
     await store.progress(job.id, 'analysing', 12);
     // The analysis also measures the loudness the episode and every clip are normalised with.
     const analysis = main.info.hasAudio ? await analyseAudio(sound.file, start, end - start, signal) : null;
-    const clips = analysis ? chooseClips(transcript, analysis, job.clipsPerEpisode, keywords) : evenlySpaced(end - start, job.clipsPerEpisode);
+    const clips = analysis ? await chooseClips(transcript, analysis, job.clipsPerEpisode, keywords, { log: ctx.log }) : spreadClips(end - start, job.clipsPerEpisode);
 
     // The words written (worker/writing): titles, show notes, the blog article and each clip's
     // posts; the episode's title is the engine's suggestion when the subscriber's is only the file name.

@@ -92,6 +92,18 @@ export async function deleteObjects(access: StorageAccess, bucket: string, objec
   });
 }
 
+/** A stored object copied to another name of the same bucket (Storage copies it; nothing passes through here). */
+export async function copyObject(access: StorageAccess, bucket: string, from: string, to: string, signal?: AbortSignal): Promise<void> {
+  const res = await fetch(`${access.supabaseUrl}/storage/v1/object/copy`, {
+    method: 'POST',
+    headers: { ...headers(access), 'content-type': 'application/json', 'x-upsert': 'true' },
+    body: JSON.stringify({ bucketId: bucket, sourceKey: from, destinationKey: to }),
+    signal,
+  });
+  if (!res.ok) throw await refusal(res, `copying ${bucket}/${from}`);
+  await res.body?.cancel();
+}
+
 /**
  * URLs that read the named objects of `bucket` for `expiresIn` seconds with no other credential,
  * and answer HTTP range requests (as Supabase Storage's signed URLs do): a piece's ffmpeg reads

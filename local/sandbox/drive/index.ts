@@ -14,7 +14,7 @@ import { sendJson } from '../../lib/http.ts';
 import { escapeHtml, htmlPage, readBody, sendHtml } from '../http.ts';
 import { JsonFile } from '../persist.ts';
 import type { TokenIdentity } from '../oauth/index.ts';
-import type { SandboxModule, SandboxRequest } from '../types.ts';
+import type { SandboxModule, SandboxRequest, SandboxRoutes } from '../types.ts';
 
 interface DriveFileRecord {
   id: string;
@@ -33,6 +33,7 @@ interface DriveFileRecord {
 interface YouTubeVideoRecord {
   id: string;
   title: string;
+  description: string;
   privacyStatus: string;
   size: number;
   owner: string;
@@ -88,223 +89,261 @@ function matches(file: DriveFileRecord, q: string | null): boolean {
   return true;
 }
 
-export function createGoogleSandbox(options: { dataDir: string; baseUrl: string; identify: (token: string) => TokenIdentity | null }): SandboxModule {
-  const dir = path.join(options.dataDir, 'google');
-  const blobs = path.join(dir, 'blobs');
-  mkdirSync(blobs, { recursive: true });
-  const state: State = { files: [], videos: [] };
-  const persisted = new JsonFile<State>(path.join(dir, 'state.json'), () => state);
-  Object.assign(state, persisted.load() ?? {});
-  const sessions = new Map<string, UploadSession>();
+type DriveMetadata = { name?: string; mimeType?: string; parents?: string[]; appProperties?: Record<string, string> };
 
-  const publicFile = (f: DriveFileRecord) => ({
-    kind: 'drive#file',
-    ...f,
-    webViewLink: `${options.baseUrl}/_sandbox/google/files/${f.id}`,
-  });
+/** What the sandbox holds: the records (state.json) and the uploaded bytes (blobs/, one file per id). */
+class GoogleStore {
+  readonly state: State = { files: [], videos: [] };
+  readonly blobs: string;
+  /** Resumable upload sessions, by upload id (not kept across restarts). */
+  readonly sessions = new Map<string, UploadSession>();
+  private readonly persisted: JsonFile<State>;
 
-  async function receive(req: IncomingMessage, id: string): Promise<number> {
-    const file = path.join(blobs, id);
-    await pipeline(req, createWriteStream(file));
-    return statSync(file).size;
+  constructor(
+    dataDir: string,
+    private readonly baseUrl: string,
+  ) {
+    const dir = path.join(dataDir, 'google');
+    this.blobs = path.join(dir, 'blobs');
+    mkdirSync(this.blobs, { recursive: true });
+    this.persisted = new JsonFile<State>(path.join(dir, 'state.json'), () => this.state);
+    Object.assign(this.state, this.persisted.load() ?? {});
   }
 
-  function finish(session: UploadSession, id: string, size: number) {
-    const now = new Date().toISOString();
-    if (session.kind === 'youtube') {
-      const snippet = (session.metadata.snippet ?? {}) as { title?: string };
-      const status = (session.metadata.status ?? {}) as { privacyStatus?: string };
-      const video = { id, title: snippet.title ?? '', privacyStatus: status.privacyStatus ?? 'private', size, owner: session.owner, publishedAt: now };
-      state.videos.push(video);
-      persisted.save();
-      return { kind: 'youtube#video', id, snippet: { title: video.title, publishedAt: now }, status: { privacyStatus: video.privacyStatus } };
-    }
-    const meta = session.metadata as { name?: string; parents?: string[]; mimeType?: string; appProperties?: Record<string, string> };
+  save(): void {
+    this.persisted.save();
+  }
+
+  flush(): void {
+    this.persisted.flush();
+  }
+
+  blob(id: string): string {
+    return path.join(this.blobs, id);
+  }
+
+  /** Streams a request's body to the blob of `id`; answers its size. */
+  async receive(req: IncomingMessage, id: string): Promise<number> {
+    await pipeline(req, createWriteStream(this.blob(id)));
+    return statSync(this.blob(id)).size;
+  }
+
+  publicFile(f: DriveFileRecord) {
+    return { kind: 'drive#file', ...f, webViewLink: `${this.baseUrl}/_sandbox/google/files/${f.id}` };
+  }
+
+  /** Stores a Drive file (a folder unless the metadata names another type) as Drive answers it. */
+  addFile(meta: DriveMetadata, fields: { id: string; size: number; owner: string; defaultMimeType: string }) {
     const record: DriveFileRecord = {
-      id,
+      id: fields.id,
       name: meta.name ?? 'Untitled',
-      mimeType: meta.mimeType ?? 'application/octet-stream',
+      mimeType: meta.mimeType ?? fields.defaultMimeType,
       parents: meta.parents ?? [],
-      size,
-      owner: session.owner,
-      createdTime: now,
+      size: fields.size,
+      owner: fields.owner,
+      createdTime: new Date().toISOString(),
       ...(meta.appProperties ? { appProperties: meta.appProperties } : {}),
     };
-    state.files.push(record);
-    persisted.save();
-    return publicFile(record);
+    this.state.files.push(record);
+    this.save();
+    return this.publicFile(record);
   }
 
-  async function handleUpload(request: SandboxRequest, owner: string, kind: UploadSession['kind']): Promise<void> {
-    const { req, res, method, url } = request;
-    const uploadType = url.searchParams.get('uploadType');
-    const uploadId = url.searchParams.get('upload_id');
-    if (method === 'PUT' && uploadId) {
-      const session = sessions.get(uploadId);
-      if (!session || session.owner !== owner) {
-        req.resume();
-        return sendJson(res, 404, googleError(404, 'Upload session not found.'));
-      }
-      const id = newId(kind === 'youtube' ? 'yt_' : '');
-      const size = await receive(req, id);
-      sessions.delete(uploadId);
-      return sendJson(res, 200, finish(session, id, size));
+  reset(): void {
+    this.state.files = [];
+    this.state.videos = [];
+    rmSync(this.blobs, { recursive: true, force: true });
+    mkdirSync(this.blobs, { recursive: true });
+    this.save();
+  }
+}
+
+/** The record of a finished upload: a YouTube video or a Drive file, as the API answers it. */
+function finishUpload(store: GoogleStore, session: UploadSession, id: string, size: number) {
+  if (session.kind === 'youtube') {
+    const now = new Date().toISOString();
+    const snippet = (session.metadata.snippet ?? {}) as { title?: string; description?: string };
+    const status = (session.metadata.status ?? {}) as { privacyStatus?: string };
+    const video = { id, title: snippet.title ?? '', description: snippet.description ?? '', privacyStatus: status.privacyStatus ?? 'private', size, owner: session.owner, publishedAt: now };
+    store.state.videos.push(video);
+    store.save();
+    return { kind: 'youtube#video', id, snippet: { title: video.title, description: video.description, publishedAt: now }, status: { privacyStatus: video.privacyStatus } };
+  }
+  return store.addFile(session.metadata as DriveMetadata, { id, size, owner: session.owner, defaultMimeType: 'application/octet-stream' });
+}
+
+async function handleUpload(store: GoogleStore, baseUrl: string, request: SandboxRequest, owner: string, kind: UploadSession['kind']): Promise<void> {
+  const { req, res, method, url } = request;
+  const uploadType = url.searchParams.get('uploadType');
+  const uploadId = url.searchParams.get('upload_id');
+  if (method === 'PUT' && uploadId) {
+    const session = store.sessions.get(uploadId);
+    if (!session || session.owner !== owner) {
+      req.resume();
+      return sendJson(res, 404, googleError(404, 'Upload session not found.'));
     }
-    if (method === 'POST' && uploadType === 'resumable') {
-      const metadata = JSON.parse((await readBody(req)).toString('utf8') || '{}') as Record<string, unknown>;
-      const id = newId('up_');
-      sessions.set(id, { kind, owner, metadata });
-      const location = new URL(url.pathname, options.baseUrl);
-      location.searchParams.set('uploadType', 'resumable');
-      location.searchParams.set('upload_id', id);
-      res.writeHead(200, { location: location.toString(), 'content-length': '0' });
-      res.end();
-      return;
-    }
-    if (method === 'POST' && uploadType === 'multipart') {
-      // multipart/related: a JSON metadata part, then the media part.
-      const boundary = /boundary="?([^";]+)"?/.exec(req.headers['content-type'] ?? '')?.[1];
-      const body = await readBody(req, 512 * 1024 * 1024);
-      if (!boundary) return sendJson(res, 400, googleError(400, 'Missing multipart boundary.'));
-      const parts = body.toString('latin1').split(`--${boundary}`).slice(1, -1);
-      const split = (part: string) => {
-        const at = part.indexOf('\r\n\r\n');
-        return part.slice(at + 4, part.endsWith('\r\n') ? -2 : undefined);
-      };
-      if (parts.length < 2) return sendJson(res, 400, googleError(400, 'Expected metadata and media parts.'));
-      const metadata = JSON.parse(split(parts[0])) as Record<string, unknown>;
-      const id = newId(kind === 'youtube' ? 'yt_' : '');
-      const media = Buffer.from(split(parts[1]), 'latin1');
-      await pipeline(async function* () { yield media; }, createWriteStream(path.join(blobs, id)));
-      return sendJson(res, 200, finish({ kind, owner, metadata }, id, media.length));
-    }
+    const id = newId(kind === 'youtube' ? 'yt_' : '');
+    const size = await store.receive(req, id);
+    store.sessions.delete(uploadId);
+    return sendJson(res, 200, finishUpload(store, session, id, size));
+  }
+  if (method === 'POST' && uploadType === 'resumable') {
+    const metadata = JSON.parse((await readBody(req)).toString('utf8') || '{}') as Record<string, unknown>;
+    const id = newId('up_');
+    store.sessions.set(id, { kind, owner, metadata });
+    const location = new URL(url.pathname, baseUrl);
+    location.searchParams.set('uploadType', 'resumable');
+    location.searchParams.set('upload_id', id);
+    res.writeHead(200, { location: location.toString(), 'content-length': '0' });
+    res.end();
+    return;
+  }
+  if (method === 'POST' && uploadType === 'multipart') {
+    // multipart/related: a JSON metadata part, then the media part.
+    const boundary = /boundary="?([^";]+)"?/.exec(req.headers['content-type'] ?? '')?.[1];
+    const body = await readBody(req, 512 * 1024 * 1024);
+    if (!boundary) return sendJson(res, 400, googleError(400, 'Missing multipart boundary.'));
+    const parts = body.toString('latin1').split(`--${boundary}`).slice(1, -1);
+    const split = (part: string) => {
+      const at = part.indexOf('\r\n\r\n');
+      return part.slice(at + 4, part.endsWith('\r\n') ? -2 : undefined);
+    };
+    if (parts.length < 2) return sendJson(res, 400, googleError(400, 'Expected metadata and media parts.'));
+    const metadata = JSON.parse(split(parts[0])) as Record<string, unknown>;
+    const id = newId(kind === 'youtube' ? 'yt_' : '');
+    const media = Buffer.from(split(parts[1]), 'latin1');
+    await pipeline(async function* () { yield media; }, createWriteStream(store.blob(id)));
+    return sendJson(res, 200, finishUpload(store, { kind, owner, metadata }, id, media.length));
+  }
+  req.resume();
+  return sendJson(res, 400, googleError(400, `Unsupported upload ${method} uploadType=${uploadType}`));
+}
+
+/** files.update with uploadType=media: the file's content replaced, its id and name kept (Drive's own behaviour). */
+async function handleReplace(store: GoogleStore, request: SandboxRequest, owner: string): Promise<void> {
+  const { req, res, method, url } = request;
+  const id = decodeURIComponent(url.pathname.slice('/upload/drive/v3/files/'.length));
+  const file = store.state.files.find((f) => f.id === id && f.mimeType !== FOLDER);
+  if (method !== 'PATCH' || url.searchParams.get('uploadType') !== 'media') {
     req.resume();
-    return sendJson(res, 400, googleError(400, `Unsupported upload ${method} uploadType=${uploadType}`));
+    return sendJson(res, 400, googleError(400, `Unsupported upload ${method} uploadType=${url.searchParams.get('uploadType')}`));
   }
-
-  /** files.update with uploadType=media: the file's content replaced, its id and name kept (Drive's own behaviour). */
-  async function handleReplace(request: SandboxRequest, owner: string): Promise<void> {
-    const { req, res, method, url } = request;
-    const id = decodeURIComponent(url.pathname.slice('/upload/drive/v3/files/'.length));
-    const file = state.files.find((f) => f.id === id && f.mimeType !== FOLDER);
-    if (method !== 'PATCH' || url.searchParams.get('uploadType') !== 'media') {
-      req.resume();
-      return sendJson(res, 400, googleError(400, `Unsupported upload ${method} uploadType=${url.searchParams.get('uploadType')}`));
-    }
-    if (!file || file.owner !== owner) {
-      req.resume();
-      return sendJson(res, 404, googleError(404, `File not found: ${id}.`));
-    }
-    file.size = await receive(req, file.id);
-    file.modifiedTime = new Date().toISOString();
-    persisted.save();
-    return sendJson(res, 200, publicFile(file));
+  if (!file || file.owner !== owner) {
+    req.resume();
+    return sendJson(res, 404, googleError(404, `File not found: ${id}.`));
   }
+  file.size = await store.receive(req, file.id);
+  file.modifiedTime = new Date().toISOString();
+  store.save();
+  return sendJson(res, 200, store.publicFile(file));
+}
 
-  return {
-    name: 'Google Drive and YouTube',
-    routes(routes) {
-      routes
-        .on('GET', '/_sandbox/google', ({ res }) => sendJson(res, 200, { files: state.files.map(publicFile), videos: state.videos }))
-        .on('POST', '/_sandbox/google/reset', ({ res }) => {
-          state.files = [];
-          state.videos = [];
-          rmSync(blobs, { recursive: true, force: true });
-          mkdirSync(blobs, { recursive: true });
-          persisted.save();
-          sendJson(res, 200, { ok: true });
-        })
-        // A file's webViewLink: Drive's viewer page stands in as a player (the episode page frames
-        // it as its preview), and its bytes. Open like a shared link: this is a local sandbox.
-        .on('GET', '/_sandbox/google/files/:id', ({ res, params }) => {
-          const file = state.files.find((f) => f.id === params.id);
-          if (!file) return sendHtml(res, 404, htmlPage('Not found', '<p>No such file.</p>'));
-          const body =
-            file.mimeType === FOLDER
-              ? `<h1>${escapeHtml(file.name)}</h1><ul>${state.files.filter((f) => f.parents.includes(file.id)).map((f) => `<li><a href="/_sandbox/google/files/${encodeURIComponent(f.id)}">${escapeHtml(f.name)}</a></li>`).join('')}</ul>`
-              : `<h1>${escapeHtml(file.name)}</h1><video controls preload="metadata" style="max-width:100%;max-height:80vh" src="/_sandbox/google/files/${encodeURIComponent(file.id)}/content"></video>`;
-          sendHtml(res, 200, htmlPage(file.name, body));
-        })
-        .on('GET', '/_sandbox/google/files/:id/content', async ({ res, params }) => {
-          const file = state.files.find((f) => f.id === params.id && f.mimeType !== FOLDER);
-          if (!file) return sendJson(res, 404, googleError(404, `File not found: ${params.id}.`));
-          res.writeHead(200, { 'content-type': file.mimeType, 'content-length': String(file.size) });
-          await pipeline(createReadStream(path.join(blobs, file.id)), res);
-        });
+/** The sandbox's own pages: everything held (and its reset), and each file's viewer and bytes. */
+function sandboxPages(routes: SandboxRoutes, store: GoogleStore): void {
+  routes
+    .on('GET', '/_sandbox/google', ({ res }) => sendJson(res, 200, { files: store.state.files.map((f) => store.publicFile(f)), videos: store.state.videos }))
+    .on('POST', '/_sandbox/google/reset', ({ res }) => {
+      store.reset();
+      sendJson(res, 200, { ok: true });
+    })
+    // A file's webViewLink: Drive's viewer page stands in as a player (the episode page frames
+    // it as its preview), and its bytes. Open like a shared link: this is a local sandbox.
+    .on('GET', '/_sandbox/google/files/:id', ({ res, params }) => {
+      const file = store.state.files.find((f) => f.id === params.id);
+      if (!file) return sendHtml(res, 404, htmlPage('Not found', '<p>No such file.</p>'));
+      const body =
+        file.mimeType === FOLDER
+          ? `<h1>${escapeHtml(file.name)}</h1><ul>${store.state.files.filter((f) => f.parents.includes(file.id)).map((f) => `<li><a href="/_sandbox/google/files/${encodeURIComponent(f.id)}">${escapeHtml(f.name)}</a></li>`).join('')}</ul>`
+          : `<h1>${escapeHtml(file.name)}</h1><video controls preload="metadata" style="max-width:100%;max-height:80vh" src="/_sandbox/google/files/${encodeURIComponent(file.id)}/content"></video>`;
+      sendHtml(res, 200, htmlPage(file.name, body));
+    })
+    .on('GET', '/_sandbox/google/files/:id/content', async ({ res, params }) => {
+      const file = store.state.files.find((f) => f.id === params.id && f.mimeType !== FOLDER);
+      if (!file) return sendJson(res, 404, googleError(404, `File not found: ${params.id}.`));
+      res.writeHead(200, { 'content-type': file.mimeType, 'content-length': String(file.size) });
+      await pipeline(createReadStream(store.blob(file.id)), res);
+    });
+}
 
-      /**
-       * Google's APIs: the bearer token's grant (or the token itself) names the owner; an expired
-       * or revoked token is refused; the rest of a body is discarded on a refusal.
-       */
-      const google = (handler: (request: SandboxRequest, owner: string) => unknown) => (request: SandboxRequest) => {
-        const token = bearer(request.req);
-        const identity = token ? options.identify(token) : null;
-        if (token && identity?.valid !== false) return handler(request, identity?.owner ?? token);
-        request.req.resume();
-        const message = token ? 'Request had invalid authentication credentials.' : 'Request is missing required authentication credential.';
-        sendJson(request.res, 401, googleError(401, message));
-      };
-      const noRoute = google(({ req, res, method, url }) => {
-        req.resume();
-        sendJson(res, 404, googleError(404, `No sandbox route for ${method} ${url.pathname}`));
-      });
+/**
+ * Google's APIs: the bearer token's grant (or the token itself) names the owner; an expired or
+ * revoked token is refused; the rest of a body is discarded on a refusal.
+ */
+function googleApis(routes: SandboxRoutes, store: GoogleStore, options: GoogleSandboxOptions): void {
+  const google = (handler: (request: SandboxRequest, owner: string) => unknown) => (request: SandboxRequest) => {
+    const token = bearer(request.req);
+    const identity = token ? options.identify(token) : null;
+    if (token && identity?.valid !== false) return handler(request, identity?.owner ?? token);
+    request.req.resume();
+    const message = token ? 'Request had invalid authentication credentials.' : 'Request is missing required authentication credential.';
+    sendJson(request.res, 401, googleError(401, message));
+  };
+  const noRoute = google(({ req, res, method, url }) => {
+    req.resume();
+    sendJson(res, 404, googleError(404, `No sandbox route for ${method} ${url.pathname}`));
+  });
 
-      routes
-        .streamed('/upload/drive/v3/files', google((request, owner) => handleUpload(request, owner, 'drive')))
-        .streamed('/upload/drive/v3/files/:id', google((request, owner) => handleReplace(request, owner)))
-        .streamed('/upload/youtube/v3/videos', google((request, owner) => handleUpload(request, owner, 'youtube')))
-        .streamed('/upload/drive/v3/*', noRoute)
-        .streamed('/upload/youtube/v3/*', noRoute)
-        .all('/drive/v3/*', noRoute)
-        .all('/youtube/v3/*', noRoute);
+  routes
+    .streamed('/upload/drive/v3/files', google((request, owner) => handleUpload(store, options.baseUrl, request, owner, 'drive')))
+    .streamed('/upload/drive/v3/files/:id', google((request, owner) => handleReplace(store, request, owner)))
+    .streamed('/upload/youtube/v3/videos', google((request, owner) => handleUpload(store, options.baseUrl, request, owner, 'youtube')))
+    .streamed('/upload/drive/v3/*', noRoute)
+    .streamed('/upload/youtube/v3/*', noRoute)
+    .all('/drive/v3/*', noRoute)
+    .all('/youtube/v3/*', noRoute);
 
-      routes.on('POST', '/drive/v3/files', google(({ res, body }, owner) => {
-        const meta = JSON.parse(body.toString('utf8') || '{}') as { name?: string; mimeType?: string; parents?: string[]; appProperties?: Record<string, string> };
-        const record: DriveFileRecord = {
-          id: newId(),
-          name: meta.name ?? 'Untitled',
-          mimeType: meta.mimeType ?? FOLDER,
-          parents: meta.parents ?? [],
-          size: 0,
-          owner,
-          createdTime: new Date().toISOString(),
-          ...(meta.appProperties ? { appProperties: meta.appProperties } : {}),
-        };
-        state.files.push(record);
-        persisted.save();
-        sendJson(res, 200, publicFile(record));
-      }));
-      routes.on('GET', '/drive/v3/files', google(({ res, url }, owner) => {
-        const q = url.searchParams.get('q');
-        const files = state.files.filter((f) => f.owner === owner && matches(f, q)).map(publicFile);
-        sendJson(res, 200, { kind: 'drive#fileList', files });
-      }));
-      routes.on('GET', '/drive/v3/files/:id', google(async ({ res, url, params }, owner) => {
-        const file = state.files.find((f) => f.id === params.id && f.owner === owner);
-        if (!file) return sendJson(res, 404, googleError(404, `File not found: ${params.id}.`));
-        if (url.searchParams.get('alt') !== 'media') return sendJson(res, 200, publicFile(file));
-        res.writeHead(200, { 'content-type': file.mimeType, 'content-length': String(file.size) });
-        await pipeline(createReadStream(path.join(blobs, file.id)), res);
-      }));
-    },
-    homeSection() {
-      const rows = state.files
-        .slice(-50)
-        .reverse()
-        .map((f) => `<tr><td>${escapeHtml(f.name)}</td><td>${escapeHtml(f.mimeType === FOLDER ? 'folder' : `${f.size} bytes`)}</td><td><code>${escapeHtml(f.parents.join(', '))}</code></td><td>${escapeHtml(f.createdTime)}</td></tr>`)
-        .join('');
-      const posts = state.videos
-        .slice(-50)
-        .reverse()
-        .map((v) => `<tr><td>${escapeHtml(v.title)}</td><td>${escapeHtml(v.privacyStatus)}</td><td>${escapeHtml(v.publishedAt)}</td></tr>`)
-        .join('');
-      return `<h2>Google Drive</h2>
+  routes.on('POST', '/drive/v3/files', google(({ res, body }, owner) => {
+    const meta = JSON.parse(body.toString('utf8') || '{}') as DriveMetadata;
+    sendJson(res, 200, store.addFile(meta, { id: newId(), size: 0, owner, defaultMimeType: FOLDER }));
+  }));
+  routes.on('GET', '/drive/v3/files', google(({ res, url }, owner) => {
+    const q = url.searchParams.get('q');
+    const files = store.state.files.filter((f) => f.owner === owner && matches(f, q)).map((f) => store.publicFile(f));
+    sendJson(res, 200, { kind: 'drive#fileList', files });
+  }));
+  routes.on('GET', '/drive/v3/files/:id', google(async ({ res, url, params }, owner) => {
+    const file = store.state.files.find((f) => f.id === params.id && f.owner === owner);
+    if (!file) return sendJson(res, 404, googleError(404, `File not found: ${params.id}.`));
+    if (url.searchParams.get('alt') !== 'media') return sendJson(res, 200, store.publicFile(file));
+    res.writeHead(200, { 'content-type': file.mimeType, 'content-length': String(file.size) });
+    await pipeline(createReadStream(store.blob(file.id)), res);
+  }));
+}
+
+function homeSection(state: State): string {
+  const rows = state.files
+    .slice(-50)
+    .reverse()
+    .map((f) => `<tr><td>${escapeHtml(f.name)}</td><td>${escapeHtml(f.mimeType === FOLDER ? 'folder' : `${f.size} bytes`)}</td><td><code>${escapeHtml(f.parents.join(', '))}</code></td><td>${escapeHtml(f.createdTime)}</td></tr>`)
+    .join('');
+  const posts = state.videos
+    .slice(-50)
+    .reverse()
+    .map((v) => `<tr><td>${escapeHtml(v.title)}</td><td>${escapeHtml(v.privacyStatus)}</td><td>${escapeHtml(v.publishedAt)}</td></tr>`)
+    .join('');
+  return `<h2>Google Drive</h2>
 <table><thead><tr><th scope="col">Name</th><th scope="col">Type</th><th scope="col">Parents</th><th scope="col">Created</th></tr></thead><tbody>${rows || '<tr><td colspan="4">No files yet</td></tr>'}</tbody></table>
 <h2>YouTube posts</h2>
 <table><thead><tr><th scope="col">Title</th><th scope="col">Privacy</th><th scope="col">Published</th></tr></thead><tbody>${posts || '<tr><td colspan="3">No posts yet</td></tr>'}</tbody></table>`;
+}
+
+interface GoogleSandboxOptions {
+  dataDir: string;
+  baseUrl: string;
+  identify: (token: string) => TokenIdentity | null;
+}
+
+export function createGoogleSandbox(options: GoogleSandboxOptions): SandboxModule {
+  const store = new GoogleStore(options.dataDir, options.baseUrl);
+  return {
+    name: 'Google Drive and YouTube',
+    routes(routes) {
+      sandboxPages(routes, store);
+      googleApis(routes, store, options);
     },
+    homeSection: () => homeSection(store.state),
     async stop() {
-      persisted.flush();
+      store.flush();
     },
   };
 }

@@ -56,8 +56,10 @@ export type Database = {
           id: string
           position: number
           posts: Json
+          reason: string | null
           render_version: number
           review_state: string
+          score: number | null
           start_seconds: number
           title: string
           updated_at: string
@@ -79,8 +81,10 @@ export type Database = {
           id?: string
           position: number
           posts: Json
+          reason?: string | null
           render_version?: number
           review_state?: string
+          score?: number | null
           start_seconds: number
           title: string
           updated_at?: string
@@ -102,8 +106,10 @@ export type Database = {
           id?: string
           position?: number
           posts?: Json
+          reason?: string | null
           render_version?: number
           review_state?: string
+          score?: number | null
           start_seconds?: number
           title?: string
           updated_at?: string
@@ -1079,6 +1085,12 @@ export type Database = {
       }
       episode_stats: {
         Args: never
+        Returns: Json
+      }
+      episode_transcript: {
+        Args: {
+          p_episode_id: string
+        }
         Returns: Json
       }
       is_admin: {

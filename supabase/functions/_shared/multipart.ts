@@ -3,6 +3,7 @@
 // must read or discard each file before asking for the next part.
 // @ts-types="npm:@types/busboy@1.5.4"
 import busboy from 'busboy';
+import type { Readable } from 'node:stream';
 import { HttpError } from './http-error.ts';
 
 type MultipartPart =
@@ -23,6 +24,50 @@ interface MultipartLimits {
   maxFiles: number;
   maxFields: number;
   maxFieldBytes: number;
+}
+
+/** A file part: its bytes as a web stream that pauses the parse while unread, and a way to skip them. */
+function filePart(name: string, file: Readable, info: busboy.FileInfo): MultipartPart {
+  let tooLarge = false;
+  file.on('limit', () => {
+    tooLarge = true;
+  });
+  // Once the reader cancels (a refused part) or the stream ends, later events must not touch
+  // the controller: a throw inside busboy's event handlers would take the whole host down.
+  let open = true;
+  const stream = new ReadableStream<Uint8Array>({
+    start(controller) {
+      const settle = (end: () => void) => {
+        if (!open) return;
+        open = false;
+        end();
+      };
+      file.on('data', (chunk: Uint8Array) => {
+        if (!open) return;
+        controller.enqueue(new Uint8Array(chunk));
+        if (controller.desiredSize !== null && controller.desiredSize <= 0) file.pause();
+      });
+      file.on('end', () => settle(() => (tooLarge ? controller.error(new HttpError(413, `${name} is too large`)) : controller.close())));
+      file.on('error', (error: Error) => settle(() => controller.error(error)));
+    },
+    pull() {
+      file.resume();
+    },
+    cancel() {
+      open = false;
+      file.resume();
+    },
+  });
+  // Settles however the file ends: read to its end, or cut short (a truncated body destroys it).
+  const discard = () =>
+    new Promise<void>((resolve) => {
+      if (file.readableEnded || file.destroyed) return resolve();
+      file.removeAllListeners('data');
+      file.once('end', () => resolve());
+      file.once('close', () => resolve());
+      file.resume();
+    });
+  return { kind: 'file', name, filename: info.filename ?? '', mimeType: info.mimeType ?? '', stream, discard };
 }
 
 export async function* multipartParts(request: Request, limits: MultipartLimits): AsyncGenerator<MultipartPart> {
@@ -54,46 +99,7 @@ export async function* multipartParts(request: Request, limits: MultipartLimits)
     notify();
   });
   parser.on('file', (name, file, info) => {
-    let tooLarge = false;
-    file.on('limit', () => {
-      tooLarge = true;
-    });
-    // Once the reader cancels (a refused part) or the stream ends, later events must not touch
-    // the controller: a throw inside busboy's event handlers would take the whole host down.
-    let open = true;
-    const stream = new ReadableStream<Uint8Array>({
-      start(controller) {
-        const settle = (end: () => void) => {
-          if (!open) return;
-          open = false;
-          end();
-        };
-        file.on('data', (chunk: Uint8Array) => {
-          if (!open) return;
-          controller.enqueue(new Uint8Array(chunk));
-          if (controller.desiredSize !== null && controller.desiredSize <= 0) file.pause();
-        });
-        file.on('end', () => settle(() => (tooLarge ? controller.error(new HttpError(413, `${name} is too large`)) : controller.close())));
-        file.on('error', (error: Error) => settle(() => controller.error(error)));
-      },
-      pull() {
-        file.resume();
-      },
-      cancel() {
-        open = false;
-        file.resume();
-      },
-    });
-    // Settles however the file ends: read to its end, or cut short (a truncated body destroys it).
-    const discard = () =>
-      new Promise<void>((resolve) => {
-        if (file.readableEnded || file.destroyed) return resolve();
-        file.removeAllListeners('data');
-        file.once('end', () => resolve());
-        file.once('close', () => resolve());
-        file.resume();
-      });
-    queue.push({ kind: 'file', name, filename: info.filename ?? '', mimeType: info.mimeType ?? '', stream, discard });
+    queue.push(filePart(name, file, info));
     notify();
   });
   parser.on('filesLimit', () => {

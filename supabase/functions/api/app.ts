@@ -13,6 +13,7 @@ import { episodeRoutes } from './routes/episodes.ts';
 import { onboardingRoutes } from './routes/onboarding.ts';
 import { podcastFeedRoutes } from './routes/podcast-feed.ts';
 import { recoverSessionRoutes } from './routes/recover-session.ts';
+import { reviewRoutes } from './routes/review.ts';
 
 const origins = allowedOrigins();
 
@@ -34,6 +35,7 @@ app.route('/', episodeRoutes);
 app.route('/', podcastFeedRoutes);
 // After episodeRoutes, so /episodes/stats is not taken for an episode id.
 app.route('/', episodePageRoutes);
+app.route('/', reviewRoutes);
 
 app.notFound((c) => c.json({ message: `No route for ${c.req.method} ${new URL(c.req.url).pathname}` }, 404));
 

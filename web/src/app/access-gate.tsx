@@ -1,6 +1,7 @@
 // Applies the access rules (access.ts) to the current address before any screen renders.
 import { useDeferredValue, type ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router-dom';
+import { FailureNotice } from '@/components/alert';
 import { FullPageSpinner } from '@/components/spinner';
 import { useCurrentAccount } from '@/lib/current-account';
 import { decideAccess, isOpenToAnyone } from './access';
@@ -13,19 +14,7 @@ import { useCheckoutReturn } from '@/features/billing/hooks/use-checkout-return'
  * loads again (an errored query refetches for each new observer): one request per press.
  */
 function AccountLoadFailed({ onRetry }: { onRetry: () => void }) {
-  return (
-    <main className="mx-auto flex min-h-[50vh] max-w-md flex-col items-center justify-center gap-4 px-4">
-      <div role="alert" className="alert alert-error">
-        <div>
-          <p className="font-semibold">{appTexts.accountLoadFailedTitle}</p>
-          <p className="text-sm">{appTexts.accountLoadFailedBody}</p>
-        </div>
-      </div>
-      <button type="button" className="btn btn-primary" onClick={onRetry}>
-        {appTexts.tryAgain}
-      </button>
-    </main>
-  );
+  return <FailureNotice title={appTexts.accountLoadFailedTitle} message={appTexts.accountLoadFailedBody} actionLabel={appTexts.tryAgain} onAction={onRetry} />;
 }
 
 export function AccessGate({ children }: { children: ReactNode }) {

@@ -35,6 +35,8 @@ const account = (changes: Partial<Account> = {}): Account => testAccount({ lastN
 const episode = (status: 'processing' | 'delivered') => ({
   id: 'e1',
   title: 'Pilot',
+  titleConfirmed: true,
+  guests: [],
   submittedAt: null,
   processing: {
     status,
@@ -48,8 +50,13 @@ const episode = (status: 'processing' | 'delivered') => ({
     outputs: [],
     clips: [],
     posts: [],
+    review: {
+      hold: null, dueAt: null, releasedAt: null, transcriptVersion: 1, transcriptConfidence: 0.9, timeZone: null, postingHour: 10,
+      postAutomatically: true, edits: { renderingClipIds: [], writingTexts: false, failure: null },
+    },
   },
 });
+const transcript = { engine: 'pocketsphinx', language: 'en-US', durationSeconds: 1, words: [], sentences: [], version: 1, confidence: 0.9, editedAt: null };
 const content = { episodeId: 'e1', status: 'delivered', driveFolderUrl: null, content: null };
 
 /** A server whose signed-in user request answers only when `answerUser` is called. */
@@ -63,6 +70,7 @@ function server(user: Account | null, episodeStatus: 'processing' | 'delivered' 
       if (path.startsWith('/api/admin/')) return Promise.resolve(Response.json({ items: [], nextCursor: null }));
       if (path === '/api/episodes/e1') return Promise.resolve(Response.json(episode(episodeStatus)));
       if (path === '/api/episodes/e1/content') return Promise.resolve(Response.json(content));
+      if (path === '/api/episodes/e1/transcript') return Promise.resolve(Response.json(transcript));
       if (path !== '/api/auth/user')
         return Promise.resolve(Response.json(dashboardReads.find((read) => read.path === path)?.answer));
       return new Promise<Response>((resolve) => {
@@ -106,16 +114,17 @@ describe("a screen's data at startup", () => {
       expect(queryClient.getQueryCache().find({ queryKey: key, exact: true })).toBeUndefined();
   });
 
-  it("asks for an episode page's episode beside the signed-in user, then its content once it is delivered", async () => {
+  it("asks for an episode page's episode beside the signed-in user, then its content and transcript once it is delivered", async () => {
     const { requested, answerUser } = server(account());
     const queryClient = createQueryClient();
     preloadScreenData(queryClient, '/episodes/e1');
     await settle();
-    expect(requested.sort()).toEqual(['/api/auth/user', '/api/episodes/e1', '/api/episodes/e1/content']);
+    expect(requested.sort()).toEqual(['/api/auth/user', '/api/episodes/e1', '/api/episodes/e1/content', '/api/episodes/e1/transcript']);
     answerUser();
     await settle();
     expect(queryClient.getQueryData(queryKeys.episodes.detail('e1'))).toEqual(episode('delivered'));
     expect(queryClient.getQueryData(queryKeys.episodes.content('e1'))).toEqual(content);
+    expect(queryClient.getQueryData(queryKeys.episodes.transcript('e1'))).toEqual(transcript);
   });
 
   it("does not ask for the content of an episode still processing (it would stay cached as 'none')", async () => {

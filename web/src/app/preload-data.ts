@@ -11,10 +11,11 @@ import { plansQuery } from '@/features/billing/api/get-plans';
 import { connectionsQuery } from '@/features/connections/api/get-connections';
 import { episodeQuery } from '@/features/episodes/api/get-episode';
 import { episodeContentQuery, isContentMade } from '@/features/episodes/api/get-episode-content';
+import { hasEditableTranscript, transcriptQuery } from '@/features/episodes/api/get-transcript';
 import { episodeStatsQuery } from '@/features/episodes/api/get-episode-stats';
 import { episodesQuery } from '@/features/episodes/api/get-episodes';
-import { profileRecordQuery } from '@/features/onboarding/api/get-profile-record';
 import { currentAccountQuery } from '@/lib/current-account';
+import { profileRecordQuery } from '@/lib/profile-record';
 import { queryKeys } from '@/lib/query-keys';
 import { hasStoredSession } from '@/lib/supabase';
 import { decideAccess } from './access';
@@ -55,14 +56,15 @@ function startReads(queryClient: QueryClient, pathname: string): QueryKey[] {
     // would stay the answer of an unfinished episode.
     void queryClient.fetchQuery(episodeQuery(id)).then(
       (episode) =>
-        isContentMade(episode.processing?.status ?? null)
-          ? queryClient.prefetchQuery(episodeContentQuery(id))
-          : undefined,
+        Promise.all([
+          isContentMade(episode.processing?.status ?? null) ? queryClient.prefetchQuery(episodeContentQuery(id)) : undefined,
+          hasEditableTranscript(episode.processing) ? queryClient.prefetchQuery(transcriptQuery(id)) : undefined,
+        ]),
       () => {
         // The page asks again and shows the failure.
       },
     );
-    return [queryKeys.episodes.detail(id), queryKeys.episodes.content(id)];
+    return [queryKeys.episodes.detail(id), queryKeys.episodes.content(id), queryKeys.episodes.transcript(id)];
   }
   return [];
 }

@@ -1,6 +1,6 @@
 // A labelled input with its validation message, tied together for screen readers and tests, and
 // the frame (label above, message below) that every other kind of field is drawn in.
-import { forwardRef, useId, type InputHTMLAttributes, type ReactNode } from 'react';
+import { forwardRef, useId, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes } from 'react';
 
 /** The id of the element showing `id`'s validation message. */
 export const errorIdOf = (id: string) => `${id}-error`;
@@ -42,3 +42,37 @@ export const FormField = forwardRef<HTMLInputElement, FormFieldProps>(function F
     </LabelledField>
   );
 });
+
+interface TextAreaProps extends TextareaHTMLAttributes<HTMLTextAreaElement> {
+  label: string;
+  error?: string;
+}
+
+export function TextAreaField({ label, error, ...textarea }: TextAreaProps) {
+  const id = useId();
+  return (
+    <LabelledField id={id} label={label} error={error}>
+      <textarea id={id} className={`textarea textarea-bordered w-full ${error ? 'textarea-error' : ''}`} {...validityProps(id, error)} {...textarea} />
+    </LabelledField>
+  );
+}
+
+interface SelectProps extends SelectHTMLAttributes<HTMLSelectElement> {
+  label: string;
+  error?: string;
+  placeholder?: string;
+  children: ReactNode;
+}
+
+/** `placeholder`: a first, empty choice (a select that may be left unchosen). */
+export function SelectField({ label, error, children, placeholder, ...select }: SelectProps) {
+  const id = useId();
+  return (
+    <LabelledField id={id} label={label} error={error}>
+      <select id={id} className={`select select-bordered w-full ${error ? 'select-error' : ''}`} {...validityProps(id, error)} {...select}>
+        {placeholder !== undefined && <option value="">{placeholder}</option>}
+        {children}
+      </select>
+    </LabelledField>
+  );
+}

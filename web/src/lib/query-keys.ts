@@ -10,14 +10,14 @@ export const queryKeys = {
     detail: (id: string) => ['episodes', id] as const,
     /** What the worker made from its words (transcript, show notes, blog post). */
     content: (id: string) => ['episodes', id, 'content'] as const,
+    /** Its transcript as the editor reads it (words, sentences, version). */
+    transcript: (id: string) => ['episodes', id, 'transcript'] as const,
     /** Counts, limit and gating; not an id, so no episode detail can share it. */
     stats: ['episodes', 'stats'] as const,
   },
   connections: ['connections'] as const,
-  /** The profile with its brand assets (GET /api/airtable/user-data). */
+  /** The profile with its brand assets (GET /api/airtable/user-data, lib/profile-record.ts). */
   profile: ['profile'] as const,
-  /** The profile's podcast website alone (the WordPress dialog reads it from the table). */
-  podcastWebsite: ['profile', 'podcast-website'] as const,
   plans: ['plans'] as const,
   /** The show's podcast feed: its address and state (GET /api/podcast-feed). */
   podcastFeed: ['podcast-feed'] as const,

@@ -29,20 +29,42 @@ function subscriptionOf(invoice: Invoice): string {
   return invoice.parent.subscription_details.subscription;
 }
 
-/** The line of a pending invoice item (a proration) on the invoice that takes it. */
-function itemLine(invoiceId: string, item: InvoiceItem): Json {
+/** A line of invoice `invoiceId`: what differs between lines, and Stripe's fields that do not. */
+function invoiceLine(
+  invoiceId: string,
+  line: { amount: number; currency: string; description: unknown; discountable: unknown; parent: Json; period: unknown; pricing: unknown; quantity: number; subscription: string },
+): Json {
   return {
     id: newId('il_'),
     object: 'line_item',
-    amount: item.amount,
-    currency: item.currency,
-    description: item.description,
+    amount: line.amount,
+    currency: line.currency,
+    description: line.description,
     discount_amounts: [],
-    discountable: item.discountable,
+    discountable: line.discountable,
     discounts: [],
     invoice: invoiceId,
     livemode: false,
     metadata: {},
+    parent: line.parent,
+    period: line.period,
+    pretax_credit_amounts: [],
+    pricing: line.pricing,
+    quantity: line.quantity,
+    quantity_decimal: String(line.quantity),
+    subscription: line.subscription,
+    subtotal: line.amount,
+    taxes: [],
+  };
+}
+
+/** The line of a pending invoice item (a proration) on the invoice that takes it. */
+function itemLine(invoiceId: string, item: InvoiceItem): Json {
+  return invoiceLine(invoiceId, {
+    amount: item.amount,
+    currency: item.currency,
+    description: item.description,
+    discountable: item.discountable,
     parent: {
       invoice_item_details: {
         invoice_item: item.id,
@@ -54,14 +76,39 @@ function itemLine(invoiceId: string, item: InvoiceItem): Json {
       type: 'invoice_item_details',
     },
     period: item.period,
-    pretax_credit_amounts: [],
     pricing: item.pricing,
     quantity: item.quantity,
-    quantity_decimal: String(item.quantity),
     subscription: item.parent.subscription_details.subscription,
-    subtotal: item.amount,
-    taxes: [],
-  };
+  });
+}
+
+/** The line of a subscription item for the period `start`..`end`. */
+function periodLine(sandbox: StripeSandbox, invoiceId: string, subscription: Subscription, item: Subscription['items']['data'][number], period: { start: number; end: number }): Json {
+  return invoiceLine(invoiceId, {
+    amount: item.price.unit_amount * item.quantity,
+    currency: item.price.currency,
+    description: `${item.quantity} × ${sandbox.state.products.get(item.price.product)?.name ?? item.price.id}`,
+    discountable: true,
+    parent: {
+      invoice_item_details: null,
+      subscription_item_details: {
+        invoice_item: null,
+        proration: false,
+        proration_details: { credited_items: null },
+        subscription: subscription.id,
+        subscription_item: item.id,
+      },
+      type: 'subscription_item_details',
+    },
+    period: { end: period.end, start: period.start },
+    pricing: {
+      price_details: { price: item.price.id, product: item.price.product },
+      type: 'price_details',
+      unit_amount_decimal: String(item.price.unit_amount),
+    },
+    quantity: item.quantity,
+    subscription: subscription.id,
+  });
 }
 
 /**
@@ -80,42 +127,7 @@ export function buildInvoice(sandbox: StripeSandbox, subscription: Subscription,
   for (const item of pending) item.invoice = id;
   const lines = [
     ...pending.map((item) => itemLine(id, item)),
-    ...periodItems.map((item) => ({
-      id: newId('il_'),
-      object: 'line_item',
-      amount: item.price.unit_amount * item.quantity,
-      currency: item.price.currency,
-      description: `${item.quantity} × ${sandbox.state.products.get(item.price.product)?.name ?? item.price.id}`,
-      discount_amounts: [],
-      discountable: true,
-      discounts: [],
-      invoice: id,
-      livemode: false,
-      metadata: {},
-      parent: {
-        invoice_item_details: null,
-        subscription_item_details: {
-          invoice_item: null,
-          proration: false,
-          proration_details: { credited_items: null },
-          subscription: subscription.id,
-          subscription_item: item.id,
-        },
-        type: 'subscription_item_details',
-      },
-      period: { end, start },
-      pretax_credit_amounts: [],
-      pricing: {
-        price_details: { price: item.price.id, product: item.price.product },
-        type: 'price_details',
-        unit_amount_decimal: String(item.price.unit_amount),
-      },
-      quantity: item.quantity,
-      quantity_decimal: String(item.quantity),
-      subscription: subscription.id,
-      subtotal: item.price.unit_amount * item.quantity,
-      taxes: [],
-    })),
+    ...periodItems.map((item) => periodLine(sandbox, id, subscription, item, { start, end })),
   ];
   const total = lines.reduce((sum, line) => sum + (line.amount as number), 0);
   // Customer.balance: negative is credit the customer has with the account.

@@ -57,7 +57,10 @@ export type BrandVideo = z.infer<typeof brandVideoSchema>;
 export const clipMomentSchema = z.object({
   start: z.number().nonnegative(),
   end: z.number().positive(),
+  /** How good a moment it is (0..1 since the reason came), and why it was chosen (worker/media/clip-selection.ts). */
   score: z.number(),
+  /** Plans written before it have no reason: the same version reads them, so their clips can still be edited. */
+  reason: z.string().default(''),
   /** Chosen from the transcript: the first sentence's index and one past the last. */
   sentences: z.object({ first: z.number().int().nonnegative(), end: z.number().int().positive() }).optional(),
   /** Whether each edge sits at a detected pause (or the episode's start or end). */

@@ -14,7 +14,9 @@ export interface ClipPosts {
 }
 
 /** Characters each text may hold (X counts its weighted length: xLength). */
-export const PLATFORM_TEXT_LIMITS = { youtubeTitle: 100, youtubeDescription: 5000, x: 280, linkedin: 3000, title: 70 } as const;
+export const PLATFORM_TEXT_LIMITS = {
+  title: 70, youtubeTitle: 100, youtubeDescription: 5000, x: 280, linkedin: 3000, wordpressTitle: 200, wordpressContent: 20000,
+} as const;
 
 /** X's weighted length: most Latin, punctuation and symbols count 1, other characters (CJK, emoji) 2. */
 export function xLength(text: string): number {
@@ -33,6 +35,9 @@ export const clipPostsSchema: z.ZodMiniType<ClipPosts> = z.object({
   wordpress: z.object({ title: z.string(), content: z.string() }),
 });
 
+export const CLIP_REVIEW_STATES = ['pending', 'approved', 'dropped'] as const;
+export type ClipReviewState = (typeof CLIP_REVIEW_STATES)[number];
+
 /** A clip as the episode page answers it. */
 export interface EpisodeClip {
   id: string;
@@ -41,7 +46,13 @@ export interface EpisodeClip {
   /** The moment, in seconds of the trimmed episode. */
   startSeconds: number;
   endSeconds: number;
+  /** Its sentences of the transcript [firstSentence, endSentence); null without a transcript. */
+  firstSentence: number | null;
+  endSentence: number | null;
   title: string;
+  /** How good a moment Castloop found it (0..1), and why it chose it; null for clips from before. */
+  score: number | null;
+  reason: string | null;
   posts: ClipPosts;
   /** The file's name in Drive. */
   fileName: string;
@@ -52,6 +63,8 @@ export interface EpisodeClip {
   driveUrl: string | null;
   /** 1 for the first render; each render after an edit adds one. */
   renderVersion: number;
+  /** `pending` until the subscriber approves or drops it (a dropped clip is never posted). */
+  reviewState: ClipReviewState;
 }
 
 export const episodeClipSchema: z.ZodMiniType<EpisodeClip> = z.object({
@@ -59,7 +72,11 @@ export const episodeClipSchema: z.ZodMiniType<EpisodeClip> = z.object({
   position: z.int(),
   startSeconds: z.number(),
   endSeconds: z.number(),
+  firstSentence: z.nullable(z.int()),
+  endSentence: z.nullable(z.int()),
   title: z.string(),
+  score: z.nullable(z.number().check(z.gte(0), z.lte(1))),
+  reason: z.nullable(z.string()),
   posts: clipPostsSchema,
   fileName: z.string(),
   durationSeconds: z.number(),
@@ -68,4 +85,5 @@ export const episodeClipSchema: z.ZodMiniType<EpisodeClip> = z.object({
   driveFileId: z.nullable(z.string()),
   driveUrl: z.nullable(z.string()),
   renderVersion: z.int(),
+  reviewState: z.enum(CLIP_REVIEW_STATES),
 });

@@ -26,6 +26,14 @@ export interface ShowNotes {
   keywords: string[];
 }
 
+export interface BlogPost {
+  title: string;
+  /** Markdown (domain/markdown.ts renders it for the episode page and WordPress). */
+  markdown: string;
+  /** The post on the subscriber's WordPress once it is there (a draft, or published). */
+  wordpress: { postId: number; link: string | null; status: 'draft' | 'publish' } | null;
+}
+
 /**
  * A part of the content engine that can be missing on its own; `writing`: the configured writing
  * engine could not write, and the offline one wrote the texts instead (the reason says why).
@@ -47,12 +55,7 @@ export interface EpisodeContent {
   showNotes: ShowNotes | null;
   /** Titles the writing engine suggests, best first (the first is the episode's until the subscriber gives one). */
   titleSuggestions?: string[];
-  blogPost: {
-    title: string;
-    markdown: string;
-    /** The post on the subscriber's WordPress, when connected and accepted. */
-    wordpress: { postId: number; link: string | null; status: 'draft' | 'publish' } | null;
-  } | null;
+  blogPost: BlogPost | null;
   /** What was not made, and why, in words for the subscriber. */
   problems: { stage: ContentStage; reason: string }[];
 }
@@ -76,6 +79,12 @@ export const showNotesSchema: z.ZodMiniType<ShowNotes> = z.object({
   keywords: z.array(z.string()),
 });
 
+export const blogPostSchema: z.ZodMiniType<BlogPost> = z.object({
+  title: z.string(),
+  markdown: z.string(),
+  wordpress: z.nullable(z.object({ postId: z.number(), link: z.nullable(z.string()), status: z.enum(['draft', 'publish']) })),
+});
+
 /** The content as the processing row keeps it (the worker writes it, the api and the SPA read it). */
 export const episodeContentSchema: z.ZodMiniType<EpisodeContent> = z.object({
   transcript: z.nullable(
@@ -89,13 +98,7 @@ export const episodeContentSchema: z.ZodMiniType<EpisodeContent> = z.object({
   ),
   showNotes: z.nullable(showNotesSchema),
   titleSuggestions: z.optional(z.array(z.string())),
-  blogPost: z.nullable(
-    z.object({
-      title: z.string(),
-      markdown: z.string(),
-      wordpress: z.nullable(z.object({ postId: z.number(), link: z.nullable(z.string()), status: z.enum(['draft', 'publish']) })),
-    }),
-  ),
+  blogPost: z.nullable(blogPostSchema),
   problems: z.array(
     z.object({
       stage: z.enum(CONTENT_STAGES),

@@ -5,22 +5,32 @@ import { z } from 'zod/mini';
 import { PROVIDER_IDS, type ProviderId } from './connection-status.ts';
 import { episodeClipSchema, type EpisodeClip } from './episode-clips.ts';
 import { processingStateShape, type ProcessingState } from './processing.ts';
+import { episodeReviewSchema, type EpisodeReview } from './review.ts';
 
-export type ScheduledPostStatus = 'scheduled' | 'posted' | 'failed' | 'canceled';
+/** `held`: waiting for the subscriber's review (issue 41); it gets its time when released. */
+export const SCHEDULED_POST_STATUSES = ['held', 'scheduled', 'posted', 'failed', 'canceled'] as const;
+export type ScheduledPostStatus = (typeof SCHEDULED_POST_STATUSES)[number];
 
-/** One clip on one platform, as the calendar shows it. */
+/** A clip on one platform, or the episode's blog post on WordPress (an article). */
+export const SCHEDULED_POST_KINDS = ['clip', 'article'] as const;
+export type ScheduledPostKind = (typeof SCHEDULED_POST_KINDS)[number];
+
+/** One post, as the calendar shows it. */
 export interface ScheduledPost {
   id: string;
   provider: ProviderId;
-  /** The clip (public.episode_clips), its title and its file's name. */
-  clipId: string;
-  clipTitle: string;
-  clipName: string;
+  kind: ScheduledPostKind;
+  /** The clip (public.episode_clips), its title and its file's name; null for the blog post. */
+  clipId: string | null;
+  clipTitle: string | null;
+  clipName: string | null;
   scheduledFor: string;
   status: ScheduledPostStatus;
   postedAt: string | null;
   lastError: string | null;
   attempts: number;
+  /** The platform's id of the post once out (a YouTube video id, a WordPress post id...). */
+  externalId: string | null;
   /** Still waiting and held by no worker: the owner may postpone, cancel or post it now. */
   changeable: boolean;
 }
@@ -73,6 +83,7 @@ export interface EpisodeOutput {
 }
 
 export interface EpisodeProcessingDetail extends ProcessingState {
+  review: EpisodeReview;
   startedAt: string | null;
   finishedAt: string | null;
   driveFolderUrl: string | null;
@@ -85,6 +96,9 @@ export interface EpisodeProcessingDetail extends ProcessingState {
 export interface EpisodeDetail {
   id: string;
   title: string;
+  /** The subscriber gave or accepted the title; false while it is the worker's suggestion. */
+  titleConfirmed: boolean;
+  guests: string[];
   submittedAt: string | null;
   /** The latest processing (a resubmission is processed again); null for the webhook automation. */
   processing: EpisodeProcessingDetail | null;
@@ -93,19 +107,22 @@ export interface EpisodeDetail {
 export const scheduledPostSchema: z.ZodMiniType<ScheduledPost> = z.object({
   id: z.string(),
   provider: z.enum(PROVIDER_IDS),
-  clipId: z.string(),
-  clipTitle: z.string(),
-  clipName: z.string(),
+  kind: z.enum(SCHEDULED_POST_KINDS),
+  clipId: z.nullable(z.string()),
+  clipTitle: z.nullable(z.string()),
+  clipName: z.nullable(z.string()),
   scheduledFor: z.string(),
-  status: z.enum(['scheduled', 'posted', 'failed', 'canceled']),
+  status: z.enum(SCHEDULED_POST_STATUSES),
   postedAt: z.nullable(z.string()),
   lastError: z.nullable(z.string()),
   attempts: z.number(),
+  externalId: z.nullable(z.string()),
   changeable: z.boolean(),
 });
 
 const processingDetailShape = {
   ...processingStateShape,
+  review: episodeReviewSchema,
   startedAt: z.nullable(z.string()),
   finishedAt: z.nullable(z.string()),
   driveFolderUrl: z.nullable(z.string()),
@@ -117,6 +134,8 @@ const processingDetailShape = {
 export const episodeDetailSchema: z.ZodMiniType<EpisodeDetail> = z.object({
   id: z.string(),
   title: z.string(),
+  titleConfirmed: z.boolean(),
+  guests: z.array(z.string()),
   submittedAt: z.nullable(z.string()),
   processing: z.nullable(
     z.object({
@@ -145,6 +164,8 @@ export type StoredEpisodeDetail = Omit<EpisodeDetail, 'processing'> & {
 export const storedEpisodeDetailSchema: z.ZodMiniType<StoredEpisodeDetail> = z.object({
   id: z.string(),
   title: z.string(),
+  titleConfirmed: z.boolean(),
+  guests: z.array(z.string()),
   submittedAt: z.nullable(z.string()),
   processing: z.nullable(z.object({ ...processingDetailShape, outputs: z.array(storedOutputSchema) })),
 });
@@ -172,6 +193,25 @@ export function drivePreviewUrl(driveUrl: string): string {
   return google ? `https://drive.google.com/file/d/${google[1]}/preview` : driveUrl;
 }
 
+/**
+ * Where a post that is out can be seen, from the id its platform gave it; null where the id alone
+ * does not say (a WordPress post lives on the subscriber's own site).
+ */
+export function postAddress(provider: ProviderId, externalId: string | null): string | null {
+  if (!externalId) return null;
+  const id = encodeURIComponent(externalId);
+  switch (provider) {
+    case 'youtube':
+      return `https://www.youtube.com/watch?v=${id}`;
+    case 'x':
+      return `https://x.com/i/status/${id}`;
+    case 'linkedin':
+      return `https://www.linkedin.com/feed/update/${externalId}`;
+    default:
+      return null;
+  }
+}
+
 /** How far ahead a post may be postponed (private.change_scheduled_post says the same). */
 export const POSTPONE_MAX_DAYS = 365;
 
@@ -196,6 +236,11 @@ export const postponePostSchema = z.object({
 export type PostponePostPayload = z.infer<typeof postponePostSchema>;
 
 /** Whether the page should keep asking for news: until the processing is delivered or failed. */
+/** A post is due and not yet out (Post now, or its time came): the worker posts it within a minute. */
+export function isPostGoingOut(post: ScheduledPost, now = Date.now()): boolean {
+  return post.status === 'scheduled' && new Date(post.scheduledFor).getTime() <= now;
+}
+
 export function isProcessingUnderway(detail: EpisodeDetail | undefined): boolean {
   const status = detail?.processing?.status;
   return status === 'queued' || status === 'processing';

@@ -82,12 +82,14 @@ const optionFields = {
  * length is unknown: only the end-after-start rule applies).
  */
 export function episodeOptionsSchemaFor(durationSeconds: number | null) {
-  return z.object(optionFields).check(
-    z.superRefine((options, ctx) => {
-      const problem = trimProblem(options, durationSeconds);
-      if (problem) ctx.issues.push({ code: 'custom', message: problem.message, path: [problem.field], input: options });
-    }),
-  );
+  return z.object(optionFields).check(trimCheck(durationSeconds));
+}
+
+function trimCheck(durationSeconds: number | null) {
+  return z.superRefine((options: TrimTimes, ctx) => {
+    const problem = trimProblem(options, durationSeconds);
+    if (problem) ctx.issues.push({ code: 'custom', message: problem.message, path: [problem.field], input: options });
+  });
 }
 
 export const episodeOptionsSchema = episodeOptionsSchemaFor(null);
@@ -122,6 +124,33 @@ const episodeNaming = {
     ),
   ),
 };
+
+/** The guests' names as the Submit dialog takes them: separated by commas. */
+export const guestNames = (text: string) => text.split(',').map((name) => name.trim()).filter(Boolean);
+
+/** The Submit dialog's form: the options, and the title and guests as typed (both may stay empty). */
+export function submitFormSchemaFor(durationSeconds: number | null) {
+  return z
+    .object({
+      ...optionFields,
+      title: z.string().check(z.maxLength(MAX_EPISODE_TITLE_LENGTH, `The title can be at most ${MAX_EPISODE_TITLE_LENGTH} characters.`)),
+      guests: z.string().check(
+        z.refine((text) => guestNames(text).length <= MAX_EPISODE_GUESTS, `At most ${MAX_EPISODE_GUESTS} guests.`),
+        z.refine((text) => guestNames(text).every((name) => name.length <= MAX_GUEST_NAME_LENGTH), `A guest's name can be at most ${MAX_GUEST_NAME_LENGTH} characters.`),
+      ),
+    })
+    .check(trimCheck(durationSeconds));
+}
+export type SubmitForm = z.output<ReturnType<typeof submitFormSchemaFor>>;
+
+/** What a submission sends: the options, and the title and guests when given. */
+export type EpisodeSubmission = EpisodeOptions & { title?: string; guests?: string[] };
+
+/** The submission of the dialog's values: an empty title or guest list is left out. */
+export function submissionOf({ title, guests, ...options }: SubmitForm): EpisodeSubmission {
+  const names = guestNames(guests);
+  return { ...options, ...(title.trim() ? { title: title.trim() } : {}), ...(names.length ? { guests: names } : {}) };
+}
 
 /** POST /api/episodes/submit-direct-storage {uploadUrls, episodeData}. */
 export const submitEpisodePayloadSchema = z.object({

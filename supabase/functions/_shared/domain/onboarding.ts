@@ -3,6 +3,7 @@
 // configuration form and the `api` function both validate with.
 import { z } from 'zod/mini';
 import { googleFontFamilies, podcastCategories, podcastLanguages, podcastTimezones } from './onboarding-lists.ts';
+import { REVIEW_WINDOWS, type ReviewWindow } from './review.ts';
 import { mediaTypeOf, type SignedMediaType } from './file-signatures.ts';
 import { isBlank, isBrandAssetSlot, profileTextFields, type BrandAssetSlot, type ProfileTextField } from './profile-record.ts';
 
@@ -95,10 +96,14 @@ export const profileFieldsShape: Record<ProfileTextField, z.ZodMiniType<string, 
 export const onboardingFieldsSchema = z.strictObject({
   ...Object.fromEntries(profileTextFields.map((field) => [field, z.optional(profileFieldsShape[field])])),
   postAutomatically: z.optional(z.boolean()),
+  reviewWindow: z.optional(z.enum(REVIEW_WINDOWS)),
+  postingHour: z.optional(z.int().check(z.gte(0), z.lte(23))),
   isFirstTimeOnboarding: z.optional(z.boolean()),
 }) as z.ZodMiniType<OnboardingFields>;
 export type OnboardingFields = Partial<Record<ProfileTextField, string>> & {
   postAutomatically?: boolean;
+  reviewWindow?: ReviewWindow;
+  postingHour?: number;
   isFirstTimeOnboarding?: boolean;
 };
 

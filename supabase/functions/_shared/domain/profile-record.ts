@@ -2,6 +2,7 @@
 // brand-asset slots, what counts as empty. Apart from onboarding.ts's schema and choice lists, so
 // the dashboard's profile view loads without them.
 import { z } from 'zod/mini';
+import { REVIEW_WINDOWS, type ReviewWindow } from './review.ts';
 
 /** The profile's text fields (onboarding.ts holds each one's rule). */
 export const profileTextFields = [
@@ -56,6 +57,9 @@ const attachmentNames = {
 export type ProfileRecord = Record<ProfileTextField, string | null> & {
   emailAddress: string | null;
   postAutomatically: boolean;
+  /** Post Settings: how long posting waits for review, and the hour clips go out (issue 41). */
+  reviewWindow: ReviewWindow;
+  postingHour: number;
   lastUpdated: string | null;
 } & Record<(typeof attachmentNames)[BrandAssetSlot], AttachmentState>;
 
@@ -71,6 +75,8 @@ export const profileRecordSchema = z.nullable(
     ...Object.fromEntries(profileTextFields.map((field) => [field, z.nullable(z.string())])),
     emailAddress: z.nullable(z.string()),
     postAutomatically: z.boolean(),
+    reviewWindow: z.enum(REVIEW_WINDOWS),
+    postingHour: z.int(),
     lastUpdated: z.nullable(z.string()),
     ...Object.fromEntries(brandAssetSlots.map((slot) => [attachmentNames[slot], attachmentStateSchema])),
   }),

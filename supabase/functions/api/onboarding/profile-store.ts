@@ -54,14 +54,16 @@ export async function updateWithPaths(caller: Caller, update: ProfileUpdate, act
   }
 }
 
-/** The row update for `fields`: every given text field ('' clears it) and postAutomatically. */
+/** The row update for `fields`: every given text field ('' clears it) and the Post Settings. */
 function fieldColumns(fields: OnboardingFields): ProfileUpdate {
-  const update: Record<string, string | boolean | null> = {};
+  const update: Record<string, string | number | boolean | null> = {};
   for (const field of profileTextFields) {
     const value = fields[field];
     if (value !== undefined) update[snake(field)] = value === '' ? null : value;
   }
   if (fields.postAutomatically !== undefined) update.post_automatically = fields.postAutomatically;
+  if (fields.reviewWindow !== undefined) update.review_window = fields.reviewWindow;
+  if (fields.postingHour !== undefined) update.posting_hour = fields.postingHour;
   return update as ProfileUpdate;
 }
 

@@ -28,8 +28,11 @@ export const texts = {
   connectedBody: (provider: string) => `${provider} connection established successfully`,
 
   confirmDisconnectTitle: (provider: string) => `Disconnect ${provider}?`,
-  confirmDisconnect: (provider: string) =>
-    `Castloop will stop using ${provider} until you connect it again${provider === 'Google Drive' ? ': new episodes cannot be submitted without it' : ''}.`,
+  confirmDisconnect: (provider: string, inProgress: string[] = []) =>
+    `Castloop will stop using ${provider} until you connect it again${provider === 'Google Drive' ? ': new episodes cannot be submitted without it' : ''}.` +
+    (inProgress.length
+      ? ` ${inProgress.length === 1 ? 'This episode is' : 'These episodes are'} being processed and will stop before delivery: ${inProgress.map((title) => `"${title}"`).join(', ')}. Retry ${inProgress.length === 1 ? 'it' : 'them'} after connecting again: the work done is kept.`
+      : ''),
   keepConnected: 'Keep connected',
   disconnected: 'Disconnected',
   disconnectedBody: (provider: string) => `${provider} connection removed successfully`,

@@ -38,6 +38,10 @@ export const texts = {
     selectPlaceholder: 'Select...',
     postAutomatically: 'Post automatically to my connected platforms',
     postAutomaticallyHint: 'When off, your clips wait in your cloud drive for you to post them yourself.',
+    reviewWindow: 'Review before posting',
+    postingHour: 'Posting hour (your podcast time zone)',
+    reviewWindowHint:
+      'After each episode is delivered you can check its title, clips and texts. Posting starts when you approve, or once this time has passed. An episode with a suggested title or an unsure transcript always waits for your approval.',
     pickColor: (label: string) => `Pick ${label.toLowerCase()}`,
     colorDone: 'Done',
     currentFile: (name: string) => `Current file: ${name}`,

@@ -5,6 +5,7 @@ import { useNavigate } from 'react-router-dom';
 import { ScheduledPlanChangeNotice } from '@/features/billing/components/scheduled-plan-change-notice';
 import { UpgradePlanButton } from '@/features/billing/components/upgrade-plan-button';
 import { ConnectionsPanel } from '@/features/connections/components/connections-panel';
+import { useEpisodesInProgress } from '@/features/episodes/api/get-episodes';
 import { SubmitEpisodePanel } from '@/features/episodes/components/submit-episode-panel';
 import { SummaryCards } from '@/features/episodes/components/summary-cards';
 import { ProfileCard } from '@/features/onboarding/components/profile-card';
@@ -20,6 +21,7 @@ import { usePlanChangeReturn } from './use-plan-change-return';
 export default function DashboardPage() {
   const { data: account } = useCurrentAccount();
   const navigate = useNavigate();
+  const episodesInProgress = useEpisodesInProgress();
   usePlanChangeReturn();
 
   // A logged-out visit: 'Unauthorized', then / after 500 ms (spec section 2).
@@ -40,7 +42,7 @@ export default function DashboardPage() {
 
       <ScheduledPlanChangeNotice />
       <SummaryCards />
-      <ConnectionsPanel />
+      <ConnectionsPanel episodesInProgress={episodesInProgress} />
       <SubmitEpisodePanel userId={account.id} upgradeAction={<UpgradePlanButton />} />
       <PodcastFeedPanel />
       <ProfileCard />

@@ -1,9 +1,13 @@
 // @vitest-environment jsdom
 // The episode page with a fake network: live progress that stops asking once the episode is
-// done, the failure reason with Retry, Drive previews on demand, and the calendar's Postpone
-// (refusing a past date before asking the server), Cancel (only after confirming) and Post now.
+// done, the failure reason with Retry, Drive previews on demand, the calendar's Postpone (refusing
+// a past date before asking the server), Cancel (only after confirming) and Post now, and the
+// review before posting: why it waits, approval, the suggested title, a clip's texts within their
+// limits, the rendered blog post and the transcript's corrections.
 import type { EpisodeContentAnswer } from '@domain/episode-content';
+import type { EpisodeClip } from '@domain/episode-clips';
 import type { EpisodeDetail, ScheduledPost } from '@domain/episode-page';
+import type { EpisodeReview } from '@domain/review';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { act, cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -25,6 +29,7 @@ const ID = '0b7c6a5e-2f1d-4c8e-9a3b-1d2e3f4a5b6c';
 const post = (overrides: Partial<ScheduledPost> = {}): ScheduledPost => ({
   id: 'p1',
   provider: 'youtube',
+  kind: 'clip',
   clipId: 'c1',
   clipTitle: 'Show - clip 01',
   clipName: 'Show - clip 01.mp4',
@@ -33,18 +38,36 @@ const post = (overrides: Partial<ScheduledPost> = {}): ScheduledPost => ({
   postedAt: null,
   lastError: null,
   attempts: 0,
+  externalId: null,
   changeable: true,
   ...overrides,
 });
-function episode(processing: Partial<NonNullable<EpisodeDetail['processing']>>): EpisodeDetail {
+const clip = (position: number, overrides: Partial<EpisodeClip> = {}): EpisodeClip => {
+  const title = `Show - clip 0${position}`;
+  return {
+    id: `c${position}`, position, startSeconds: 10 * position, endSeconds: 10 * position + 8, firstSentence: position, endSentence: position + 1,
+    title, posts: { youtube: { title, description: '' }, x: { text: title }, linkedin: { text: title }, wordpress: { title, content: '' } },
+    fileName: `${title}.mp4`, durationSeconds: 8, width: 1080, height: 1920, driveFileId: null, driveUrl: null, renderVersion: 1, reviewState: 'pending',
+    score: 0.82, reason: 'A question and its answer, complete in itself.',
+    ...overrides,
+  };
+};
+const review = (overrides: Partial<EpisodeReview> = {}): EpisodeReview => ({
+  hold: null, dueAt: null, releasedAt: null, transcriptVersion: null, transcriptConfidence: null, timeZone: 'UTC+01:00', postingHour: 10,
+  postAutomatically: true, edits: { renderingClipIds: [], writingTexts: false, failure: null }, ...overrides,
+});
+function episode(processing: Partial<NonNullable<EpisodeDetail['processing']>>, overrides: Partial<EpisodeDetail> = {}): EpisodeDetail {
   return {
     id: ID,
     title: 'Show',
+    titleConfirmed: true,
+    guests: [],
     submittedAt: new Date().toISOString(),
     processing: {
       status: 'delivered', stage: null, progress: 100, failureReason: null, updatedAt: new Date().toISOString(),
-      startedAt: null, finishedAt: null, driveFolderUrl: null, outputs: [], clips: [], posts: [], ...processing,
+      startedAt: null, finishedAt: null, driveFolderUrl: null, outputs: [], clips: [], posts: [], review: review(), ...processing,
     },
+    ...overrides,
   };
 }
 
@@ -164,11 +187,11 @@ describe('the episode page', () => {
     renderPage();
     await userEvent.click(await screen.findByRole('button', { name: 'Preview Show.mp4' }));
     expect(screen.getByTitle('Preview of Show.mp4').getAttribute('src')).toBe('https://drive.google.com/file/d/e1/preview');
-    expect(screen.getByRole('link', { name: 'Open Show.mp4 in Google Drive' }).getAttribute('href')).toBe('https://drive.google.com/file/d/e1/view');
+    expect(screen.getByRole('link', { name: 'Open in Google Drive: Show.mp4' }).getAttribute('href')).toBe('https://drive.google.com/file/d/e1/view');
   });
 
   it('postpones to a future date only, cancels after confirming, and posts now', async () => {
-    network.request.mockImplementation(async (method: string) => (method === 'GET' ? episode({ posts: [post()] }) : { post: post() }));
+    network.request.mockImplementation(async (method: string) => (method === 'GET' ? episode({ clips: [clip(1)], posts: [post()] }) : { post: post() }));
     renderPage();
     await userEvent.click(await screen.findByRole('button', { name: 'Postpone Show - clip 01 on YouTube' }));
     const dialog = await screen.findByRole('dialog', { name: 'Postpone post' });
@@ -199,24 +222,143 @@ describe('the episode page', () => {
 
   it('offers no change for a post a worker holds or one already posted', async () => {
     network.request.mockResolvedValue(
-      episode({ posts: [post({ id: 'a', changeable: false }), post({ id: 'b', provider: 'x', status: 'posted', changeable: false, postedAt: new Date().toISOString() })] }),
+      episode({
+        clips: [clip(1)],
+        posts: [
+          post({ id: 'a', changeable: false }),
+          post({ id: 'b', provider: 'x', status: 'posted', changeable: false, postedAt: new Date().toISOString(), externalId: '1234' }),
+        ],
+      }),
     );
     renderPage();
     await screen.findByText('Posting now or waiting to retry');
-    await screen.findByText('Posted');
-    expect(screen.queryByRole('button', { name: /Postpone|Cancel|Post .* now/ })).toBeNull();
+    expect(screen.getByRole('link', { name: 'Open the post on X (Twitter)' }).getAttribute('href')).toBe('https://x.com/i/status/1234');
+    expect(screen.queryByRole('button', { name: /^(Postpone|Cancel|Post) .* on / })).toBeNull();
   });
 
-  it("groups the calendar by clip: each clip's platforms and dates under its name", async () => {
+  it("groups the calendar by clip, in the podcast's time zone: each clip's platforms and dates under its name", async () => {
     network.request.mockResolvedValue(
-      episode({ posts: [post({ id: 'a' }), post({ id: 'b', provider: 'linkedin' }), post({ id: 'c', clipName: 'Show - clip 02.mp4', provider: 'x' })] }),
+      episode({
+        clips: [clip(1), clip(2)],
+        posts: [
+          post({ id: 'a', scheduledFor: '2026-12-01T09:00:00Z' }),
+          post({ id: 'b', provider: 'linkedin' }),
+          post({ id: 'c', clipId: 'c2', clipName: 'Show - clip 02.mp4', provider: 'x' }),
+        ],
+      }),
     );
     renderPage();
-    const first = (await screen.findByRole('heading', { name: 'Show - clip 01' })).closest('li')!;
+    const first = (await screen.findByRole('heading', { name: 'Clip 1: Show - clip 01' })).closest('li')!;
+    // Why Castloop chose it, with its score.
+    expect(within(first).getByText('Why this moment: A question and its answer, complete in itself. (score 82 of 100)')).toBeTruthy();
     expect(within(first).getByText('YouTube')).toBeTruthy();
     expect(within(first).getByText('LinkedIn')).toBeTruthy();
+    expect(within(first).getByText('Dec 1, 2026, 10:00 AM (UTC+01:00)')).toBeTruthy();
     expect(within(first).queryByText('X (Twitter)')).toBeNull();
-    const second = screen.getByRole('heading', { name: 'Show - clip 02' }).closest('li')!;
+    const second = screen.getByRole('heading', { name: 'Clip 2: Show - clip 02' }).closest('li')!;
     expect(within(second).getByText('X (Twitter)')).toBeTruthy();
+  });
+});
+
+describe('review before posting', () => {
+  it('says in plain words why nothing posts yet, and approving starts posting', async () => {
+    network.request.mockImplementation(async (method: string) =>
+      method === 'POST' ? { success: true } : episode({ clips: [clip(1)], posts: [post({ status: 'held', changeable: false })], review: review({ hold: 'low_confidence' }) }),
+    );
+    renderPage();
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('Waiting for your approval');
+    expect(alert.textContent).toContain('The speech recognition was unsure of many words');
+    expect(screen.getByText('Waiting for review')).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'Approve and start posting' }));
+    expect(network.request).toHaveBeenCalledWith('POST', `/api/episodes/${ID}/approve`, expect.anything());
+    await screen.findByText('Posting starts at your next posting hour.');
+  });
+
+  it('shows when posting starts by itself, in the podcast time zone', async () => {
+    network.request.mockResolvedValue(episode({ review: review({ dueAt: '2026-12-01T09:00:00Z' }) }));
+    renderPage();
+    await screen.findByText('Posting starts Dec 1, 2026, 10:00 AM (UTC+01:00) unless you approve sooner.');
+  });
+
+  it('marks a suggested title, keeps it or takes another', async () => {
+    network.request.mockImplementation(async (method: string, path: string, _schema: unknown, options?: { body: { title: string } }) =>
+      method === 'PATCH' ? { id: ID, title: options?.body.title ?? path, titleConfirmed: true } : episode({}, { title: 'Country', titleConfirmed: false }),
+    );
+    renderPage();
+    await screen.findByText('Suggested title');
+    await userEvent.click(screen.getByRole('button', { name: 'Keep this title' }));
+    expect(network.request).toHaveBeenCalledWith('PATCH', `/api/episodes/${ID}/title`, expect.anything(), { body: { title: 'Country' } });
+    await userEvent.click(screen.getByRole('button', { name: 'Change title' }));
+    const input = screen.getByLabelText('Episode title');
+    await userEvent.clear(input);
+    await userEvent.click(screen.getByRole('button', { name: 'Save title' }));
+    await screen.findByText('Enter a title of 1 to 200 characters.');
+    await userEvent.type(input, 'Why Budgets Fail');
+    await userEvent.click(screen.getByRole('button', { name: 'Save title' }));
+    expect(network.request).toHaveBeenCalledWith('PATCH', `/api/episodes/${ID}/title`, expect.anything(), { body: { title: 'Why Budgets Fail' } });
+  });
+
+  it("counts each platform's limit as the subscriber types, X by its weighted length, and saves the texts", async () => {
+    network.request.mockImplementation(async (method: string) => (method === 'PATCH' ? { clip: clip(1) } : episode({ clips: [clip(1)] })));
+    renderPage();
+    await userEvent.click(await screen.findByRole('button', { name: 'Edit texts of Show - clip 01' }));
+    const dialog = await screen.findByRole('dialog', { name: "Edit the clip's texts" });
+    const x = within(dialog).getByLabelText('X post');
+    await userEvent.clear(x);
+    await userEvent.type(x, '家'.repeat(141));
+    expect(within(dialog).getByText('282 / 280')).toBeTruthy();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save texts' }));
+    await within(dialog).findByText('At most 280 characters.');
+    expect(network.request).not.toHaveBeenCalledWith('PATCH', expect.anything(), expect.anything(), expect.anything());
+    await userEvent.clear(x);
+    await userEvent.type(x, 'Why budgets fail: a thread');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save texts' }));
+    await screen.findByText('Texts saved');
+    expect(network.request).toHaveBeenCalledWith('PATCH', '/api/clips/c1', expect.anything(), {
+      body: expect.objectContaining({ title: 'Show - clip 01', posts: expect.objectContaining({ x: { text: 'Why budgets fail: a thread' } }) }),
+    });
+  });
+
+  it('renders the blog post (not its Markdown) and edits it until it is on WordPress', async () => {
+    const content: EpisodeContentAnswer = {
+      episodeId: ID, status: 'delivered', driveFolderUrl: null,
+      content: { transcript: null, showNotes: null, problems: [], blogPost: { title: 'Budgets', markdown: '# Budgets\n\n## Why\n\nThey **fail**.', wordpress: null } },
+    };
+    network.request.mockImplementation(async (method: string, path: string) =>
+      method === 'PATCH' ? { blogPost: content.content!.blogPost } : path.endsWith('/content') ? content : episode({}),
+    );
+    renderPage();
+    const article = (await screen.findByRole('heading', { name: 'Why', level: 2 })).closest('article')!;
+    expect(article.innerHTML).toContain('<strong>fail</strong>');
+    expect(article.textContent).not.toContain('**');
+    await userEvent.click(screen.getByRole('button', { name: 'Edit blog post' }));
+    await userEvent.type(await screen.findByLabelText('Blog post text (Markdown)'), ' More.');
+    await userEvent.click(screen.getByRole('button', { name: 'Save blog post' }));
+    expect(network.request).toHaveBeenCalledWith('PATCH', `/api/episodes/${ID}/blog-post`, expect.anything(), {
+      body: { title: 'Budgets', markdown: '# Budgets\n\n## Why\n\nThey **fail**. More.' },
+    });
+  });
+
+  it('corrects a word of the transcript (its time kept) and says which clips are rendered again', async () => {
+    const transcript = {
+      engine: 'pocketsphinx', language: 'en-US', durationSeconds: 4, version: 3, confidence: 0.6, editedAt: null,
+      words: [{ text: 'ask', start: 0, end: 0.5, confidence: 0.9 }, { text: 'knot', start: 0.5, end: 1, confidence: 0.3 }],
+      sentences: [{ text: 'ask knot', start: 0, end: 1, firstWord: 0, endWord: 2 }],
+    };
+    network.request.mockImplementation(async (method: string, path: string) =>
+      method === 'PUT' ? { version: 4, clipIds: ['c1'] } : path.endsWith('/transcript') ? transcript : episode({ review: review({ transcriptVersion: 3 }) }),
+    );
+    renderPage();
+    expect((await screen.findByTitle('unsure')).textContent).toBe('knot');
+    await userEvent.click(screen.getByRole('button', { name: 'Edit the sentence at 0:00' }));
+    const word = screen.getByLabelText('Word 2 of 2 of the sentence at 0:00');
+    await userEvent.clear(word);
+    await userEvent.type(word, 'not');
+    await userEvent.click(screen.getByRole('button', { name: 'Done' }));
+    await screen.findByText('1 word(s) corrected, not saved yet.');
+    await userEvent.click(screen.getByRole('button', { name: 'Save corrections' }));
+    expect(network.request).toHaveBeenCalledWith('PUT', `/api/episodes/${ID}/transcript`, expect.anything(), { body: { version: 3, words: [{ index: 1, text: 'not' }] } });
+    await screen.findByText('1 clip(s) are being rendered again with the corrected captions.');
   });
 });

@@ -1,17 +1,37 @@
-// /episodes/:id: one episode's status with live progress, its finished files in Google Drive, its
-// posting calendar, and what was made from its words (transcript, show notes, blog post).
+// /episodes/:id: one episode's status with live progress, then its review before posting: the
+// title, where posting stands (and why it waits), each clip with its words, texts, moment and
+// posts, the show notes and blog post, the transcript editor, and the finished files in Drive.
+import type { EpisodeDetail, EpisodeProcessingDetail } from '@domain/episode-page';
 import { timeAgo } from '@domain/relative-time';
 import { Link, useParams } from 'react-router-dom';
 import { ErrorAlert } from '@/components/alert';
 import { FullPageSpinner } from '@/components/spinner';
 import { ApiError } from '@/lib/api-client';
 import { useEpisode } from '@/features/episodes/api/get-episode';
+import { hasEditableTranscript, useTranscript } from '@/features/episodes/api/get-transcript';
 import { EpisodeContentPanel } from '@/features/episodes/components/episode-content';
 import { EpisodeFiles } from '@/features/episodes/components/episode-files';
 import { EpisodeStatus } from '@/features/episodes/components/episode-status';
-import { PostingCalendar } from '@/features/episodes/components/posting-calendar';
+import { ClipReview } from '@/features/episodes/components/clip-review';
+import { EpisodeTitle } from '@/features/episodes/components/episode-title';
+import { ReviewStatus } from '@/features/episodes/components/review-status';
+import { TranscriptEditor } from '@/features/episodes/components/transcript-editor';
 import { episodeTexts, episodePageTexts as t } from '@/features/episodes/texts';
 import { useDeferredAnswer } from '@/lib/use-deferred-answer';
+
+function Delivered({ episode, processing }: { episode: EpisodeDetail; processing: EpisodeProcessingDetail }) {
+  const delivered = processing.status === 'delivered';
+  const transcript = useTranscript(episode.id, hasEditableTranscript(processing));
+  return (
+    <>
+      {delivered && <ReviewStatus episode={episode} processing={processing} />}
+      {delivered && <ClipReview episodeId={episode.id} processing={processing} transcript={transcript.data} />}
+      <EpisodeContentPanel episodeId={episode.id} processing={processing} transcriptEditor={Boolean(transcript.data)} />
+      {transcript.data && <TranscriptEditor key={transcript.data.version} episodeId={episode.id} transcript={transcript.data} editable={delivered} />}
+      <EpisodeFiles outputs={processing.outputs} />
+    </>
+  );
+}
 
 export default function EpisodePage() {
   const { id = '' } = useParams();
@@ -32,20 +52,12 @@ export default function EpisodePage() {
       {episode.isError && !notFound && <ErrorAlert title={t.loadFailedTitle} message={episode.error.message} />}
       {episode.data && (
         <>
-          <div>
-            <h1 className="text-3xl font-bold break-words">{episode.data.title}</h1>
-            <p className="text-base-content/70">
-              {t.submitted(episode.data.submittedAt ? timeAgo(new Date(episode.data.submittedAt)) : episodeTexts.dateUnknown)}
-            </p>
-          </div>
+          <EpisodeTitle
+            episode={episode.data}
+            subtitle={t.submitted(episode.data.submittedAt ? timeAgo(new Date(episode.data.submittedAt)) : episodeTexts.dateUnknown)}
+          />
           <EpisodeStatus episode={episode.data} />
-          {episode.data.processing && (
-            <>
-              <EpisodeFiles outputs={episode.data.processing.outputs} />
-              <PostingCalendar episodeId={episode.data.id} posts={episode.data.processing.posts} />
-            </>
-          )}
-          {episode.data.processing && <EpisodeContentPanel episodeId={episode.data.id} status={episode.data.processing.status} />}
+          {episode.data.processing && <Delivered episode={episode.data} processing={episode.data.processing} />}
         </>
       )}
     </main>

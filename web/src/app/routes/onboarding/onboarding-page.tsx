@@ -6,7 +6,7 @@ import { useCurrentAccount } from '@/lib/current-account';
 import { communityUrl, introVideoUrl } from '@/lib/external-links';
 import type { ReactNode } from 'react';
 import { Panel } from '@/components/panel';
-import { useProfileRecord } from '@/features/onboarding/api/get-profile-record';
+import { useProfileRecord } from '@/lib/profile-record';
 import { ConfigurationForm } from '@/features/onboarding/components/configuration-form';
 import { texts } from '@/features/onboarding/texts';
 import { useDeferredAnswer } from '@/lib/use-deferred-answer';

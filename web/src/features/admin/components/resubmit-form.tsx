@@ -25,8 +25,34 @@ function daysOf(input: string): number {
   return Number.isInteger(days) && days >= MIN_DAYS_BETWEEN_CLIPS ? days : MIN_DAYS_BETWEEN_CLIPS;
 }
 
+/** The object storage files chosen for the resubmission, each with its remove button. */
+function SelectedFiles({ files, onRemove }: { files: string[]; onRemove: (path: string) => void }) {
+  const headingId = useId();
+  return (
+    <div>
+      <h3 id={headingId} className="font-medium">
+        {texts.selectedFiles}
+      </h3>
+      {files.length === 0 ? (
+        <p className="text-sm">{texts.noneSelected}</p>
+      ) : (
+        <ul aria-labelledby={headingId} className="mt-1 flex flex-col gap-1">
+          {files.map((path) => (
+            <li key={path} className="flex items-center justify-between gap-2 text-sm">
+              <span className="break-all">{path}</span>
+              <button type="button" className="btn btn-ghost btn-xs" aria-label={texts.removeFile(path)} onClick={() => onRemove(path)}>
+                ✕
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
 export function ResubmitFormCard({ form }: { form: UseFormReturn<ResubmitForm> }) {
-  const ids = { clipStyle: useId(), days: useId(), missing: useId(), files: useId() };
+  const ids = { clipStyle: useId(), days: useId(), missing: useId() };
   const resubmit = useResubmitEpisode();
   const values = useWatch({ control: form.control }) as ResubmitForm;
   const missing = missingForResubmit(values);
@@ -58,35 +84,15 @@ export function ResubmitFormCard({ form }: { form: UseFormReturn<ResubmitForm> }
         </h2>
         <FormField label={texts.userEmail} type="email" autoComplete="off" {...form.register('userEmail')} />
 
-        <div>
-          <h3 id={ids.files} className="font-medium">
-            {texts.selectedFiles}
-          </h3>
-          {values.objectStorageFiles.length === 0 ? (
-            <p className="text-sm">{texts.noneSelected}</p>
-          ) : (
-            <ul aria-labelledby={ids.files} className="mt-1 flex flex-col gap-1">
-              {values.objectStorageFiles.map((path) => (
-                <li key={path} className="flex items-center justify-between gap-2 text-sm">
-                  <span className="break-all">{path}</span>
-                  <button
-                    type="button"
-                    className="btn btn-ghost btn-xs"
-                    aria-label={texts.removeFile(path)}
-                    onClick={() =>
-                      form.setValue(
-                        'objectStorageFiles',
-                        values.objectStorageFiles.filter((f) => f !== path),
-                      )
-                    }
-                  >
-                    ✕
-                  </button>
-                </li>
-              ))}
-            </ul>
-          )}
-        </div>
+        <SelectedFiles
+          files={values.objectStorageFiles}
+          onRemove={(path) =>
+            form.setValue(
+              'objectStorageFiles',
+              values.objectStorageFiles.filter((f) => f !== path),
+            )
+          }
+        />
 
         <div className="grid gap-3 sm:grid-cols-2">
           <FormField label={texts.startTimestamp} placeholder="00:00:00" {...form.register('startTimestamp')} />

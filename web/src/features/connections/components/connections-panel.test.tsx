@@ -41,11 +41,11 @@ async function advanceClock(ms: number): Promise<void> {
   await act(() => vi.advanceTimersByTimeAsync(ms));
 }
 
-function renderPanel() {
+function renderPanel(episodesInProgress: string[] = []) {
   return render(
     <QueryClientProvider client={createQueryClient()}>
       <MemoryRouter initialEntries={['/dashboard']}>
-        <ConnectionsPanel />
+        <ConnectionsPanel episodesInProgress={episodesInProgress} />
         <Toaster />
       </MemoryRouter>
     </QueryClientProvider>,
@@ -145,6 +145,15 @@ describe('ConnectionsPanel', () => {
     await userEvent.click(within(await screen.findByRole('dialog', { name: 'Disconnect Google Drive?' })).getByRole('button', { name: 'Disconnect' }));
     await screen.findByText('Disconnect Failed');
     await screen.findByText('Failed to disconnect Google Drive: 404: No Google Drive connection to remove');
+  });
+
+  it('names the episodes being processed when Google Drive is to be disconnected, and that their work is kept', async () => {
+    renderPanel(['Why Budgets Fail']);
+    await userEvent.click(await screen.findByRole('button', { name: 'Disconnect Google Drive' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Disconnect Google Drive?' });
+    expect(dialog.textContent).toContain(
+      'This episode is being processed and will stop before delivery: "Why Budgets Fail". Retry it after connecting again: the work done is kept.',
+    );
   });
 
   it("WordPress without both fields toasts 'Missing Information' and sends nothing", async () => {

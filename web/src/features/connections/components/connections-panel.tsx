@@ -45,7 +45,8 @@ function announceTokenCheck(result: TokenCheckResult): void {
   }
 }
 
-export function ConnectionsPanel() {
+/** `episodesInProgress`: the titles of the episodes being processed, which need Google Drive to be delivered. */
+export function ConnectionsPanel({ episodesInProgress = [] }: { episodesInProgress?: string[] }) {
   useConnectionOutcome();
   const connections = useConnections();
   const disconnect = useDisconnect();
@@ -136,7 +137,7 @@ export function ConnectionsPanel() {
       <ConfirmDialog
         open={confirming !== null}
         title={texts.confirmDisconnectTitle(confirming?.label ?? '')}
-        message={texts.confirmDisconnect(confirming?.label ?? '')}
+        message={texts.confirmDisconnect(confirming?.label ?? '', confirming?.id === 'google' ? episodesInProgress : [])}
         confirmLabel={texts.disconnect}
         cancelLabel={texts.keepConnected}
         onConfirm={() => confirming && removeConnection(confirming.id, confirming.label)}

@@ -1,5 +1,6 @@
 // WordPress credentials (spec sections 2, 5 and 8): username and application password, both
-// trimmed and required; the site comes from the profile's podcast website, or is asked for.
+// trimmed and required; the site comes from the profile's podcast website (the profile the
+// dashboard holds, lib/profile-record.ts), or is asked for when the profile has none.
 // A refused value is told in a toast (the fields show no message of their own).
 import { MISSING_WORDPRESS_CREDENTIALS, wordpressCredentialsSchema, type WordpressCredentials } from '@domain/wordpress-credentials';
 import type { FieldErrors } from 'react-hook-form';
@@ -7,18 +8,18 @@ import { Form, useZodForm } from '@/components/form';
 import { FormField } from '@/components/form-field';
 import { Modal } from '@/components/modal';
 import { errorMessage } from '@/lib/api-client';
+import { useProfileRecord } from '@/lib/profile-record';
 import { notify } from '@/lib/toast';
 import { useConnectWordpress } from '../api/connect-wordpress';
-import { usePodcastWebsite } from '../api/get-podcast-website';
 import { texts } from '../texts';
 
 const emptyCredentials = { username: '', password: '', siteUrl: '' };
 
 export default function WordpressDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const form = useZodForm(wordpressCredentialsSchema, { defaultValues: emptyCredentials });
-  const website = usePodcastWebsite(open);
+  const profile = useProfileRecord();
   const connect = useConnectWordpress();
-  const needsSite = website.isSuccess && website.data === null;
+  const needsSite = profile.isSuccess && !profile.data?.podcastWebsite?.trim();
 
   const close = () => {
     form.reset(emptyCredentials);

@@ -1,7 +1,8 @@
 // GET /api/episodes/:id: one episode of the caller's with its processing, outputs and posting
-// calendar. While it is queued or processing the page asks again every few seconds; it stops
-// once the episode is delivered or failed.
-import { episodeDetailSchema, isProcessingUnderway } from '@domain/episode-page';
+// calendar. While it is queued or processing, the worker still applies the subscriber's edits, or
+// a post is going out, the page asks again every few seconds; it stops once the episode is settled.
+import { episodeDetailSchema, isPostGoingOut, isProcessingUnderway, type EpisodeDetail } from '@domain/episode-page';
+import { hasPendingEdits } from '@domain/review';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
 import { queryKeys } from '@/lib/query-keys';
@@ -13,11 +14,15 @@ function getEpisode(id: string) {
   return apiRequest('GET', `/api/episodes/${encodeURIComponent(id)}`, episodeDetailSchema);
 }
 
+/** Something the worker is about to change: the processing, an edit, or a post going out. */
+const isSettling = (detail: EpisodeDetail | undefined) =>
+  isProcessingUnderway(detail) || hasPendingEdits(detail?.processing?.review) || Boolean(detail?.processing?.posts.some((post) => isPostGoingOut(post)));
+
 export const episodeQuery = (id: string) =>
   queryOptions({
     queryKey: queryKeys.episodes.detail(id),
     queryFn: () => getEpisode(id),
-    refetchInterval: (query) => (isProcessingUnderway(query.state.data) ? EPISODE_POLL_MS : false),
+    refetchInterval: (query) => (isSettling(query.state.data) ? EPISODE_POLL_MS : false),
     // A missing episode stays missing: no retries before the page says so.
     retry: false,
   });

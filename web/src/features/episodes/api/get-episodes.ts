@@ -12,3 +12,9 @@ export const episodesQuery = queryOptions({
 export function useEpisodes() {
   return useQuery(episodesQuery);
 }
+
+/** The titles of the episodes the worker has now (queued or processing): what a lost Drive connection stops. */
+export function useEpisodesInProgress(): string[] {
+  const { data } = useEpisodes();
+  return (data ?? []).filter((episode) => episode.processing?.status === 'queued' || episode.processing?.status === 'processing').map((episode) => episode.title);
+}

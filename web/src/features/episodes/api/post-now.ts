@@ -2,12 +2,12 @@
 // on its next round.
 import { postChangeResultSchema } from '@domain/episode-page';
 import { apiRequest } from '@/lib/api-client';
-import { usePostChange } from './change-scheduled-post';
+import { useEpisodeChange } from './episode-change';
 
 function postNow(postId: string) {
   return apiRequest('POST', `/api/scheduled-posts/${encodeURIComponent(postId)}/post-now`, postChangeResultSchema);
 }
 
 export function usePostNow(episodeId: string) {
-  return usePostChange(episodeId, postNow);
+  return useEpisodeChange(episodeId, postNow);
 }

@@ -1,13 +1,13 @@
 // POST /api/episodes/submit-direct-storage {uploadUrls, episodeData}; on success the stats and
 // the episode list are loaded again.
-import type { EpisodeOptions } from '@domain/episodes';
+import type { EpisodeSubmission } from '@domain/episodes';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest, ignoredAnswer } from '@/lib/api-client';
 import { queryKeys } from '@/lib/query-keys';
 
 interface SubmitEpisodeInput {
   uploadUrls: string[];
-  episodeData: EpisodeOptions;
+  episodeData: EpisodeSubmission;
 }
 
 function submitEpisode(input: SubmitEpisodeInput): Promise<unknown> {

@@ -1,11 +1,16 @@
 // What the content engine made from the episode's words: show notes (summary, chapters, quotes,
-// keywords), the blog post and the transcript, and why anything was not made.
+// keywords) and the blog post, each editable while the episode is delivered (the blog post until
+// it is on WordPress), the transcript as text where the editor has none to show, and why anything
+// was not made.
 import type { EpisodeContent } from '@domain/episode-content';
-import type { ProcessingStatus } from '@domain/processing';
-import type { ReactNode } from 'react';
+import type { EpisodeProcessingDetail } from '@domain/episode-page';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { Panel } from '@/components/panel';
 import { isContentMade, useEpisodeContent } from '../api/get-episode-content';
-import { episodePageTexts as t } from '../texts';
+import { episodePageTexts as t, reviewTexts } from '../texts';
+import { BlogPostSection } from './blog-post-section';
+
+const ShowNotesForm = lazy(() => import('./show-notes-form'));
 
 /** A titled part of the show notes (its heading names it for assistive technology). */
 function NotesPart({ id, title, children }: { id: string; title: string; children: ReactNode }) {
@@ -19,7 +24,15 @@ function NotesPart({ id, title, children }: { id: string; title: string; childre
   );
 }
 
-function ShowNotesView({ notes }: { notes: NonNullable<EpisodeContent['showNotes']> }) {
+function ShowNotesView({ episodeId, notes, editable }: { episodeId: string; notes: NonNullable<EpisodeContent['showNotes']>; editable: boolean }) {
+  const [editing, setEditing] = useState(false);
+  if (editing) {
+    return (
+      <Suspense fallback={null}>
+        <ShowNotesForm episodeId={episodeId} notes={notes} onDone={() => setEditing(false)} />
+      </Suspense>
+    );
+  }
   return (
     <div className="flex flex-col gap-3">
       <NotesPart id="summary-title" title={t.summaryTitle}>
@@ -58,14 +71,27 @@ function ShowNotesView({ notes }: { notes: NonNullable<EpisodeContent['showNotes
           </ul>
         </NotesPart>
       )}
+      {editable && (
+        <button type="button" className="btn btn-sm self-start" onClick={() => setEditing(true)}>
+          {reviewTexts.editNotes}
+        </button>
+      )}
     </div>
   );
 }
 
-export function EpisodeContentPanel({ episodeId, status }: { episodeId: string; status: ProcessingStatus | null }) {
-  const finished = isContentMade(status);
-  const content = useEpisodeContent(episodeId, status);
+interface ContentPanelProps {
+  episodeId: string;
+  processing: EpisodeProcessingDetail;
+  /** The transcript editor shows the words: the plain text only where it has none. */
+  transcriptEditor: boolean;
+}
+
+export function EpisodeContentPanel({ episodeId, processing, transcriptEditor }: ContentPanelProps) {
+  const finished = isContentMade(processing.status);
+  const content = useEpisodeContent(episodeId, processing.status);
   const made = content.data?.content;
+  const editable = processing.status === 'delivered';
   return (
     <Panel titleId="episode-content-title" title={t.contentTitle}>
       {!finished && <p className="text-base-content/70">{t.contentPending}</p>}
@@ -90,29 +116,17 @@ export function EpisodeContentPanel({ episodeId, status }: { episodeId: string; 
               ))}
             </ul>
           )}
-          {made.showNotes && <ShowNotesView notes={made.showNotes} />}
+          {made.showNotes && <ShowNotesView episodeId={episodeId} notes={made.showNotes} editable={editable} />}
           {made.blogPost && (
-            <details className="rounded-box border border-base-300 p-3">
-              <summary className="cursor-pointer font-semibold">
-                {t.blogPostTitle}: {made.blogPost.title}
-              </summary>
-              {made.blogPost.wordpress && (
-                <p className="mt-2 text-sm">
-                  {t.wordpressPost(made.blogPost.wordpress.status)}
-                  {made.blogPost.wordpress.link && (
-                    <>
-                      {' '}
-                      <a className="link" href={made.blogPost.wordpress.link} target="_blank" rel="noreferrer">
-                        {t.openWordpressPost}
-                      </a>
-                    </>
-                  )}
-                </p>
-              )}
-              <pre className="mt-2 text-sm break-words whitespace-pre-wrap">{made.blogPost.markdown}</pre>
-            </details>
+            <BlogPostSection
+              episodeId={episodeId}
+              blogPost={made.blogPost}
+              posts={processing.posts.filter((post) => post.kind === 'article')}
+              timeZone={processing.review.timeZone}
+              editable={editable}
+            />
           )}
-          {made.transcript && (
+          {made.transcript && !transcriptEditor && (
             <details className="rounded-box border border-base-300 p-3">
               <summary className="cursor-pointer font-semibold">
                 {t.transcriptTitle} (

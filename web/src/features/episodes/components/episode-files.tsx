@@ -20,11 +20,17 @@ function OutputItem({ output }: { output: EpisodeOutput }) {
         </span>
         {output.driveUrl && output.previewUrl ? (
           <span className="flex flex-wrap gap-2">
-            <button type="button" className="btn btn-sm" aria-expanded={previewing} onClick={() => setPreviewing((on) => !on)}>
-              {previewing ? t.hidePreview(output.name) : t.showPreview(output.name)}
+            <button
+              type="button"
+              className="btn btn-sm"
+              aria-expanded={previewing}
+              aria-label={previewing ? t.hidePreview(output.name) : t.showPreview(output.name)}
+              onClick={() => setPreviewing((on) => !on)}
+            >
+              {previewing ? t.hidePreviewShort : t.previewShort}
             </button>
-            <a className="btn btn-sm btn-outline" href={output.driveUrl} target="_blank" rel="noreferrer">
-              {t.openInDrive(output.name)}
+            <a className="btn btn-sm btn-outline" href={output.driveUrl} target="_blank" rel="noreferrer" aria-label={t.openInDrive(output.name)}>
+              {t.openInDriveShort}
             </a>
           </span>
         ) : (

@@ -130,3 +130,32 @@ describe('gating by block reason', () => {
     expect(screen.queryByRole('button', { name: 'Submit Episode' })).toBeNull();
   });
 });
+
+describe('the title and guests', () => {
+  it('sends the title and the guests as typed (trimmed, names split at commas), and refuses an eleventh guest', async () => {
+    const bodies: unknown[] = [];
+    vi.stubGlobal('fetch', async (_url: string, init: RequestInit) => {
+      bodies.push(JSON.parse(String(init.body)));
+      return new Response('{"success":true}', { status: 200, headers: { 'Content-Type': 'application/json' } });
+    });
+    render(
+      <QueryClientProvider client={createQueryClient()}>
+        <SubmitEpisodeDialog userId={userId} stats={openStats} open onClose={() => {}} />
+        <Toaster />
+      </QueryClientProvider>,
+    );
+    const guests = screen.getByLabelText('Guests (optional, separated by commas)');
+    await userEvent.type(guests, Array.from({ length: 11 }, (_, i) => `Guest ${i}`).join(', '));
+    await userEvent.click(screen.getByRole('button', { name: 'Submit Episode' }));
+    await screen.findByText('At most 10 guests.');
+    expect(bodies).toEqual([]);
+    await userEvent.clear(guests);
+    await userEvent.type(guests, ' Ana Ruiz ,, Tom Lee ');
+    await userEvent.type(screen.getByLabelText('Episode title (optional)'), '  Why Budgets Fail ');
+    await userEvent.click(screen.getByRole('button', { name: 'Submit Episode' }));
+    await screen.findByText('Episode Submitted Successfully!');
+    expect(bodies).toEqual([
+      expect.objectContaining({ episodeData: expect.objectContaining({ title: 'Why Budgets Fail', guests: ['Ana Ruiz', 'Tom Lee'] }) }),
+    ]);
+  });
+});

@@ -37,6 +37,8 @@ const saved: ProfileRecord = {
   podcastPrimaryCategory: 'Arts > Books',
   podcastSecondaryCategory: 'Arts',
   postAutomatically: false,
+  reviewWindow: '24h',
+  postingHour: 10,
   lastUpdated: '2026-11-01T10:00:00Z',
   logo: noFile,
   podcastCover: noFile,

@@ -13,15 +13,34 @@ import { errorMessage } from '@/lib/api-client';
 import { delays, wait } from '@/lib/delays';
 import { JUST_COMPLETED_ONBOARDING, onboardingDraftKey } from '@/lib/local-storage-keys';
 import { queryKeys } from '@/lib/query-keys';
+import { profileRecordQuery, useProfileRecord } from '@/lib/profile-record';
 import { notify } from '@/lib/toast';
 import { useCompleteOnboarding } from '../api/complete-onboarding';
-import { profileRecordQuery, useProfileRecord } from '../api/get-profile-record';
 import { useSaveProfile, type ChosenFiles, type UploadProgress } from '../api/save-profile';
 import { fieldLabels, texts } from '../texts';
 import { useFormDraft } from './configuration-draft';
 import { configurationInputs } from './configuration-inputs';
 import { BrandSection, ClipsSection, PersonalSection, PodcastSection, PostSection, SetupProgress } from './configuration-sections';
 import { configurationSchema, defaultsFrom, podcastFields, presentFiles, type ConfigurationValues } from './configuration-values';
+
+/** What a save sends: every text field (update mode leaves the podcast's own alone) and the files chosen. */
+function profileSaveOf(submitted: ConfigurationValues, setup: boolean): { fields: OnboardingFields; files: ChosenFiles } {
+  const fields: OnboardingFields = {
+    postAutomatically: submitted.postAutomatically,
+    reviewWindow: submitted.reviewWindow,
+    postingHour: Number(submitted.postingHour),
+    isFirstTimeOnboarding: setup,
+  };
+  for (const field of profileTextFields) {
+    if (setup || !podcastFields.includes(field)) fields[field] = submitted[field];
+  }
+  const files: ChosenFiles = {};
+  for (const slot of brandAssetSlots) {
+    const file = submitted.files?.[slot];
+    if (file) files[slot] = file;
+  }
+  return { fields, files };
+}
 
 interface ConfigurationFormProps {
   mode: OnboardingMode;
@@ -55,15 +74,7 @@ export function ConfigurationForm({ mode, account, record, onSaved }: Configurat
   const required = requiredFieldCount(mode);
 
   const onSubmit = async (submitted: ConfigurationValues) => {
-    const fields: OnboardingFields = { postAutomatically: submitted.postAutomatically, isFirstTimeOnboarding: setup };
-    for (const field of profileTextFields) {
-      if (setup || !podcastFields.includes(field)) fields[field] = submitted[field];
-    }
-    const files: ChosenFiles = {};
-    for (const slot of brandAssetSlots) {
-      const file = submitted.files?.[slot];
-      if (file) files[slot] = file;
-    }
+    const { fields, files } = profileSaveOf(submitted, setup);
     setProgress({});
     try {
       await save.mutateAsync({ fields, files, onProgress: setProgress });

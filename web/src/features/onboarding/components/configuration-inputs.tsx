@@ -2,11 +2,11 @@
 import { attachmentOf, missingRequiredFields, type BrandAssetSlot, type ProfileRecord, type ProfileTextField } from '@domain/onboarding';
 import type { ReactNode } from 'react';
 import { Controller, type UseFormReturn } from 'react-hook-form';
-import { FormField } from '@/components/form-field';
+import { FormField, SelectField } from '@/components/form-field';
 import type { UploadProgress } from '../api/save-profile';
-import { fieldLabels } from '../texts';
+import { fieldLabels, texts } from '../texts';
 import type { ConfigurationValues, colorFields } from './configuration-values';
-import { ColorField, requiredLabel, SelectField } from './fields';
+import { ColorField, requiredLabel } from './fields';
 import { FileSlot } from './file-slot';
 
 export interface ConfigurationInputs {
@@ -35,7 +35,7 @@ export function configurationInputs(form: UseFormReturn<ConfigurationValues>, { 
   );
 
   const select = (field: ProfileTextField, options: ReactNode) => (
-    <SelectField label={label(field)} error={errors[field]?.message} {...form.register(field)}>
+    <SelectField label={label(field)} error={errors[field]?.message} placeholder={texts.form.selectPlaceholder} {...form.register(field)}>
       {options}
     </SelectField>
   );

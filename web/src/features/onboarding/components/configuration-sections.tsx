@@ -5,7 +5,8 @@ import { CheckboxField } from '@/components/checkbox-field';
 import { FormField } from '@/components/form-field';
 import { fieldLabels, texts } from '../texts';
 import type { ConfigurationInputs } from './configuration-inputs';
-import { TextAreaField } from './fields';
+import { SelectField, TextAreaField } from '@/components/form-field';
+import { postingHourLabel, REVIEW_WINDOWS, reviewWindowLabels } from '@domain/review';
 
 const t = texts.form;
 
@@ -128,6 +129,23 @@ export function PostSection({ number, inputs: { form } }: SectionProps) {
     <Section number={number} title={t.sections.post}>
       <CheckboxField label={t.postAutomatically} toggle {...form.register('postAutomatically')} />
       <p className="text-sm text-base-content/70">{t.postAutomaticallyHint}</p>
+      <div className="grid gap-3 sm:grid-cols-2">
+        <SelectField label={t.reviewWindow} {...form.register('reviewWindow')}>
+          {REVIEW_WINDOWS.map((window) => (
+            <option key={window} value={window}>
+              {reviewWindowLabels[window]}
+            </option>
+          ))}
+        </SelectField>
+        <SelectField label={t.postingHour} {...form.register('postingHour')}>
+          {Array.from({ length: 24 }, (_, hour) => (
+            <option key={hour} value={String(hour)}>
+              {postingHourLabel(hour)}
+            </option>
+          ))}
+        </SelectField>
+      </div>
+      <p className="text-sm text-base-content/70">{t.reviewWindowHint}</p>
     </Section>
   );
 }

@@ -13,11 +13,15 @@ import {
   type ProfileRecord,
   type ProfileTextField,
 } from '@domain/onboarding';
+import { DEFAULT_POSTING_HOUR, DEFAULT_REVIEW_WINDOW, REVIEW_WINDOWS, type ReviewWindow } from '@domain/review';
 import { z } from 'zod/mini';
 
 export type ConfigurationValues = Record<ProfileTextField, string> & {
   emailAddress: string;
   postAutomatically: boolean;
+  reviewWindow: ReviewWindow;
+  /** The posting hour as its select holds it ('0' to '23'). */
+  postingHour: string;
   files: Partial<Record<BrandAssetSlot, File | null>>;
 };
 
@@ -40,6 +44,8 @@ export function configurationSchema(mode: OnboardingMode, record: ProfileRecord 
       ...profileFieldsShape,
       emailAddress: z.string(),
       postAutomatically: z.boolean(),
+      reviewWindow: z.enum(REVIEW_WINDOWS),
+      postingHour: z.string(),
       files: z.custom<ConfigurationValues['files']>(),
     })
     .check(
@@ -64,6 +70,8 @@ export function defaultsFrom(record: ProfileRecord | null | undefined, account: 
     lastName: values.lastName || account.lastName || '',
     emailAddress: record?.emailAddress ?? account.email,
     postAutomatically: record?.postAutomatically ?? account.postAutomatically,
+    reviewWindow: record?.reviewWindow ?? DEFAULT_REVIEW_WINDOW,
+    postingHour: String(record?.postingHour ?? DEFAULT_POSTING_HOUR),
     files: {},
   };
 }

@@ -1,43 +1,11 @@
 // The configuration form's inputs: each with a visible label tied to it and its message below.
-import { useId, useRef, useState, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes } from 'react';
+import { useId, useRef, useState } from 'react';
 import { isHexColor, normalizeHexColor } from '@domain/onboarding';
 import { LabelledField, validityProps } from '@/components/form-field';
 import { texts } from '../texts';
 
 export function requiredLabel(label: string, required: boolean): string {
   return required ? `${label} *` : label;
-}
-
-interface TextAreaProps extends TextareaHTMLAttributes<HTMLTextAreaElement> {
-  label: string;
-  error?: string;
-}
-
-export function TextAreaField({ label, error, ...textarea }: TextAreaProps) {
-  const id = useId();
-  return (
-    <LabelledField id={id} label={label} error={error}>
-      <textarea id={id} className={`textarea textarea-bordered w-full ${error ? 'textarea-error' : ''}`} {...validityProps(id, error)} {...textarea} />
-    </LabelledField>
-  );
-}
-
-interface SelectProps extends SelectHTMLAttributes<HTMLSelectElement> {
-  label: string;
-  error?: string;
-  children: ReactNode;
-}
-
-export function SelectField({ label, error, children, ...select }: SelectProps) {
-  const id = useId();
-  return (
-    <LabelledField id={id} label={label} error={error}>
-      <select id={id} className={`select select-bordered w-full ${error ? 'select-error' : ''}`} {...validityProps(id, error)} {...select}>
-        <option value="">{texts.form.selectPlaceholder}</option>
-        {children}
-      </select>
-    </LabelledField>
-  );
 }
 
 interface ColorFieldProps {

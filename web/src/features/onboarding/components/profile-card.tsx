@@ -6,7 +6,7 @@ import { podcastLanguages } from '@domain/podcast-languages';
 import { attachmentOf, isBlank, type AttachmentState, type BrandAssetSlot, type ProfileRecord } from '@domain/profile-record';
 import { lazy, Suspense, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { useCurrentAccount } from '@/lib/current-account';
-import { useProfileRecord } from '../api/get-profile-record';
+import { useProfileRecord } from '@/lib/profile-record';
 import { fieldLabels, texts } from '../texts';
 
 // The form (and react-hook-form with it) loads when the Update tab opens: the dashboard's first
