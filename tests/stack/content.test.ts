@@ -242,12 +242,17 @@ describe('content engine', () => {
 
     // The podcast's details went in; the requests' tokens and their cost are recorded.
     const exchanges = await chatExchanges(show);
-    expect(exchanges.map((e) => e.status)).toEqual([200, 200, 200]);
+    // The clips' moments rated, the transcript's notes, the episode's texts, the clips' posts.
+    expect(exchanges.map((e) => e.status)).toEqual([200, 200, 200, 200]);
     expect(exchanges[0].request.messages.find((m) => m.role === 'user')?.content).toContain('Sam Host');
     const usage = await writingUsage(row.id);
     const prompt = exchanges.reduce((n, e) => n + (e.answer.usage?.prompt_tokens ?? 0), 0);
     const completion = exchanges.reduce((n, e) => n + (e.answer.usage?.completion_tokens ?? 0), 0);
-    expect(usage).toEqual([{ engine: 'openai gpt-4o-mini', requests: 3, prompt_tokens: prompt, completion_tokens: completion, cost_usd: expect.any(String), fell_back: false }]);
+    expect(usage).toEqual([{ engine: 'openai gpt-4o-mini', requests: 4, prompt_tokens: prompt, completion_tokens: completion, cost_usd: expect.any(String), fell_back: false }]);
+    // The engine's rating chose the clips: its reasons are theirs.
+    const { data: reasons } = await client.from('episode_clips').select('reason').eq('episode_processing_id', row.id);
+    expect(reasons?.length).toBeGreaterThan(0);
+    for (const clip of reasons ?? []) expect(clip.reason).toMatch(/^Rated by the sandbox writer: /);
     // Kept to the micro-dollar.
     expect(Math.abs(Number(usage[0].cost_usd) - (prompt * 0.15 + completion * 0.6) / 1e6)).toBeLessThanOrEqual(0.000001);
     expect(Number(usage[0].cost_usd)).toBeGreaterThan(0);
@@ -288,7 +293,8 @@ describe('content engine', () => {
     await setLanguage(user, 'en');
     const show = `Refused Show ${user.id.slice(0, 8)}`;
     await setPodcast(user, show, 'Sam Host');
-    expect((await chatBehaviour({ mode: 'refusal', count: 2, match: show })).status).toBe(200);
+    // Refused twice rating the clips' moments (the rules choose them), twice writing.
+    expect((await chatBehaviour({ mode: 'refusal', count: 4, match: show })).status).toBe(200);
     const episode = await submit(client, user, { title: '', addLogo: false, addIntroOutro: false }, episodeWith({ wav: spokenWav(opening) }, { tail: 2 }));
     const row = (await waitFor(client, episode.id, finished, 240_000)) as ProcessingRow & { content: EpisodeContentAnswer['content'] };
     expect(row).toMatchObject({ status: 'delivered', failure_reason: null });
@@ -307,8 +313,8 @@ describe('content engine', () => {
     expect(named?.title_confirmed).toBe(false);
     for (const title of [named?.title ?? '', row.content!.blogPost!.title]) expect(repeatsItself(title), title).toBe(false);
     expect(named?.title).toBe(row.content?.titleSuggestions?.[0]);
-    // What the two refused requests cost is recorded, with the fallback.
-    expect(await writingUsage(row.id)).toEqual([expect.objectContaining({ engine: 'openai gpt-4o-mini', requests: 2, fell_back: true })]);
+    // What the four refused requests cost is recorded, with the fallback.
+    expect(await writingUsage(row.id)).toEqual([expect.objectContaining({ engine: 'openai gpt-4o-mini', requests: 4, fell_back: true })]);
   }, 300_000);
 
   it('delivers an audio-only episode as an audiogram: the episode and its clips show a waveform that moves with the sound, with words', async () => {

@@ -15,7 +15,8 @@ import { CHAPTER_RULES } from '../../worker/content/chapters.ts';
 import { promptBudget } from '../../worker/writing/chat/engine.ts';
 import { estimateTokens } from '../../worker/writing/chat/transcript-pieces.ts';
 import { writeEpisode } from '../../worker/writing/stage.ts';
-import type { WritingInput } from '../../worker/writing/writing.ts';
+import { momentRater } from '../../worker/writing/engine.ts';
+import { noUsage, WritingFailure, type WritingInput } from '../../worker/writing/writing.ts';
 import { startChatSandbox, type RunningChatSandbox } from '../support/chat-sandbox.ts';
 import { generatedTranscript, TOPICS } from '../support/generated-transcript.ts';
 
@@ -94,6 +95,13 @@ describe('the chat writing engine', () => {
     }
     expectWithinLimits(writing);
     expect(writing.clips[0]?.posts.youtube.description).toContain('#Shorts');
+    // The post is the episode's, under its title; the longer clip posts name the episode (a rename follows both).
+    const [title] = writing.titles;
+    expect(writing.article.title).toBe(title);
+    for (const clip of writing.clips) {
+      expect(clip?.posts.youtube.description).toContain(`From "${title}".`);
+      expect(clip?.posts.linkedin.text).toContain(`From "${title}".`);
+    }
     // One piece, the episode, one batch of clips; every token counted and priced.
     expect(sandbox.exchanges.map((e) => schemaOf(e.request))).toEqual(['episode_part_notes', 'episode_texts', 'clip_texts']);
     const answered = sandbox.exchanges.map((e) => (e.answer as { usage: { prompt_tokens: number; completion_tokens: number } }).usage);
@@ -119,10 +127,14 @@ describe('the chat writing engine', () => {
     expect(writing.titles).not.toContain('Country: Country');
     expectWithinLimits(writing);
     expect(writing.clips[0]?.title.endsWith('…')).toBe(true);
+    expect(writing.clips[0]?.posts.linkedin.text).toMatch(/…\n\nFrom ".*"\.$/);
   });
 
-  it('gives a short episode no chapters', async () => {
-    const { writing } = await writeEpisode(settings(), inputOf(3, 1), new AbortController().signal);
+  it("gives a short episode no chapters; a title the subscriber gave heads the post, the engine's headline after it", async () => {
+    const input = inputOf(3, 1);
+    const { writing } = await writeEpisode(settings(), { ...input, episode: { ...input.episode, title: 'Why Budgets Fail', titleConfirmed: true } }, new AbortController().signal);
+    expect(writing.article.title).toBe(`Why Budgets Fail: ${writing.titles[0]}`);
+    expect(writing.clips[0]?.posts.youtube.description).toContain('From "Why Budgets Fail".');
     expect(writing.notes.chapters).toEqual([]);
     expect(userPrompt(sandbox.exchanges[1].request)).toContain('too short for chapters');
   });
@@ -190,6 +202,33 @@ describe('the chat writing engine', () => {
       expect(problem).toMatch(/^The writing engine \(gpt-4o-mini\) failed \(401 .*Incorrect API key/);
       expect(spend).toMatchObject({ requests: 1, fellBack: true });
     });
+  });
+
+  it("rates the clips' candidate moments for clip choice, in their order, each with a reason, its tokens counted", async () => {
+    const input = inputOf(12);
+    const usage = noUsage();
+    const rate = momentRater(settings(), input, usage, new AbortController().signal);
+    const moments = [
+      { start: 10, end: 40, text: 'Why do tomatoes need so much water? Because their fruit is mostly water.', score: 0.4, reason: 'ours' },
+      { start: 60, end: 90, text: 'Welcome back.', score: 0.2, reason: 'ours' },
+    ];
+    const rated = (await rate?.(moments)) ?? [];
+    expect(rated.map((r) => r.score)).toEqual([expect.any(Number), expect.any(Number)]);
+    expect(rated[0].score).toBeGreaterThan(rated[1].score);
+    for (const r of rated) {
+      expect(r.score).toBeGreaterThanOrEqual(0);
+      expect(r.score).toBeLessThanOrEqual(1);
+      expect(r.reason).toMatch(/^Rated by the sandbox writer: .*\.$/);
+    }
+    expect(usage.requests).toBe(1);
+    expect(usage.promptTokens).toBeGreaterThan(0);
+    // A score out of range is kept in range; a rating refused twice throws (clip choice then goes by the rules).
+    sandbox.behave('unfaithful', 1);
+    expect((await rate?.(moments))?.map((r) => r.score)).toEqual([1, 1]);
+    sandbox.behave('refusal', 2);
+    await expect(rate?.(moments)).rejects.toThrow(WritingFailure);
+    // The offline engine has no rating: the words and the sound decide.
+    expect(momentRater(settings({ engine: 'extractive' }), input, noUsage(), new AbortController().signal)).toBeUndefined();
   });
 
   it("writes with an operator's own prompts", async () => {

@@ -19,7 +19,7 @@ import type { BlogArticle, EpisodeWriting } from '../../supabase/functions/_shar
 import { blogPost } from '../content/blog-post.ts';
 import { showNotesMarkdown } from '../content/show-notes.ts';
 import { writeEpisode } from '../writing/stage.ts';
-import type { WritingClip } from '../writing/writing.ts';
+import type { WritingClip, WritingUsage } from '../writing/writing.ts';
 import type { JobContext } from './job-context.ts';
 
 const NO_WORDS = 'no transcript, captions, show notes or blog post were made';
@@ -106,9 +106,11 @@ export async function writingStage(
   words: { transcript: Transcript; clips: WritingClip[]; at: number },
   content: EpisodeContent,
   signal: AbortSignal,
+  /** What the engine already spent on the episode (rating the clips' moments). */
+  usage: WritingUsage,
 ): Promise<EpisodeWriting> {
   await ctx.store.progress(job.id, 'writing the texts', 13);
-  const outcome = await writeEpisode(ctx.config.writing, { language: job.language, podcast: job.podcast, episode: job, ...words }, signal);
+  const outcome = await writeEpisode(ctx.config.writing, { language: job.language, podcast: job.podcast, episode: job, ...words }, signal, undefined, usage);
   await ctx.store.writingUsage(job.id, outcome.spend);
   const kept: EpisodeContent = { ...content, titleSuggestions: outcome.writing.titles, problems: content.problems.filter((p) => p.stage !== 'writing') };
   await ctx.store.content(job.id, outcome.problem ? withProblem(kept, 'writing', outcome.problem) : kept);

@@ -32,7 +32,8 @@ import { transcribeStage, writingStage } from './content-stage.ts';
 import type { JobContext } from './job-context.ts';
 import type { PieceQueue } from './jobs.ts';
 import { episodeIntroSeconds, newPlanId, pieceObjectPath, queuePictureFirst, savePlan, signedUrlForJob, withTimeLimit } from './plan.ts';
-import { titleOf } from '../writing/writing.ts';
+import { momentRater } from '../writing/engine.ts';
+import { noUsage, titleOf } from '../writing/writing.ts';
 
 /** hh:mm:ss (validated by submit_episode) to seconds. */
 function timestampSeconds(value: string | null): number | null {
@@ -246,11 +247,14 @@ async function processJob(ctx: JobContext, job: ProcessingJob, userId: string, s
     await store.progress(job.id, 'analysing', 12);
     // The analysis also measures the loudness the episode and every clip are normalised with.
     const analysis = main.info.hasAudio ? await analyseAudio(sound.file, start, end - start, signal) : null;
-    const clips = analysis ? await chooseClips(transcript, analysis, job.clipsPerEpisode, keywords, { log: ctx.log }) : spreadClips(end - start, job.clipsPerEpisode);
+    // The writing engine rates the best moments when it can (its spend counted with the writing's).
+    const usage = noUsage();
+    const rate = transcript ? momentRater(config.writing, { language: job.language, podcast: job.podcast, episode: job }, usage, signal) : undefined;
+    const clips = analysis ? await chooseClips(transcript, analysis, job.clipsPerEpisode, keywords, { log: ctx.log, rate }) : spreadClips(end - start, job.clipsPerEpisode);
 
     // The words written (worker/writing): titles, show notes, the blog article and each clip's
     // posts; the episode's title is the engine's suggestion when the subscriber's is only the file name.
-    const writing = transcript ? await writingStage(ctx, job, { transcript, clips, at: episodeIntroSeconds(planSoFar) }, content, signal) : null;
+    const writing = transcript ? await writingStage(ctx, job, { transcript, clips, at: episodeIntroSeconds(planSoFar) }, content, signal, usage) : null;
     const title = writing ? titleOf(job, writing.titles) : episodeTitle(job, keywords);
     if (title !== job.title) await store.suggestedTitle(job.id, title);
 

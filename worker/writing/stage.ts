@@ -30,8 +30,14 @@ export const costOf = (usage: WritingUsage, price: WritingSettings['pricePerMill
 export const fallbackReason = (cause: string) =>
   `${cause.replace(/[.\s]+$/, '')}: the titles, show notes, blog post and clip texts were written offline from the episode's own sentences instead.`;
 
-export async function writeEpisode(settings: WritingSettings, input: WritingInput, signal: AbortSignal, engine: WritingEngine = writingEngine(settings)): Promise<WritingOutcome> {
-  const usage = noUsage();
+/** The episode written; `usage` may already count what the engine spent on it (rating the clips' moments). */
+export async function writeEpisode(
+  settings: WritingSettings,
+  input: WritingInput,
+  signal: AbortSignal,
+  engine: WritingEngine = writingEngine(settings),
+  usage: WritingUsage = noUsage(),
+): Promise<WritingOutcome> {
   const spend = (fellBack: boolean): WritingSpend => ({ engine: engine.name, ...usage, costUsd: costOf(usage, settings.pricePerMillion), fellBack });
   try {
     const writing = await engine.write(input, usage, signal);

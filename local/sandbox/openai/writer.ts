@@ -1,17 +1,19 @@
 // The chat sandbox's writing: valid structured answers built deterministically from the words a
-// request gives it, for the three schemas the worker's chat engine asks for (worker/writing/chat):
+// request gives it, for the four schemas the worker's chat engine asks for (worker/writing/chat):
 //   episode_part_notes  the transcript's `[number | hh:mm:ss] text` lines: a summary of its first
 //                       sentences, a chapter every two minutes at a real sentence, its longest
 //                       sentences as quotes (word for word), its most frequent words as keywords;
 //   episode_texts       the parts' notes (the request's JSON block): titles, summary, chapters,
 //                       keywords, hashtags and an article from them;
-//   clip_texts          each clip's words (the JSON block): title, hook and posts within limits.
+//   clip_texts          each clip's words (the JSON block): title, hook and posts within limits;
+//   moment_ratings      the clips' candidate moments (the JSON block): a score from their words
+//                       (a question, the length) and a reason, for every moment.
 // `unfaithful` answers the same with what a careless model adds: an invented quote, a chapter at
 // no sentence, a title that repeats itself, texts over the platforms' limits.
 import stopwordsIso from 'stopwords-iso/stopwords-iso.json' with { type: 'json' };
 import { PLATFORM_TEXT_LIMITS as LIMITS, xLength } from '../../../supabase/functions/_shared/domain/episode-clips.ts';
 
-export const SANDBOX_SCHEMAS = ['episode_part_notes', 'episode_texts', 'clip_texts'] as const;
+export const SANDBOX_SCHEMAS = ['episode_part_notes', 'episode_texts', 'clip_texts', 'moment_ratings'] as const;
 export type SandboxSchema = (typeof SANDBOX_SCHEMAS)[number];
 export const INVENTED_QUOTE = 'This sentence was never said in the episode at all.';
 
@@ -132,6 +134,21 @@ function clipTexts(prompt: string, unfaithful: boolean) {
   };
 }
 
+function momentRatings(prompt: string, unfaithful: boolean) {
+  const moments = (jsonBlock(prompt) ?? []) as { moment: number; said: string }[];
+  return {
+    ratings: moments.map(({ moment, said }) => {
+      const question = /\?/.test(said);
+      const score = Math.min(100, 40 + (question ? 30 : 0) + Math.round(words(said).length / 3));
+      return {
+        moment,
+        score: unfaithful ? 150 : score,
+        reason: `Rated by the sandbox writer: ${question ? 'a question and its answer' : 'a thought of its own'} in ${words(said).length} words.`,
+      };
+    }),
+  };
+}
+
 /** The answer's JSON for a schema, from the request's last user message. */
 export function sandboxAnswer(schema: SandboxSchema, prompt: string, unfaithful: boolean): unknown {
   switch (schema) {
@@ -141,5 +158,7 @@ export function sandboxAnswer(schema: SandboxSchema, prompt: string, unfaithful:
       return episodeTexts(prompt, unfaithful);
     case 'clip_texts':
       return clipTexts(prompt, unfaithful);
+    case 'moment_ratings':
+      return momentRatings(prompt, unfaithful);
   }
 }

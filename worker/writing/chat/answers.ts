@@ -46,4 +46,10 @@ export const clipsAnswer = z.object({
 export type ClipsAnswer = z.infer<typeof clipsAnswer>;
 
 /** The names the requests give their schemas (the sandbox answers by them). */
-export const ANSWER_NAMES = { piece: 'episode_part_notes', episode: 'episode_texts', clips: 'clip_texts' } as const;
+export const ANSWER_NAMES = { piece: 'episode_part_notes', episode: 'episode_texts', clips: 'clip_texts', moments: 'moment_ratings' } as const;
+
+/** The clips' candidate moments rated (clip choice: worker/media/clip-selection.ts RateMoments). */
+export const momentsAnswer = z.object({
+  ratings: z.array(z.object({ moment: z.number().int(), score: z.number().int(), reason: z.string() })),
+});
+export type MomentsAnswer = z.infer<typeof momentsAnswer>;

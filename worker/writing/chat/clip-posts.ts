@@ -16,11 +16,6 @@ export const limitMarks = {
   linkedinLimit: String(LIMITS.linkedin),
 };
 
-/** The hashtags the text does not already carry, on a line of their own. */
-const withTags = (text: string, tags: readonly string[]) => {
-  const missing = tags.filter((tag) => !text.toLowerCase().includes(tag.toLowerCase()));
-  return missing.length ? `${text.trim()}\n\n${missing.join(' ')}` : text.trim();
-};
 
 export interface ClipWords {
   /** The clip's sentences, as said. */
@@ -42,16 +37,19 @@ export function clipTexts(answer: ClipsAnswer['clips'][number] | undefined, word
     `<!-- wp:quote -->\n<blockquote class="wp-block-quote"><p>${htmlText(quote)}</p></blockquote>\n<!-- /wp:quote -->`,
     `<!-- wp:paragraph -->\n<p>${htmlText(from)} ${htmlText(words.hashtags.slice(0, 5).join(' '))}</p>\n<!-- /wp:paragraph -->`,
   ].join('\n');
+  // The longer posts name the episode as the offline engine's do ('From "<title>".'), after the
+  // engine's text: a renamed episode's posts follow its new title (private.rename_episode).
+  const named = (text: string, limit: number, tail: string) => `${fitText(text, limit - [...tail].length - 2)}\n\n${tail}`;
   return {
     title,
     posts: {
       youtube: {
         title: line(answer.youtubeTitle, LIMITS.youtubeTitle) || line(title, LIMITS.youtubeTitle),
         // A Short is found by its #Shorts tag.
-        description: fitText(withTags(answer.youtubeDescription || hook, ['#Shorts']), LIMITS.youtubeDescription),
+        description: named(answer.youtubeDescription || hook, LIMITS.youtubeDescription, `${from} #Shorts`),
       },
       x: { text: fitText(answer.x || hook || title, LIMITS.x, xLength) },
-      linkedin: { text: fitText(answer.linkedin || hook || title, LIMITS.linkedin) },
+      linkedin: { text: named(answer.linkedin || hook || title, LIMITS.linkedin, from) },
       wordpress: { title, content },
     },
   };

@@ -170,6 +170,18 @@ async function clipsWriting(step: Step, episodeTitle: string, hashtags: string[]
   return said.map((words, i) => (words.length ? clipTexts(byClip.get(i + 1), { said: words, episodeTitle, hashtags, keywords }) : null));
 }
 
+/**
+ * The blog post's title: the episode's, and the engine's headline after it when that says more
+ * ("Why Budgets Fail: Saving first keeps the plan"). The post is the episode's under its title,
+ * as the offline engine's is: a renamed episode's post follows its new title (private.rename_episode).
+ */
+function postTitle(episodeTitle: string, headline: string): string {
+  const both = `${episodeTitle}: ${headline}`;
+  const says = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+  if (!headline || says(episodeTitle).includes(says(headline)) || says(headline).includes(says(episodeTitle)) || repeatsItself(both)) return episodeTitle;
+  return line(both, HEADING_LENGTH);
+}
+
 export function chatEngine(settings: WritingSettings, ask: Ask = chatClient(settings)): WritingEngine {
   const name = `openai ${settings.openai.model}`;
   return {
@@ -182,7 +194,8 @@ export function chatEngine(settings: WritingSettings, ask: Ask = chatClient(sett
       const written = episodeWriting(input, parts, await episodeTexts(step, parts));
       const title = titleOf(input.episode, written.titles);
       const clips = await clipsWriting(step, title, written.hashtags, written.notes.keywords);
-      return { engine: name, titles: written.titles, notes: written.notes, article: written.article, clips };
+      const article = { ...written.article, title: postTitle(title, written.article.title) };
+      return { engine: name, titles: written.titles, notes: written.notes, article, clips };
     },
   };
 }

@@ -12,6 +12,7 @@ export const PROMPT_MARKS = {
   piece: ['podcast', 'episode', 'part', 'transcript'],
   episode: ['podcast', 'episode', 'parts', 'chapters'],
   clips: ['podcast', 'title', 'hashtags', 'clips', 'titleLimit', 'youtubeTitleLimit', 'xLimit', 'linkedinLimit'],
+  moments: ['podcast', 'episode', 'moments'],
 } as const;
 export type PromptName = keyof typeof PROMPT_MARKS;
 export type Prompts = Record<PromptName, string>;
