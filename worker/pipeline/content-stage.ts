@@ -19,7 +19,9 @@ import type { BlogArticle, EpisodeWriting } from '../../supabase/functions/_shar
 import { blogPost } from '../content/blog-post.ts';
 import { showNotesMarkdown } from '../content/show-notes.ts';
 import { writeEpisode } from '../writing/stage.ts';
-import type { WritingClip, WritingUsage } from '../writing/writing.ts';
+import { momentRater } from '../writing/engine.ts';
+import { noUsage, type WritingClip, type WritingUsage } from '../writing/writing.ts';
+import type { RateMoments } from '../media/clip-selection.ts';
 import type { JobContext } from './job-context.ts';
 
 const NO_WORDS = 'no transcript, captions, show notes or blog post were made';
@@ -94,6 +96,16 @@ export async function transcribeStage(
   }
   if (!isSpeech(transcript)) return { transcript: null, content: withProblem(content, 'transcript', contentReasons.noSpeech) };
   return { transcript, content };
+}
+
+/**
+ * The writing engine's rating of the clips' moments for clip choice, when it has one (none
+ * without words, none offline), and the spend the episode's writing then adds to.
+ */
+export function clipRating(ctx: JobContext, job: ProcessingJob, transcript: Transcript | null, signal: AbortSignal): { usage: WritingUsage; rate?: RateMoments } {
+  const usage = noUsage();
+  const input = { language: job.language, podcast: job.podcast, episode: job };
+  return { usage, rate: transcript ? momentRater(ctx.config.writing, input, usage, signal) : undefined };
 }
 
 /**

@@ -28,12 +28,11 @@ import { loudnessOf } from '../media/loudness.ts';
 import { copySoundTrack, copyStart, joinParts, planEpisode } from '../media/render.ts';
 import { downloadObject, uploadObject } from '../platforms/storage.ts';
 import { chooseClips, episodeKeywords, episodeTitle } from './clip-words.ts';
-import { transcribeStage, writingStage } from './content-stage.ts';
+import { clipRating, transcribeStage, writingStage } from './content-stage.ts';
 import type { JobContext } from './job-context.ts';
 import type { PieceQueue } from './jobs.ts';
 import { episodeIntroSeconds, newPlanId, pieceObjectPath, queuePictureFirst, savePlan, signedUrlForJob, withTimeLimit } from './plan.ts';
-import { momentRater } from '../writing/engine.ts';
-import { noUsage, titleOf } from '../writing/writing.ts';
+import { titleOf } from '../writing/writing.ts';
 
 /** hh:mm:ss (validated by submit_episode) to seconds. */
 function timestampSeconds(value: string | null): number | null {
@@ -248,12 +247,10 @@ async function processJob(ctx: JobContext, job: ProcessingJob, userId: string, s
     // The analysis also measures the loudness the episode and every clip are normalised with.
     const analysis = main.info.hasAudio ? await analyseAudio(sound.file, start, end - start, signal) : null;
     // The writing engine rates the best moments when it can (its spend counted with the writing's).
-    const usage = noUsage();
-    const rate = transcript ? momentRater(config.writing, { language: job.language, podcast: job.podcast, episode: job }, usage, signal) : undefined;
+    const { usage, rate } = clipRating(ctx, job, transcript, signal);
     const clips = analysis ? await chooseClips(transcript, analysis, job.clipsPerEpisode, keywords, { log: ctx.log, rate }) : spreadClips(end - start, job.clipsPerEpisode);
 
-    // The words written (worker/writing): titles, show notes, the blog article and each clip's
-    // posts; the episode's title is the engine's suggestion when the subscriber's is only the file name.
+    // The words written (worker/writing); the title is the engine's suggestion unless the subscriber gave one.
     const writing = transcript ? await writingStage(ctx, job, { transcript, clips, at: episodeIntroSeconds(planSoFar) }, content, signal, usage) : null;
     const title = writing ? titleOf(job, writing.titles) : episodeTitle(job, keywords);
     if (title !== job.title) await store.suggestedTitle(job.id, title);
