@@ -8,7 +8,7 @@ import path from 'node:path';
 import { repoRoot } from '../local/config.ts';
 import { formatTable, verdictOf, type Row } from './lib/rows.ts';
 
-const all = ['startup', 'web-bundle', 'lighthouse', 'api-auth', 'load', 'storage-upload', 'episode-reads', 'episode-delivery', 'podcast-feed', 'episode-upload-browser', 'processing', 'processing-1080p', 'processing-split', 'transcription'];
+const all = ['startup', 'web-bundle', 'lighthouse', 'api-auth', 'load', 'storage-upload', 'episode-reads', 'episode-delivery', 'podcast-feed', 'episode-upload-browser', 'processing', 'processing-1080p', 'processing-split', 'transcription', 'writing'];
 const chosen = process.argv.slice(2);
 const unknown = chosen.filter((name) => !all.includes(name));
 if (unknown.length) throw new Error(`no bench named ${unknown.join(', ')}; the benches: ${all.join(', ')}`);

@@ -86,6 +86,7 @@ const relations: Record<string, Grants> = {
   'private.email_unsubscribes': none,
   'private.processing_plans': none,
   'private.processing_pieces_done': none,
+  'private.writing_usage': none,
 };
 
 const exec = (...who: Role[]): Grants => ({
@@ -154,6 +155,7 @@ const functions: Record<string, Grants> = {
   'private.episode_clip_json(episode_clips)': exec('authenticated', 'service_role'),
   // The worker's and the functions' state changes (20261128110100_processing_state.sql).
   'private.processing_job(uuid)': exec('service_role'),
+  'private.record_writing_usage(uuid,jsonb)': exec('service_role'),
   'private.processing_started(uuid,text)': exec('service_role'),
   'private.processing_piece_started(uuid,text,text,boolean)': exec('service_role'),
   'private.processing_progress(uuid,text,integer)': exec('service_role'),
