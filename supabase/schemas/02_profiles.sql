@@ -81,7 +81,14 @@ create table public.profiles (
 
   -- When hosting setup began: as onboarding completes (private.start_hosting_setup_on_onboarding),
   -- or when an administrator starts it again (admin_mark_hosting_ready).
-  hosting_setup_started_at timestamptz
+  hosting_setup_started_at timestamptz,
+
+  -- Post Settings (review before posting, 12_review.sql). How long after delivery posting may
+  -- start without their approval: 'none', '12h', '24h', or 'approval' (never without it). 24 hours
+  -- unless they choose.
+  review_window text not null default '24h' check (review_window in ('none', '12h', '24h', 'approval')),
+  -- The hour of the day (in their time zone) clips are posted at.
+  posting_hour smallint not null default 10 check (posting_hour between 0 and 23)
 );
 
 -- The console's queue: waiting subscribers, longest waiting first.
@@ -103,7 +110,7 @@ grant update (
   brand_font, brand_color_primary, brand_color_secondary, brand_color_tertiary,
   podcast_title, podcast_description, podcast_author, podcast_copyright, podcast_keywords,
   podcast_website, podcast_language, podcast_timezone, podcast_primary_category,
-  podcast_secondary_category, post_automatically
+  podcast_secondary_category, post_automatically, review_window, posting_hour
 ) on table public.profiles to authenticated;
 grant select, insert, update, delete on table public.profiles to service_role;
 

@@ -30,7 +30,11 @@ create table public.episodes (
   duration_seconds numeric check (duration_seconds > 0),
   -- The subscriber's latest attempt (the submission, or the latest retry): the month it counts in.
   -- The default only keeps the column optional to writers: the insert trigger below sets it.
-  last_attempt_at timestamptz not null default now()
+  last_attempt_at timestamptz not null default now(),
+  -- The subscriber gave the title (at submission) or accepted or changed the suggestion.
+  title_confirmed boolean not null default false,
+  -- The episode's guests, for the words the engines write (issue 42).
+  guests text[] not null default '{}' check (cardinality(guests) <= 10)
 );
 -- The recent-episodes list.
 create index episodes_user_id_submitted_at_idx on public.episodes (user_id, submitted_at desc);
@@ -642,11 +646,43 @@ end
 $$;
 revoke execute on function private.log_own_submission(uuid, uuid, text[], jsonb, uuid, timestamptz) from public, anon, authenticated, service_role;
 
+-- A list of guest names: trimmed, blanks dropped, at most 10 of at most 100 characters.
+create function private.normalize_guests(p_guests jsonb)
+returns text[]
+language plpgsql
+immutable
+set search_path = ''
+as $$
+declare
+  v_guests text[];
+begin
+  if p_guests is null or jsonb_typeof(p_guests) = 'null' then
+    return '{}';
+  end if;
+  if jsonb_typeof(p_guests) <> 'array' or exists (select 1 from jsonb_array_elements(p_guests) g where jsonb_typeof(g) <> 'string') then
+    raise exception 'invalid_guests' using errcode = '22023', detail = 'Guests must be a list of names.';
+  end if;
+  select coalesce(array_agg(trim(g) order by ord), '{}') into v_guests
+    from jsonb_array_elements_text(p_guests) with ordinality as x (g, ord)
+   where trim(g) <> '';
+  if cardinality(v_guests) > 10 or exists (select 1 from unnest(v_guests) g where char_length(g) > 100) then
+    raise exception 'invalid_guests' using errcode = '22023', detail = 'At most 10 guests, each name at most 100 characters.';
+  end if;
+  return v_guests;
+end
+$$;
+revoke execute on function private.normalize_guests(jsonb) from public, anon;
+grant execute on function private.normalize_guests(jsonb) to authenticated, service_role;
+
 -- submit_episode(files, options): the only way to create an episode. Validates the options and
 -- files, checks the subscription and the gating (require_room_to_submit), checks the start time
 -- against the files' recorded lengths, then writes the episode (with their total length), its
 -- submission log and the webhook outbox row in one transaction. Every refusal raises
 -- (message = a stable reason code, detail = words for people) and writes nothing.
+-- The episode's title is the subscriber's (issue 41, item 1): a given title is confirmed and used
+-- everywhere (the app, the Drive folder, the file names, the posts, the blog post); without one
+-- the worker suggests a title from the words (private.record_suggested_title), and nothing posts
+-- before they accept or change it. The guest names are kept for the words the engines write.
 --
 --   SQLSTATE  message                         when
 --   42501     not_authenticated               no signed-in user
@@ -658,7 +694,8 @@ revoke execute on function private.log_own_submission(uuid, uuid, text[], jsonb,
 --   22023     invalid_add_intro_outro         addIntroOutro not a boolean
 --   22023     invalid_clip_style              clipStyle not DEFAULT|PROFESSIONAL|CREATIVE
 --   22023     invalid_days_between_clips      daysBetweenClips not an integer 1-30
---   22023     invalid_title                   title not a string of 1-500 characters
+--   22023     invalid_title                   title not text of at most 200 characters
+--   22023     invalid_guests                  guests not a list of at most 10 names of at most 100 characters
 --   22023     no_files / too_many_files       fewer than 1 or more than 10 files
 --   22023     duplicate_file                  the same path twice
 --   42501     file_not_owned                  a path outside the caller's folder
@@ -677,6 +714,7 @@ declare
   v_user uuid := (select auth.uid());
   v_params jsonb;
   v_title text;
+  v_guests text[];
   v_duration numeric;
   v_episode_id uuid;
   v_log_id uuid;
@@ -690,9 +728,10 @@ begin
 
   v_title := nullif(trim(coalesce(p_options ->> 'title', '')), '');
   if p_options ? 'title' and jsonb_typeof(p_options -> 'title') not in ('string', 'null')
-     or char_length(v_title) > 500 then
-    raise exception 'invalid_title' using errcode = '22023', detail = 'The title must be text of at most 500 characters.';
+     or char_length(v_title) > 200 then
+    raise exception 'invalid_title' using errcode = '22023', detail = 'The title must be text of at most 200 characters.';
   end if;
+  v_guests := private.normalize_guests(p_options -> 'guests');
 
   perform private.check_episode_files(p_files, v_user);
 
@@ -712,20 +751,19 @@ begin
 
   perform private.require_room_to_submit(v_user, v_now);
 
-  v_title := coalesce(v_title, regexp_replace(storage.filename(p_files[1]), '\.[^.]*$', ''));
-
-  insert into public.episodes (user_id, title, files, start_timestamp, end_timestamp, add_logo,
+  insert into public.episodes (user_id, title, title_confirmed, guests, files, start_timestamp, end_timestamp, add_logo,
                                add_intro_outro, clip_style, days_between_clips, submitted_at, duration_seconds)
-  values (v_user, left(v_title, 500), p_files, v_params ->> 'startTimestamp', v_params ->> 'endTimestamp',
+  values (v_user, coalesce(v_title, regexp_replace(storage.filename(p_files[1]), '\.[^.]*$', '')), v_title is not null, v_guests,
+          p_files, v_params ->> 'startTimestamp', v_params ->> 'endTimestamp',
           (v_params ->> 'addLogo')::boolean, (v_params ->> 'addIntroOutro')::boolean,
           v_params ->> 'clipStyle', (v_params ->> 'daysBetweenClips')::integer, v_now, v_duration)
-  returning id into v_episode_id;
+  returning id, title into v_episode_id, v_title;
 
   v_log_id := private.log_own_submission(v_episode_id, v_user, p_files, v_params, null, v_now);
 
   return jsonb_build_object(
     'id', v_episode_id,
-    'title', left(v_title, 500),
+    'title', v_title,
     'submittedAt', v_now,
     'submissionLogId', v_log_id
   );
@@ -745,6 +783,85 @@ $$;
 revoke execute on function public.submit_episode(text[], jsonb) from public, anon;
 grant execute on function public.submit_episode(text[], jsonb) to authenticated;
 
+-- The worker's suggestion, while the subscriber has not given or accepted a title.
+create function private.record_suggested_title(p_processing_id uuid, p_title text)
+returns void
+language sql
+set search_path = ''
+as $$
+  update public.episodes e
+     set title = left(trim(p_title), 200)
+    from public.episode_processing p
+   where p.id = p_processing_id and e.id = p.episode_id and not e.title_confirmed and trim(p_title) <> ''
+$$;
+revoke execute on function private.record_suggested_title(uuid, text) from public, anon, authenticated;
+grant execute on function private.record_suggested_title(uuid, text) to service_role;
+
+-- The owner accepts the suggested title or gives another: answers {id, title, titleConfirmed}. A
+-- delivered episode follows its new title where nothing is out yet: the blog post's title and
+-- heading (before WordPress has it), the clips' posts that name the episode ('From "<title>".'),
+-- and the words' files in Drive (written again by the worker). The Drive folder and the files'
+-- names keep the title they were made with.
+--
+--   SQLSTATE  message            when
+--   42501     not_authenticated  no caller
+--   22023     invalid_title      not text of 1..200 characters
+--   PT404     episode_not_found  no such episode of the caller's
+create function private.rename_episode(p_episode_id uuid, p_title text)
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_title text := trim(coalesce(p_title, ''));
+  v_old text;
+  v_processing public.episode_processing;
+  v_from_old text;
+  v_from_new text;
+begin
+  if (select auth.uid()) is null then
+    raise exception 'not_authenticated' using errcode = '42501', detail = 'Sign in to rename an episode.';
+  end if;
+  if char_length(v_title) not between 1 and 200 then
+    raise exception 'invalid_title' using errcode = '22023', detail = 'The title must be text of 1 to 200 characters.';
+  end if;
+  select e.title into v_old from public.episodes e where e.id = p_episode_id and e.user_id = (select auth.uid()) for update;
+  if not found then
+    raise exception 'episode_not_found' using errcode = 'PT404', detail = 'No such episode.';
+  end if;
+  update public.episodes set title = v_title, title_confirmed = true where id = p_episode_id;
+  select p.* into v_processing from public.episode_processing p where p.episode_id = p_episode_id order by p.created_at desc limit 1;
+  if v_old is distinct from v_title and found and v_processing.status = 'delivered' then
+    update public.episode_processing
+       set content = jsonb_set(jsonb_set(content,
+             '{blogPost,title}', to_jsonb(v_title || substr(content #>> '{blogPost,title}', char_length(v_old) + 1))),
+             '{blogPost,markdown}', to_jsonb(regexp_replace(content #>> '{blogPost,markdown}', '^# [^\n]*', '# ' || v_title || substr(content #>> '{blogPost,title}', char_length(v_old) + 1))))
+     where id = v_processing.id and jsonb_typeof(content -> 'blogPost') = 'object'
+       and jsonb_typeof(content #> '{blogPost,wordpress}') is distinct from 'object'
+       and starts_with(content #>> '{blogPost,title}', v_old);
+    -- The quoted title as it sits inside the posts' JSON text (quotes and backslashes escaped).
+    v_from_old := (select substr(x, 2, char_length(x) - 2) from (select to_jsonb('From "' || v_old || '"')::text as x) q);
+    v_from_new := (select substr(x, 2, char_length(x) - 2) from (select to_jsonb('From "' || v_title || '"')::text as x) q);
+    update public.episode_clips c set posts = replace(c.posts::text, v_from_old, v_from_new)::jsonb
+     where c.episode_processing_id = v_processing.id
+       and not exists (select 1 from public.scheduled_posts s where s.clip_id = c.id and s.status = 'posted');
+    perform private.request_processing(v_processing.id, 'texts');
+  end if;
+  return jsonb_build_object('id', p_episode_id, 'title', v_title, 'titleConfirmed', true);
+end
+$$;
+revoke execute on function private.rename_episode(uuid, text) from public, anon, service_role;
+grant execute on function private.rename_episode(uuid, text) to authenticated;
+
+create function public.rename_episode(p_episode_id uuid, p_title text)
+returns jsonb
+language sql
+set search_path = ''
+as $$ select private.rename_episode(p_episode_id, p_title) $$;
+revoke execute on function public.rename_episode(uuid, text) from public, anon, service_role;
+grant execute on function public.rename_episode(uuid, text) to authenticated;
+
 -- Queues a failed episode of the caller's again: the same files and options, as a new
 -- submission log whose original is the latest one. The retry is an attempt of this month: it
 -- needs the gating submit_episode needs, the monthly limit counted without this episode; an
@@ -754,6 +871,9 @@ grant execute on function public.submit_episode(text[], jsonb) to authenticated;
 --   SQLSTATE  message                 when
 --   PT404     episode_not_found       no such episode of the caller's
 --   PT409     episode_not_failed      the episode did not fail
+--   PT409     episode_failure_permanent  its latest attempt failed for good (issue 43, item 3: a file
+--                                        that is no video, a trim that leaves nothing); the detail
+--                                        gives the reason and what to do instead
 --   PT409     episode_files_missing   its files are no longer stored
 --   22023     start_past_end          the start is not at least 1 s before the end
 --   PT402     subscription_inactive   no active subscription
@@ -773,6 +893,7 @@ declare
   v_stats jsonb;
   v_reason text;
   v_already_counted boolean;
+  v_permanent_reason text;
   v_original uuid;
   v_log_id uuid;
   v_now timestamptz := now();
@@ -790,6 +911,15 @@ begin
 
   if private.episode_outcome(p_episode) <> 'failed' then
     raise exception 'episode_not_failed' using errcode = 'PT409', detail = 'Only an episode that failed in processing can be retried.';
+  end if;
+  select p.failure_reason into v_permanent_reason
+    from public.submission_logs l
+    join public.episode_processing p on p.submission_log_id = l.id
+   where l.episode_id = p_episode and p.failure_permanent
+     and l.id = (select l2.id from public.submission_logs l2 where l2.episode_id = p_episode order by l2.submitted_at desc, l2.id desc limit 1);
+  if found then
+    raise exception 'episode_failure_permanent' using errcode = 'PT409',
+      detail = format('This episode cannot be processed as submitted (%s). Please submit it again with a corrected file or start and end times.', rtrim(v_permanent_reason, '.'));
   end if;
   if exists (select 1 from unnest(v_episode.files) f
               where not exists (select 1 from storage.objects o where o.bucket_id = 'episodes' and o.name = f)) then

@@ -120,7 +120,8 @@ $$;
 revoke execute on function private.attachment_state(text, text[]) from public;
 grant execute on function private.attachment_state(text, text[]) to authenticated;
 
--- The caller's profile for the onboarding form, or null when no profile data was ever saved.
+-- The caller's profile for the onboarding form (and the Post Settings section: the review window
+-- and the posting hour), or null when no profile data was ever saved.
 create function public.onboarding_profile()
 returns jsonb
 language sql
@@ -155,6 +156,8 @@ as $$
       'podcastPrimaryCategory', p.podcast_primary_category,
       'podcastSecondaryCategory', p.podcast_secondary_category,
       'postAutomatically', p.post_automatically,
+      'reviewWindow', p.review_window,
+      'postingHour', p.posting_hour,
       'lastUpdated', p.updated_at,
       'logo', private.attachment_state(p.logo_path, array['image/png']),
       'podcastCover', private.attachment_state(p.podcast_cover_path, array['image/jpeg', 'image/jpg']),

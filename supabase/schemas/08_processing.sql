@@ -68,7 +68,20 @@ create table public.episode_processing (
   -- the show notes, the blog post (and where WordPress has it), and for each part that could not
   -- be made, why. Read by the owner through the row's RLS policy (GET /api/episodes/:id/content);
   -- written only by the worker.
-  content jsonb check (content is null or jsonb_typeof(content) = 'object')
+  content jsonb check (content is null or jsonb_typeof(content) = 'object'),
+  -- Whether trying again can help (issue 43, item 3): false for a failure a retry may mend (a
+  -- platform refusing a request for a moment), true for one it cannot (a file that is no video, a
+  -- trim that leaves nothing: ProcessingFailure.permanent). The episode page and the list say
+  -- which; retry_episode refuses an episode whose latest attempt failed for good.
+  failure_permanent boolean not null default false,
+  -- Review before posting (issue 41; 12_review.sql). Posting may start without approval at this
+  -- time (null: only with approval, or released).
+  review_due_at timestamptz,
+  -- Why it waits for approval whatever the window: 'approval' (their setting), 'title' (the title
+  -- is only suggested), 'low_confidence' (the transcript may be wrong). Null: the window decides.
+  review_hold text check (review_hold in ('approval', 'title', 'low_confidence')),
+  -- When posting started (approval, or the window's end).
+  released_at timestamptz
 );
 create index episode_processing_user_id_idx on public.episode_processing (user_id);
 create index episode_processing_episode_id_idx on public.episode_processing (episode_id);
@@ -77,6 +90,9 @@ create index episode_processing_not_enqueued_idx on public.episode_processing (c
 
 -- 'total' (episode_stats_for): delivered episodes per subscriber.
 create index episode_processing_user_id_delivered_idx on public.episode_processing (user_id, episode_id) where status = 'delivered';
+-- The episodes whose review window passes (private.release_due_reviews).
+create index episode_processing_review_due_idx on public.episode_processing (review_due_at)
+  where review_due_at is not null and released_at is null and review_hold is null;
 
 comment on column public.episode_processing.content is
   'Transcript, show notes, blog post and the reasons for what was not made (EpisodeContent in _shared/domain/episode-content.ts).';
@@ -129,7 +145,16 @@ create table public.episode_clips (
   updated_at timestamptz not null default now(),
   constraint episode_clips_moment_check check (end_seconds > start_seconds),
   constraint episode_clips_sentences_check check ((first_sentence is null) = (end_sentence is null) and (end_sentence is null or end_sentence > first_sentence)),
-  unique (episode_processing_id, position)
+  unique (episode_processing_id, position),
+  -- The subscriber's review (12_review.sql): a dropped clip is not posted.
+  review_state text not null default 'pending' check (review_state in ('pending', 'approved', 'dropped')),
+  -- How good the moment is (0..1) and why the worker chose it (issue 42, item 4: it chooses clips
+  -- as an editor would, worker/media/clip-selection.ts), in a short sentence the podcaster reads on
+  -- the review screen ("A question and its answer; names 'budget' and 'savings'; ends on a
+  -- pause."). Clips recorded before have neither. They say why Castloop suggested the moment: a
+  -- clip the subscriber moves loses them (private.set_clip_moment).
+  score numeric check (score between 0 and 1),
+  reason text check (char_length(reason) between 1 and 500)
 );
 create index episode_clips_user_id_idx on public.episode_clips (user_id);
 create index episode_clips_episode_id_idx on public.episode_clips (episode_id);
@@ -149,7 +174,10 @@ create policy "Users read their own clips"
   using (user_id = (select auth.uid()));
 
 -- Clip posts scheduled by the worker when the subscriber posts automatically: one clip every
--- daysBetweenClips days per connected platform. The worker posts them when due.
+-- daysBetweenClips days per connected platform. The worker posts them when due. A post waits for
+-- review ('held', 12_review.sql) before it is scheduled. The blog post is a post too: to
+-- WordPress, of kind 'article', without a clip; the full episode goes to YouTube once, of kind
+-- 'episode' (issue 42, item 6).
 create table public.scheduled_posts (
   id uuid primary key default gen_random_uuid(),
   episode_processing_id uuid not null references public.episode_processing (id) on delete cascade,
@@ -158,8 +186,8 @@ create table public.scheduled_posts (
   provider public.provider not null check (provider <> 'google'),
   scheduled_for timestamptz not null,
   -- A canceled post stays on the calendar (the subscriber sees what was canceled); the worker's
-  -- poster claims only 'scheduled' rows, so it never takes one.
-  status text not null default 'scheduled' check (status in ('scheduled', 'posted', 'failed', 'canceled')),
+  -- poster claims only 'scheduled' rows, so it never takes one, nor a 'held' one.
+  status text not null default 'scheduled' check (status in ('held', 'scheduled', 'posted', 'failed', 'canceled')),
   attempts integer not null default 0 check (attempts >= 0),
   -- A worker posting it (or waiting to retry) holds it until then.
   locked_until timestamptz,
@@ -168,15 +196,24 @@ create table public.scheduled_posts (
   posted_at timestamptz,
   created_at timestamptz not null default now(),
   updated_at timestamptz not null default now(),
-  -- The clip it posts (its title, post texts and Drive file are the clip's).
-  clip_id uuid not null references public.episode_clips (id) on delete cascade,
+  -- The clip it posts (its title, post texts and Drive file are the clip's); none for an article
+  -- or the full episode.
+  clip_id uuid references public.episode_clips (id) on delete cascade,
+  kind text not null default 'clip' check (kind in ('clip', 'article', 'episode')),
+  -- An article: published (postAutomatically) or a draft, as released.
+  publish boolean not null default true,
   -- A retried job schedules the same post once.
-  unique (clip_id, provider)
+  unique (clip_id, provider),
+  constraint scheduled_posts_clip_or_article_check check (
+    (kind = 'clip') = (clip_id is not null) and (kind <> 'article' or provider = 'wordpress') and (kind <> 'episode' or provider = 'youtube'))
 );
 create index scheduled_posts_user_id_idx on public.scheduled_posts (user_id);
 -- The calendar reads a processing row's posts.
 create index scheduled_posts_episode_processing_id_idx on public.scheduled_posts (episode_processing_id);
 create index scheduled_posts_due_idx on public.scheduled_posts (scheduled_for) where status = 'scheduled';
+create unique index scheduled_posts_one_article_idx on public.scheduled_posts (episode_processing_id) where kind = 'article';
+-- The full episode goes to YouTube once (issue 42, item 6).
+create unique index scheduled_posts_one_episode_idx on public.scheduled_posts (episode_processing_id) where kind = 'episode';
 
 create trigger scheduled_posts_set_updated_at
   before update on public.scheduled_posts
@@ -339,8 +376,12 @@ as $$
     'id', p.id,
     'status', p.status,
     'userId', p.user_id,
+    'episodeId', coalesce(p.episode_id, l.episode_id),
     'submissionLogId', p.submission_log_id,
     'title', coalesce(e.title, 'Episode'),
+    -- The subscriber gave or accepted the title (else the worker may suggest one), and the guests.
+    'titleConfirmed', coalesce(e.title_confirmed, false),
+    'guests', to_jsonb(coalesce(e.guests, '{}')),
     'files', to_jsonb(l.object_storage_files),
     -- The attempt's own options (a resubmission's may differ from the episode's), normalised here,
     -- with every style an administrator may choose.
@@ -379,6 +420,23 @@ as $$
 $$;
 revoke execute on function private.processing_job(uuid) from public, anon, authenticated;
 grant execute on function private.processing_job(uuid) to service_role;
+
+-- Audio-only episodes (issue 44, item 3): the worker draws an audiogram for an upload with sound
+-- and no picture, with the podcast's artwork on it. The artwork's path (brand-assets bucket) of the
+-- processing's subscriber; null without one. The worker's.
+create function private.podcast_artwork_path(p_processing_id uuid)
+returns text
+language sql
+stable
+set search_path = ''
+as $$
+  select pr.podcast_cover_path
+    from public.episode_processing p
+    join public.profiles pr on pr.id = p.user_id
+   where p.id = p_processing_id
+$$;
+revoke execute on function private.podcast_artwork_path(uuid) from public, anon, authenticated;
+grant execute on function private.podcast_artwork_path(uuid) to service_role;
 
 -- ---------------------------------------------------------------- the processing row
 
@@ -437,22 +495,24 @@ $$;
 revoke execute on function private.processing_attempt_failed(uuid, text) from public, anon, authenticated;
 grant execute on function private.processing_attempt_failed(uuid, text) to service_role;
 
--- Given up: the reason is what the subscriber and the administrators read. True when the row was
--- still under way (a delivered or failed row stays as it is).
-create function private.processing_failed(p_id uuid, p_reason text)
+-- Given up: the reason is what the subscriber and the administrators read, and whether trying
+-- again can help (p_permanent). True when the row was still under way (a delivered or failed row
+-- stays as it is).
+create function private.processing_failed(p_id uuid, p_reason text, p_permanent boolean)
 returns boolean
 language plpgsql
 set search_path = ''
 as $$
 begin
   update public.episode_processing
-     set status = 'failed', stage = null, finished_at = now(), failure_reason = left(p_reason, 2000)
+     set status = 'failed', stage = null, finished_at = now(), failure_reason = left(p_reason, 2000),
+         failure_permanent = coalesce(p_permanent, false)
    where id = p_id and status in ('queued', 'processing');
   return found;
 end
 $$;
-revoke execute on function private.processing_failed(uuid, text) from public, anon, authenticated;
-grant execute on function private.processing_failed(uuid, text) to service_role;
+revoke execute on function private.processing_failed(uuid, text, boolean) from public, anon, authenticated;
+grant execute on function private.processing_failed(uuid, text, boolean) to service_role;
 
 -- The episode's Drive folder.
 create function private.record_drive_folder(p_id uuid, p_folder_id text, p_url text)
@@ -509,7 +569,8 @@ grant execute on function private.record_output(uuid, jsonb) to service_role;
 -- ---------------------------------------------------------------- clips
 
 -- The processing's clips as the join names them ([{position, startSeconds, endSeconds,
--- firstSentence?, endSentence?, title, posts, fileName, durationSeconds, width, height}]),
+-- firstSentence?, endSentence?, score?, reason?, title, posts, fileName, durationSeconds, width,
+-- height}]),
 -- written or rewritten by position (a retried join finds its clips, with their Drive files
 -- kept when their file names did not change); answers [{id, position}].
 create function private.record_episode_clips(p_id uuid, p_clips jsonb)
@@ -528,16 +589,18 @@ begin
     raise exception 'invalid_clips' using errcode = '22023', detail = 'The clips must be an array.';
   end if;
   insert into public.episode_clips as c (episode_processing_id, episode_id, user_id, position, start_seconds, end_seconds,
-                                         first_sentence, end_sentence, title, posts, file_name, duration_seconds, width, height)
+                                         first_sentence, end_sentence, score, reason, title, posts, file_name, duration_seconds, width, height)
   select p_id, v_processing.episode_id, v_processing.user_id, (x ->> 'position')::integer,
          (x ->> 'startSeconds')::numeric, (x ->> 'endSeconds')::numeric,
          (x ->> 'firstSentence')::integer, (x ->> 'endSentence')::integer,
+         (x ->> 'score')::numeric, nullif(x ->> 'reason', ''),
          x ->> 'title', x -> 'posts', x ->> 'fileName',
          coalesce((x ->> 'durationSeconds')::numeric, 0), coalesce((x ->> 'width')::integer, 0), coalesce((x ->> 'height')::integer, 0)
     from jsonb_array_elements(p_clips) x
   on conflict (episode_processing_id, position) do update
      set start_seconds = excluded.start_seconds, end_seconds = excluded.end_seconds,
          first_sentence = excluded.first_sentence, end_sentence = excluded.end_sentence,
+         score = excluded.score, reason = excluded.reason,
          title = excluded.title, posts = excluded.posts, duration_seconds = excluded.duration_seconds,
          width = excluded.width, height = excluded.height, file_name = excluded.file_name,
          drive_file_id = case when c.file_name = excluded.file_name then c.drive_file_id end,
@@ -574,10 +637,13 @@ grant execute on function private.posting_providers() to service_role;
 
 -- ---------------------------------------------------------------- delivered
 
--- Every file is in the subscriber's Drive: the submission is delivered, and with
--- postAutomatically each clip is scheduled on every connected platform the worker posts to,
--- clip k (from 1) due (k - 1) * daysBetweenClips days on. One transaction: a delivered row always
--- has its posts.
+-- Every file is in the subscriber's Drive: the submission is delivered, and its posts are held
+-- for review (12_review.sql): with postAutomatically each clip on every connected platform the
+-- worker posts to (clip k, from 1, due (k - 1) * daysBetweenClips days on until released), the
+-- full episode to a connected YouTube (issue 42, item 6, with its chapters), and the blog post to
+-- a connected WordPress (published with postAutomatically, else a draft). The window or the hold
+-- decides when posting may start; with no window and nothing holding it, at once. One
+-- transaction: a delivered row always has its posts.
 create function private.processing_delivered(p_id uuid)
 returns void
 language plpgsql
@@ -585,21 +651,53 @@ set search_path = ''
 as $$
 declare
   v_job jsonb := private.processing_job(p_id);
+  v_user uuid;
+  v_window text;
+  v_hold text;
+  v_confidence numeric;
 begin
   if v_job is null then
     raise exception 'processing_not_found' using errcode = 'PT404', detail = 'No such processing.';
   end if;
+  v_user := (v_job ->> 'userId')::uuid;
   if (v_job ->> 'postAutomatically')::boolean then
-    insert into public.scheduled_posts (episode_processing_id, user_id, provider, clip_id, scheduled_for)
-    select p_id, c.user_id, k.provider, c.id, now() + (c.position - 1) * make_interval(days => (v_job #>> '{options,daysBetweenClips}')::integer)
+    insert into public.scheduled_posts (episode_processing_id, user_id, provider, clip_id, scheduled_for, status)
+    select p_id, c.user_id, k.provider, c.id, now() + (c.position - 1) * make_interval(days => (v_job #>> '{options,daysBetweenClips}')::integer), 'held'
       from public.episode_clips c
       join public.oauth_connections k on k.user_id = c.user_id and k.connected and k.provider = any (private.posting_providers())
      where c.episode_processing_id = p_id and c.drive_file_id is not null
     on conflict (clip_id, provider) do nothing;
   end if;
+  -- The full episode on YouTube (issue 42, item 6), with its chapters, when posting automatically.
+  if (v_job ->> 'postAutomatically')::boolean
+     and exists (select 1 from jsonb_array_elements(v_job -> 'outputs') o where o ->> 'kind' = 'episode' and o ->> 'driveFileId' is not null)
+     and exists (select 1 from public.oauth_connections k where k.user_id = v_user and k.provider = 'youtube' and k.connected) then
+    insert into public.scheduled_posts (episode_processing_id, user_id, provider, kind, scheduled_for, status)
+    values (p_id, v_user, 'youtube', 'episode', now(), 'held')
+    on conflict do nothing;
+  end if;
+  if v_job #> '{content,blogPost}' is not null and jsonb_typeof(v_job #> '{content,blogPost}') = 'object'
+     and exists (select 1 from public.oauth_connections k where k.user_id = v_user and k.provider = 'wordpress' and k.connected) then
+    insert into public.scheduled_posts (episode_processing_id, user_id, provider, kind, publish, scheduled_for, status)
+    values (p_id, v_user, 'wordpress', 'article', (v_job ->> 'postAutomatically')::boolean, now(), 'held')
+    on conflict do nothing;
+  end if;
+
+  select p.review_window into v_window from public.profiles p where p.id = v_user;
+  select t.confidence into v_confidence from public.episode_transcripts t where t.episode_processing_id = p_id;
+  v_hold := case
+    when v_window = 'approval' then 'approval'
+    when not (v_job ->> 'titleConfirmed')::boolean then 'title'
+    when v_confidence < private.low_transcript_confidence() then 'low_confidence'
+  end;
   update public.episode_processing
-     set status = 'delivered', stage = null, progress = 100, finished_at = now(), failure_reason = null
+     set status = 'delivered', stage = null, progress = 100, finished_at = now(), failure_reason = null,
+         review_hold = v_hold,
+         review_due_at = case when v_hold is null then now() + case coalesce(v_window, '24h') when 'none' then interval '0' when '12h' then interval '12 hours' else interval '24 hours' end end
    where id = p_id;
+  if v_hold is null and coalesce(v_window, '24h') = 'none' then
+    perform private.release_episode(p_id, now());
+  end if;
 end
 $$;
 revoke execute on function private.processing_delivered(uuid) from public, anon, authenticated;
@@ -667,6 +765,63 @@ $$;
 revoke execute on function private.pieces_done(uuid) from public, anon, authenticated;
 grant execute on function private.pieces_done(uuid) to service_role;
 
+-- Nothing thrown away (issue 43, item 2). A retry plans the episode again; each piece whose inputs
+-- are the same as a piece an earlier attempt of the same episode rendered (its fingerprint: a hash
+-- of everything the piece's file depends on, worker/pipeline/plan.ts pieceFingerprint) is copied
+-- from that attempt's file instead of rendered again, as long as the file is still in the
+-- processing-pieces bucket (the sweep keeps a failed attempt's pieces for
+-- ORPHAN_PIECE_RETENTION_HOURS). Server-only: the worker records and asks.
+create table private.processing_piece_results (
+  episode_id uuid not null references public.episodes (id) on delete cascade,
+  fingerprint text not null check (fingerprint ~ '^[0-9a-f]{64}$'),
+  processing_id uuid not null references public.episode_processing (id) on delete cascade,
+  -- In the processing-pieces bucket.
+  object_path text not null check (char_length(object_path) <= 1024),
+  -- Copied from an earlier attempt's file rather than rendered.
+  reused boolean not null default false,
+  created_at timestamptz not null default now(),
+  primary key (episode_id, fingerprint)
+);
+create index processing_piece_results_processing_id_idx on private.processing_piece_results (processing_id);
+alter table private.processing_piece_results enable row level security;
+revoke all on table private.processing_piece_results from public, anon, authenticated, service_role;
+
+-- A piece rendered for processing p_processing_id, stored at p_object_path: the latest one of its
+-- fingerprint for the episode.
+create function private.record_piece_result(p_processing_id uuid, p_fingerprint text, p_object_path text, p_reused boolean)
+returns void
+language sql
+security definer
+set search_path = ''
+as $$
+  insert into private.processing_piece_results (episode_id, fingerprint, processing_id, object_path, reused)
+  select p.episode_id, p_fingerprint, p.id, p_object_path, p_reused
+    from public.episode_processing p
+   where p.id = p_processing_id and p.episode_id is not null
+  on conflict (episode_id, fingerprint) do update
+    set processing_id = excluded.processing_id, object_path = excluded.object_path, reused = excluded.reused, created_at = now()
+$$;
+revoke execute on function private.record_piece_result(uuid, text, text, boolean) from public, anon, authenticated;
+grant execute on function private.record_piece_result(uuid, text, text, boolean) to service_role;
+
+-- The stored file of an earlier attempt's piece with this fingerprint, still in the bucket; null
+-- when there is none (then the piece is rendered).
+create function private.reusable_piece(p_processing_id uuid, p_fingerprint text)
+returns text
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select r.object_path
+    from public.episode_processing p
+    join private.processing_piece_results r on r.episode_id = p.episode_id and r.fingerprint = p_fingerprint
+   where p.id = p_processing_id and r.processing_id <> p.id
+     and exists (select 1 from storage.objects o where o.bucket_id = 'processing-pieces' and o.name = r.object_path)
+$$;
+revoke execute on function private.reusable_piece(uuid, text) from public, anon, authenticated;
+grant execute on function private.reusable_piece(uuid, text) to service_role;
+
 -- ---------------------------------------------------------------- the feeder
 
 -- Queued rows not yet in the worker's queue, oldest first, locked for the caller's transaction
@@ -703,7 +858,9 @@ grant execute on function private.processing_enqueued(uuid) to service_role;
 -- ---------------------------------------------------------------- posting
 
 -- Up to p_limit due posts, claimed for ten minutes (a worker that dies mid-post leaves the post
--- due again after that), each with its clip's file and texts.
+-- due again after that), each with its clip's file and texts; the full episode with its title,
+-- show notes and Drive file; an article with the episode's blog post (its title and Markdown) and
+-- whether it is published or a draft.
 create function private.claim_due_posts(p_limit integer)
 returns setof jsonb
 language sql
@@ -718,13 +875,85 @@ as $$
                      order by s.scheduled_for limit p_limit for update skip locked)
     returning p.*
   )
-  select jsonb_build_object('id', p.id, 'userId', p.user_id, 'provider', p.provider, 'attempts', p.attempts,
-                            'clipId', c.id, 'title', c.title, 'posts', c.posts, 'fileName', c.file_name,
-                            'driveFileId', c.drive_file_id)
-    from claimed p join public.episode_clips c on c.id = p.clip_id
+  select case p.kind
+    when 'clip' then jsonb_build_object('kind', 'clip', 'id', p.id, 'userId', p.user_id, 'provider', p.provider, 'attempts', p.attempts,
+                                        'clipId', c.id, 'title', c.title, 'posts', c.posts, 'fileName', c.file_name,
+                                        'driveFileId', c.drive_file_id)
+    when 'episode' then jsonb_build_object('kind', 'episode', 'id', p.id, 'userId', p.user_id, 'provider', p.provider, 'attempts', p.attempts,
+                                           'title', ep.title, 'showNotes', e.content -> 'showNotes',
+                                           'driveFileId', (select o ->> 'driveFileId' from jsonb_array_elements(e.outputs) o where o ->> 'kind' = 'episode' limit 1))
+    else jsonb_build_object('kind', 'article', 'id', p.id, 'userId', p.user_id, 'provider', p.provider, 'attempts', p.attempts,
+                            'episodeProcessingId', p.episode_processing_id, 'publish', p.publish,
+                            'title', e.content #>> '{blogPost,title}', 'markdown', e.content #>> '{blogPost,markdown}',
+                            'episodeDriveFileId', (select o ->> 'driveFileId' from jsonb_array_elements(e.outputs) o where o ->> 'kind' = 'episode' limit 1))
+  end
+    from claimed p
+    left join public.episode_clips c on c.id = p.clip_id
+    left join public.episode_processing e on e.id = p.episode_processing_id
+    left join public.episodes ep on ep.id = e.episode_id
 $$;
 revoke execute on function private.claim_due_posts(integer) from public, anon, authenticated;
 grant execute on function private.claim_due_posts(integer) to service_role;
+
+-- A claimed blog post whose full episode is still going to YouTube waits for it (so it links to
+-- the video), asked again in 20 seconds; answers whether it waits. Its claim's attempt is given back.
+create function private.article_waits(p_post_id uuid)
+returns boolean
+language plpgsql
+set search_path = ''
+as $$
+begin
+  update public.scheduled_posts a
+     set scheduled_for = now() + interval '20 seconds', locked_until = null, attempts = greatest(a.attempts - 1, 0)
+   where a.id = p_post_id and a.kind = 'article'
+     and exists (select 1 from public.scheduled_posts v
+                  where v.episode_processing_id = a.episode_processing_id and v.kind = 'episode' and v.status = 'scheduled');
+  return found;
+end
+$$;
+revoke execute on function private.article_waits(uuid) from public, anon, authenticated;
+grant execute on function private.article_waits(uuid) to service_role;
+
+-- The blog post is on WordPress: the post and the episode's content say where.
+create function private.article_published(p_post_id uuid, p_wordpress_post_id bigint, p_link text)
+returns void
+language plpgsql
+set search_path = ''
+as $$
+declare
+  v_post public.scheduled_posts;
+begin
+  update public.scheduled_posts
+     set status = 'posted', posted_at = now(), external_id = p_wordpress_post_id::text, last_error = null, locked_until = null
+   where id = p_post_id and kind = 'article'
+  returning * into v_post;
+  if found then
+    update public.episode_processing
+       set content = jsonb_set(content, '{blogPost,wordpress}', jsonb_build_object(
+             'postId', p_wordpress_post_id, 'link', p_link, 'status', case when v_post.publish then 'publish' else 'draft' end))
+     where id = v_post.episode_processing_id and jsonb_typeof(content -> 'blogPost') = 'object';
+  end if;
+end
+$$;
+revoke execute on function private.article_published(uuid, bigint, text) from public, anon, authenticated;
+grant execute on function private.article_published(uuid, bigint, text) to service_role;
+
+-- Where anyone can watch or hear the episode (issue 42, item 6): its YouTube upload once out,
+-- else its sound in the public podcast-feeds bucket (a path the worker turns into the bucket's
+-- public address); null when neither exists. Never a Drive file: those are private.
+create function private.public_episode_link(p_processing_id uuid)
+returns jsonb
+language sql
+stable
+set search_path = ''
+as $$
+  select coalesce(
+    (select jsonb_build_object('youtubeVideoId', s.external_id) from public.scheduled_posts s
+      where s.episode_processing_id = p_processing_id and s.kind = 'episode' and s.status = 'posted' and s.external_id is not null),
+    (select jsonb_build_object('audioPath', f.audio_path) from public.podcast_episode_files f where f.episode_processing_id = p_processing_id))
+$$;
+revoke execute on function private.public_episode_link(uuid) from public, anon, authenticated;
+grant execute on function private.public_episode_link(uuid) to service_role;
 
 create function private.post_published(p_post_id uuid, p_external_id text)
 returns void

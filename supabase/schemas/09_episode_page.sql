@@ -3,7 +3,8 @@
 -- post now). Who may change what is decided here, not in the api: only the owner, only a post
 -- that is still waiting (status 'scheduled') and that no worker holds right now.
 
--- A clip as the episode page shows it (EpisodeClip in _shared/domain/episode-clips.ts).
+-- A clip as the episode page shows it (EpisodeClip in _shared/domain/episode-clips.ts), with its
+-- review state, and the score and reason of the moment Castloop suggested.
 create function private.episode_clip_json(c public.episode_clips)
 returns jsonb
 language sql
@@ -12,15 +13,17 @@ set search_path = ''
 as $$
   select jsonb_build_object(
     'id', c.id, 'position', c.position, 'startSeconds', c.start_seconds, 'endSeconds', c.end_seconds,
+    'firstSentence', c.first_sentence, 'endSentence', c.end_sentence,
     'title', c.title, 'posts', c.posts, 'fileName', c.file_name, 'durationSeconds', c.duration_seconds,
     'width', c.width, 'height', c.height, 'driveFileId', c.drive_file_id, 'driveUrl', c.drive_url,
-    'renderVersion', c.render_version)
+    'renderVersion', c.render_version, 'reviewState', c.review_state, 'score', c.score, 'reason', c.reason)
 $$;
 revoke execute on function private.episode_clip_json(public.episode_clips) from public, anon;
 grant execute on function private.episode_clip_json(public.episode_clips) to authenticated, service_role;
 
--- A post as the episode page shows it, with its clip's id, title and file name; `changeable`: the
--- owner may postpone, cancel or post it now.
+-- A post as the episode page shows it, with its kind and its clip's id, title and file name (a
+-- blog post or the full episode has no clip); `changeable`: the owner may postpone, cancel or
+-- post it now.
 create function private.scheduled_post_json(p public.scheduled_posts)
 returns jsonb
 language sql
@@ -28,19 +31,21 @@ stable
 set search_path = ''
 as $$
   select jsonb_build_object(
-    'id', p.id, 'provider', p.provider, 'clipId', p.clip_id, 'clipName', c.file_name, 'clipTitle', c.title,
+    'id', p.id, 'provider', p.provider, 'kind', p.kind, 'clipId', p.clip_id, 'clipName', c.file_name, 'clipTitle', c.title,
     'scheduledFor', p.scheduled_for, 'status', p.status, 'postedAt', p.posted_at, 'lastError', p.last_error,
-    'attempts', p.attempts,
+    'attempts', p.attempts, 'externalId', p.external_id,
     'changeable', p.status = 'scheduled' and (p.locked_until is null or p.locked_until <= now()))
-    from public.episode_clips c
-   where c.id = p.clip_id
+    from (select 1) one
+    left join public.episode_clips c on c.id = p.clip_id
 $$;
 revoke execute on function private.scheduled_post_json(public.scheduled_posts) from public, anon;
 grant execute on function private.scheduled_post_json(public.scheduled_posts) to authenticated, service_role;
 
 -- The caller's own episode (never another's, not even for an admin: the page is the owner's),
--- read as the caller so RLS applies too; null when there is none. The calendar is in the clips'
--- order.
+-- read as the caller so RLS applies too; null when there is none. With the title's state and the
+-- guests, whether a failure is permanent, the review (why it waits, until when, since when it
+-- posts, the owner's edits under way), the transcript's version and confidence, and the calendar
+-- by kind (the full episode, the clips in their order, then the blog post).
 create function public.episode_page(p_episode_id uuid)
 returns jsonb
 language sql
@@ -48,20 +53,27 @@ stable
 set search_path = ''
 as $$
   select jsonb_build_object(
-    'id', e.id, 'title', e.title, 'submittedAt', e.submitted_at,
+    'id', e.id, 'title', e.title, 'titleConfirmed', e.title_confirmed, 'guests', to_jsonb(e.guests), 'submittedAt', e.submitted_at,
     'processing', (
       select jsonb_build_object(
         'id', p.id, 'status', p.status, 'stage', p.stage, 'progress', p.progress,
-        'failureReason', p.failure_reason, 'updatedAt', p.updated_at, 'startedAt', p.started_at,
+        'failureReason', p.failure_reason, 'failurePermanent', p.failure_permanent, 'updatedAt', p.updated_at, 'startedAt', p.started_at,
         'finishedAt', p.finished_at, 'driveFolderUrl', p.drive_folder_url, 'outputs', p.outputs,
+        'review', jsonb_build_object('hold', p.review_hold, 'dueAt', p.review_due_at, 'releasedAt', p.released_at,
+                                     'transcriptVersion', t.version, 'transcriptConfidence', t.confidence,
+                                     'timeZone', pr.podcast_timezone, 'postingHour', pr.posting_hour,
+                                     'postAutomatically', pr.post_automatically,
+                                     'edits', private.pending_edits(p.id)),
         'clips', coalesce((select jsonb_agg(private.episode_clip_json(c) order by c.position)
                              from public.episode_clips c
                             where c.episode_processing_id = p.id and c.user_id = (select auth.uid())), '[]'::jsonb),
-        'posts', coalesce((select jsonb_agg(private.scheduled_post_json(s) order by s.scheduled_for, c.position, s.provider)
+        'posts', coalesce((select jsonb_agg(private.scheduled_post_json(s) order by s.kind desc, c.position, s.scheduled_for, s.provider)
                              from public.scheduled_posts s
-                             join public.episode_clips c on c.id = s.clip_id
+                             left join public.episode_clips c on c.id = s.clip_id
                             where s.episode_processing_id = p.id and s.user_id = (select auth.uid())), '[]'::jsonb))
         from public.episode_processing p
+        join public.profiles pr on pr.id = p.user_id
+        left join public.episode_transcripts t on t.episode_processing_id = p.id
        where p.episode_id = e.id and p.user_id = (select auth.uid())
        order by p.created_at desc
        limit 1))

@@ -70,3 +70,11 @@ select cron.schedule(
   '17 * * * *',
   $$ select private.invoke_edge_function('storage-cleanup') $$
 );
+
+-- The podcast feeds' builder every minute (13_podcast_feeds.sql): feeds due whose immediate call
+-- was lost, and failed builds again.
+select cron.schedule(
+  'podcast-feed-builder',
+  '* * * * *',
+  $$ select private.invoke_edge_function('podcast-feed-builder') $$
+);
