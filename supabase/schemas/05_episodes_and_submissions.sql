@@ -250,6 +250,7 @@ declare
   v_tier text;
   v_limit integer;
   v_month_start timestamptz := date_trunc('month', p_at at time zone 'UTC') at time zone 'UTC';
+  v_extra integer;
   v_this_month integer;
   v_total integer;
   v_drive_state text;
@@ -260,6 +261,9 @@ begin
          coalesce(s.tier, 'starter'),
          -- A tier without a plan row allows one episode; a plan's null limit means unlimited.
          case when pl.id is null then 1 else pl.episodes_per_month end,
+         (select count(*)::integer
+            from public.extra_episodes x
+           where x.user_id = u.id and x.month = (v_month_start at time zone 'UTC')::date),
          (select count(*)
             from public.episodes e
            where e.user_id = u.id
@@ -272,7 +276,7 @@ begin
                   select l.episode_id from public.submission_logs l where l.user_id = u.id and l.status = 'delivered') d),
          coalesce(drive.state, 'disconnected'),
          coalesce(p.hosting_ready_at <= p_at, false)
-    into v_status, v_tier, v_limit, v_this_month, v_total, v_drive_state, v_hosting_ready
+    into v_status, v_tier, v_limit, v_extra, v_this_month, v_total, v_drive_state, v_hosting_ready
     from (select p_user as id) u
     left join public.subscriptions s on s.user_id = u.id
     left join public.plans pl on pl.id = coalesce(s.tier, 'starter')
@@ -283,6 +287,7 @@ begin
         from public.oauth_connections c
        where c.user_id = u.id and c.provider = 'google'
     ) drive on true;
+  v_limit := v_limit + v_extra;
 
   if v_drive_state = 'disconnected' then
     v_reason := 'google_drive_required';
@@ -299,6 +304,7 @@ begin
     'total', v_total,
     'currentCount', v_this_month,
     'limit', v_limit,
+    'extraEpisodes', v_extra,
     'subscriptionTier', v_tier,
     'canSubmit', v_reason is null and coalesce(v_status = 'active', false),
     'blockReason', v_reason,

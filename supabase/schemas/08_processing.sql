@@ -399,6 +399,12 @@ as $$
       'videoOutroPath', pr.video_outro_path,
       'clipIntroPath', pr.clip_intro_path,
       'clipOutroPath', pr.clip_outro_path),
+    -- What the writing engine writes with: the show's own words about itself (blank is null).
+    'podcast', jsonb_build_object(
+      'title', nullif(trim(pr.podcast_title), ''),
+      'description', nullif(trim(pr.podcast_description), ''),
+      'author', nullif(trim(pr.podcast_author), ''),
+      'keywords', nullif(trim(pr.podcast_keywords), '')),
     'limits', jsonb_build_object(
       'maxVideoPixels', lim.max_video_pixels,
       'maxFrameRate', lim.max_frame_rate,

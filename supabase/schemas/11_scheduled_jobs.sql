@@ -78,3 +78,11 @@ select cron.schedule(
   '* * * * *',
   $$ select private.invoke_edge_function('podcast-feed-builder') $$
 );
+
+-- Transactional e-mail (20261128170000_transactional_email.sql).
+-- Every minute, as the outbox of submissions: the sender claims due rows with SKIP LOCKED.
+select cron.schedule(
+  'send-emails',
+  '* * * * *',
+  $$ select private.invoke_edge_function('send-emails') $$
+);
