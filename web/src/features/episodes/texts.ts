@@ -187,7 +187,8 @@ export const episodePageTexts = {
   contentLoadFailed: 'Could not load the transcript and show notes',
   contentPending: 'The transcript, show notes and blog post appear here once the episode is processed.',
   contentNone: 'Nothing was made from this episode\'s words.',
-  notMade: 'Not made',
+  /** A problem's badge: what is missing, or for the writing engine, that the texts were written offline instead. */
+  problemBadge: (stage: string) => (stage === 'writing' ? 'Written offline' : `Not made: ${stage}`),
   summaryTitle: 'Summary',
   chaptersTitle: 'Chapters',
   quotesTitle: 'Key quotes',
