@@ -7,36 +7,18 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { callApi, mp4Like, tokenOf, useAutomation } from '../support/episodes.ts';
-import { config, withDb } from '../support/stack.ts';
-import { connectDrive, createUser, markHostingReady, markOnboarded } from '../support/users.ts';
+import { mp4Like, useAutomation } from '../support/episodes.ts';
+import { scaleSubscriberAtLimit } from '../support/extra-episodes.ts';
 import { expectOnPage, expectScreenAtBothWidths, narrowScreen, useBrowser, waitForToast } from './support/browser.ts';
 
 const harness = useBrowser();
 // The fifth episode goes to the automation receiver (what is tested is that it is accepted).
 useAutomation('webhook');
 
-/** A Scale subscriber who paid the sandbox's checkout (a real sandbox customer), ready to submit, with the month's four episodes. */
-async function scaleSubscriberAtLimit() {
-  const user = await createUser('new');
-  const checkout = await callApi('POST', 'create-checkout-session', await tokenOf(user), { tier: 'scale' });
-  const sessionId = new URL(checkout.body.checkoutUrl).pathname.split('/').pop()!;
-  expect((await fetch(`${config.urls.sandbox}/checkout/${sessionId}/pay`, { method: 'POST', redirect: 'manual' })).status).toBe(303);
-  await markOnboarded(user.id);
-  await connectDrive(user.id);
-  await markHostingReady(user.id);
-  await withDb((db) =>
-    db.query(
-      `insert into public.episodes (user_id, title, files) select $1::uuid, 'Episode ' || n, array[$1::text || '/e' || n || '.mp4'] from generate_series(1, 4) n`,
-      [user.id],
-    ),
-  );
-  return user;
-}
 
 describe('one more episode on the largest plan', () => {
   it('buys an extra episode through Checkout and submits the fifth', async () => {
-    const user = await scaleSubscriberAtLimit();
+    const { user } = await scaleSubscriberAtLimit();
     const page = await harness.signedInPage(user);
     await page.goto('/');
     await expectOnPage(page, '/');

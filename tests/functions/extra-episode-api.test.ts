@@ -6,37 +6,12 @@ import Stripe from 'stripe';
 import { describe, expect, it } from 'vitest';
 import { callApi, submitEpisode, tokenOf, uploadEpisodeFile } from '../support/episodes.ts';
 import { config, withDb } from '../support/stack.ts';
-import { connectDrive, createUser, markHostingReady, markOnboarded, type TestUser } from '../support/users.ts';
+import { payOnPage, scaleSubscriberAtLimit, sessionIdOf } from '../support/extra-episodes.ts';
+import { createUser } from '../support/users.ts';
 
-const sessionIdOf = (checkoutUrl: string) => new URL(checkoutUrl).pathname.split('/').pop()!;
 const sandboxStripe = () =>
   new Stripe(config.env.STRIPE_SECRET_KEY, { host: '127.0.0.1', port: config.ports.sandbox, protocol: 'http', maxNetworkRetries: 0 });
 const webhookUrl = `${config.urls.api}/functions/v1/stripe-webhook`;
-
-/** Pays a checkout session on the sandbox's hosted page; answers where the browser goes next. */
-async function payOnPage(sessionId: string): Promise<string | null> {
-  const paid = await fetch(`${config.urls.sandbox}/checkout/${sessionId}/pay`, { method: 'POST', redirect: 'manual' });
-  expect(paid.status).toBe(303);
-  return paid.headers.get('location');
-}
-
-/** A Scale subscriber who paid the sandbox's checkout, onboarded, with Drive and hosting: at the month's four episodes. */
-async function scaleSubscriberAtLimit(): Promise<{ user: TestUser; token: string }> {
-  const user = await createUser('new');
-  const token = await tokenOf(user);
-  const checkout = await callApi('POST', 'create-checkout-session', token, { tier: 'scale' });
-  await payOnPage(sessionIdOf(checkout.body.checkoutUrl));
-  await markOnboarded(user.id);
-  await connectDrive(user.id);
-  await markHostingReady(user.id);
-  await withDb((db) =>
-    db.query(
-      `insert into public.episodes (user_id, title, files) select $1::uuid, 'Episode ' || n, array[$1::text || '/e' || n || '.mp4'] from generate_series(1, 4) n`,
-      [user.id],
-    ),
-  );
-  return { user, token };
-}
 
 const statsOf = async (token: string) => (await callApi('GET', 'episodes/stats', token)).body;
 
