@@ -261,9 +261,8 @@ export default tseslint.config(
     rules: { 'test-clock/no-fixed-wait': 'error' },
   },
   {
-    // Product code of the SPA, the functions and the local stack (the worker's own change extends
-    // the rule to worker/).
-    files: ['web/**/*.{ts,tsx}', 'supabase/functions/**/*.ts', 'local/**/*.ts'],
+    // Product code: the SPA, the functions, the local stack and the worker.
+    files: ['web/**/*.{ts,tsx}', 'supabase/functions/**/*.ts', 'local/**/*.ts', 'worker/**/*.ts'],
     ignores: ['**/*.test.{ts,tsx}', 'web/src/testing/**'],
     rules: { 'max-lines-per-function': ['error', { max: productFunctionMaxLines }] },
   },

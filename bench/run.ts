@@ -12,7 +12,7 @@ import path from 'node:path';
 import { repoRoot } from '../local/config.ts';
 import { formatTable, verdictOf, type Row } from './lib/rows.ts';
 
-const all = ['startup', 'web-bundle', 'lighthouse', 'api-auth', 'load', 'storage-upload', 'episode-reads', 'episode-delivery', 'podcast-feed', 'episode-upload-browser', 'processing', 'processing-1080p', 'review-wait', 'clip-edit', 'processing-split', 'transcription'];
+const all = ['startup', 'web-bundle', 'lighthouse', 'api-auth', 'load', 'storage-upload', 'episode-reads', 'episode-delivery', 'podcast-feed', 'episode-upload-browser', 'processing', 'processing-1080p', 'review-wait', 'clip-edit', 'processing-split', 'transcription', 'writing'];
 
 /** Each bench's smallest size: the settings its file documents, at their least. */
 const SMOKE: Record<string, Record<string, string>> = {
@@ -32,6 +32,7 @@ const SMOKE: Record<string, Record<string, string>> = {
   'clip-edit': { BENCH_REPEATS: '1' },
   'processing-split': { BENCH_SPLIT_SECONDS: '12', BENCH_SEGMENT_SECONDS: '6' },
   transcription: {},
+  writing: { WRITING_BENCH_MINUTES: '10', WRITING_BENCH_SPEECH: '1', BENCH_REPEATS: '1' },
 };
 
 const args = process.argv.slice(2);

@@ -52,7 +52,7 @@ Castloop is running (ready in ${((Date.now() - began) / 1000).toFixed(1)} s). Pr
   App            ${urls.web}          <- open this
   API gateway    ${urls.api}      (/auth/v1 /rest/v1 /storage/v1 /functions/v1)
   Database       postgresql://postgres:postgres@${config.host}:${config.ports.db}/postgres
-  Mailbox        ${urls.mailbox}      (e-mails sent by local auth)
+  Mailbox        ${urls.mailbox}      (every e-mail the stack sends)
   Sandboxes      ${urls.sandbox}      (Stripe and other providers)
   anon key       ${config.anonKey}
   service key    ${config.serviceRoleKey}

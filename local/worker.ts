@@ -8,6 +8,30 @@ import { spawnService, type ChildService } from './lib/process.ts';
 import { oauthFunctionEnv } from './sandbox/oauth/settings.ts';
 import { SANDBOX_OPENAI_API_KEY } from './sandbox/openai/index.ts';
 
+/**
+ * The writing engine the local worker uses. The test stack's always writes with this stack's
+ * sandbox (OpenAI's chat-completions shapes, local/sandbox/openai/chat.ts), so `npm test` runs
+ * the whole chat path offline, fallback included; `npm start` writes offline (extractive) unless
+ * .env says WRITING_ENGINE=openai: then with .env's WRITING_API_KEY at WRITING_BASE_URL (OpenAI
+ * when unset), or the sandbox without a key.
+ */
+export function writingEnv(config: StackConfig): Record<string, string> {
+  const env = config.env;
+  const sandbox = {
+    WRITING_ENGINE: 'openai',
+    WRITING_API_KEY: SANDBOX_OPENAI_API_KEY,
+    WRITING_BASE_URL: `${config.urls.sandbox}/v1`,
+    WRITING_MODEL: 'gpt-4o-mini',
+  };
+  if (config.profile === 'test') {
+    // A timeout is waited for twice before the offline engine writes: short in the tests.
+    return { ...sandbox, WRITING_TIMEOUT_SECONDS: '5', WRITING_PRICE_INPUT_PER_MILLION: '0.15', WRITING_PRICE_OUTPUT_PER_MILLION: '0.6' };
+  }
+  // .env's own writing settings (model, prices, context, prompts) reach the worker as they are.
+  const own = Object.fromEntries(Object.entries(env).filter(([key, value]) => key.startsWith('WRITING_') && value !== ''));
+  return env.WRITING_ENGINE === 'openai' && !env.WRITING_API_KEY ? { ...own, ...sandbox } : own;
+}
+
 /** How a worker process starts, from the repository root: here and in the image (worker/Dockerfile). */
 export const WORKER_ENTRY = ['--import', 'tsx', 'worker/main.ts'];
 
@@ -35,6 +59,7 @@ export function workerEnv(config: StackConfig): Record<string, string> {
           OPENAI_BASE_URL: env.OPENAI_API_KEY ? (env.OPENAI_BASE_URL ?? '') : `${config.urls.sandbox}/v1`,
         }
       : {}),
+    ...writingEnv(config),
     ...(config.profile === 'test'
       ? {
           // Small, fast renders and quick crash recovery for the test suite.

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { PROVIDERS, isOAuthProviderId, type OAuthProviderId } from '../supabase/functions/_shared/domain/connection-status.ts';
 import { oauthProviderConfigFromEnv, type OAuthProviderConfig } from '../supabase/functions/_shared/domain-server/oauth-token-endpoint.ts';
 import { parseOrigins } from '../supabase/functions/_shared/domain-server/public-address.ts';
+import { promptProblems } from './writing/chat/prompts.ts';
 
 /** How the worker encodes (x264 presets, quality, the clips' size). */
 export interface EncodeSettings {
@@ -66,6 +67,7 @@ export interface WorkerConfig {
   /** This process, as recorded on the rows it works on. */
   workerName: string;
   transcription: TranscriptionSettings;
+  writing: WritingSettings;
   /** ffmpeg, ffprobe and the face detector (checked: ffmpeg and ffprobe must exist). */
   media: MediaTools;
 }
@@ -84,6 +86,28 @@ export interface TranscriptionSettings {
   };
   /** OpenAI's transcription API; `baseUrl` is the local sandbox's in development. */
   openai: { apiKey: string; baseUrl: string | null; model: string };
+}
+
+/**
+ * The writing engine: titles, show notes, the blog article and the clips' posts (docs/decisions.md
+ * "The writing engine"). `extractive` writes offline from the transcript's own sentences;
+ * `openai` asks an OpenAI-compatible chat-completions API (OpenAI, Azure OpenAI, Groq, Together,
+ * vLLM, Ollama) and falls back to `extractive` when it cannot answer.
+ */
+export interface WritingSettings {
+  engine: 'extractive' | 'openai';
+  /** With `openai`: where, with what key and which model. `baseUrl` null is OpenAI itself. */
+  openai: { apiKey: string; baseUrl: string | null; model: string };
+  /** Tokens one request may use, prompt and answer together: a longer transcript is written in pieces. */
+  contextTokens: number;
+  /** One request's time limit; a request that runs past it is tried once more, then the extractive engine writes. */
+  timeoutSeconds: number;
+  /** Requests sent side by side (the pieces of a long transcript). */
+  parallel: number;
+  /** US dollars per million prompt (input) and answer (output) tokens: each episode's cost is recorded. */
+  pricePerMillion: { input: number; output: number };
+  /** A directory whose `<name>.md` files replace the repository's prompts (worker/writing/prompts); null: the repository's. */
+  promptsDir: string | null;
 }
 
 const GOOGLE_API = 'https://www.googleapis.com';
@@ -142,6 +166,15 @@ function settingsReader(env: NodeJS.ProcessEnv) {
       problems.push(`${key} must be an integer >= ${min}, got "${value}"`);
       return fallback;
     },
+    /** A decimal number >= 0 (prices). */
+    decimal(key: string, fallback: number): number {
+      const value = raw(key);
+      if (value === '') return fallback;
+      const parsed = Number(value);
+      if (Number.isFinite(parsed) && parsed >= 0) return parsed;
+      problems.push(`${key} must be a number >= 0, got "${value}"`);
+      return fallback;
+    },
     problem(message: string): void {
       problems.push(message);
     },
@@ -181,6 +214,26 @@ function transcriptionSettings(env: NodeJS.ProcessEnv, read: ReturnType<typeof s
   };
 }
 
+function writingSettings(env: NodeJS.ProcessEnv, read: ReturnType<typeof settingsReader>): WritingSettings {
+  const engine = env.WRITING_ENGINE?.trim() || 'extractive';
+  if (engine !== 'extractive' && engine !== 'openai') read.problem(`WRITING_ENGINE must be extractive or openai, got "${engine}"`);
+  const chat = engine === 'openai';
+  return {
+    engine: chat ? 'openai' : 'extractive',
+    openai: {
+      apiKey: chat ? read.required('WRITING_API_KEY') : '',
+      baseUrl: env.WRITING_BASE_URL?.trim() ? read.apiBase('WRITING_BASE_URL', '') : null,
+      model: env.WRITING_MODEL?.trim() || 'gpt-4o-mini',
+    },
+    contextTokens: read.int('WRITING_CONTEXT_TOKENS', 16_000, 4_000),
+    timeoutSeconds: read.int('WRITING_TIMEOUT_SECONDS', 120),
+    parallel: read.int('WRITING_PARALLEL', 4),
+    // gpt-4o-mini's list prices (2026); another model or provider: set its own (0 for a model of your own).
+    pricePerMillion: { input: read.decimal('WRITING_PRICE_INPUT_PER_MILLION', 0.15), output: read.decimal('WRITING_PRICE_OUTPUT_PER_MILLION', 0.6) },
+    promptsDir: env.WRITING_PROMPTS_DIR?.trim() || null,
+  };
+}
+
 /** The worker's settings, or an error that names every missing or malformed one. */
 export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerConfig {
   const read = settingsReader(env);
@@ -217,10 +270,15 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerCo
     healthPort: env.WORKER_HEALTH_PORT ? read.int('WORKER_HEALTH_PORT', 0) : null,
     workerName: `${os.hostname()}/${process.pid}`,
     transcription: transcriptionSettings(env, read),
+    writing: writingSettings(env, read),
     media: mediaTools(env),
   };
   for (const [key, file] of [['FFMPEG_PATH', config.media.ffmpeg], ['FFPROBE_PATH', config.media.ffprobe]] as const) {
     if (!existsSync(file)) read.problem(`${key}: ${file} does not exist (scripts/ensure-ffmpeg.sh installs Debian's ffmpeg)`);
+  }
+  if (config.writing.promptsDir) {
+    if (!existsSync(config.writing.promptsDir)) read.problem(`WRITING_PROMPTS_DIR: ${config.writing.promptsDir} does not exist`);
+    else for (const problem of promptProblems(config.writing.promptsDir)) read.problem(problem);
   }
   read.check();
   return config;

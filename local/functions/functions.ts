@@ -10,6 +10,7 @@ import { parse as parseToml } from 'smol-toml';
 import { loadEnvFileKeys, repoRoot, type StackConfig } from '../config.ts';
 import { spawnService, type ChildService } from '../lib/process.ts';
 import { loadSigningKeys } from '../lib/signing-keys.ts';
+import { mailFunctionEnv } from '../mailbox/settings.ts';
 
 const require = createRequire(import.meta.url);
 const functionsDir = path.join(repoRoot, 'supabase', 'functions');
@@ -97,7 +98,7 @@ interface FunctionsOptions {
 /**
  * Every setting the functions read (supabase/functions/_shared/settings.ts), passed explicitly
  * for this stack: the project's secrets from .env, what the platform sets (SUPABASE_*), the
- * stack's own web server as the site, and the sandboxes' settings the stack decided.
+ * stack's own web server as the site and its mailbox, and the sandboxes' settings the stack decided.
  */
 export function functionSettingsEnv(config: StackConfig, sandboxEnv: Record<string, string>): Record<string, string> {
   const secrets: Record<string, string> = {};
@@ -113,6 +114,8 @@ export function functionSettingsEnv(config: StackConfig, sandboxEnv: Record<stri
     // The local stack's own web server is the site (its port differs under npm test).
     SITE_URL: config.urls.web,
     ALLOWED_ORIGIN: config.urls.web,
+    // E-mail goes to this stack's mailbox (or the SMTP server .env names).
+    ...mailFunctionEnv(config),
     ...sandboxEnv,
   };
 }

@@ -166,12 +166,15 @@ alter table public.episode_clips
 alter table public.scheduled_posts drop constraint scheduled_posts_status_check;
 alter table public.scheduled_posts
   add constraint scheduled_posts_status_check check (status in ('held', 'scheduled', 'posted', 'failed', 'canceled')),
-  add column kind text not null default 'clip' check (kind in ('clip', 'article')),
+  add column kind text not null default 'clip' check (kind in ('clip', 'article', 'episode')),
   -- An article: published (postAutomatically) or a draft, as released.
   add column publish boolean not null default true,
   alter column clip_id drop not null,
-  add constraint scheduled_posts_clip_or_article_check check ((kind = 'clip') = (clip_id is not null) and (kind = 'clip' or provider = 'wordpress'));
+  add constraint scheduled_posts_clip_or_article_check check (
+    (kind = 'clip') = (clip_id is not null) and (kind <> 'article' or provider = 'wordpress') and (kind <> 'episode' or provider = 'youtube'));
 create unique index scheduled_posts_one_article_idx on public.scheduled_posts (episode_processing_id) where kind = 'article';
+-- The full episode goes to YouTube once (issue 42, item 6).
+create unique index scheduled_posts_one_episode_idx on public.scheduled_posts (episode_processing_id) where kind = 'episode';
 
 -- The next posting time after p_after: the subscriber's posting hour in their time zone ('UTC+01:00').
 create function private.next_posting_time(p_user uuid, p_after timestamptz)
@@ -253,8 +256,10 @@ begin
     p_processing_id,
     (select coalesce(array_agg(c.id), '{}') from public.episode_clips c where c.episode_processing_id = p_processing_id and c.review_state <> 'dropped'),
     p_at);
-  update public.scheduled_posts set status = 'scheduled', scheduled_for = p_at
-   where episode_processing_id = p_processing_id and kind = 'article' and status = 'held';
+  -- The full episode and the blog post go out at once, the blog post a second after (it links to
+  -- the YouTube episode: a worker takes it after the video, and else it waits, private.article_waits).
+  update public.scheduled_posts set status = 'scheduled', scheduled_for = p_at + case kind when 'article' then interval '1 second' else interval '0' end
+   where episode_processing_id = p_processing_id and kind in ('article', 'episode') and status = 'held';
   update public.episode_processing set released_at = coalesce(released_at, p_at), review_hold = null where id = p_processing_id;
   update public.episodes e set title_confirmed = true
     from public.episode_processing p where p.id = p_processing_id and e.id = p.episode_id;
@@ -315,6 +320,14 @@ begin
       join public.oauth_connections k on k.user_id = c.user_id and k.connected and k.provider = any (private.posting_providers())
      where c.episode_processing_id = p_id and c.drive_file_id is not null
     on conflict (clip_id, provider) do nothing;
+  end if;
+  -- The full episode on YouTube (issue 42, item 6), with its chapters, when posting automatically.
+  if (v_job ->> 'postAutomatically')::boolean
+     and exists (select 1 from jsonb_array_elements(v_job -> 'outputs') o where o ->> 'kind' = 'episode' and o ->> 'driveFileId' is not null)
+     and exists (select 1 from public.oauth_connections k where k.user_id = v_user and k.provider = 'youtube' and k.connected) then
+    insert into public.scheduled_posts (episode_processing_id, user_id, provider, kind, scheduled_for, status)
+    values (p_id, v_user, 'youtube', 'episode', now(), 'held')
+    on conflict do nothing;
   end if;
   if v_job #> '{content,blogPost}' is not null and jsonb_typeof(v_job #> '{content,blogPost}') = 'object'
      and exists (select 1 from public.oauth_connections k where k.user_id = v_user and k.provider = 'wordpress' and k.connected) then
@@ -980,6 +993,21 @@ $$;
 revoke execute on function public.episode_transcript(uuid) from public, anon, service_role;
 grant execute on function public.episode_transcript(uuid) to authenticated;
 
+-- Where anyone can watch or hear the episode (issue 42, item 6): its YouTube upload once out,
+-- else its sound in the public podcast-feeds bucket (a path the worker turns into the bucket's
+-- public address); null when neither exists. Never a Drive file: those are private.
+create function private.public_episode_link(p_processing_id uuid)
+returns jsonb
+language sql
+stable
+set search_path = ''
+as $$
+  select coalesce(
+    (select jsonb_build_object('youtubeVideoId', s.external_id) from public.scheduled_posts s
+      where s.episode_processing_id = p_processing_id and s.kind = 'episode' and s.status = 'posted' and s.external_id is not null),
+    (select jsonb_build_object('audioPath', f.audio_path) from public.podcast_episode_files f where f.episode_processing_id = p_processing_id))
+$$;
+
 -- As in 20261128110100_processing_state.sql, with the blog posts: an article carries the
 -- episode's blog post (its title and Markdown) and whether it is published or a draft.
 create or replace function private.claim_due_posts(p_limit integer)
@@ -1000,13 +1028,35 @@ as $$
     when 'clip' then jsonb_build_object('kind', 'clip', 'id', p.id, 'userId', p.user_id, 'provider', p.provider, 'attempts', p.attempts,
                                         'clipId', c.id, 'title', c.title, 'posts', c.posts, 'fileName', c.file_name,
                                         'driveFileId', c.drive_file_id)
+    when 'episode' then jsonb_build_object('kind', 'episode', 'id', p.id, 'userId', p.user_id, 'provider', p.provider, 'attempts', p.attempts,
+                                           'title', ep.title, 'showNotes', e.content -> 'showNotes',
+                                           'driveFileId', (select o ->> 'driveFileId' from jsonb_array_elements(e.outputs) o where o ->> 'kind' = 'episode' limit 1))
     else jsonb_build_object('kind', 'article', 'id', p.id, 'userId', p.user_id, 'provider', p.provider, 'attempts', p.attempts,
                             'episodeProcessingId', p.episode_processing_id, 'publish', p.publish,
-                            'title', e.content #>> '{blogPost,title}', 'markdown', e.content #>> '{blogPost,markdown}')
+                            'title', e.content #>> '{blogPost,title}', 'markdown', e.content #>> '{blogPost,markdown}',
+                            'episodeDriveFileId', (select o ->> 'driveFileId' from jsonb_array_elements(e.outputs) o where o ->> 'kind' = 'episode' limit 1))
   end
     from claimed p
     left join public.episode_clips c on c.id = p.clip_id
     left join public.episode_processing e on e.id = p.episode_processing_id
+    left join public.episodes ep on ep.id = e.episode_id
+$$;
+
+-- A claimed blog post whose full episode is still going to YouTube waits for it (so it links to
+-- the video), asked again in 20 seconds; answers whether it waits. Its claim's attempt is given back.
+create function private.article_waits(p_post_id uuid)
+returns boolean
+language plpgsql
+set search_path = ''
+as $$
+begin
+  update public.scheduled_posts a
+     set scheduled_for = now() + interval '20 seconds', locked_until = null, attempts = greatest(a.attempts - 1, 0)
+   where a.id = p_post_id and a.kind = 'article'
+     and exists (select 1 from public.scheduled_posts v
+                  where v.episode_processing_id = a.episode_processing_id and v.kind = 'episode' and v.status = 'scheduled');
+  return found;
+end
 $$;
 
 -- The blog post is on WordPress: the post and the episode's content say where.
@@ -1055,7 +1105,8 @@ begin
     select p.oid::regprocedure from pg_catalog.pg_proc p join pg_catalog.pg_namespace n on n.oid = p.pronamespace
      where n.nspname = 'private' and p.proname in (
        'record_transcript', 'release_clips', 'release_episode', 'release_due_reviews', 'requests_to_enqueue',
-       'request_enqueued', 'request_done', 'request_failed', 'record_clip_render', 'article_published', 'delivered_plan')
+       'request_enqueued', 'request_done', 'request_failed', 'record_clip_render', 'article_published', 'delivered_plan',
+       'public_episode_link', 'article_waits')
   loop
     execute format('revoke execute on function %s from public, anon, authenticated', v_function);
     execute format('grant execute on function %s to service_role', v_function);

@@ -121,6 +121,38 @@ async function pay(sessionId: string, form = ''): Promise<Response> {
 }
 
 describe('Stripe sandbox through the stripe SDK', () => {
+  it('takes a one-time price in payment mode: the hosted page charges it once and sends checkout.session.completed', async () => {
+    const customer = await stripe.customers.create({ email: 'once@example.com' });
+    const extra = await stripe.prices.retrieve('price_local_extra_episode');
+    expect(extra).toMatchObject({ type: 'one_time', recurring: null, unit_amount: 29900 });
+    await expect(
+      stripe.checkout.sessions.create({ mode: 'payment', customer: customer.id, line_items: [{ price: 'price_local_growth', quantity: 1 }], success_url: 'http://127.0.0.1:3000/ok' }),
+    ).rejects.toMatchObject({ statusCode: 400, param: 'line_items[0][price]', message: expect.stringContaining('passed a recurring price') });
+    await expect(
+      stripe.checkout.sessions.create({ mode: 'subscription', customer: customer.id, line_items: [{ price: extra.id, quantity: 1 }], success_url: 'http://127.0.0.1:3000/ok' }),
+    ).rejects.toMatchObject({ statusCode: 400, param: 'line_items[0][price]', message: expect.stringContaining('recurring price in `subscription` mode') });
+    const session = await stripe.checkout.sessions.create({
+      mode: 'payment',
+      customer: customer.id,
+      line_items: [{ price: extra.id, quantity: 1 }],
+      metadata: { user_id: 'user-1', purpose: 'extra_episode' },
+      success_url: 'http://127.0.0.1:3000/dashboard?extra_episode=purchased',
+    });
+    expect(session).toMatchObject({ mode: 'payment', status: 'open', payment_status: 'unpaid', amount_total: 29900, payment_intent: null });
+    const page = await (await fetch(`${base}/checkout/${session.id}`)).text();
+    expect(page).toContain('Pay Castloop');
+    expect(page).not.toContain('per month');
+    const paid = await pay(session.id);
+    expect(paid.status).toBe(303);
+    expect(paid.headers.get('location')).toBe('http://127.0.0.1:3000/dashboard?extra_episode=purchased');
+    const done = await stripe.checkout.sessions.retrieve(session.id);
+    expect(done).toMatchObject({ status: 'complete', payment_status: 'paid', subscription: null, invoice: null });
+    expect(done.payment_intent).toMatch(/^pi_/);
+    const about = received.filter((r) => r.event.data.object.id === session.id);
+    expect(about.map((r) => r.event.type)).toEqual(['checkout.session.completed']);
+    expect((await stripe.subscriptions.list({ customer: customer.id })).data).toEqual([]);
+  });
+
   it('runs checkout end to end: session, hosted page, Pay, signed webhooks, redirect', async () => {
     const { customer, session } = await checkout('payer@example.com');
     expect(customer).toMatchObject({
@@ -839,6 +871,7 @@ describe('Stripe sandbox through the stripe SDK', () => {
     expect(found.data.map((x) => x.id)).toEqual([c.id]);
     const prices = await stripe.prices.list();
     expect(prices.data.map((p) => [p.id, p.unit_amount]).sort()).toEqual([
+      ['price_local_extra_episode', 29900],
       ['price_local_growth', 49900],
       ['price_local_scale', 119900],
       ['price_local_starter', 19900],

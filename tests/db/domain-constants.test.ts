@@ -6,6 +6,7 @@ import { PLAN_TIERS } from '@domain/plans';
 import { DEFAULT_POSTING_HOUR, DEFAULT_REVIEW_WINDOW, LOW_CONFIDENCE, REVIEW_HOLDS, REVIEW_WINDOWS } from '@domain/review';
 import { CLIP_REVIEW_STATES } from '@domain/episode-clips';
 import { SCHEDULED_POST_KINDS, SCHEDULED_POST_STATUSES } from '@domain/episode-page';
+import { EMAIL_ESSENTIAL_KINDS, EMAIL_KINDS } from '@domain/email';
 import { describe, expect, it } from 'vitest';
 import { withDb } from './db-support.ts';
 
@@ -47,6 +48,16 @@ describe('domain constants agree with the schema', () => {
   it('the platforms clips are posted to, and the most open uploads, are the same in SQL', async () => {
     expect(await single(`select private.posting_providers()::text[]`)).toEqual([...POSTING_PROVIDERS]);
     expect(await single(`select private.max_open_episode_uploads()`)).toBe(MAX_EPISODE_FILES);
+  });
+
+  it('the e-mail kinds, and the ones no subscriber may unsubscribe from, are the same in SQL (issue 43)', async () => {
+    const listed = async (table: string, name: string) =>
+      [...(await single<string>(`select pg_get_constraintdef(c.oid) from pg_catalog.pg_constraint c where c.conrelid = $1::regclass and c.conname = $2`, [table, name])).matchAll(/'([^']+)'::text/g)].map((match) => match[1]);
+    expect(await listed('private.email_outbox', 'email_outbox_kind_check')).toEqual([...EMAIL_KINDS]);
+    expect(await single(`select private.email_essential_kinds()`)).toEqual([...EMAIL_ESSENTIAL_KINDS]);
+    expect(await listed('private.email_unsubscribes', 'email_unsubscribes_kind_check')).toEqual(
+      EMAIL_KINDS.filter((kind) => !(EMAIL_ESSENTIAL_KINDS as readonly string[]).includes(kind)),
+    );
   });
 
   it('the listed plans are exactly the tiers', async () => {

@@ -49,6 +49,7 @@ describe('episode_stats()', () => {
         canSubmit: false,
         blockReason: 'google_drive_required',
         hostingSetup: false,
+        extraEpisodes: 0,
       });
     });
   });
@@ -65,6 +66,7 @@ describe('episode_stats()', () => {
         canSubmit: true,
         blockReason: null,
         hostingSetup: true,
+        extraEpisodes: 0,
       });
     });
   });

@@ -66,6 +66,7 @@ const relations: Record<string, Grants> = {
   'public.podcast_episode_files': ownRowsRead,
   'public.episode_transcripts': ownRowsRead,
   'public.podcast_feeds': ownRowsRead,
+  'public.extra_episodes': ownRowsRead,
   'public.scheduled_posts': ownRowsRead,
   // Server-only: reached through the functions' direct connection (as postgres), never the API.
   'private.stripe_events': none,
@@ -81,8 +82,11 @@ const relations: Record<string, Grants> = {
   'private.storage_usage': { anon: '', authenticated: '', service_role: 'select' },
   'private.checked_episode_files': none,
   'private.podcast_feed_builds': none,
+  'private.email_outbox': none,
+  'private.email_unsubscribes': none,
   'private.processing_plans': none,
   'private.processing_pieces_done': none,
+  'private.writing_usage': none,
 };
 
 const exec = (...who: Role[]): Grants => ({
@@ -151,6 +155,7 @@ const functions: Record<string, Grants> = {
   'private.episode_clip_json(episode_clips)': exec('authenticated', 'service_role'),
   // The worker's and the functions' state changes (20261128110100_processing_state.sql).
   'private.processing_job(uuid)': exec('service_role'),
+  'private.record_writing_usage(uuid,jsonb)': exec('service_role'),
   'private.processing_started(uuid,text)': exec('service_role'),
   'private.processing_piece_started(uuid,text,text,boolean)': exec('service_role'),
   'private.processing_progress(uuid,text,integer)': exec('service_role'),
@@ -219,6 +224,8 @@ const functions: Record<string, Grants> = {
   'private.record_clip_render(uuid,text,text,numeric)': exec('service_role'),
   'private.article_published(uuid,bigint,text)': exec('service_role'),
   'private.delivered_plan(uuid)': exec('service_role'),
+  'private.public_episode_link(uuid)': exec('service_role'),
+  'private.article_waits(uuid)': exec('service_role'),
   // The feed builder's (20261128140000_podcast_feeds.sql); the queue's triggers run as their owner.
   'private.claim_podcast_feed_builds(integer,interval)': exec('service_role'),
   'private.podcast_feed_source(uuid)': exec('service_role'),
@@ -230,6 +237,20 @@ const functions: Record<string, Grants> = {
   'private.podcast_feed_follows_episode_files()': exec(),
   'private.podcast_feed_follows_episode()': exec(),
   'public.podcast_feed()': exec('authenticated'),
+  // Transactional e-mail (20261128170000_transactional_email.sql): the sender's and the api's
+  // (over the functions' own connection), the triggers' run as their owner.
+  'private.record_extra_episode(uuid,text,text,integer,text,timestamp with time zone)': exec('service_role'),
+  'private.claim_emails(integer,interval)': exec('service_role'),
+  'private.record_email_attempt(uuid,boolean,text,interval,boolean)': exec('service_role'),
+  'private.email_unsubscribe(uuid,text)': exec('service_role'),
+  'private.email_essential_kinds()': exec(),
+  'private.call_email_sender()': exec(),
+  'private.queue_email(uuid,text,text,jsonb)': exec(),
+  'private.email_on_episode()': exec(),
+  'private.email_on_processing()': exec(),
+  'private.email_on_submission_log()': exec(),
+  'private.email_on_hosting_ready()': exec(),
+  'private.email_on_connection()': exec(),
   'private.brand_asset_exists(text,text[])': exec('authenticated'),
   'private.complete_onboarding()': exec('authenticated'),
   'private.resubmit_submission(uuid,text[],text,jsonb)': exec('authenticated'),

@@ -45,6 +45,40 @@ describe('what a job reads', () => {
       expect(await call(db, 'private.processing_job($1)', ['00000000-0000-4000-8000-000000000000'])).toBeNull();
     });
   });
+
+  it("carries the profile's podcast details the writing engine writes with, a blank one as null", async () => {
+    await inRolledBackTx(async (db) => {
+      const { user, id } = await queued(db);
+      await db.query(`update public.profiles set podcast_title = 'Home and Away', podcast_author = 'Sam Host', podcast_description = '  ', podcast_keywords = 'home, habits' where id = $1`, [user.id]);
+      const job = processingJobSchema.parse(await call(db, 'private.processing_job($1)', [id]));
+      expect(job.podcast).toEqual({ title: 'Home and Away', description: null, author: 'Sam Host', keywords: 'home, habits' });
+    });
+  });
+});
+
+describe('what the writing cost', () => {
+  const usage = { engine: 'openai gpt-4o-mini', requests: 3, promptTokens: 5200, completionTokens: 900, costUsd: 0.0013200004, fellBack: false };
+
+  it('records each writing of an episode: its engine, requests, tokens, cost and whether the offline engine took over', async () => {
+    await inRolledBackTx(async (db) => {
+      const { id } = await queued(db);
+      await call(db, 'private.record_writing_usage($1, $2)', [id, JSON.stringify(usage)]);
+      await call(db, 'private.record_writing_usage($1, $2)', [id, JSON.stringify({ ...usage, requests: 2, completionTokens: 0, costUsd: 0.00078, fellBack: true })]);
+      const { rows } = await db.query('select engine, requests, prompt_tokens, completion_tokens, cost_usd, fell_back from private.writing_usage where episode_processing_id = $1 order by requests desc', [id]);
+      expect(rows).toEqual([
+        { engine: 'openai gpt-4o-mini', requests: 3, prompt_tokens: 5200, completion_tokens: 900, cost_usd: '0.001320', fell_back: false },
+        { engine: 'openai gpt-4o-mini', requests: 2, prompt_tokens: 5200, completion_tokens: 0, cost_usd: '0.000780', fell_back: true },
+      ]);
+    });
+  });
+
+  it('refuses a usage without every figure', async () => {
+    await inRolledBackTx(async (db) => {
+      const { id } = await queued(db);
+      const { costUsd: _cost, ...partial } = usage;
+      await expect(call(db, 'private.record_writing_usage($1, $2)', [id, JSON.stringify(partial)])).rejects.toMatchObject({ code: '22023', message: 'invalid_usage' });
+    });
+  });
 });
 
 describe('the row through an attempt', () => {

@@ -26,7 +26,7 @@ function transcript(words = 40, confidence = 0.9) {
  * (the first over words 0-9, the second over words 20-29), its transcript, and a blog post on a
  * connected WordPress.
  */
-async function delivered(db: pg.Client, options: { title?: string; window?: string; confidence?: number; zone?: string; hour?: number } = {}) {
+async function delivered(db: pg.Client, options: { title?: string; window?: string; confidence?: number; zone?: string; hour?: number; episodeFile?: boolean } = {}) {
   const user = await createReadySubscriber(db, 'growth');
   await db.query(`update public.profiles set review_window = $2, podcast_timezone = $3, posting_hour = $4 where id = $1`, [
     user.id, options.window ?? '24h', options.zone ?? 'UTC+01:00', options.hour ?? 10,
@@ -53,6 +53,9 @@ async function delivered(db: pg.Client, options: { title?: string; window?: stri
   });
   const clips = (await db.query(`select private.record_episode_clips($1, $2) as c`, [id, JSON.stringify([clip(1, 0), clip(2, 4)])])).rows[0].c as { id: string }[];
   for (const { id: clipId } of clips) await db.query(`select private.record_clip_file($1, $2, null)`, [clipId, `drive-${clipId}`]);
+  if (options.episodeFile) {
+    await db.query(`select private.record_output($1, $2)`, [id, JSON.stringify({ name: 'Show.mp4', kind: 'episode', durationSeconds: 80, width: 1280, height: 720, driveFileId: 'drive-episode' })]);
+  }
   await db.query(`select private.processing_delivered($1)`, [id]);
   const state = async () => (await db.query('select review_hold, review_due_at, released_at from public.episode_processing where id = $1', [id])).rows[0];
   const postsOf = async () =>
@@ -156,6 +159,29 @@ describe('review actions', () => {
       expect(after[0].scheduled_for.getTime() - before[0].scheduled_for.getTime()).toBe(3 * 86_400_000);
       await queryAs(db, actor, `select public.change_episode_posts($1, 'cancel')`, [episodeId]);
       expect((await postsOf()).every((p) => p.status === 'canceled')).toBe(true);
+    });
+  });
+});
+
+describe('the full episode on YouTube (issue 42, item 6)', () => {
+  it('is held with the rest, goes out at once when released, and the blog post waits for it to link to the video', async () => {
+    await inRolledBackTx(async (db) => {
+      const { actor, episodeId, id } = await delivered(db, { episodeFile: true });
+      const episodePost = async () => (await db.query(`select status, scheduled_for from public.scheduled_posts where episode_processing_id = $1 and kind = 'episode'`, [id])).rows;
+      expect(await episodePost()).toEqual([expect.objectContaining({ status: 'held' })]);
+      await queryAs(db, actor, 'select public.approve_episode($1)', [episodeId]);
+      const [released] = await episodePost();
+      expect(released.status).toBe('scheduled');
+      expect(Math.abs(released.scheduled_for.getTime() - Date.now())).toBeLessThan(60_000);
+      // The blog post, claimed, waits a minute while the episode is not out, its attempt given back.
+      const article = (await db.query(`select id from public.scheduled_posts where episode_processing_id = $1 and kind = 'article'`, [id])).rows[0].id;
+      await db.query(`update public.scheduled_posts set attempts = 1 where id = $1`, [article]);
+      expect((await db.query(`select private.article_waits($1) as w`, [article])).rows[0].w).toBe(true);
+      expect((await db.query(`select attempts, scheduled_for > now() as later from public.scheduled_posts where id = $1`, [article])).rows[0]).toEqual({ attempts: 0, later: true });
+      // Once the video is out, the blog post links to it and goes.
+      await db.query(`update public.scheduled_posts set status = 'posted', external_id = 'video-1' where episode_processing_id = $1 and kind = 'episode'`, [id]);
+      expect((await db.query(`select private.article_waits($1) as w`, [article])).rows[0].w).toBe(false);
+      expect((await db.query(`select private.public_episode_link($1) as l`, [id])).rows[0].l).toEqual({ youtubeVideoId: 'video-1' });
     });
   });
 });

@@ -57,6 +57,8 @@ beforeAll(async () => {
     );
     // Each has a podcast feed (onboarding makes it; the matrix needs the rows alone).
     await db.query(`insert into public.podcast_feeds (user_id) select unnest($1::uuid[])`, [[owner.id, other.id]]);
+    // The owner bought one extra episode, last month (the webhook's record; this month's allowance is another test's).
+    await db.query(`select private.record_extra_episode($1::uuid, 'cs_matrix_' || $1::text, null, 29900, 'usd', now() - interval '40 days')`, [owner.id]);
     for (const user of [owner, other]) {
       await addObject(db, 'episodes', `${user.id}/uploads/draft.mp4`, 'video/mp4');
       await addCheckedEpisodeFile(db, `${user.id}/uploads/submitted.mp4`);
@@ -99,6 +101,21 @@ const privateTables: Record<string, Record<Op, Cell>> = {
     insert: { sql: `insert into private.podcast_feed_builds (user_id, requested_at) values ($owner, now())`, expect: all('denied') },
     update: { sql: `update private.podcast_feed_builds set requested_at = null where user_id = $owner`, expect: all('denied') },
     delete: { sql: `delete from private.podcast_feed_builds where user_id = $owner`, expect: all('denied') },
+  },
+  email_outbox: {
+    select: { sql: `select recipient from private.email_outbox where user_id = $owner`, expect: all('denied') },
+    insert: {
+      sql: `insert into private.email_outbox (event_key, kind, user_id, recipient) values ('matrix:' || $new, 'delivered', $owner, 'x@example.com')`,
+      expect: all('denied'),
+    },
+    update: { sql: `update private.email_outbox set sent_at = now() where user_id = $owner`, expect: all('denied') },
+    delete: { sql: `delete from private.email_outbox where user_id = $owner`, expect: all('denied') },
+  },
+  email_unsubscribes: {
+    select: { sql: `select kind from private.email_unsubscribes where user_id = $owner`, expect: all('denied') },
+    insert: { sql: `insert into private.email_unsubscribes (user_id, kind) values ($owner, 'delivered')`, expect: all('denied') },
+    update: { sql: `update private.email_unsubscribes set unsubscribed_at = now() where user_id = $owner`, expect: all('denied') },
+    delete: { sql: `delete from private.email_unsubscribes where user_id = $owner`, expect: all('denied') },
   },
   oauth_tokens: {
     select: {
@@ -307,6 +324,16 @@ tables.podcast_feeds = {
   insert: { sql: `insert into public.podcast_feeds (user_id) values ($new)`, expect: all('denied') },
   update: { sql: `update public.podcast_feeds set status = 'valid', problems = '{}' where user_id = $owner`, expect: all('denied') },
   delete: { sql: `delete from public.podcast_feeds where user_id = $owner`, expect: all('denied') },
+};
+// Extra episodes bought on the largest plan: the owner reads their own; only the webhook writes.
+tables.extra_episodes = {
+  select: { sql: `select month from public.extra_episodes where user_id = $owner`, expect: { anon: 'denied', other: 0, owner: 1, admin: 0 } },
+  insert: {
+    sql: `insert into public.extra_episodes (user_id, month, stripe_checkout_session_id) values ($owner, date_trunc('month', now())::date, 'cs_' || $new)`,
+    expect: all('denied'),
+  },
+  update: { sql: `update public.extra_episodes set month = date_trunc('month', now())::date where user_id = $owner`, expect: all('denied') },
+  delete: { sql: `delete from public.extra_episodes where user_id = $owner`, expect: all('denied') },
 };
 tables.scheduled_posts = {
   select: {

@@ -31,7 +31,7 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 interface SandboxState {
-  videos: { title: string; description?: string; owner: string }[];
+  videos: { id: string; title: string; description?: string; owner: string }[];
   posts: { platform: string; owner: string; text: string; status?: string; content?: string }[];
 }
 
@@ -172,15 +172,21 @@ describe('review before posting', () => {
     await expect
       .poll(async () => {
         const { videos, posts } = mine(await sandboxState());
-        return videos.length >= 1 && posts.some((p) => p.platform === 'x') && posts.some(isArticle);
+        return videos.length >= 2 && posts.some((p) => p.platform === 'x') && posts.some(isArticle);
       }, { timeout: 60_000, interval: 500 })
       .toBe(true);
     const state = mine(await sandboxState());
-    expect(state.videos.map((v) => v.title)).toEqual(['Budgets, plainly']);
-    expect(state.videos[0].description).toContain('From "Why Budgets Fail".');
+    // The clip, and the full episode under its title with the show notes (issue 42, item 6).
+    expect(state.videos.map((v) => v.title).sort()).toEqual(['Budgets, plainly', 'Why Budgets Fail']);
+    expect(state.videos.find((v) => v.title === 'Budgets, plainly')?.description).toContain('From "Why Budgets Fail".');
     expect(state.posts.filter((p) => p.platform === 'x').map((p) => p.text)).toEqual(['Why budgets fail: a thread']);
-    // The blog post, published (the subscriber posts automatically), under the episode's title.
-    expect(state.posts.filter(isArticle)).toHaveLength(1);
+    // The blog post, published (the subscriber posts automatically), under the episode's title,
+    // linking to the YouTube episode, never to a private Drive file.
+    const articles = state.posts.filter(isArticle);
+    expect(articles).toHaveLength(1);
+    expect(articles[0].content).not.toMatch(/drive\.google\.com|_sandbox\/google\/files/);
+    const episodeVideo = state.videos.find((v) => v.title === 'Why Budgets Fail');
+    expect(articles[0].content).toContain(`https://www.youtube.com/watch?v=${episodeVideo?.id}`);
     await atBothWidths(page);
   }, 300_000);
 });

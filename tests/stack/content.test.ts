@@ -1,8 +1,11 @@
 // The content engine end to end (issue 27): a spoken episode (espeak-ng reading a known script)
 // gets a transcript within the word error bound, caption files that parse and line up with the
-// words, show notes and a blog post naming the script's topics, and the blog post on the
-// subscriber's WordPress; a silent, a music-only and a Japanese episode are delivered with what
-// can be made and the reason for the rest. One processed submission serves several assertions.
+// words, show notes, a blog post and clip posts the writing engine wrote (the test stack's worker
+// writes with the sandbox's chat completions: issue 42) naming the script's topics, its tokens
+// and cost recorded, and the blog post on the subscriber's WordPress; when the engine refuses,
+// the offline engine writes and the episode says why; a silent, a music-only and a Japanese
+// episode are delivered with what can be made and the reason for the rest. One processed
+// submission serves several assertions.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,7 +15,9 @@ import type { EpisodeContentAnswer } from '../../supabase/functions/_shared/doma
 import type { EpisodeClip } from '../../supabase/functions/_shared/domain/episode-clips.ts';
 import { SANDBOX_OPENAI_API_KEY } from '../../local/sandbox/openai/index.ts';
 import { contentReasons } from '../../worker/pipeline/content-stage.ts';
+import { stopwordsOf } from '../../worker/content/stopwords.ts';
 import { openaiEngine } from '../../worker/transcript/openai.ts';
+import { repeatsItself } from '../../worker/writing/chat/faithful.ts';
 import { useAutomation } from '../support/episodes.ts';
 import { makeFixtures, probeFile, type Fixtures } from '../support/media.ts';
 import { downloadFromDrive, readySubscriber, sandboxFiles, submit, waitFor, finished, type ProcessingRow } from '../support/processing.ts';
@@ -47,6 +52,27 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const setLanguage = (user: TestUser, language: string) => withDb((db) => db.query(`update public.profiles set podcast_language = $2 where id = $1`, [user.id, language]));
+const setPodcast = (user: TestUser, title: string, author: string) =>
+  withDb((db) => db.query(`update public.profiles set podcast_title = $2, podcast_author = $3 where id = $1`, [user.id, title, author]));
+
+interface WritingUsageRow {
+  engine: string;
+  requests: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+  cost_usd: string;
+  fell_back: boolean;
+}
+const writingUsage = (processingId: string) =>
+  withDb(async (db) => (await db.query<WritingUsageRow>('select engine, requests, prompt_tokens, completion_tokens, cost_usd, fell_back from private.writing_usage where episode_processing_id = $1', [processingId])).rows);
+
+type ChatExchange = { request: { messages: { role: string; content: string }[] }; status: number; answer: { usage?: { prompt_tokens: number; completion_tokens: number } } };
+const chatExchanges = async (saying: string) =>
+  ((await (await fetch(`${config.urls.sandbox}/_sandbox/openai/chat/exchanges`)).json()) as { exchanges: ChatExchange[] }).exchanges.filter((e) =>
+    e.request.messages.some((m) => m.content.includes(saying)),
+  );
+const chatBehaviour = (body: Record<string, unknown>) =>
+  fetch(`${config.urls.sandbox}/_sandbox/openai/chat/behaviour`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
 interface Cue {
   start: number;
@@ -116,12 +142,14 @@ async function expectClipsAnEditorWouldChoose(client: SupabaseClient, episodeId:
 }
 
 describe('content engine', () => {
-  it('transcribes spoken English and delivers captions, transcript, show notes, clips an editor would choose and a WordPress blog post', async () => {
+  it('transcribes spoken English and delivers captions, transcript, clips an editor would choose, and show notes, clip posts and a WordPress blog post written by the writing engine', async () => {
     // Scale: up to 10 clips, which a 45-second episode has not got (issue 42: they were the episode cut end to end).
     const { user, client, driveToken } = await readySubscriber(media, 'scale');
     const site = `content-${user.id.slice(0, 8)}`;
     await connectWordpress(user, site);
     await setLanguage(user, 'en');
+    const show = `Garden Hour ${user.id.slice(0, 8)}`;
+    await setPodcast(user, show, 'Sam Host');
     const episode = await submit(client, user, { addLogo: false, title: 'Test Show 12' }, episodeWith({ wav: spokenWav() }));
     const row = (await waitFor(client, episode.id, finished, 240_000)) as ProcessingRow & { content: EpisodeContentAnswer['content'] };
     expect(row).toMatchObject({ status: 'delivered', failure_reason: null });
@@ -185,20 +213,49 @@ describe('content engine', () => {
     }
     await expectClipsAnEditorWouldChoose(client, episode.id, episodeOut.durationSeconds - 2 - 2);
 
-    // Show notes and the blog post name the script's topics; chapters carry hh:mm:ss.
+    // Show notes and the blog post, written by the engine (the sandbox's own words), name the
+    // script's topics; quotes are said in the episode; an episode this short has no chapters.
     const notes = content!.showNotes!;
     for (const topic of SPEECH_TOPICS) expect(notes.keywords.join(' ')).toContain(topic);
-    expect(notes.chapters[0].time).toBe('00:00:00');
-    for (const chapter of notes.chapters) expect(chapter.time).toMatch(/^\d\d:\d\d:\d\d$/);
-    expect(notes.summary.length).toBeGreaterThan(20);
+    expect(notes.chapters).toEqual([]);
+    expect(notes.summary).toMatch(/^In this episode: /);
     expect(notes.quotes.length).toBeGreaterThan(0);
+    for (const quote of notes.quotes) expect(spoken.replace(/\s+/g, ' ').toLowerCase()).toContain(quote.text.replace(/[.]$/, '').toLowerCase());
+    expect(content?.titleSuggestions?.length).toBeGreaterThan(0);
     const notesOut = row.outputs.find((o) => o.kind === 'show notes')!;
     const notesFile = readFileSync(await downloadFromDrive(dir, notesOut.driveFileId, driveToken, 'notes.md'), 'utf8');
-    expect(notesFile).toContain('## Chapters');
+    expect(notesFile).toContain(notes.summary);
+    expect(notesFile).not.toContain('## Chapters');
     const blogOut = row.outputs.find((o) => o.kind === 'blog post')!;
     const blog = readFileSync(await downloadFromDrive(dir, blogOut.driveFileId, driveToken, 'blog.md'), 'utf8');
     for (const topic of SPEECH_TOPICS) expect(blog.toLowerCase()).toContain(topic);
+    expect(blog).toContain('This episode is about ');
+    expect(blog).toMatch(/^## /m);
     expect(blog).toContain(`[Watch the full episode](`);
+
+    // Each clip's title and posts are the engine's too, within their limits.
+    const { data: written } = await client.from('episode_clips').select('title, posts').eq('episode_processing_id', row.id);
+    for (const clip of written ?? []) {
+      expect(clip.posts.x.text).toMatch(/^Hear this: /);
+      expect(clip.posts.youtube.description).toContain('#Shorts');
+    }
+
+    // The podcast's details went in; the requests' tokens and their cost are recorded.
+    const exchanges = await chatExchanges(show);
+    // The clips' moments rated, the transcript's notes, the episode's texts, the clips' posts.
+    expect(exchanges.map((e) => e.status)).toEqual([200, 200, 200, 200]);
+    expect(exchanges[0].request.messages.find((m) => m.role === 'user')?.content).toContain('Sam Host');
+    const usage = await writingUsage(row.id);
+    const prompt = exchanges.reduce((n, e) => n + (e.answer.usage?.prompt_tokens ?? 0), 0);
+    const completion = exchanges.reduce((n, e) => n + (e.answer.usage?.completion_tokens ?? 0), 0);
+    expect(usage).toEqual([{ engine: 'openai gpt-4o-mini', requests: 4, prompt_tokens: prompt, completion_tokens: completion, cost_usd: expect.any(String), fell_back: false }]);
+    // The engine's rating chose the clips: its reasons are theirs.
+    const { data: reasons } = await client.from('episode_clips').select('reason').eq('episode_processing_id', row.id);
+    expect(reasons?.length).toBeGreaterThan(0);
+    for (const clip of reasons ?? []) expect(clip.reason).toMatch(/^Rated by the sandbox writer: /);
+    // Kept to the micro-dollar.
+    expect(Math.abs(Number(usage[0].cost_usd) - (prompt * 0.15 + completion * 0.6) / 1e6)).toBeLessThanOrEqual(0.000001);
+    expect(Number(usage[0].cost_usd)).toBeGreaterThan(0);
 
     // The offline engine is unsure of the synthetic voice's words: nothing goes out, even with no
     // review window, until the owner approves; then WordPress receives the post as a draft (they do
@@ -215,6 +272,10 @@ describe('content engine', () => {
     const [post] = await wordpressPosts();
     expect(post).toMatchObject({ platform: 'wordpress', text: content!.blogPost!.title, status: 'draft' });
     expect(post.content).toMatch(/^<p>/);
+    // Its link to the episode is public (no YouTube here: the episode's sound in the podcast feed's
+    // bucket), never the private Drive file.
+    expect(post.content).toContain('/storage/v1/object/public/podcast-feeds/');
+    expect(post.content).not.toMatch(/drive\.google\.com|_sandbox\/google\/files/);
     for (const topic of SPEECH_TOPICS) expect(post.content?.toLowerCase()).toContain(topic);
 
     // The app reads it: the owner through the api, nobody else.
@@ -227,6 +288,37 @@ describe('content engine', () => {
     const other = await signIn(await createUser('onboarded'));
     expect((await contentOf(other.client, episode.id)).status).toBe(404);
     expect((await contentOf(client, 'not-an-id')).status).toBe(404);
+  }, 300_000);
+
+  it('writes offline when the writing engine refuses, and says why on the episode', async () => {
+    // The script's gardening part (about 20 s) under a file name for a title: the offline engine suggests one.
+    const opening = SPEECH_SCRIPT.split(/(?<=\.) /).slice(0, 8).join(' ');
+    const { user, client } = await readySubscriber(media, 'starter');
+    await setLanguage(user, 'en');
+    const show = `Refused Show ${user.id.slice(0, 8)}`;
+    await setPodcast(user, show, 'Sam Host');
+    // Refused twice rating the clips' moments (the rules choose them), twice writing.
+    expect((await chatBehaviour({ mode: 'refusal', count: 4, match: show })).status).toBe(200);
+    const episode = await submit(client, user, { title: '', addLogo: false, addIntroOutro: false }, episodeWith({ wav: spokenWav(opening) }, { tail: 2 }));
+    const row = (await waitFor(client, episode.id, finished, 240_000)) as ProcessingRow & { content: EpisodeContentAnswer['content'] };
+    expect(row).toMatchObject({ status: 'delivered', failure_reason: null });
+    expect(row.content?.problems).toEqual([
+      {
+        stage: 'writing',
+        reason: `The writing engine (gpt-4o-mini) declined to write ("I'm sorry, I can't help with that request."), twice: the titles, show notes, blog post and clip texts were written offline from the episode's own sentences instead.`,
+      },
+    ]);
+    // The offline engine's texts: no stop word among the keywords, a title that says nothing twice.
+    const notes = row.content!.showNotes!;
+    expect(notes.summary).not.toMatch(/^In this episode/);
+    expect(notes.keywords.length).toBeGreaterThan(0);
+    for (const keyword of notes.keywords) for (const word of keyword.split(' ')) expect(stopwordsOf('en').has(word), keyword).toBe(false);
+    const { data: named } = await client.from('episodes').select('title, title_confirmed').eq('id', episode.id).single();
+    expect(named?.title_confirmed).toBe(false);
+    for (const title of [named?.title ?? '', row.content!.blogPost!.title]) expect(repeatsItself(title), title).toBe(false);
+    expect(named?.title).toBe(row.content?.titleSuggestions?.[0]);
+    // What the four refused requests cost is recorded, with the fallback.
+    expect(await writingUsage(row.id)).toEqual([expect.objectContaining({ engine: 'openai gpt-4o-mini', requests: 4, fell_back: true })]);
   }, 300_000);
 
   it('delivers an audio-only episode as an audiogram: the episode and its clips show a waveform that moves with the sound, with words', async () => {
@@ -255,7 +347,10 @@ describe('content engine', () => {
     const source = episodeWith({ wav: spokenWav() });
     const engine = openaiEngine({ apiKey: SANDBOX_OPENAI_API_KEY, baseUrl: `${config.urls.sandbox}/v1`, model: 'whisper-1' });
     expect(engine.recognises('ja')).toBe(true);
-    const transcript = await engine.transcribe({ source, start: 0, end: 12, language: 'en', workDir: dir });
+    const transcript = await engine.transcribe({ source, start: 0, end: 12, language: 'en', vocabulary: ['Garden Hour', 'Sam Host'], workDir: dir });
+    // The vocabulary went as Whisper's prompt.
+    const asked = ((await (await fetch(`${config.urls.sandbox}/_sandbox/openai/transcriptions`)).json()) as { requests: { prompt: string | null }[] }).requests;
+    expect(asked.map((r) => r.prompt)).toContain('Garden Hour, Sam Host.');
     expect(transcript).toMatchObject({ engine: 'openai whisper-1', language: 'en', durationSeconds: 12 });
     expect(transcript.words.length).toBeGreaterThan(10);
     expect(transcript.words.map((w) => w.text)).toEqual(expect.arrayContaining(['garden']));

@@ -231,8 +231,9 @@ describe('the worker and the subscriber\'s connections', () => {
       const due = rows.filter((p) => p.clip_id === clips[0].clipId);
       return due.length === 4 && due.every((p) => p.status === 'posted') ? rows : undefined;
     });
-    // One row per clip and platform; clip 2 waits its turn (2 days on).
-    expect(posts).toHaveLength(8);
+    // One row per clip and platform (clip 2 waits its turn, 2 days on), and the full episode on YouTube.
+    expect(posts.filter((p) => p.clip_id)).toHaveLength(8);
+    expect(posts.filter((p) => !p.clip_id).map((p) => p.provider)).toEqual(['youtube']);
     for (const clip of clips.slice(1)) expect(posts.filter((p) => p.clip_id === clip.clipId).every((p) => p.status === 'scheduled')).toBe(true);
     const first = Object.fromEntries(posts.filter((p) => p.clip_id === clips[0].clipId).map((p) => [p.provider, p.attempts]));
     expect(first).toEqual({ youtube: 1, x: 2, linkedin: 1, wordpress: 1 });
@@ -249,7 +250,7 @@ describe('the worker and the subscriber\'s connections', () => {
     const clipHash = createHash('sha256').update(clipBytes).digest('hex');
     expect(mine.every((p) => p.mediaBytes === clipBytes.length && p.mediaSha256 === clipHash)).toBe(true);
     const { videos } = (await sandbox('/_sandbox/google')) as unknown as { videos: { owner: string; title: string }[] };
-    expect(videos.filter((v) => v.owner === owners.youtube).map((v) => v.title)).toEqual([title]);
+    expect(videos.filter((v) => v.owner === owners.youtube).map((v) => v.title).sort()).toEqual(['Short Show', title].sort());
   }, 120_000);
 
   it('stops at the next step when Google Drive is disconnected mid-job, and a retry after reconnecting reuses the pieces made', async () => {

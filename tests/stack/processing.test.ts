@@ -317,11 +317,13 @@ describe('built-in processing', () => {
       expect(inFolder).toHaveLength(3);
       expect(new Set(inFolder.map((f) => f.name)).size).toBe(3);
 
-      // postAutomatically: one clip every 3 days on YouTube from the posting hour; the rest wait.
+      // postAutomatically: the full episode on YouTube at once, one clip every 3 days from the
+      // posting hour; the rest wait.
       await postingHourComes(row.id);
       const { data: posts } = await client
         .from('scheduled_posts')
         .select('provider, scheduled_for, status, clip:episode_clips(file_name)')
+        .eq('kind', 'clip')
         .order('scheduled_for');
       const clipNames = row.outputs.filter((o) => o.kind === 'clip').map((o) => o.name);
       expect(posts?.map((p) => [p.provider, (p.clip as unknown as { file_name: string }).file_name])).toEqual(clipNames.map((name) => ['youtube', name]));
@@ -333,14 +335,14 @@ describe('built-in processing', () => {
       while (Date.now() < deadline) {
         const res = await fetch(`${config.urls.sandbox}/_sandbox/google`);
         videos = ((await res.json()) as { videos: { title: string; owner: string }[] }).videos.filter((v) => v.owner === youtubeToken);
-        if (videos.length) break;
+        if (videos.length >= 2) break;
         await new Promise((resolve) => setTimeout(resolve, 300));
       }
-      expect(videos.map((v) => v.title)).toEqual([clipNames[0].replace(/\.mp4$/, '')]);
+      expect(videos.map((v) => v.title).sort()).toEqual([clipNames[0].replace(/\.mp4$/, ''), 'Test Show 12'].sort());
       const postedBy = Date.now() + 10_000;
       let statuses: string[] = [];
       while (Date.now() < postedBy) {
-        const { data } = await client.from('scheduled_posts').select('status').order('scheduled_for');
+        const { data } = await client.from('scheduled_posts').select('status').eq('kind', 'clip').order('scheduled_for');
         statuses = (data ?? []).map((p) => p.status as string);
         if (statuses[0] === 'posted') break;
         await new Promise((resolve) => setTimeout(resolve, 200));
@@ -363,8 +365,9 @@ describe('built-in processing', () => {
       const { data: after } = await client.from('episode_processing').select('status, outputs, attempts').eq('id', row.id).single();
       expect(after).toEqual({ status: 'delivered', outputs: row.outputs, attempts: row.attempts });
       expect((await sandboxFiles()).filter((f) => f.owner === driveToken)).toEqual(filesBefore);
-      const { data: postsAfter } = await client.from('scheduled_posts').select('status').order('scheduled_for');
-      expect(postsAfter?.map((p) => p.status)).toEqual(['posted', 'scheduled']);
+      const { data: postsAfter } = await client.from('scheduled_posts').select('kind, status').order('scheduled_for');
+      expect(postsAfter?.filter((p) => p.kind === 'clip').map((p) => p.status)).toEqual(['posted', 'scheduled']);
+      expect(postsAfter?.filter((p) => p.kind === 'episode').map((p) => p.status)).toEqual(['posted']);
     }, 240_000);
   });
 });

@@ -1,7 +1,7 @@
 // The worker's settings are read and checked in one place: without one it needs it does not
 // start, and the error names every missing or malformed setting at once. Local values reach it
 // only because the local stack passes them.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -52,6 +52,39 @@ describe('the worker settings', () => {
     expect(() => loadWorkerConfig({ ...production, TRANSCRIPTION_ENGINE: 'whisper' })).toThrow(/TRANSCRIPTION_ENGINE must be pocketsphinx or openai, got "whisper"/);
   });
 
+  it('writes offline unless told to use an OpenAI-compatible API, which then needs its key, within its checked settings', () => {
+    expect(loadWorkerConfig(production).writing).toEqual({
+      engine: 'extractive',
+      openai: { apiKey: '', baseUrl: null, model: 'gpt-4o-mini' },
+      contextTokens: 16_000,
+      timeoutSeconds: 120,
+      parallel: 4,
+      pricePerMillion: { input: 0.15, output: 0.6 },
+      promptsDir: null,
+    });
+    expect(() => loadWorkerConfig({ ...production, WRITING_ENGINE: 'openai' })).toThrow(/WRITING_API_KEY is not set/);
+    const ollama = { ...production, WRITING_ENGINE: 'openai', WRITING_API_KEY: 'ollama', WRITING_BASE_URL: 'http://localhost:11434/v1/', WRITING_MODEL: 'llama3.1', WRITING_PRICE_INPUT_PER_MILLION: '0', WRITING_PRICE_OUTPUT_PER_MILLION: '0' };
+    expect(loadWorkerConfig(ollama).writing).toMatchObject({ engine: 'openai', openai: { apiKey: 'ollama', baseUrl: 'http://localhost:11434/v1', model: 'llama3.1' }, pricePerMillion: { input: 0, output: 0 } });
+    expect(() => loadWorkerConfig({ ...ollama, WRITING_BASE_URL: 'http://llm.example.com/v1' })).toThrow(/WRITING_BASE_URL must be an https: URL \(plain http only for a loopback address\)/);
+    expect(() => loadWorkerConfig({ ...production, WRITING_ENGINE: 'gpt' })).toThrow(/WRITING_ENGINE must be extractive or openai, got "gpt"/);
+    expect(() => loadWorkerConfig({ ...production, WRITING_CONTEXT_TOKENS: '1000', WRITING_PRICE_INPUT_PER_MILLION: '-1' })).toThrow(
+      /WRITING_CONTEXT_TOKENS must be an integer >= 4000, got "1000"; WRITING_PRICE_INPUT_PER_MILLION must be a number >= 0, got "-1"/,
+    );
+  });
+
+  it("takes an operator's prompts only from a directory that exists, each keeping its marks", () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'castloop-prompts-'));
+    try {
+      expect(() => loadWorkerConfig({ ...production, WRITING_PROMPTS_DIR: path.join(dir, 'none') })).toThrow(/WRITING_PROMPTS_DIR: .* does not exist/);
+      writeFileSync(path.join(dir, 'piece.md'), 'Write notes on {{podcast}} {{episode}} {{part}}.');
+      expect(() => loadWorkerConfig({ ...production, WRITING_PROMPTS_DIR: dir })).toThrow(/WRITING_PROMPTS_DIR\/piece\.md lacks \{\{transcript\}\}/);
+      writeFileSync(path.join(dir, 'piece.md'), 'Write notes on {{podcast}} {{episode}} {{part}}:\n{{transcript}}');
+      expect(loadWorkerConfig({ ...production, WRITING_PROMPTS_DIR: dir }).writing.promptsDir).toBe(dir);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('talks to the platforms themselves unless told otherwise', () => {
     const config = loadWorkerConfig(production);
     expect(config).toMatchObject({
@@ -80,7 +113,12 @@ describe('the worker settings', () => {
       supabaseUrl: stack.urls.api,
       databaseUrl: stack.urls.db,
       googleApiBase: stack.urls.sandbox,
+      // The test stack writes with the sandbox: the chat engine's whole path runs offline.
+      writing: { engine: 'openai', openai: { baseUrl: `${stack.urls.sandbox}/v1` }, timeoutSeconds: 5 },
     });
+    // npm start writes offline unless .env says otherwise.
+    const dev = loadConfig('dev');
+    expect(loadWorkerConfig(workerEnv(dev)).writing.engine).toBe(dev.env.WRITING_ENGINE || 'extractive');
   });
 
   it('reads its environment only through worker/config.ts', () => {

@@ -1,59 +1,76 @@
-// A blog post from the transcript and its show notes: a title, an introduction (the summary),
-// one section per chapter (its most central sentences, in order), the key quotes, and a link to
-// the episode. Kept in Drive as Markdown and sent to WordPress as HTML.
+// The blog post: an article (a title, an introduction, headed sections of paragraphs, the episode's
+// quotes) as Markdown, with a link to the episode. Either writing engine writes the article; this
+// file makes its Markdown (kept in Drive, shown on the episode page and sent to WordPress as HTML
+// by domain/markdown.ts), and the offline engine's article from the transcript and its notes.
 import type { Transcript } from '../../supabase/functions/_shared/domain/transcript.ts';
 import type { ShowNotes } from '../../supabase/functions/_shared/domain/episode-content.ts';
-import { htmlText } from './platform-text.ts';
+import type { BlogArticle } from '../../supabase/functions/_shared/domain-server/episode-writing.ts';
+import type { TopicSection } from './show-notes.ts';
 import { listTitle } from './show-notes.ts';
+import { tokens } from './words.ts';
 
 export interface BlogPost {
   title: string;
-  html: string;
   markdown: string;
 }
 
-/** Sentences a chapter's section keeps at most, the most central first (then put back in order). */
+/** Sentences a section keeps at most, the longest first (then put back in order). */
 const SECTION_SENTENCES = 4;
 
-// Markdown punctuation in spoken words is text, not formatting.
+// Markdown punctuation in spoken or written words is text, not formatting.
 const escapeMarkdown = (text: string) => text.replace(/([\\`*_[\]<>#|])/g, '\\$1');
+/** A line break inside a paragraph would end it, or start a heading or a quote: one line each. */
+const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
 
-export function blogPost(input: {
+/** The article as Markdown, with the episode's link when there is one to give. */
+export function blogPost(article: BlogArticle, link: string | null): BlogPost {
+  const title = oneLine(article.title);
+  const markdown = [
+    `# ${escapeMarkdown(title)}`,
+    '',
+    ...(article.introduction ? [escapeMarkdown(oneLine(article.introduction)), ''] : []),
+    ...article.sections.flatMap((s) => [`## ${escapeMarkdown(oneLine(s.heading))}`, '', ...s.paragraphs.filter((p) => p.trim()).flatMap((p) => [escapeMarkdown(oneLine(p)), ''])]),
+    ...(article.quotes.length ? ['## Key quotes', '', ...article.quotes.flatMap((q) => [`> ${escapeMarkdown(oneLine(q.text))} (${q.time})`, ''])] : []),
+    ...(link ? [`[Watch the full episode](${link})`, ''] : []),
+  ].join('\n');
+  return { title, markdown };
+}
+
+/**
+ * The episode's title with its topics, unless the title already says them: a topic whose words
+ * are all in the title is left out ("Country" stays "Country", never "Country: Country").
+ */
+export function articleTitle(episodeTitle: string, keywords: readonly string[]): string {
+  const said = new Set(tokens(episodeTitle).map((w) => w.replace(/s$/, '')));
+  const news = keywords.filter((k) => tokens(k).some((w) => !said.has(w.replace(/s$/, '')))).slice(0, 3);
+  return news.length ? `${episodeTitle}: ${listTitle(news)}` : episodeTitle;
+}
+
+/**
+ * The offline engine's article: the summary, then a section per topic of its longest sentences,
+ * then the quotes. Its title is the episode's, with its topics when the subscriber named it (a
+ * title made of the keywords already says them).
+ */
+export function extractiveArticle(input: {
   episodeTitle: string;
+  titleGiven: boolean;
   notes: ShowNotes;
+  sections: readonly TopicSection[];
   transcript: Pick<Transcript, 'sentences'>;
-  /** The episode's address (its Drive file), or null when there is none to give. */
-  link: string | null;
-}): BlogPost {
-  const { notes, transcript, link } = input;
-  const title = notes.keywords.length ? `${input.episodeTitle}: ${listTitle(notes.keywords.slice(0, 3))}` : input.episodeTitle;
-  const sections = notes.chapters.map((chapter) => {
-    const own = transcript.sentences.slice(chapter.firstSentence, chapter.endSentence);
-    // The longest sentences carry the most of what a chapter says when no rank is at hand.
+}): BlogArticle {
+  const { notes, transcript } = input;
+  const chapterAt = new Map(notes.chapters.map((c) => [c.firstSentence, c]));
+  const sections = input.sections.map((section) => {
+    const own = transcript.sentences.slice(section.firstSentence, section.endSentence);
     const kept = own
       .map((s, i) => ({ s, i }))
       .sort((a, b) => b.s.text.length - a.s.text.length)
       .slice(0, SECTION_SENTENCES)
       .sort((a, b) => a.i - b.i)
       .map(({ s }) => s.text);
-    return { heading: `${chapter.title} (${chapter.time})`, text: kept.join(' ') };
+    const chapter = chapterAt.get(section.firstSentence);
+    return { heading: chapter ? `${section.title} (${chapter.time})` : section.title, paragraphs: [kept.join(' ')] };
   });
-  const html = [
-    `<p>${htmlText(notes.summary)}</p>`,
-    ...sections.flatMap((s) => [`<h2>${htmlText(s.heading)}</h2>`, `<p>${htmlText(s.text)}</p>`]),
-    ...(notes.quotes.length ? ['<h2>Key quotes</h2>', ...notes.quotes.map((q) => `<blockquote><p>${htmlText(q.text)}</p><cite>${q.time}</cite></blockquote>`)] : []),
-    ...(link ? [`<p><a href="${htmlText(link)}">Watch the full episode</a></p>`] : []),
-    ...(notes.keywords.length ? [`<p>Topics: ${htmlText(notes.keywords.join(', '))}</p>`] : []),
-  ].join('\n');
-  const markdown = [
-    `# ${escapeMarkdown(title)}`,
-    '',
-    escapeMarkdown(notes.summary),
-    '',
-    ...sections.flatMap((s) => [`## ${escapeMarkdown(s.heading)}`, '', escapeMarkdown(s.text), '']),
-    ...(notes.quotes.length ? ['## Key quotes', '', ...notes.quotes.flatMap((q) => [`> ${escapeMarkdown(q.text)} (${q.time})`, ''])] : []),
-    ...(link ? [`[Watch the full episode](${link})`, ''] : []),
-    ...(notes.keywords.length ? [`Topics: ${escapeMarkdown(notes.keywords.join(', '))}`, ''] : []),
-  ].join('\n');
-  return { title, html, markdown };
+  const title = input.titleGiven ? articleTitle(input.episodeTitle, notes.keywords) : input.episodeTitle;
+  return { title, introduction: notes.summary, sections, quotes: notes.quotes };
 }

@@ -31,3 +31,29 @@ export function linkedinCommentary(text: string): string {
   }
   return out + text.slice(last).replace(LITTLE_TEXT_RESERVED, '\\$&');
 }
+
+/** h:mm:ss (or m:ss under an hour), as YouTube reads chapter times in a description. */
+function chapterTime(seconds: number): string {
+  const whole = Math.max(0, Math.floor(seconds));
+  const [h, m, s] = [Math.floor(whole / 3600), Math.floor((whole % 3600) / 60), whole % 60];
+  const two = (n: number) => String(n).padStart(2, '0');
+  return h > 0 ? `${h}:${two(m)}:${two(s)}` : `${m}:${two(s)}`;
+}
+
+/** YouTube makes chapters of a description's timestamps when there are 3 or more, the first at 0:00, each at least 10 s. */
+const YOUTUBE_CHAPTERS = { least: 3, firstAt: 0, minSeconds: 10 } as const;
+
+/**
+ * The full episode's YouTube description (issue 42, item 6): the show notes' summary, its chapters
+ * as YouTube's chapter lines (a first "Intro" line at 0:00 when the first chapter starts later, as
+ * after the subscriber's intro), and the keywords as hashtags. Chapters YouTube would not take are
+ * left out rather than sent broken.
+ */
+export function youtubeEpisodeDescription(notes: { summary: string; chapters: { start: number; title: string }[]; keywords: string[] } | null): string {
+  if (!notes) return '';
+  const chapters = notes.chapters[0] && notes.chapters[0].start > YOUTUBE_CHAPTERS.firstAt ? [{ start: 0, title: 'Intro' }, ...notes.chapters] : notes.chapters;
+  const spaced = chapters.every((chapter, i) => i === 0 || chapter.start - chapters[i - 1].start >= YOUTUBE_CHAPTERS.minSeconds);
+  const lines = chapters.length >= YOUTUBE_CHAPTERS.least && spaced ? chapters.map((chapter) => `${chapterTime(chapter.start)} ${chapter.title}`) : [];
+  const tags = notes.keywords.slice(0, 5).map((keyword) => `#${keyword.replace(/[^\p{L}\p{N}]+/gu, '')}`).filter((tag) => tag.length > 1);
+  return [notes.summary.trim(), lines.join('\n'), tags.join(' ')].filter(Boolean).join('\n\n');
+}

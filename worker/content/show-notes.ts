@@ -1,33 +1,31 @@
 // Show notes made from a transcript without any service (docs/decisions.md "The content engine"):
-// chapters by lexical cohesion between neighbouring sentences (TextTiling), the summary and the
-// quotes by sentence centrality (TextRank over TF-IDF cosine similarity), keywords by RAKE-style
-// phrase scores over the content words. Times are seconds of the episode file (`at` is where the
-// transcript starts in it, after the intro).
+// topics by lexical cohesion between neighbouring sentences (TextTiling), chapters at those topics
+// when the episode is long enough for them (chapters.ts), the summary and the quotes by sentence
+// centrality (TextRank over TF-IDF cosine similarity) among the sentences the speech engine was
+// surest of, keywords by RAKE-style phrase scores over the content words (the podcast language's
+// stop words left out). Times are seconds of the episode file (`at` is where the transcript starts
+// in it, after the intro).
 import { clockTime } from './caption-files.ts';
 import type { Transcript } from '../../supabase/functions/_shared/domain/transcript.ts';
-import type { Chapter, ShowNotes } from '../../supabase/functions/_shared/domain/episode-content.ts';
-import { ENGLISH_STOPWORDS } from './stopwords.ts';
+import type { ShowNotes } from '../../supabase/functions/_shared/domain/episode-content.ts';
+import { chapterRoom, chapterStarts, chaptersAt } from './chapters.ts';
+import { stopwordsOf } from './stopwords.ts';
+import { wordsIn } from './words.ts';
 
 const SUMMARY_SENTENCES = 3;
 const QUOTES = 3;
 const KEYWORDS = 8;
 /** TextTiling's window: sentences compared on each side of a gap. */
 const TILE_WINDOW = 3;
-/** No chapter is shorter than this (seconds). */
-const MIN_CHAPTER_SECONDS = 15;
-/** About one chapter per this many seconds at most, and never more than MAX_CHAPTERS. */
-const SECONDS_PER_CHAPTER = 20;
-const MAX_CHAPTERS = 12;
-
-/** Lowercased words of a sentence (letters, digits, apostrophes). */
-export function wordsOf(text: string): string[] {
-  return text.toLowerCase().match(/[\p{L}\p{N}']+/gu) ?? [];
-}
+/** The blog article's sections of an episode too short for chapters: topics of at least this many sentences, at most MAX_SECTIONS. */
+const MIN_SECTION_SENTENCES = 3;
+const MAX_SECTIONS = 6;
 
 /** A content word's key: plural folded ("tomatoes" and "tomato" count as one). */
 const termKey = (word: string) => word.replace(/(?<=\p{L}{3})(es|s)$/u, '');
 
-const isContent = (word: string, stopwords: ReadonlySet<string>) => word.length >= 3 && !stopwords.has(word) && !/^\d+$/.test(word);
+const isContent = (word: string, stopwords: ReadonlySet<string>) =>
+  !stopwords.has(word) && !/^\d+$/.test(word) && (word.length >= 3 || /[^\p{Script=Latin}\p{Script=Cyrillic}]/u.test(word));
 
 type Vector = Map<string, number>;
 
@@ -59,8 +57,8 @@ function textRank(vectors: Vector[]): number[] {
   return rank;
 }
 
-/** Gap indexes (a chapter starts at sentence g) where the vocabulary changes most: TextTiling depth scores. */
-function topicBoundaries(counts: Vector[], starts: number[], duration: number): number[] {
+/** Gap indexes (a topic starts at sentence g), deepest valley first: TextTiling depth scores above the cut-off. */
+function topicGaps(counts: Vector[]): number[] {
   const n = counts.length;
   if (n < 2 * TILE_WINDOW) return [];
   const block = (from: number, to: number) => {
@@ -80,15 +78,22 @@ function topicBoundaries(counts: Vector[], starts: number[], duration: number): 
   const mean = depth.reduce((s, d) => s + d, 0) / depth.length;
   const sd = Math.sqrt(depth.reduce((s, d) => s + (d - mean) ** 2, 0) / depth.length);
   const cutoff = Math.max(0.05, mean - sd / 2);
-  const limit = Math.min(MAX_CHAPTERS, Math.floor(duration / SECONDS_PER_CHAPTER)) - 1;
+  return gaps
+    .map((g, k) => ({ g, d: depth[k] }))
+    .filter(({ d }) => d >= cutoff)
+    .sort((a, b) => b.d - a.d)
+    .map(({ g }) => g);
+}
+
+/** Section starts of an episode too short for chapters: the deepest topic changes, none too near another. */
+function sectionStarts(gaps: number[], count: number): number[] {
+  const limit = Math.min(MAX_SECTIONS, Math.floor(count / MIN_SECTION_SENTENCES)) - 1;
   const chosen: number[] = [];
-  const order = gaps.map((g, k) => ({ g, d: depth[k] })).sort((a, b) => b.d - a.d);
-  for (const { g, d } of order) {
-    if (chosen.length >= limit || d < cutoff) break;
-    const edges = [0, ...chosen.map((c) => starts[c]), duration];
-    if (edges.every((t) => Math.abs(starts[g] - t) >= MIN_CHAPTER_SECONDS)) chosen.push(g);
+  for (const g of gaps) {
+    if (chosen.length >= limit) break;
+    if ([0, ...chosen, count].every((edge) => Math.abs(g - edge) >= MIN_SECTION_SENTENCES)) chosen.push(g);
   }
-  return chosen.sort((a, b) => a - b);
+  return [0, ...chosen.sort((a, b) => a - b)];
 }
 
 /** RAKE: phrases are runs of content words; a word scores degree / frequency; a phrase the sum, times how often it is said. */
@@ -118,10 +123,7 @@ function keywordsOf(sentenceWords: string[][], stopwords: ReadonlySet<string>, c
   const frequency = new Map<string, number>();
   const degree = new Map<string, number>();
   for (const [key, { words, times }] of phrases) {
-    if (words.length !== 1) continue;
-    frequency.set(key, times);
-  }
-  for (const [key, { words, times }] of phrases) {
+    if (words.length === 1) frequency.set(key, times);
     for (const k of key.split(' ')) degree.set(k, (degree.get(k) ?? 0) + times * words.length);
   }
   const scored = [...phrases.entries()]
@@ -136,8 +138,9 @@ function keywordsOf(sentenceWords: string[][], stopwords: ReadonlySet<string>, c
   const chosen: typeof scored = [];
   for (const candidate of scored) {
     if (chosen.length >= count) break;
-    // A phrase inside one already chosen (or containing it) adds nothing.
-    if (chosen.some((c) => ` ${c.key} `.includes(` ${candidate.key} `) || ` ${candidate.key} `.includes(` ${c.key} `))) continue;
+    // A phrase sharing a word with one already chosen adds nothing ("sound" beside "microphone sounds").
+    const own = new Set(candidate.key.split(' '));
+    if (chosen.some((c) => c.key.split(' ').some((k) => own.has(k)))) continue;
     chosen.push(candidate);
   }
   return chosen.map((c) => c.text);
@@ -151,20 +154,44 @@ export function listTitle(items: readonly string[]): string {
   return capitalised(`${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`);
 }
 
-const stopwordsOf = (language: string): ReadonlySet<string> => (language.startsWith('en') ? ENGLISH_STOPWORDS : new Set<string>());
-
-/** The keywords of sentences already split into words, with the language's stopwords left out. */
-const keywordsOfSentences = (sentenceWords: string[][], language: string) => keywordsOf(sentenceWords, stopwordsOf(language), KEYWORDS);
-
 /** The show notes' keywords alone (what the clips and the episode's title need before the notes). */
 export function transcriptKeywords(transcript: Pick<Transcript, 'sentences' | 'language'>): string[] {
-  return keywordsOfSentences(transcript.sentences.map((s) => wordsOf(s.text)), transcript.language);
+  return keywordsOf(transcript.sentences.map((s) => wordsIn(s.text, transcript.language)), stopwordsOf(transcript.language), KEYWORDS);
 }
 
-export function showNotes(transcript: Pick<Transcript, 'sentences' | 'durationSeconds' | 'language'>, at = 0): ShowNotes {
+/** How sure the speech engine was of each sentence: its words' mean confidence (1 where the engine gives none). */
+function sentenceConfidence(transcript: Pick<Transcript, 'sentences' | 'words'>): number[] {
+  return transcript.sentences.map((s) => {
+    const own = transcript.words.slice(s.firstWord, s.endWord);
+    return own.length ? own.reduce((sum, w) => sum + (w.confidence ?? 1), 0) / own.length : 1;
+  });
+}
+
+/** The indexes at or above the median of `values` (all of them when fewer than four). */
+function surest(indexes: number[], values: number[]): Set<number> {
+  if (indexes.length < 4) return new Set(indexes);
+  const sorted = indexes.map((i) => values[i]).sort((a, b) => a - b);
+  const median = sorted[Math.floor(sorted.length / 2)];
+  return new Set(indexes.filter((i) => values[i] >= median));
+}
+
+/** A topic of the episode: its sentences and a title from its own words. */
+export interface TopicSection {
+  firstSentence: number;
+  endSentence: number;
+  title: string;
+}
+
+export interface ExtractiveNotes {
+  notes: ShowNotes;
+  /** The blog article's sections: the chapters, or (an episode too short for them) its topics. */
+  sections: TopicSection[];
+}
+
+export function extractiveNotes(transcript: Pick<Transcript, 'sentences' | 'words' | 'durationSeconds' | 'language'>, at = 0): ExtractiveNotes {
   const stopwords = stopwordsOf(transcript.language);
   const sentences = transcript.sentences;
-  const sentenceWords = sentences.map((s) => wordsOf(s.text));
+  const sentenceWords = sentences.map((s) => wordsIn(s.text, transcript.language));
   const counts: Vector[] = sentenceWords.map((words) => {
     const v: Vector = new Map();
     for (const w of words) if (isContent(w, stopwords)) v.set(termKey(w), (v.get(termKey(w)) ?? 0) + 1);
@@ -173,36 +200,39 @@ export function showNotes(transcript: Pick<Transcript, 'sentences' | 'durationSe
   const documentFrequency = new Map<string, number>();
   for (const v of counts) for (const k of v.keys()) documentFrequency.set(k, (documentFrequency.get(k) ?? 0) + 1);
   const idf = (k: string) => Math.log(1 + sentences.length / (documentFrequency.get(k) ?? 1));
-  const tfidf = counts.map((v) => new Map([...v].map(([k, c]) => [k, c * idf(k)])));
-  const rank = textRank(tfidf);
+  const rank = textRank(counts.map((v) => new Map([...v].map(([k, c]) => [k, c * idf(k)]))));
   const byRank = sentences.map((_, i) => i).sort((a, b) => rank[b] - rank[a] || a - b);
 
-  const summaryIdx = byRank.filter((i) => sentenceWords[i].length >= 5).slice(0, SUMMARY_SENTENCES).sort((a, b) => a - b);
+  // The summary and the quotes come from the sentences the speech engine was surest of: a misheard
+  // sentence is worse there than a less central one.
+  const confidence = sentenceConfidence(transcript);
+  const summaryPool = surest(byRank.filter((i) => sentenceWords[i].length >= 5), confidence);
+  const summaryIdx = byRank.filter((i) => summaryPool.has(i)).slice(0, SUMMARY_SENTENCES).sort((a, b) => a - b);
   const summary = summaryIdx.map((i) => sentences[i].text).join(' ');
-  const quoteCandidates = byRank.filter((i) => sentenceWords[i].length >= 8 && sentenceWords[i].length <= 40);
+  const quotePool = surest(byRank.filter((i) => sentenceWords[i].length >= 8 && sentenceWords[i].length <= 40), confidence);
+  const quoteCandidates = byRank.filter((i) => quotePool.has(i));
   const quoteIdx = [...quoteCandidates.filter((i) => !summaryIdx.includes(i)), ...quoteCandidates.filter((i) => summaryIdx.includes(i))]
     .slice(0, QUOTES)
     .sort((a, b) => a - b);
   const quotes = quoteIdx.map((i) => ({ start: sentences[i].start + at, time: clockTime(sentences[i].start + at), text: sentences[i].text }));
 
-  const keywords = keywordsOfSentences(sentenceWords, transcript.language);
-  const boundaries = topicBoundaries(
-    counts,
-    sentences.map((s) => s.start),
-    transcript.durationSeconds,
-  );
-  const edges = [0, ...boundaries, sentences.length];
-  const chapters: Chapter[] = [];
-  for (let c = 0; c + 1 < edges.length && sentences.length > 0; c += 1) {
-    const [first, end] = [edges[c], edges[c + 1]];
-    const chapterWords = sentenceWords.slice(first, end);
-    const repeated = keywordsOf(chapterWords, stopwords, 3);
-    const own = repeated.length ? repeated : keywordsOf(chapterWords, stopwords, 2, 1);
-    // Chapter 1 starts the file (platforms read chapters only when the first is at 00:00:00).
-    const start = c === 0 ? 0 : sentences[first].start + at;
-    chapters.push({ start, time: clockTime(start), title: own.length ? listTitle(own) : `Part ${c + 1}`, firstSentence: first, endSentence: end });
-  }
-  return { summary, chapters, quotes, keywords };
+  const keywords = keywordsOf(sentenceWords, stopwords, KEYWORDS);
+  const gaps = topicGaps(counts);
+  const chapterFirsts = chapterRoom(transcript.durationSeconds) ? chapterStarts(gaps, sentences, transcript.durationSeconds) : [];
+  const firsts = chapterFirsts.length ? chapterFirsts : sentences.length ? sectionStarts(gaps, sentences.length) : [];
+  const sections = firsts.map((first, c): TopicSection => {
+    const end = firsts[c + 1] ?? sentences.length;
+    const own = sentenceWords.slice(first, end);
+    const repeated = keywordsOf(own, stopwords, 3);
+    const words = repeated.length ? repeated : keywordsOf(own, stopwords, 2, 1);
+    return { firstSentence: first, endSentence: end, title: words.length ? listTitle(words) : `Part ${c + 1}` };
+  });
+  const chapters = chapterFirsts.length ? chaptersAt(chapterFirsts, sections.map((s) => s.title), sentences, at) : [];
+  return { notes: { summary, chapters, quotes, keywords }, sections };
+}
+
+export function showNotes(transcript: Pick<Transcript, 'sentences' | 'words' | 'durationSeconds' | 'language'>, at = 0): ShowNotes {
+  return extractiveNotes(transcript, at).notes;
 }
 
 /** The show notes as Markdown (the file in Drive). */

@@ -1,8 +1,10 @@
-// Words that say nothing about a topic, for keyword extraction and lexical cohesion: English
-// function words (after the common SMART/NLTK lists) and the fillers of speech. Other languages
-// have none yet: their keywords are then ranked by frequency alone.
-export const ENGLISH_STOPWORDS: ReadonlySet<string> = new Set(
-  `a about above after again against all also am an and any are aren't as at be because been before being below between
+// Words that say nothing about a topic, for keywords and lexical cohesion, per podcast language:
+// stopwords-iso's list of each language (the onboarding's twelve all have one), and for English
+// also the fillers of speech and the words every podcast says of itself (after the common
+// SMART/NLTK lists).
+import stopwordsIso from 'stopwords-iso/stopwords-iso.json' with { type: 'json' };
+
+const SPEECH_ENGLISH = `a about above after again against all also am an and any are aren't as at be because been before being below between
   both but by can can't cannot could couldn't did didn't do does doesn't doing don't down during each even ever every few for
   from further get gets getting go goes going gone got had hadn't has hasn't have haven't having he he'd he'll he's her here
   here's hers herself him himself his how how's i i'd i'll i'm i've if in into is isn't it it's its itself just let's like
@@ -14,5 +16,21 @@ export const ENGLISH_STOPWORDS: ReadonlySet<string> = new Set(
   why why's will with won't would wouldn't yeah yes you you'd you'll you're you've your yours yourself yourselves okay ok
   um uh oh ah hmm mean know lot lots kind sort actually basically literally maybe still back something anything everything
   nothing around always never often good great new first last next two three let us come came talk talking thank thanks
-  welcome today's show episode podcast listening`.split(/\s+/),
-);
+  welcome today's show episode podcast listening gonna wanna gotta stuff guys week weeks`.split(/\s+/);
+
+/** English: stopwords-iso's list, the fillers of speech and the words every podcast says of itself. */
+export const ENGLISH_STOPWORDS: ReadonlySet<string> = new Set([...stopwordsIso.en, ...SPEECH_ENGLISH]);
+
+const byLanguage = new Map<string, ReadonlySet<string>>([['en', ENGLISH_STOPWORDS]]);
+
+/** The stop words of a language (ISO 639-1 or BCP 47: `en`, `en-US`); none for a language without a list. */
+export function stopwordsOf(language: string): ReadonlySet<string> {
+  const code = language.toLowerCase().split(/[-_]/)[0];
+  let words = byLanguage.get(code);
+  if (!words) {
+    const list = (stopwordsIso as Record<string, string[] | undefined>)[code] ?? [];
+    words = new Set(list.map((w) => w.toLowerCase()));
+    byLanguage.set(code, words);
+  }
+  return words;
+}

@@ -15,8 +15,14 @@ import type { DeliveredFile } from './manifest.ts';
 import { captionCues, plainTranscript, toSrt, toWebVtt, transcriptSlice } from '../content/caption-files.ts';
 import { transcriptionEngine } from '../transcript/engine.ts';
 import type { Transcript } from '../../supabase/functions/_shared/domain/transcript.ts';
+import type { BlogArticle, EpisodeWriting } from '../../supabase/functions/_shared/domain-server/episode-writing.ts';
 import { blogPost } from '../content/blog-post.ts';
-import { showNotes, showNotesMarkdown } from '../content/show-notes.ts';
+import { showNotesMarkdown } from '../content/show-notes.ts';
+import { writeEpisode } from '../writing/stage.ts';
+import { momentRater } from '../writing/engine.ts';
+import { noUsage, type WritingClip, type WritingUsage } from '../writing/writing.ts';
+import type { RateMoments } from '../media/clip-selection.ts';
+import type { JobContext } from './job-context.ts';
 
 const NO_WORDS = 'no transcript, captions, show notes or blog post were made';
 
@@ -50,10 +56,26 @@ const withProblem = (content: EpisodeContent, stage: ContentStage, reason: strin
   problems: [...content.problems.filter((p) => p.stage !== stage), { stage, reason }],
 });
 
+/**
+ * What the episode's speech may name: the podcast's title, its host, the episode's guests and
+ * title (when the subscriber gave it) and the show's keywords; for an engine that takes a
+ * vocabulary (Whisper's prompt).
+ */
+export function transcriptionVocabulary(job: Pick<ProcessingJob, 'podcast' | 'guests' | 'title' | 'titleConfirmed'>): string[] {
+  const { podcast } = job;
+  return [
+    ...(podcast.title ? [podcast.title] : []),
+    ...(podcast.author ? [podcast.author] : []),
+    ...job.guests,
+    ...(job.titleConfirmed ? [job.title] : []),
+    ...(podcast.keywords ?? '').split(/[,;\n]/),
+  ].map((term) => term.trim()).filter(Boolean);
+}
+
 /** The trimmed episode's words, or the reason there are none. Throws only when the job itself is aborted. */
 export async function transcribeStage(
   settings: TranscriptionSettings,
-  job: Pick<ProcessingJob, 'language'>,
+  job: Pick<ProcessingJob, 'language' | 'podcast' | 'guests' | 'title' | 'titleConfirmed'>,
   main: MediaInput,
   range: { start: number; end: number },
   workDir: string,
@@ -66,7 +88,7 @@ export async function transcribeStage(
   const timeLimit = AbortSignal.timeout(settings.timeLimitSeconds * 1000);
   let transcript: Transcript;
   try {
-    transcript = await engine.transcribe({ source: main.file, ...range, language: job.language, workDir, signal: AbortSignal.any([signal, timeLimit]) });
+    transcript = await engine.transcribe({ source: main.file, ...range, language: job.language, vocabulary: transcriptionVocabulary(job), workDir, signal: AbortSignal.any([signal, timeLimit]) });
   } catch (error) {
     if (signal.aborted) throw error;
     const reason = timeLimit.aborted ? contentReasons.tooLong(settings.timeLimitSeconds) : contentReasons.failed((error as Error).message.split('\n')[0].slice(0, 300));
@@ -74,6 +96,37 @@ export async function transcribeStage(
   }
   if (!isSpeech(transcript)) return { transcript: null, content: withProblem(content, 'transcript', contentReasons.noSpeech) };
   return { transcript, content };
+}
+
+/**
+ * The writing engine's rating of the clips' moments for clip choice, when it has one (none
+ * without words, none offline), and the spend the episode's writing then adds to.
+ */
+export function clipRating(ctx: JobContext, job: ProcessingJob, transcript: Transcript | null, signal: AbortSignal): { usage: WritingUsage; rate?: RateMoments } {
+  const usage = noUsage();
+  const input = { language: job.language, podcast: job.podcast, episode: job };
+  return { usage, rate: transcript ? momentRater(ctx.config.writing, input, usage, signal) : undefined };
+}
+
+/**
+ * The episode's texts written by the configured engine (worker/writing), its spend recorded, and
+ * the content kept with the titles it suggests and, when the offline engine had to write them, why.
+ */
+export async function writingStage(
+  ctx: JobContext,
+  job: ProcessingJob,
+  words: { transcript: Transcript; clips: WritingClip[]; at: number },
+  content: EpisodeContent,
+  signal: AbortSignal,
+  /** What the engine already spent on the episode (rating the clips' moments). */
+  usage: WritingUsage,
+): Promise<EpisodeWriting> {
+  await ctx.store.progress(job.id, 'writing the texts', 13);
+  const outcome = await writeEpisode(ctx.config.writing, { language: job.language, podcast: job.podcast, episode: job, ...words }, signal, undefined, usage);
+  await ctx.store.writingUsage(job.id, outcome.spend);
+  const kept: EpisodeContent = { ...content, titleSuggestions: outcome.writing.titles, problems: content.problems.filter((p) => p.stage !== 'writing') };
+  await ctx.store.content(job.id, outcome.problem ? withProblem(kept, 'writing', outcome.problem) : kept);
+  return outcome.writing;
 }
 
 /** Text files written to `dir` for the delivery, each with what the processing row records of it. */
@@ -119,14 +172,15 @@ export async function writeContentFiles(input: {
   base: string;
   episodeTitle: string;
   transcript: Transcript;
+  /** The show notes the writing engine wrote (times in the episode file). */
+  notes: ShowNotes;
   content: EpisodeContent;
   episode: { name: string; durationSeconds: number; introSeconds: number };
   clips: { name: string; durationSeconds: number; from: number; to: number; introSeconds: number }[];
 }): Promise<{ files: DeliveredFile[]; content: EpisodeContent }> {
-  const { transcript, episode } = input;
+  const { transcript, notes } = input;
   const texts = textFiles(input.dir);
-  const notes = showNotes(transcript, episode.introSeconds);
-  const text = await writeEpisodeTexts(texts, { ...input, notes });
+  const text = await writeEpisodeTexts(texts, input);
   for (const clip of input.clips) await texts.captions(clip.name, clip.durationSeconds, transcriptSlice(transcript, clip.from, clip.to, clip.introSeconds));
   const content: EpisodeContent = {
     ...input.content,
@@ -136,10 +190,9 @@ export async function writeContentFiles(input: {
   return { files: texts.files, content };
 }
 
-/** The blog post's Markdown file; the link is the episode's Drive address once it is there. */
-export async function writeBlogPost(dir: string, base: string, episodeTitle: string, transcript: Transcript, content: EpisodeContent, link: string | null) {
-  if (!content.showNotes) return null;
-  const post = blogPost({ episodeTitle, notes: content.showNotes, transcript, link });
+/** The blog post's Markdown file from the written article; the link is the episode's Drive address once it is there. */
+export async function writeBlogPost(dir: string, base: string, article: BlogArticle, link: string | null) {
+  const post = blogPost(article, link);
   const file = path.join(dir, 'blog-post.md');
   await writeFile(file, post.markdown, 'utf8');
   return { post, file, name: `${base} - blog post.md` };

@@ -124,7 +124,8 @@ async function assemble(ctx: JobContext, job: ProcessingJob, plan: SubmissionPla
     job.id,
     plan.clips.map((moment, i) => {
       const delivered = clipFilesOf[i];
-      const copy = copyForClip(plan.transcript, moment, plan.keywords, plan.title, delivered.output.name.replace(/\.mp4$/, ''));
+      // The writing engine's texts for the clip; a clip without words is named by its file.
+      const copy = plan.writing?.clips[i] ?? copyForClip(plan.transcript, moment, plan.keywords, plan.title, delivered.output.name.replace(/\.mp4$/, ''));
       return {
         position: i + 1,
         startSeconds: moment.start,
@@ -163,7 +164,8 @@ async function deliver(
   const { transcript, title } = plan;
   const base = safeName(title);
   let content: EpisodeContent = job.content ?? emptyContent();
-  if (transcript) {
+  const { writing } = plan;
+  if (transcript && writing) {
     await store.progress(job.id, 'writing captions and show notes', 79);
     const introSeconds = episodeIntroSeconds(plan);
     const written = await writeContentFiles({
@@ -171,6 +173,7 @@ async function deliver(
       base,
       episodeTitle: title,
       transcript,
+      notes: writing.notes,
       content,
       // A copied picture may start a little before `start` (on its keyframe): the words move with it.
       episode: { name: manifest.episode.output.name, durationSeconds: manifest.episode.output.durationSeconds, introSeconds },
@@ -200,15 +203,13 @@ async function deliver(
 
   // The blog post links to the episode in Drive, so it is written once the episode is there.
   const episodeOutput = sent.get(manifest.episode.output.name);
-  if (transcript && episodeOutput?.driveFileId) {
+  if (transcript && writing && episodeOutput?.driveFileId) {
     const link = episodeOutput.driveUrl ?? `https://drive.google.com/file/d/${episodeOutput.driveFileId}/view`;
-    const blog = await writeBlogPost(dir, base, title, transcript, content, link);
-    if (blog) {
-      await drive.put({ output: { name: blog.name, kind: 'blog post', durationSeconds: 0, width: 0, height: 0 }, file: blog.file, mimeType: 'text/markdown' });
-      // It reaches WordPress when the subscriber has reviewed it (a post of kind 'article'); one an
-      // earlier attempt put there stays recorded.
-      content = { ...content, blogPost: { title: blog.post.title, markdown: blog.post.markdown, wordpress: job.content?.blogPost?.wordpress ?? null } };
-    }
+    const blog = await writeBlogPost(dir, base, writing.article, link);
+    await drive.put({ output: { name: blog.name, kind: 'blog post', durationSeconds: 0, width: 0, height: 0 }, file: blog.file, mimeType: 'text/markdown' });
+    // It reaches WordPress when the subscriber has reviewed it (a post of kind 'article'); one an
+    // earlier attempt put there stays recorded.
+    content = { ...content, blogPost: { title: blog.post.title, markdown: blog.post.markdown, wordpress: job.content?.blogPost?.wordpress ?? null } };
   }
   await store.content(job.id, content);
   // The words as the episode page shows them and the subscriber corrects them.

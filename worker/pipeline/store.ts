@@ -10,6 +10,7 @@ import { parseProcessingJob, type ProcessingJob } from '../../supabase/functions
 import { parsePlan, type SubmissionPlan } from '../../supabase/functions/_shared/domain-server/processing-plan.ts';
 import { transcriptSchema, type Transcript } from '../../supabase/functions/_shared/domain/transcript.ts';
 import { clipPostsSchema } from '../../supabase/functions/_shared/domain/episode-clips.ts';
+import type { WritingSpend } from '../writing/stage.ts';
 
 /** A clip as the join records it before its file goes to Drive. */
 export interface ClipRecord {
@@ -91,6 +92,11 @@ export class ProcessingStore {
   /** The title the worker suggests, while the subscriber has not given or accepted one. */
   async suggestedTitle(id: string, title: string): Promise<void> {
     await this.call('private.record_suggested_title($1, $2)', [id, title]);
+  }
+
+  /** What one writing of the episode's texts spent (private.writing_usage). */
+  async writingUsage(id: string, spend: WritingSpend): Promise<void> {
+    await this.call('private.record_writing_usage($1, $2)', [id, JSON.stringify(spend)]);
   }
 
   async driveFolder(id: string, folderId: string, url: string | null): Promise<void> {

@@ -28,10 +28,11 @@ import { loudnessOf } from '../media/loudness.ts';
 import { copySoundTrack, copyStart, joinParts, planEpisode } from '../media/render.ts';
 import { downloadObject, uploadObject } from '../platforms/storage.ts';
 import { chooseClips, episodeKeywords, episodeTitle } from './clip-words.ts';
-import { transcribeStage } from './content-stage.ts';
+import { clipRating, transcribeStage, writingStage } from './content-stage.ts';
 import type { JobContext } from './job-context.ts';
 import type { PieceQueue } from './jobs.ts';
-import { newPlanId, pieceObjectPath, queuePictureFirst, savePlan, signedUrlForJob, withTimeLimit } from './plan.ts';
+import { episodeIntroSeconds, newPlanId, pieceObjectPath, queuePictureFirst, savePlan, signedUrlForJob, withTimeLimit } from './plan.ts';
+import { titleOf } from '../writing/writing.ts';
 
 /** hh:mm:ss (validated by submit_episode) to seconds. */
 function timestampSeconds(value: string | null): number | null {
@@ -226,6 +227,7 @@ async function processJob(ctx: JobContext, job: ProcessingJob, userId: string, s
       clips: [],
       transcript: null,
       keywords: [],
+      writing: null,
     };
     const queued = await queuePictureFirst(ctx, boss, job, planSoFar);
 
@@ -237,20 +239,24 @@ async function processJob(ctx: JobContext, job: ProcessingJob, userId: string, s
     const content = { ...words.content, blogPost: job.content?.blogPost ?? null };
     await store.content(job.id, content);
 
-    // Clips are chosen on the words and the sound, and named from the words (none: by sound); the
-    // episode's title is made from its keywords when the subscriber's is only the file name.
+    // Clips are chosen on the words and the sound (none: by sound alone).
     const transcript: Transcript | null = words.transcript;
     const keywords = episodeKeywords(transcript, transcript ? transcriptKeywords(transcript) : undefined);
-    const title = episodeTitle(job, keywords);
-    if (title !== job.title) await store.suggestedTitle(job.id, title);
 
     await store.progress(job.id, 'analysing', 12);
     // The analysis also measures the loudness the episode and every clip are normalised with.
     const analysis = main.info.hasAudio ? await analyseAudio(sound.file, start, end - start, signal) : null;
-    const clips = analysis ? await chooseClips(transcript, analysis, job.clipsPerEpisode, keywords, { log: ctx.log }) : spreadClips(end - start, job.clipsPerEpisode);
+    // The writing engine rates the best moments when it can (its spend counted with the writing's).
+    const { usage, rate } = clipRating(ctx, job, transcript, signal);
+    const clips = analysis ? await chooseClips(transcript, analysis, job.clipsPerEpisode, keywords, { log: ctx.log, rate }) : spreadClips(end - start, job.clipsPerEpisode);
+
+    // The words written (worker/writing); the title is the engine's suggestion unless the subscriber gave one.
+    const writing = transcript ? await writingStage(ctx, job, { transcript, clips, at: episodeIntroSeconds(planSoFar) }, content, signal, usage) : null;
+    const title = writing ? titleOf(job, writing.titles) : episodeTitle(job, keywords);
+    if (title !== job.title) await store.suggestedTitle(job.id, title);
 
     await store.progress(job.id, 'planning the pieces', 14);
-    await savePlan(ctx, boss, job, { ...planSoFar, title, loudness: analysis?.loudness ?? null, clips, transcript, keywords }, queued);
+    await savePlan(ctx, boss, job, { ...planSoFar, title, loudness: analysis?.loudness ?? null, clips, transcript, keywords, writing }, queued);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { clipCopy } from '../content/clip-copy.ts';
-import { clipPost } from './posting.ts';
+import { clipPost, withPublicEpisodeLinks } from './posting.ts';
 
 describe('clipPost', () => {
   const copy = clipCopy(['why do budgets fail', 'they fail because savings come last'], ['budgets', 'savings'], 'Money Talk');
@@ -19,5 +19,16 @@ describe('clipPost', () => {
     for (const provider of ['youtube', 'x', 'linkedin', 'wordpress'] as const) {
       expect(clipPost(provider, { title: 'Show - clip 02', posts: empty }, 'f.mp4')).toMatchObject({ title: 'Show - clip 02', text: 'Show - clip 02' });
     }
+  });
+});
+
+describe("the blog post's links to the episode", () => {
+  it('point at its public address instead of its private Drive file, or become plain text without one', () => {
+    const markdown = 'Text.\n\n[Watch the full episode](https://drive.google.com/file/d/abc-1_2/view)\n\n[Elsewhere](https://example.com/x)';
+    expect(withPublicEpisodeLinks(markdown, 'abc-1_2', 'https://www.youtube.com/watch?v=v1')).toBe(
+      'Text.\n\n[Watch the full episode](https://www.youtube.com/watch?v=v1)\n\n[Elsewhere](https://example.com/x)',
+    );
+    expect(withPublicEpisodeLinks(markdown, 'abc-1_2', null)).toBe('Text.\n\nWatch the full episode\n\n[Elsewhere](https://example.com/x)');
+    expect(withPublicEpisodeLinks(markdown, null, null)).toBe(markdown);
   });
 });

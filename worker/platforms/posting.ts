@@ -16,6 +16,9 @@ import type pg from 'pg';
 import { z } from 'zod';
 import { POSTING_PROVIDERS, type PostingProvider } from '../../supabase/functions/_shared/domain/connection-status.ts';
 import { clipPostsSchema } from '../../supabase/functions/_shared/domain/episode-clips.ts';
+import { showNotesSchema } from '../../supabase/functions/_shared/domain/episode-content.ts';
+import { PODCAST_FEEDS_BUCKET } from '../../supabase/functions/_shared/domain/episodes.ts';
+import { youtubeEpisodeDescription } from '../content/platform-text.ts';
 import { markdownToHtml } from '../../supabase/functions/_shared/domain/markdown.ts';
 import type { WorkerConfig } from '../config.ts';
 import { isPermanent, ProcessingFailure } from '../failure.ts';
@@ -50,6 +53,8 @@ const clipPostSchema = z.object({
   fileName: z.string(),
   driveFileId: z.string().nullable(),
 });
+/** Where the episode can be watched or heard by anyone (private.public_episode_link). */
+const episodeLinkSchema = z.union([z.object({ youtubeVideoId: z.string() }), z.object({ audioPath: z.string() })]).nullable();
 const articlePostSchema = z.object({
   kind: z.literal('article'),
   id: z.uuid(),
@@ -59,8 +64,21 @@ const articlePostSchema = z.object({
   publish: z.boolean(),
   title: z.string().nullable(),
   markdown: z.string().nullable(),
+  episodeProcessingId: z.uuid(),
+  episodeDriveFileId: z.string().nullable(),
 });
-const duePostSchema = z.discriminatedUnion('kind', [clipPostSchema, articlePostSchema]);
+const episodePostSchema = z.object({
+  kind: z.literal('episode'),
+  id: z.uuid(),
+  userId: z.uuid(),
+  provider: z.literal('youtube'),
+  attempts: z.number().int(),
+  title: z.string(),
+  showNotes: z.nullable(showNotesSchema),
+  driveFileId: z.string().nullable(),
+});
+const duePostSchema = z.discriminatedUnion('kind', [clipPostSchema, articlePostSchema, episodePostSchema]);
+type DueEpisode = z.infer<typeof episodePostSchema>;
 export type DuePost = z.infer<typeof clipPostSchema>;
 type DueArticle = z.infer<typeof articlePostSchema>;
 
@@ -87,13 +105,44 @@ async function downloadFromDrive(config: WorkerConfig, token: string, fileId: st
   await pipeline(Readable.fromWeb(res.body as WebReadableStream<Uint8Array>), createWriteStream(file));
 }
 
+/** The public address of the episode: its YouTube video, else its sound in the public podcast-feeds bucket. */
+function publicAddress(config: WorkerConfig, link: z.infer<typeof episodeLinkSchema>): string | null {
+  if (!link) return null;
+  if ('youtubeVideoId' in link) return `https://www.youtube.com/watch?v=${encodeURIComponent(link.youtubeVideoId)}`;
+  return `${config.supabaseUrl}/storage/v1/object/public/${PODCAST_FEEDS_BUCKET}/${link.audioPath.split('/').map(encodeURIComponent).join('/')}`;
+}
+
+/**
+ * The blog post's links to the episode's own Drive file (private: readers cannot open it) point at
+ * its public address instead, or become plain text when it has none.
+ */
+export function withPublicEpisodeLinks(markdown: string, driveFileId: string | null, address: string | null): string {
+  if (!driveFileId) return markdown;
+  const id = driveFileId.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return markdown.replace(new RegExp(`\\[([^\\]]*)\\]\\(([^)\\s]*${id}[^)\\s]*)\\)`, 'g'), (_, text: string) => (address ? `[${text}](${address})` : text));
+}
+
 /** The blog post on the subscriber's WordPress, published or as a draft; its title is WordPress's own, not repeated in the text. */
-async function postArticle(config: WorkerConfig, db: pg.Pool, tokens: AccessTokenSource, post: DueArticle): Promise<void> {
+async function postArticle(config: WorkerConfig, db: pg.Pool, tokens: AccessTokenSource, post: DueArticle): Promise<boolean> {
   if (!post.title || !post.markdown) throw new ProcessingFailure('The episode has no blog post', true);
-  const body = post.markdown.replace(/^#\s+.*\n+/, '');
+  // Its full episode is still going to YouTube: it waits to link to the video.
+  if ((await db.query<{ waits: boolean }>(`select private.article_waits($1) as waits`, [post.id])).rows[0].waits) return false;
+  // Asked now, not when claimed: the video may have gone out in this same round.
+  const { rows } = await db.query<{ link: unknown }>(`select private.public_episode_link($1) as link`, [post.episodeProcessingId]);
+  const markdown = withPublicEpisodeLinks(post.markdown, post.episodeDriveFileId, publicAddress(config, episodeLinkSchema.parse(rows[0].link)));
+  const body = markdown.replace(/^#\s+.*\n+/, '');
   const site = await tokens.wordpressSite(post.userId);
   const published = await publishToWordpress(site, { title: post.title, html: markdownToHtml(body), status: post.publish ? 'publish' : 'draft' }, config.wordpressSandboxOrigins);
   await db.query(`select private.article_published($1, $2, $3)`, [post.id, published.postId, published.link]);
+  return true;
+}
+
+/** The full episode fetched from Drive and uploaded to YouTube with its chapters; answers the video's id. */
+async function postEpisode(config: WorkerConfig, tokens: AccessTokenSource, post: DueEpisode, dir: string): Promise<string> {
+  if (!post.driveFileId) throw new ProcessingFailure('The episode is not in Drive', true);
+  const file = path.join(dir, 'episode.mp4');
+  await downloadFromDrive(config, await tokens.accessToken(post.userId, 'google'), post.driveFileId, file);
+  return postToYouTube(config, await tokens.accessToken(post.userId, 'youtube'), { file, title: post.title, text: post.title, body: youtubeEpisodeDescription(post.showNotes) });
 }
 
 /** A clip fetched from Drive and posted; answers the platform's id for the post. */
@@ -113,11 +162,15 @@ export async function postDueClips(config: WorkerConfig, db: pg.Pool, tokens: Ac
   for (const post of rows.map((row) => duePostSchema.parse(row.post))) {
     await mkdir(config.tempDir, { recursive: true });
     const dir = await mkdtemp(path.join(config.tempDir, `post-${post.id}-`));
-    const what = post.kind === 'clip' ? post.fileName : 'the blog post';
+    const what = post.kind === 'clip' ? post.fileName : post.kind === 'episode' ? 'the full episode' : 'the blog post';
     try {
-      if (post.kind === 'article') await postArticle(config, db, tokens, post);
-      else await db.query(`select private.post_published($1, $2)`, [post.id, await postClipOf(config, tokens, post, dir)]);
-      posted += 1;
+      if (post.kind === 'article') {
+        if (await postArticle(config, db, tokens, post)) posted += 1;
+      } else {
+        const externalId = post.kind === 'episode' ? await postEpisode(config, tokens, post, dir) : await postClipOf(config, tokens, post, dir);
+        await db.query(`select private.post_published($1, $2)`, [post.id, externalId]);
+        posted += 1;
+      }
     } catch (error) {
       const message = (error as Error).message;
       const giveUp = post.attempts >= MAX_POST_ATTEMPTS || isPermanent(error);

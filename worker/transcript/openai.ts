@@ -12,6 +12,24 @@ import type { Transcript, TranscriptSentence, TranscriptWord } from '../../supab
 
 /** 20 minutes of 24 kbit/s Opus is about 3.6 MB, well under the API's 25 MB per file. */
 const CHUNK_SECONDS = 20 * 60;
+/** Whisper reads the last 224 tokens of a prompt: about this many characters of names and terms. */
+const PROMPT_CHARACTERS = 600;
+
+/**
+ * Whisper's prompt from a vocabulary: the names and terms, comma-separated (no words of any one
+ * language around them, so the prompt does not pull the transcript towards English), the first
+ * ones kept when there are too many; undefined when there are none.
+ */
+export function whisperPrompt(vocabulary: readonly string[] = []): string | undefined {
+  const terms = [...new Set(vocabulary.map((term) => term.replace(/\s+/g, ' ').trim()).filter(Boolean))];
+  let prompt = '';
+  for (const term of terms) {
+    const next = prompt ? `${prompt}, ${term}` : term;
+    if (next.length > PROMPT_CHARACTERS) break;
+    prompt = next;
+  }
+  return prompt ? `${prompt}.` : undefined;
+}
 
 /** Whisper's languages among those a podcast can have (the onboarding list), as BCP 47 tags. */
 export const WHISPER_LANGUAGES: Record<string, string> = {
@@ -57,8 +75,9 @@ export function openaiEngine(settings: { apiKey: string; baseUrl: string | null;
   return {
     name: 'openai',
     recognises: (language) => WHISPER_LANGUAGES[language] !== undefined,
-    async transcribe({ source, start, end, language, workDir, signal }): Promise<Transcript> {
+    async transcribe({ source, start, end, language, vocabulary, workDir, signal }): Promise<Transcript> {
       const pieces: { offset: number; answer: TranscriptionVerbose }[] = [];
+      const prompt = whisperPrompt(vocabulary);
       for (let offset = 0; offset < end - start; offset += CHUNK_SECONDS) {
         const file = path.join(workDir, `speech-${pieces.length}.ogg`);
         const to = Math.min(end, start + offset + CHUNK_SECONDS);
@@ -67,7 +86,14 @@ export function openaiEngine(settings: { apiKey: string; baseUrl: string | null;
           signal,
         );
         const answer = await client.audio.transcriptions.create(
-          { file: createReadStream(file), model: settings.model, language: WHISPER_LANGUAGES[language], response_format: 'verbose_json', timestamp_granularities: ['word', 'segment'] },
+          {
+            file: createReadStream(file),
+            model: settings.model,
+            language: WHISPER_LANGUAGES[language],
+            ...(prompt ? { prompt } : {}),
+            response_format: 'verbose_json',
+            timestamp_granularities: ['word', 'segment'],
+          },
           { signal },
         );
         pieces.push({ offset, answer });

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import type { TranscriptionVerbose } from 'openai/resources/audio/transcriptions';
 import { parsePocketsphinxTimes } from '../../supabase/functions/_shared/domain-server/pocketsphinx-output.ts';
 import { SENTENCE_MAX_WORDS, SENTENCE_PAUSE_SECONDS, sentencesFromPauses } from './sentences.ts';
-import { transcriptFromWhisper } from './openai.ts';
+import { transcriptFromWhisper, whisperPrompt } from './openai.ts';
+import { transcriptionVocabulary } from '../pipeline/content-stage.ts';
 
 describe('pocketsphinx output', () => {
   it('keeps the words with times and confidence, drops silences, fillers, utterance marks and hypothesis lines', () => {
@@ -55,5 +56,28 @@ describe("Whisper's verbose_json", () => {
       { text: 'Coffee', start: 1.5, end: 1.9, firstWord: 2, endWord: 3 },
       { text: 'Tea.', start: 1200.1, end: 1200.4, firstWord: 3, endWord: 4 },
     ]);
+  });
+});
+
+describe("Whisper's vocabulary (its prompt)", () => {
+  const job = {
+    podcast: { title: 'Home and Away', description: 'Not a name.', author: 'Sam Host', keywords: 'sourdough, Kyoto;  espresso ' },
+    guests: ['Alex Guest'],
+    title: 'episode-12',
+    titleConfirmed: false,
+  };
+
+  it("holds the podcast's title, host, guests and keywords, and the episode's title once the subscriber gave it", () => {
+    expect(transcriptionVocabulary(job)).toEqual(['Home and Away', 'Sam Host', 'Alex Guest', 'sourdough', 'Kyoto', 'espresso']);
+    expect(transcriptionVocabulary({ ...job, title: 'Bread in Kyoto', titleConfirmed: true })).toContain('Bread in Kyoto');
+    expect(whisperPrompt(transcriptionVocabulary(job))).toBe('Home and Away, Sam Host, Alex Guest, sourdough, Kyoto, espresso.');
+  });
+
+  it('is no prompt without words, and keeps within what Whisper reads', () => {
+    expect(whisperPrompt([])).toBeUndefined();
+    expect(whisperPrompt([' ', ''])).toBeUndefined();
+    const long = whisperPrompt(Array.from({ length: 200 }, (_, i) => `Guest Number ${i}`)) ?? '';
+    expect(long.length).toBeLessThanOrEqual(601);
+    expect(long.startsWith('Guest Number 0, Guest Number 1,')).toBe(true);
   });
 });

@@ -11,6 +11,11 @@ export interface TranscribeRequest {
   end: number;
   /** The podcast's language from the profile (ISO 639-1, e.g. `en`). */
   language: string;
+  /**
+   * Names and terms the speech may hold (the podcast's title, host, guests and keywords): an
+   * engine that takes a vocabulary hears them better (Whisper's prompt); pocketsphinx cannot.
+   */
+  vocabulary?: readonly string[];
   /** Scratch space for the audio the engine reads. */
   workDir: string;
   signal?: AbortSignal;

@@ -1,10 +1,12 @@
 // OpenAI's transcription API as the worker's hosted engine calls it through the official SDK:
-//   POST /v1/audio/transcriptions (multipart: file, model, language, response_format,
+//   POST /v1/audio/transcriptions (multipart: file, model, language, prompt, response_format,
 //   timestamp_granularities[]), Bearer SANDBOX_OPENAI_API_KEY,
 // answering `verbose_json` in the API's own shape (text, language, duration, words, segments).
 // The speech is really recognised, by Debian's pocketsphinx (US English model) on the uploaded
 // audio, so a test reads words that were said; whatever language is asked for, the English model
 // hears it. Segments end at pauses of 0.5 s and carry a full stop, as Whisper's punctuated ones do.
+// GET /_sandbox/openai/transcriptions lists what each request asked (model, language, prompt).
+// The chat-completions API the writing engine calls is chat.ts.
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -14,6 +16,7 @@ import { parsePocketsphinxTimes, type TimedWord } from '../../../supabase/functi
 import { sendJson } from '../../lib/http.ts';
 import { readBody } from '../http.ts';
 import type { SandboxModule, SandboxRequest } from '../types.ts';
+import { chatSandbox } from './chat.ts';
 
 export const SANDBOX_OPENAI_API_KEY = 'sk-castloop-sandbox';
 
@@ -35,7 +38,14 @@ function segmentsOf(words: TimedWord[]) {
   });
 }
 
-async function transcriptions({ req, res }: SandboxRequest): Promise<void> {
+/** What a transcription request asked, for the tests (the vocabulary the worker gives Whisper). */
+interface TranscriptionAsked {
+  model: string;
+  language: string | null;
+  prompt: string | null;
+}
+
+async function transcriptions({ req, res }: SandboxRequest, transcriptionRequests: TranscriptionAsked[]): Promise<void> {
   if (req.headers.authorization !== `Bearer ${SANDBOX_OPENAI_API_KEY}`) {
     req.resume();
     return sendJson(res, 401, error('Incorrect API key provided.', 'invalid_api_key'));
@@ -45,6 +55,9 @@ async function transcriptions({ req, res }: SandboxRequest): Promise<void> {
   const file = form?.get('file');
   if (!form || !(file instanceof Blob)) return sendJson(res, 400, error("'file' is a required property"));
   if (form.get('model') !== 'whisper-1') return sendJson(res, 400, error(`Invalid model: ${String(form.get('model'))}`));
+  const asked = (name: string) => (typeof form.get(name) === 'string' ? String(form.get(name)) : null);
+  transcriptionRequests.push({ model: 'whisper-1', language: asked('language'), prompt: asked('prompt') });
+  if (transcriptionRequests.length > 100) transcriptionRequests.shift();
   const dir = await mkdtemp(path.join(os.tmpdir(), 'sandbox-openai-'));
   try {
     const input = path.join(dir, 'audio');
@@ -72,10 +85,17 @@ async function transcriptions({ req, res }: SandboxRequest): Promise<void> {
 }
 
 export function createOpenAISandbox(): SandboxModule {
+  const chat = chatSandbox(SANDBOX_OPENAI_API_KEY);
+  const transcriptionRequests: TranscriptionAsked[] = [];
   return {
-    name: 'OpenAI transcriptions',
+    name: 'OpenAI transcriptions and chat completions',
     routes(routes) {
-      routes.streamed('/v1/audio/transcriptions', transcriptions, 'POST');
+      routes
+        .streamed('/v1/audio/transcriptions', (request) => transcriptions(request, transcriptionRequests), 'POST')
+        .on('GET', '/_sandbox/openai/transcriptions', ({ res }) => sendJson(res, 200, { requests: transcriptionRequests }))
+        .on('POST', '/v1/chat/completions', chat.completions)
+        .on('POST', '/_sandbox/openai/chat/behaviour', chat.setBehaviour)
+        .on('GET', '/_sandbox/openai/chat/exchanges', chat.showExchanges);
     },
   };
 }

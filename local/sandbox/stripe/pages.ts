@@ -33,29 +33,30 @@ export function checkoutPage(sandbox: StripeSandbox, session: CheckoutSession, e
   const email = customer?.email ?? session.customer_email;
   const rows = items
     .map((item) => {
-      const price = sandbox.state.prices.get(item.price);
+      const price = sandbox.state.anyPrice(item.price);
       const product = price ? sandbox.state.products.get(price.product) : undefined;
       const amount = price
-        ? `${formatAmount(price.unit_amount, price.currency)} / ${price.recurring.interval}`
+        ? `${formatAmount(price.unit_amount, price.currency)}${price.recurring ? ` / ${price.recurring.interval}` : ''}`
         : item.price;
       return `<li><span class="product">${e(product?.name ?? item.price)}</span>${item.quantity > 1 ? ` × ${item.quantity}` : ''}: <strong>${e(amount)}</strong></li>`;
     })
     .join('\n');
   const first = items[0] ? sandbox.state.prices.get(items[0].price) : undefined;
   const interval = first?.recurring.interval ?? 'month';
+  const once = session.mode === 'payment';
   const emailField = email
     ? `<p>Email: <strong id="customer-email">${e(email)}</strong></p>`
     : `<p><label for="email">Email</label><br><input id="email" name="email" type="email" autocomplete="email" required></p>`;
   return htmlPage(
     'Castloop checkout (sandbox)',
-    `<h1>Subscribe to Castloop</h1>
+    `<h1>${once ? 'Pay Castloop' : 'Subscribe to Castloop'}</h1>
 <p class="muted">Stripe sandbox: no real payment is made. Session <code>${e(session.id)}</code>.</p>
 ${error ? `<p class="warning" role="alert">${e(error)}</p>` : ''}
 <h2>Order summary</h2>
 <ul>
 ${rows}
 </ul>
-<p>Total due today: <span class="price">${e(formatAmount(session.amount_total, session.currency))}</span> <span class="muted">per ${e(interval)}</span></p>
+<p>Total due today: <span class="price">${e(formatAmount(session.amount_total, session.currency))}</span>${once ? '' : ` <span class="muted">per ${e(interval)}</span>`}</p>
 <form method="post" action="/checkout/${e(session.id)}/pay">
 ${emailField}
 <p class="muted">Test card 4242 4242 4242 4242 is assumed.</p>

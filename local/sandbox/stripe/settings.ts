@@ -13,6 +13,15 @@ export interface PriceSetting {
   interval: 'month';
 }
 
+/** A one-time price (Checkout in payment mode): the extra episode a Scale subscriber may buy. */
+export interface OneTimePriceSetting {
+  key: 'extra_episode';
+  id: string;
+  productName: string;
+  unitAmount: number;
+  currency: 'usd';
+}
+
 export interface StripeSettings {
   secretKey: string;
   webhookSecret: string;
@@ -20,6 +29,7 @@ export interface StripeSettings {
   apiBase: string;
   webhookUrl: string;
   prices: PriceSetting[];
+  oneTimePrices: OneTimePriceSetting[];
   /** Seconds after a failed delivery at which it is retried; empty: no automatic retries. */
   retrySeconds: number[];
 }
@@ -66,6 +76,15 @@ export function stripeSettings(config: StackConfig): StripeSettings {
         interval: 'month',
       },
     ],
+    oneTimePrices: [
+      {
+        key: 'extra_episode',
+        id: value(config, 'STRIPE_PRICE_EXTRA_EPISODE', 'price_local_extra_episode'),
+        productName: 'Castloop Extra Episode',
+        unitAmount: 29900,
+        currency: 'usd',
+      },
+    ],
     retrySeconds: retry
       .split(',')
       .map((s) => Number(s.trim()))
@@ -85,5 +104,6 @@ export function stripeFunctionEnv(config: StackConfig): Record<string, string> {
     STRIPE_WEBHOOK_SECRET: s.webhookSecret,
     STRIPE_API_BASE: s.apiBase,
     ...byTier,
+    STRIPE_PRICE_EXTRA_EPISODE: s.oneTimePrices[0].id,
   };
 }

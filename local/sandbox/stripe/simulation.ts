@@ -3,7 +3,7 @@
 // (at once, or scheduled for the period's end), cancelling.
 // Each step changes the account's data and sends the events Stripe sends for it, in its order.
 import type { CheckoutSession } from './resources/checkout-sessions.ts';
-import { addCustomer, buildCustomer, customerDetails } from './resources/customers.ts';
+import { addCustomer, buildCustomer, customerDetails, type Customer } from './resources/customers.ts';
 import { buildInvoice, finalizeInvoice, markPaid, markPaymentFailed, type Invoice } from './resources/invoices.ts';
 import { buildProrationItem } from './resources/invoice-items.ts';
 import { recordInvoicePayment } from './resources/payments.ts';
@@ -19,7 +19,7 @@ import {
   type SubscriptionItem,
 } from './resources/subscriptions.ts';
 import type { StripeSandbox } from './sandbox.ts';
-import { addMonths, nowSeconds, type Json } from './primitives.ts';
+import { addMonths, newId, nowSeconds, type Json } from './primitives.ts';
 
 export class BillingSimulation {
   constructor(private readonly sandbox: StripeSandbox) {}
@@ -60,7 +60,8 @@ export class BillingSimulation {
   /**
    * Completes an open checkout session, sending what Stripe sends (in its usual order):
    * customer.created (a new customer), customer.subscription.created, the first invoice's
-   * events, checkout.session.completed; resolves after their delivery attempts.
+   * events, checkout.session.completed; resolves after their delivery attempts. A session in
+   * payment mode is paid once instead (payOnce).
    */
   async pay(sessionId: string, email: string | null): Promise<CheckoutSession> {
     const session = this.data.checkoutSessions[sessionId];
@@ -75,6 +76,7 @@ export class BillingSimulation {
         buildCustomer({ email: address, name: null, phone: null, description: null, metadata: {} }),
       );
     }
+    if (session.mode === 'payment') return this.payOnce(session, customer);
     const now = nowSeconds();
     const subscriptionData = this.data.subscriptionData[sessionId] ?? {};
     const subscription = buildSubscription(this.sandbox, {
@@ -99,6 +101,25 @@ export class BillingSimulation {
     this.sandbox.state.save();
 
     await this.send([['customer.subscription.created', subscription], ...events, ['checkout.session.completed', session]]);
+    return session;
+  }
+
+  /**
+   * Completes an open session in payment mode (a one-time price, the extra episode): its payment
+   * intent succeeds and checkout.session.completed is sent with payment_status 'paid'. No invoice
+   * or subscription is made (Stripe's default for payment mode without invoice_creation).
+   */
+  private async payOnce(session: CheckoutSession, customer: Customer): Promise<CheckoutSession> {
+    Object.assign(session, {
+      status: 'complete',
+      payment_status: 'paid',
+      payment_intent: newId('pi_', 24),
+      customer: customer.id,
+      customer_details: customerDetails(customer),
+      url: null,
+    });
+    this.sandbox.state.save();
+    await this.send([['checkout.session.completed', session]]);
     return session;
   }
 

@@ -13,7 +13,7 @@ import type { PortalSession } from './resources/billing-portal.ts';
 import type { InvoiceItem } from './resources/invoice-items.ts';
 import type { InvoicePayment, Refund } from './resources/payments.ts';
 import type { PortalConfiguration } from './resources/portal-configurations.ts';
-import { buildPrice, buildProduct, type Price, type Product } from './resources/prices.ts';
+import { buildOneTimePrice, buildPrice, buildProduct, type OneTimePrice, type Price, type Product } from './resources/prices.ts';
 import type { SubscriptionSchedule } from './resources/subscription-schedules.ts';
 import type { Subscription } from './resources/subscriptions.ts';
 import type { StripeSettings } from './settings.ts';
@@ -69,6 +69,8 @@ function emptyData(): AccountData {
 export class StripeState {
   data: AccountData;
   readonly prices = new Map<string, Price>();
+  /** Prices paid once (Checkout in payment mode), apart from the subscriptions' recurring ones. */
+  readonly oneTimePrices = new Map<string, OneTimePrice>();
   readonly products = new Map<string, Product>();
   private readonly file: JsonFile<AccountData>;
 
@@ -83,6 +85,16 @@ export class StripeState {
       const product = buildProduct(p, created);
       this.products.set(product.id, product);
     }
+    for (const p of settings.oneTimePrices) {
+      const { price, product } = buildOneTimePrice(p, created);
+      this.oneTimePrices.set(price.id, price);
+      this.products.set(product.id, product);
+    }
+  }
+
+  /** A price of either kind, for a checkout's line items. */
+  anyPrice(id: string): Price | OneTimePrice | undefined {
+    return this.prices.get(id) ?? this.oneTimePrices.get(id);
   }
 
   /** Schedules a write of the data (coalesced). */
@@ -106,7 +118,7 @@ export class StripeState {
       d.invoicePayments[id] ??
       d.refunds[id] ??
       d.checkoutSessions[id] ??
-      this.prices.get(id) ??
+      this.anyPrice(id) ??
       this.products.get(id) ??
       d.portalSessions[id] ??
       d.portalConfigurations[id] ??

@@ -372,6 +372,47 @@ export type Database = {
           },
         ]
       }
+      extra_episodes: {
+        Row: {
+          amount_cents: number | null
+          currency: string | null
+          id: string
+          month: string
+          purchased_at: string
+          stripe_checkout_session_id: string
+          stripe_payment_intent_id: string | null
+          user_id: string
+        }
+        Insert: {
+          amount_cents?: number | null
+          currency?: string | null
+          id?: string
+          month: string
+          purchased_at?: string
+          stripe_checkout_session_id: string
+          stripe_payment_intent_id?: string | null
+          user_id: string
+        }
+        Update: {
+          amount_cents?: number | null
+          currency?: string | null
+          id?: string
+          month?: string
+          purchased_at?: string
+          stripe_checkout_session_id?: string
+          stripe_payment_intent_id?: string | null
+          user_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "extra_episodes_user_id_fkey"
+            columns: ["user_id"]
+            isOneToOne: false
+            referencedRelation: "profiles"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       oauth_connections: {
         Row: {
           account_label: string | null

@@ -8,6 +8,7 @@ export const localDefaultSecrets: Readonly<Record<string, string>> = {
   STRIPE_WEBHOOK_SECRET: 'whsec_castloop_local',
   STRIPE_SECRET_KEY: 'sk_test_castloop_local',
   AUTOMATION_WEBHOOK_SECRET: 'whsec_automation_local',
+  EMAIL_UNSUBSCRIBE_SECRET: 'castloop-local-unsubscribe-secret',
   SUPABASE_JWT_SECRET: 'super-secret-jwt-token-with-at-least-32-characters-long',
   SUPABASE_DB_PASSWORD: 'postgres',
   SUPABASE_SERVICE_ROLE_KEY:

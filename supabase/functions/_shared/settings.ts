@@ -6,6 +6,7 @@ import { isOAuthProviderId, PROVIDERS, type OAuthProviderId } from './domain/con
 import { isLoopbackUrl } from './domain/loopback-url.ts';
 import { oauthProviderConfigFromEnv, type OAuthProviderConfig } from './domain-server/oauth-token-endpoint.ts';
 import { MAX_DELIVERY_ATTEMPTS } from './domain-server/outbox.ts';
+import { emailSettingsFromEnv, type EmailSettings } from './email-settings.ts';
 import { PLAN_TIERS } from './domain/plans.ts';
 import { parseOrigins } from './domain-server/public-address.ts';
 import { misplacedLocalDefaults } from './local-defaults.ts';
@@ -34,6 +35,8 @@ export interface FunctionSettings {
     apiBase: URL | null;
     /** The price id of each plan tier (STRIPE_PRICE_STARTER, _GROWTH, _SCALE). */
     priceIds: Record<string, string>;
+    /** The one-time price of an extra episode on the largest plan (STRIPE_PRICE_EXTRA_EPISODE; '' when not sold). */
+    extraEpisodePriceId: string;
   };
   /** `id:base64` keys, parsed (and refused with a 503) where a token is sealed or opened. */
   tokenEncryptionKeys: string;
@@ -46,6 +49,8 @@ export interface FunctionSettings {
    * bucket when a CDN or custom domain is in front of it; null for Storage's own public URL.
    */
   podcastFeedsUrl: string | null;
+  /** Transactional e-mail: the provider, the sender, the unsubscribe links' secret (email-settings.ts). */
+  email: EmailSettings;
 }
 
 export const FUNCTION_NAMES = [
@@ -56,6 +61,7 @@ export const FUNCTION_NAMES = [
   'deliver-submissions',
   'storage-cleanup',
   'podcast-feed-builder',
+  'send-emails',
 ] as const;
 export type FunctionName = (typeof FUNCTION_NAMES)[number];
 
@@ -71,6 +77,7 @@ export const requiredSettings: Record<FunctionName, readonly string[]> = {
   'deliver-submissions': [...platform, 'SITE_URL'],
   'storage-cleanup': platform,
   'podcast-feed-builder': platform,
+  'send-emails': [...platform, 'SITE_URL', 'EMAIL_FROM', 'EMAIL_UNSUBSCRIBE_SECRET'],
 };
 
 const value = (env: Env, name: string) => env[name]?.trim() ?? '';
@@ -136,6 +143,7 @@ export function readFunctionSettings(env: Env, name?: FunctionName): FunctionSet
   const maxAttempts = positiveInt(env, 'AUTOMATION_MAX_ATTEMPTS', problems);
   const timeoutSeconds = positiveInt(env, 'AUTOMATION_TIMEOUT_SECONDS', problems) ?? 30;
   const allowedOrigins = origins([site?.href ?? '', ...value(env, 'ALLOWED_ORIGIN').split(',')], problems);
+  const email = emailSettingsFromEnv(env, { sends: name === 'send-emails', hosted: !isLoopbackUrl(value(env, 'SUPABASE_URL')) }, problems);
   const localDefaults = misplacedLocalDefaults(env);
   if (localDefaults.length > 0) {
     problems.push(
@@ -167,6 +175,7 @@ export function readFunctionSettings(env: Env, name?: FunctionName): FunctionSet
       priceIds: Object.fromEntries(
         PLAN_TIERS.map((tier) => [tier, value(env, `STRIPE_PRICE_${tier.toUpperCase()}`)]).filter(([, id]) => id),
       ),
+      extraEpisodePriceId: value(env, 'STRIPE_PRICE_EXTRA_EPISODE'),
     },
     tokenEncryptionKeys: value(env, 'TOKEN_ENCRYPTION_KEYS'),
     wordpressSandboxOrigins: parseOrigins(value(env, 'WORDPRESS_SANDBOX_ORIGINS')),
@@ -177,5 +186,6 @@ export function readFunctionSettings(env: Env, name?: FunctionName): FunctionSet
       timeoutSeconds,
     },
     podcastFeedsUrl: podcastFeedsUrl ? podcastFeedsUrl.href.replace(/\/+$/, '') : null,
+    email,
   };
 }

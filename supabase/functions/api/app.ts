@@ -8,6 +8,7 @@ import { adminRoutes } from './routes/admin.ts';
 import { authRoutes } from './routes/auth.ts';
 import { billingRoutes } from './routes/billing.ts';
 import { connectionRoutes } from './routes/connections.ts';
+import { emailRoutes } from './routes/email.ts';
 import { episodePageRoutes } from './routes/episode-page.ts';
 import { episodeRoutes } from './routes/episodes.ts';
 import { onboardingRoutes } from './routes/onboarding.ts';
@@ -20,8 +21,13 @@ const origins = allowedOrigins();
 export const app = new Hono().basePath('/api');
 
 // Every route, present and future: CORS only for the site's own origins, and no state change
-// from another site (registered before the routes, so each one inherits both).
+// from another site (registered before the routes, so each one inherits both; the unsubscribe
+// link alone is let through, below).
 app.use('*', cors({ origin: (origin) => (origins.has(origin) ? origin : null), credentials: true }));
+// The e-mails' one-click unsubscribe: a mail client POSTs it from anywhere, with no session; the
+// signed link in its address is the whole authority (routes/email.ts). Registered before the
+// cross-site check, which guards what a session may change.
+app.route('/', emailRoutes);
 app.use('*', refuseCrossSiteWrites(origins));
 
 app.get('/health', (c) => c.json({ status: 'ok', service: 'api' }));

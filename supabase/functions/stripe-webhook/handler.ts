@@ -5,6 +5,7 @@ import { HttpError, readBodyText } from '../_shared/http-error.ts';
 import { db } from '../_shared/db.ts';
 import { eventCreatedTime, ImpossibleStripeTime } from '../_shared/domain-server/stripe-time.ts';
 import { stripeClient } from '../_shared/stripe.ts';
+import { paidExtraEpisode, recordExtraEpisode } from './extra-episode.ts';
 import { settleSecondSubscription } from './second-subscription.ts';
 import { currentStateOf, idOf, stateOf, type SubscriptionState } from './subscription-state.ts';
 
@@ -123,6 +124,18 @@ export async function handleStripeWebhook(request: Request): Promise<Response> {
     createdAt = eventCreatedTime(event.created);
   } catch (error) {
     return refused(event, eventFault(error) ?? String(error));
+  }
+
+  // An extra episode bought on the largest plan: recorded before the event, so a failure here is
+  // a 500 and Stripe's next delivery records it (once per session).
+  const extra = paidExtraEpisode(event);
+  if (extra) {
+    try {
+      await recordExtraEpisode(extra, createdAt);
+    } catch (error) {
+      console.error(`stripe-webhook: could not record the extra episode of ${event.id}`, error);
+      return json(500, { message: 'Could not record the extra episode' });
+    }
   }
 
   let state: SubscriptionState | null;

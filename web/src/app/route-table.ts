@@ -42,6 +42,8 @@ export const routeTable: readonly AppRoute[] = [
   { path: '/episodes', title: 'Your Episodes', access: member(), page: lazyPage(() => import('./routes/episodes/episode-list-page')) },
   { path: '/episodes/:id', title: 'Episode', access: member(), page: lazyPage(() => import('./routes/episodes/episode-page')) },
   { path: '/done', title: 'Thanks for Submitting!', access: member(), page: lazyPage(() => import('./routes/episodes/done-page')) },
+  // An e-mail's unsubscribe link: its signed token is the authority, signed in or not.
+  { path: '/unsubscribe', title: 'Unsubscribe', access: anyone, page: lazyPage(() => import('./routes/email/unsubscribe-page')) },
   { path: ADMIN_CONSOLE_PATH, title: 'Episode Resubmission Admin', access: anyone, page: lazyPage(() => import('./routes/admin/resubmit-page')) },
   { path: ADMIN_HOSTING_PATH, title: 'Hosting Setup', access: anyone, page: lazyPage(() => import('./routes/admin/hosting-page')) },
 ];

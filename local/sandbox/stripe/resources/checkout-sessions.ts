@@ -1,5 +1,6 @@
-// Checkout sessions: hosted, subscription mode only. Paying one (the hosted page) is the
-// billing simulation's job; here are the API's create, list, retrieve, line items and expire.
+// Checkout sessions: hosted, in subscription mode (recurring prices) or payment mode (one-time
+// prices: the extra episode). Paying one (the hosted page) is the billing simulation's job; here
+// are the API's create, list, retrieve, line items and expire.
 import type { FormObject, FormValue } from '../../form.ts';
 import {
   bool,
@@ -46,14 +47,14 @@ export interface CheckoutSession extends Json {
 }
 
 function sessionAmount(sandbox: StripeSandbox, items: LineItemInput[]): number {
-  return items.reduce((sum, item) => sum + (sandbox.state.prices.get(item.price)?.unit_amount ?? 0) * item.quantity, 0);
+  return items.reduce((sum, item) => sum + (sandbox.state.anyPrice(item.price)?.unit_amount ?? 0) * item.quantity, 0);
 }
 
 /** A session's line items, as `GET .../line_items` and `expand[]=line_items` give them. */
 export function lineItemsList(sandbox: StripeSandbox, sessionId: string): Json {
   const items = sandbox.state.data.lineItems[sessionId] ?? [];
   const data = items.map((item, index) => {
-    const price = sandbox.state.prices.get(item.price);
+    const price = sandbox.state.anyPrice(item.price);
     const amount = (price?.unit_amount ?? 0) * item.quantity;
     return {
       id: `li_${sessionId.slice(-16)}${index}`,
@@ -121,7 +122,7 @@ const sessionParams = [
   'setup_intent_data',
 ];
 
-function lineItemsParam(sandbox: StripeSandbox, value: FormValue | undefined): LineItemInput[] {
+function lineItemsParam(sandbox: StripeSandbox, value: FormValue | undefined, mode: 'subscription' | 'payment'): LineItemInput[] {
   if (value === undefined) fail(400, 'Missing required param: line_items.', 'parameter_missing', 'line_items');
   if (!Array.isArray(value) || value.length === 0) fail(400, 'Invalid array', 'parameter_invalid_array', 'line_items');
   return value.map((raw, i) => {
@@ -135,29 +136,32 @@ function lineItemsParam(sandbox: StripeSandbox, value: FormValue | undefined): L
     const price = raw.price;
     if (price === undefined)
       fail(400, `Missing required param: ${param}[price].`, 'parameter_missing', `${param}[price]`);
-    if (typeof price !== 'string' || !sandbox.state.prices.has(price)) noSuch('price', String(price), `${param}[price]`);
+    if (typeof price !== 'string' || !sandbox.state.anyPrice(price)) noSuch('price', String(price), `${param}[price]`);
+    // Stripe's own refusals of a price of the wrong kind for the mode.
+    if (mode === 'payment' && sandbox.state.prices.has(price))
+      fail(400, 'You specified `payment` mode but passed a recurring price. Either switch to `subscription` mode or use only one-time prices.', 'checkout_session_recurring_price_in_payment_mode', `${param}[price]`);
+    if (mode === 'subscription' && !sandbox.state.prices.has(price))
+      fail(400, 'You must provide at least one recurring price in `subscription` mode when using prices.', 'parameter_invalid_string', `${param}[price]`);
     const quantity = int(raw.quantity, `${param}[quantity]`, 1, 999_999) ?? 1;
     return { price, quantity };
   });
 }
 
+/** `mode`: subscription or payment (setup is not Castloop's). */
+function modeParam(params: FormObject): 'subscription' | 'payment' {
+  const mode = str(params, 'mode', true);
+  if (mode === 'subscription' || mode === 'payment') return mode;
+  if (mode === 'setup') fail(400, `This sandbox supports the modes 'subscription' and 'payment' only.`, 'parameter_invalid_string', 'mode');
+  return fail(400, `Invalid mode: must be one of payment, setup, or subscription`, 'parameter_invalid_string', 'mode');
+}
+
 function createCheckoutSession(sandbox: StripeSandbox, params: FormObject): Json {
   checkAllowed(params, sessionParams);
-  const mode = str(params, 'mode', true);
-  if (mode !== 'subscription') {
-    if (mode === 'payment' || mode === 'setup')
-      fail(
-        400,
-        `This sandbox supports mode 'subscription' only (Castloop sells subscriptions).`,
-        'parameter_invalid_string',
-        'mode',
-      );
-    fail(400, `Invalid mode: must be one of payment, setup, or subscription`, 'parameter_invalid_string', 'mode');
-  }
+  const mode = modeParam(params);
   const uiMode = str(params, 'ui_mode');
   if (uiMode && uiMode !== 'hosted')
     fail(400, `This sandbox supports ui_mode 'hosted' only.`, 'parameter_invalid_string', 'ui_mode');
-  const items = lineItemsParam(sandbox, params.line_items);
+  const items = lineItemsParam(sandbox, params.line_items, mode);
   const successUrl = validUrl(params, 'success_url', true);
   const cancelUrl = validUrl(params, 'cancel_url', false);
   const customerId = str(params, 'customer');
@@ -173,6 +177,8 @@ function createCheckoutSession(sandbox: StripeSandbox, params: FormObject): Json
   const metadata = metadataParam(params.metadata, 'metadata');
   const subData = params.subscription_data;
   let subscriptionData: { metadata?: Metadata; description?: string } = {};
+  if (subData !== undefined && mode === 'payment')
+    fail(400, 'You can not pass `subscription_data` in `payment` mode.', 'parameter_invalid_string', 'subscription_data');
   if (subData !== undefined) {
     if (typeof subData !== 'object' || Array.isArray(subData))
       fail(400, 'Invalid object', 'parameter_invalid_object', 'subscription_data');
@@ -184,7 +190,7 @@ function createCheckoutSession(sandbox: StripeSandbox, params: FormObject): Json
   const expiresAt = int(params.expires_at, 'expires_at', created + 1800, created + 86400) ?? created + 86400;
   const id = newId('cs_test_', 58);
   const amount = sessionAmount(sandbox, items);
-  const currency = sandbox.state.prices.get(items[0].price)?.currency ?? 'usd';
+  const currency = sandbox.state.anyPrice(items[0].price)?.currency ?? 'usd';
   const session: CheckoutSession = {
     id,
     object: 'checkout.session',

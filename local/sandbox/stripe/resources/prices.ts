@@ -1,6 +1,7 @@
-// Prices and products: fixed, one monthly price per Castloop tier (from the settings).
+// Prices and products: fixed, one monthly price per Castloop tier, and the one-time price of an
+// extra episode (from the settings).
 import { noSuch, paginate, type Route } from '../request.ts';
-import type { PriceSetting } from '../settings.ts';
+import type { OneTimePriceSetting, PriceSetting } from '../settings.ts';
 import type { Json } from '../primitives.ts';
 
 export interface Price extends Json {
@@ -11,6 +12,18 @@ export interface Price extends Json {
   unit_amount: number;
   currency: string;
   recurring: { interval: string; interval_count: number } & Json;
+}
+
+/** A price paid once (Checkout in payment mode); it never bills a subscription. */
+export interface OneTimePrice extends Json {
+  id: string;
+  object: 'price';
+  created: number;
+  product: string;
+  unit_amount: number;
+  currency: string;
+  recurring: null;
+  type: 'one_time';
 }
 
 export interface Product extends Json {
@@ -53,19 +66,20 @@ export function buildPrice(p: PriceSetting, created: number): Price {
   };
 }
 
-export function buildProduct(p: PriceSetting, created: number): Product {
+/** A product as Stripe shows it, with its default price. */
+function product(id: string, name: string, defaultPrice: string, metadata: Record<string, string>, created: number): Product {
   return {
-    id: productIdFor(p),
+    id,
     object: 'product',
     active: true,
     created,
-    default_price: p.id,
+    default_price: defaultPrice,
     description: null,
     images: [],
     livemode: false,
     marketing_features: [],
-    metadata: { tier: p.tier },
-    name: p.productName,
+    metadata,
+    name,
     package_dimensions: null,
     shippable: null,
     statement_descriptor: null,
@@ -75,6 +89,38 @@ export function buildProduct(p: PriceSetting, created: number): Product {
     unit_label: null,
     updated: created,
     url: null,
+  };
+}
+
+export function buildProduct(p: PriceSetting, created: number): Product {
+  return product(productIdFor(p), p.productName, p.id, { tier: p.tier }, created);
+}
+
+export function buildOneTimePrice(p: OneTimePriceSetting, created: number): { price: OneTimePrice; product: Product } {
+  const productId = `prod_castloop_${p.key}`;
+  return {
+    price: {
+      id: p.id,
+      object: 'price',
+      active: true,
+      billing_scheme: 'per_unit',
+      created,
+      currency: p.currency,
+      custom_unit_amount: null,
+      livemode: false,
+      lookup_key: `castloop_${p.key}`,
+      metadata: { purpose: p.key },
+      nickname: p.productName,
+      product: productId,
+      recurring: null,
+      tax_behavior: 'unspecified',
+      tiers_mode: null,
+      transform_quantity: null,
+      type: 'one_time',
+      unit_amount: p.unitAmount,
+      unit_amount_decimal: String(p.unitAmount),
+    },
+    product: product(productId, p.productName, p.id, { purpose: p.key }, created),
   };
 }
 
@@ -107,12 +153,12 @@ export const priceRoutes: Route[] = [
   {
     method: 'GET',
     pattern: /^\/v1\/prices$/,
-    handler: (s, p) => paginate([...s.state.prices.values()], p, '/v1/prices'),
+    handler: (s, p) => paginate([...s.state.prices.values(), ...s.state.oneTimePrices.values()], p, '/v1/prices'),
   },
   {
     method: 'GET',
     pattern: /^\/v1\/prices\/([^/]+)$/,
-    handler: (s, _p, [id]) => s.state.prices.get(id) ?? noSuch('price', id),
+    handler: (s, _p, [id]) => s.state.prices.get(id) ?? s.state.oneTimePrices.get(id) ?? noSuch('price', id),
   },
   {
     method: 'GET',

@@ -68,6 +68,15 @@ export const processingJobSchema = z.object({
     clipIntroPath: z.string().nullable(),
     clipOutroPath: z.string().nullable(),
   }),
+  /** The profile's podcast details, which the writing engine writes with (each null when blank). */
+  podcast: z.object({
+    title: z.string().nullable(),
+    description: z.string().nullable(),
+    /** The show's author as the feed names it: its host, usually. */
+    author: z.string().nullable(),
+    /** The subscriber's keywords for the show, as they typed them. */
+    keywords: z.string().nullable(),
+  }),
   /** The caps of the subscriber's plan. */
   limits: z.object({
     maxVideoPixels: z.number().int().positive(),

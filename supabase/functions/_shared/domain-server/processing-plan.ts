@@ -4,9 +4,10 @@
 // this one (parsePlan answers null), so no piece renders from a shape it does not know.
 import { z } from 'zod';
 import { transcriptSchema } from '../domain/transcript.ts';
+import { episodeWritingSchema } from './episode-writing.ts';
 
-/** The version of the plan's shape this code writes and reads. */
-export const PLAN_VERSION = 2;
+/** The version of the plan's shape this code writes and reads (3: the writing engine's texts). */
+export const PLAN_VERSION = 3;
 
 /** A video file's facts, as ffprobe reads them. */
 export const mediaInfoSchema = z.object({
@@ -93,6 +94,8 @@ export const submissionPlanSchema = z.object({
   clips: z.array(clipMomentSchema),
   transcript: z.nullable(transcriptSchema),
   keywords: z.array(z.string()),
+  /** What the writing engine wrote from the transcript (null without one). */
+  writing: episodeWritingSchema.nullable(),
 });
 export type SubmissionPlan = z.infer<typeof submissionPlanSchema>;
 

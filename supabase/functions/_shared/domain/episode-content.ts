@@ -34,8 +34,12 @@ export interface BlogPost {
   wordpress: { postId: number; link: string | null; status: 'draft' | 'publish' } | null;
 }
 
-/** A part of the content engine that can be missing on its own. */
-export type ContentStage = 'transcript' | 'captions' | 'show notes' | 'blog post' | 'wordpress';
+/**
+ * A part of the content engine that can be missing on its own; `writing`: the configured writing
+ * engine could not write, and the offline one wrote the texts instead (the reason says why).
+ */
+export const CONTENT_STAGES = ['transcript', 'captions', 'show notes', 'blog post', 'wordpress', 'writing'] as const;
+export type ContentStage = (typeof CONTENT_STAGES)[number];
 
 export interface EpisodeContent {
   transcript: {
@@ -49,6 +53,8 @@ export interface EpisodeContent {
     text: string;
   } | null;
   showNotes: ShowNotes | null;
+  /** Titles the writing engine suggests, best first (the first is the episode's until the subscriber gives one). */
+  titleSuggestions?: string[];
   blogPost: BlogPost | null;
   /** What was not made, and why, in words for the subscriber. */
   problems: { stage: ContentStage; reason: string }[];
@@ -64,10 +70,12 @@ export interface EpisodeContentAnswer {
 
 const timed = { start: z.number(), time: z.string() };
 
+export const quoteSchema: z.ZodMiniType<Quote> = z.object({ ...timed, text: z.string() });
+
 export const showNotesSchema: z.ZodMiniType<ShowNotes> = z.object({
   summary: z.string(),
   chapters: z.array(z.object({ ...timed, title: z.string(), firstSentence: z.number(), endSentence: z.number() })),
-  quotes: z.array(z.object({ ...timed, text: z.string() })),
+  quotes: z.array(quoteSchema),
   keywords: z.array(z.string()),
 });
 
@@ -89,10 +97,11 @@ export const episodeContentSchema: z.ZodMiniType<EpisodeContent> = z.object({
     }),
   ),
   showNotes: z.nullable(showNotesSchema),
+  titleSuggestions: z.optional(z.array(z.string())),
   blogPost: z.nullable(blogPostSchema),
   problems: z.array(
     z.object({
-      stage: z.enum(['transcript', 'captions', 'show notes', 'blog post', 'wordpress']),
+      stage: z.enum(CONTENT_STAGES),
       reason: z.string(),
     }),
   ),

@@ -11,8 +11,8 @@ import { episodeReviewSchema, type EpisodeReview } from './review.ts';
 export const SCHEDULED_POST_STATUSES = ['held', 'scheduled', 'posted', 'failed', 'canceled'] as const;
 export type ScheduledPostStatus = (typeof SCHEDULED_POST_STATUSES)[number];
 
-/** A clip on one platform, or the episode's blog post on WordPress (an article). */
-export const SCHEDULED_POST_KINDS = ['clip', 'article'] as const;
+/** A clip on one platform, the episode's blog post on WordPress (an article), or the full episode on YouTube. */
+export const SCHEDULED_POST_KINDS = ['clip', 'article', 'episode'] as const;
 export type ScheduledPostKind = (typeof SCHEDULED_POST_KINDS)[number];
 
 /** One post, as the calendar shows it. */
@@ -20,7 +20,7 @@ export interface ScheduledPost {
   id: string;
   provider: ProviderId;
   kind: ScheduledPostKind;
-  /** The clip (public.episode_clips), its title and its file's name; null for the blog post. */
+  /** The clip (public.episode_clips), its title and its file's name; null for the blog post and the full episode. */
   clipId: string | null;
   clipTitle: string | null;
   clipName: string | null;

@@ -168,7 +168,10 @@ export interface EpisodeStats {
   thisMonth: number;
   total: number;
   currentCount: number;
+  /** This month's allowance: the plan's episodes plus the extras bought for this month (null: unlimited). */
   limit: number | null;
+  /** Extra episodes bought for this month (the largest plan's 'one more episode'); in `limit` already. */
+  extraEpisodes?: number;
   subscriptionTier: string;
   canSubmit: boolean;
   blockReason: BlockReason | null;
@@ -196,6 +199,7 @@ export const episodeStatsSchema: z.ZodMiniType<EpisodeStats> = z.object({
   total: z.number(),
   currentCount: z.number(),
   limit: z.nullable(z.number()),
+  extraEpisodes: z.optional(z.number()),
   subscriptionTier: z.string(),
   canSubmit: z.boolean(),
   blockReason: z.nullable(z.enum(blockReasons)),

@@ -2,6 +2,17 @@
 export const PLAN_TIERS = ['starter', 'growth', 'scale'] as const;
 type PlanTier = (typeof PLAN_TIERS)[number];
 
+/** The largest plan: nothing to upgrade to, so it buys one more episode instead (issue 43, item 4). */
+export const HIGHEST_PLAN_TIER: PlanTier = PLAN_TIERS[PLAN_TIERS.length - 1];
+
+export const isHighestPlan = (tier: string | null | undefined) => tier === HIGHEST_PLAN_TIER;
+
+/** The Checkout session's metadata `purpose` of an extra episode (the webhook records only these). */
+export const EXTRA_EPISODE_PURPOSE = 'extra_episode';
+
+/** Where Checkout sends the browser after buying an extra episode: the dashboard with this marker. */
+export const EXTRA_EPISODE_RETURN_PARAM = 'extra_episode';
+
 /**
  * Where the billing portal sends the browser after a plan change: the dashboard with the tier it
  * changed from, so the app knows what to wait for.

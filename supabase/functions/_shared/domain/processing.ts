@@ -31,6 +31,19 @@ export const processingStateShape = {
 /** A processing state as the SPA reads it from `/api` answers. */
 export const processingStateSchema: z.ZodMiniType<ProcessingState> = z.object(processingStateShape);
 
+/** What to do about a failure that trying again cannot mend (the retry's refusal says the same). */
+export const PERMANENT_FAILURE_ADVICE = 'Submit it again with a corrected file or start and end times.';
+
+/** Whether Retry can help: a failed state that is not permanent. */
+export function canRetry(state: ProcessingState): boolean {
+  return state.status === 'failed' && !state.failurePermanent;
+}
+
+/** 'rendering (40%)': the stage and progress of a state in progress, after a 'Processing' label. */
+export function processingDetail(state: Pick<ProcessingState, 'stage' | 'progress'>): string {
+  return `${state.stage ?? 'starting'} (${state.progress}%)`;
+}
+
 /** The words for a processing state, one place for the dashboard and the admin console. */
 const processingWords = {
   queued: 'Queued',
@@ -38,7 +51,7 @@ const processingWords = {
   delivered: 'Delivered',
   failed: 'Failed',
   /** 'Processing: rendering (40%)'. */
-  inProgress: (stage: string | null, progress: number) => `Processing: ${stage ?? 'starting'} (${progress}%)`,
+  inProgress: (stage: string | null, progress: number) => `Processing: ${processingDetail({ stage, progress })}`,
   /** 'Failed: <reason>'. */
   failedBecause: (reason: string | null) => (reason ? `Failed: ${reason}` : 'Failed'),
 } as const;

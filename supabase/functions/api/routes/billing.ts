@@ -11,6 +11,7 @@ import { HttpError, parseJsonBody } from '../../_shared/http-error.ts';
 import { requireCaller, type Caller } from '../../_shared/session.ts';
 import { userClient } from '../../_shared/supabase-clients.ts';
 import { isLiveSubscription, priceIdsByTier, stripeClient } from '../../_shared/stripe.ts';
+import { extraEpisodeCheckout, extraEpisodePrice, type BillingRow } from '../billing/extra-episode.ts';
 import { planChangeConfiguration } from '../billing/portal-configuration.ts';
 
 const siteUrl = () => settings().siteUrl;
@@ -173,4 +174,21 @@ billingRoutes.post('/create-plan-change-session', async (c) => {
           },
   });
   return c.json({ url: portal.url });
+});
+
+/**
+ * POST /api/create-extra-episode-checkout: on the largest plan, Checkout (payment mode) for one
+ * more episode this month; answers {checkoutUrl}. 409 without an active largest plan.
+ */
+billingRoutes.post('/create-extra-episode-checkout', async (c) => {
+  const caller = await requireCaller(c);
+  const { data: row, error } = await userClient(caller.accessToken)
+    .from('subscriptions')
+    .select('stripe_customer_id, status, tier')
+    .eq('user_id', caller.userId)
+    .maybeSingle<BillingRow>();
+  if (error) throw databaseError(error, 'Could not read billing data');
+  const price = extraEpisodePrice(row);
+  const customer = row?.stripe_customer_id ?? (await customerFor(caller));
+  return c.json({ checkoutUrl: await extraEpisodeCheckout(stripeClient(), caller, customer, price) });
 });

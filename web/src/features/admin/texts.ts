@@ -1,6 +1,6 @@
 // Every text of the admin resubmission console (spec sections 2, 5 and 8).
 import { adminResubmitMessages } from '@domain/admin-resubmit';
-import { describeProcessing } from '@domain/processing';
+import { describeProcessing, processingDetail, type ProcessingState } from '@domain/processing';
 
 export const texts = {
   title: 'Episode Resubmission Admin',
@@ -23,8 +23,11 @@ export const texts = {
     skipped: 'skipped (built-in processing took it)',
   } as Record<string, string>,
   processingLabel: 'Processing',
-  /** The built-in worker's state of a log: 'Delivered', 'Failed: <reason>', ... */
-  processing: describeProcessing,
+  /**
+   * The built-in worker's state of a log after the 'Processing' label: 'Delivered', 'Failed:
+   * <reason>', 'uploading to Google Drive (80%)' (the label says Processing once).
+   */
+  processing: (state: ProcessingState) => (state.status === 'processing' ? processingDetail(state) : describeProcessing(state)),
   noProcessing: 'none (webhook automation)',
   noDelivery: 'none',
   attempts: (n: number) => `${n} attempt${n === 1 ? '' : 's'}`,

@@ -21,6 +21,13 @@ export const texts = {
   checkoutFailed: 'Failed to start checkout process. Please try again.',
   portalFailed: 'Failed to access billing portal. Please try again.',
   upgradePlan: 'Upgrade plan',
+  /** The largest plan's way past the monthly limit (issue 43, item 4). */
+  buyExtraEpisode: 'Buy one more episode this month',
+  extraEpisodeFailedTitle: 'Could not start the purchase',
+  contactSales: 'Contact sales for Enterprise',
+  enterpriseSubject: 'Castloop Enterprise',
+  extraEpisodeReady: 'Payment received: you can submit one more episode this month.',
+  extraEpisodePending: 'Payment received. Your extra episode appears in a moment: reload the page if it does not.',
   planChanged: (plan: string) => `Your plan is now the ${plan}.`,
   planChangeScheduled: (plan: string, day: string) => `Your plan changes to the ${plan} on ${day}.`,
   included: 'Included',

@@ -1,4 +1,4 @@
-import { describeProcessing } from '@domain/processing';
+import { describeProcessing, PERMANENT_FAILURE_ADVICE } from '@domain/processing';
 
 export const doneTexts = {
   title: 'Thanks for Submitting!',
@@ -23,6 +23,8 @@ export const gatingTexts = {
     hosting_setup:
       'Your podcast hosting is being configured and will be ready within one business day. Episode submissions will be enabled once setup is complete.',
     monthly_limit: 'Monthly episode submission limit reached. Please upgrade your plan to submit more episodes.',
+    /** On the largest plan there is no upgrade (issue 43, item 4). */
+    monthlyLimitHighestPlan: 'Monthly episode submission limit reached. Buy one more episode for this month, or contact sales about Enterprise.',
     none: 'Episode submission is currently unavailable. Please try again later.',
   },
   /** The orange box on the dashboard's Submit New Episode panel. */
@@ -30,6 +32,8 @@ export const gatingTexts = {
     title: 'Episode submission unavailable',
     monthlyLimit: (limit: number) => `Monthly limit reached. Your plan allows ${limit} episode(s) per month.`,
     monthlyLimitHint: 'Upgrade your plan or wait until next month to submit more episodes.',
+    monthlyLimitHintHighestPlan: 'You are on our largest plan: buy one more episode for this month, contact sales about Enterprise, or wait until next month.',
+    extraEpisodes: (n: number) => `This month also has ${n} extra episode(s) you bought.`,
     /** When hosting setup began: 'Hosting setup started 2 days ago.' */
     hostingStarted: (ago: string) => `Hosting setup started ${ago}.`,
   },
@@ -60,6 +64,8 @@ export const episodeTexts = {
   retried: (title: string) => `${title} is back in the processing queue. It counts toward this month's episodes.`,
   retryFailedTitle: 'Retry Failed',
   retryFailed: 'Could not retry the episode',
+  /** Instead of Retry, for a failure that trying again cannot mend. */
+  permanentFailureAdvice: PERMANENT_FAILURE_ADVICE,
 
   dialogTitle: 'Submit New Episode',
   close: 'Close',
@@ -78,6 +84,11 @@ export const episodeTexts = {
   interruptedTitle: 'Interrupted uploads',
   interruptedHint: 'Choose the same file again to resume where it stopped.',
   dismissInterrupted: 'Dismiss interrupted uploads',
+  /** The dashboard's notice while the dialog is closed, after a reload interrupted uploads. */
+  resumingNotice: (names: string[]) => `Your upload of ${names.join(', ')} was interrupted by the reload and is continuing where it stopped.`,
+  waitingNotice: (names: string[]) =>
+    `Your upload of ${names.join(', ')} was interrupted. Open Submit New Episode and choose the same file again to resume it.`,
+  showUploads: 'Show uploads',
   dropZone: 'Drag and drop MP4 files here, or choose them below.',
   dropNow: 'Drop the files to upload them.',
   resuming: 'Resuming: continuing where this upload stopped.',
@@ -176,7 +187,8 @@ export const episodePageTexts = {
   contentLoadFailed: 'Could not load the transcript and show notes',
   contentPending: 'The transcript, show notes and blog post appear here once the episode is processed.',
   contentNone: 'Nothing was made from this episode\'s words.',
-  notMade: 'Not made',
+  /** A problem's badge: what is missing, or for the writing engine, that the texts were written offline instead. */
+  problemBadge: (stage: string) => (stage === 'writing' ? 'Written offline' : `Not made: ${stage}`),
   summaryTitle: 'Summary',
   chaptersTitle: 'Chapters',
   quotesTitle: 'Key quotes',
@@ -327,6 +339,7 @@ export const reviewTexts = {
 
   calendarZone: (zone: string) => `Times are in your podcast's time zone (${zone}).`,
   blogPostGroup: 'Blog post',
+  fullEpisodeGroup: 'Full episode on YouTube',
   heldStatus: 'Waiting for review',
   goingOut: 'Going out now',
   platformsSummary: (n: number) => `${n} platform(s)`,

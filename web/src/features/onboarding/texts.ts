@@ -14,6 +14,7 @@ export const texts = {
     introTitle: 'Platform Introduction',
     introBody: 'A short tour of how Castloop turns your episodes into clips, posts and show notes.',
     introVideoTitle: 'Platform Introduction video',
+    introCaptions: 'English captions',
     profileTitle: 'Complete Your Profile',
     profileBody: 'Tell us about your podcast and your brand. Required fields are marked with *.',
   },

@@ -56,7 +56,8 @@ export default function HostingPage() {
   return (
     <main className="mx-auto flex max-w-5xl flex-col gap-6 px-4 py-8">
       <div className="flex flex-col gap-3">
-        <AdminNav />
+        {/* The admin pages' tabs only for whom the server let in: not beside Access Denied. */}
+        {setups.isSuccess && <AdminNav />}
         <h1 className="text-3xl font-bold">{t.title}</h1>
         <p>{t.subtitle}</p>
       </div>

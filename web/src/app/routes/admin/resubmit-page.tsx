@@ -30,7 +30,8 @@ export default function ResubmitPage() {
   return (
     <main className="mx-auto flex max-w-7xl flex-col gap-6 px-4 py-8">
       <div>
-        <AdminNav />
+        {/* The admin pages' tabs only for whom the server let in: not beside Access Denied. */}
+        {logs.isSuccess && <AdminNav />}
         <h1 className="mt-3 text-3xl font-bold">{texts.title}</h1>
         <p className="mt-1">{texts.subtitle}</p>
       </div>

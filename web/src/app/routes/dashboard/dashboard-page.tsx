@@ -3,7 +3,7 @@
 import { useEffect } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { ScheduledPlanChangeNotice } from '@/features/billing/components/scheduled-plan-change-notice';
-import { UpgradePlanButton } from '@/features/billing/components/upgrade-plan-button';
+import { MonthlyLimitActions } from '@/features/billing/components/monthly-limit-actions';
 import { ConnectionsPanel } from '@/features/connections/components/connections-panel';
 import { useEpisodesInProgress } from '@/features/episodes/api/get-episodes';
 import { SubmitEpisodePanel } from '@/features/episodes/components/submit-episode-panel';
@@ -16,6 +16,7 @@ import { delays } from '@/lib/delays';
 import { notify } from '@/lib/toast';
 import { QuickActions } from './quick-actions';
 import { dashboardTexts as t } from './texts';
+import { useExtraEpisodeReturn } from './use-extra-episode-return';
 import { usePlanChangeReturn } from './use-plan-change-return';
 
 export default function DashboardPage() {
@@ -23,6 +24,7 @@ export default function DashboardPage() {
   const navigate = useNavigate();
   const episodesInProgress = useEpisodesInProgress();
   usePlanChangeReturn();
+  useExtraEpisodeReturn();
 
   // A logged-out visit: 'Unauthorized', then / after 500 ms (spec section 2).
   useEffect(() => {
@@ -43,7 +45,7 @@ export default function DashboardPage() {
       <ScheduledPlanChangeNotice />
       <SummaryCards />
       <ConnectionsPanel episodesInProgress={episodesInProgress} />
-      <SubmitEpisodePanel userId={account.id} upgradeAction={<UpgradePlanButton />} />
+      <SubmitEpisodePanel userId={account.id} upgradeAction={<MonthlyLimitActions />} />
       <PodcastFeedPanel />
       <ProfileCard />
       <QuickActions />

@@ -169,6 +169,15 @@ describe('the episode page', () => {
     await screen.findByText('Episode queued again');
   });
 
+  it('offers no Retry for a failure that trying again cannot mend, and says what to do instead', async () => {
+    network.request.mockResolvedValue(episode({ status: 'failed', failurePermanent: true, failureReason: 'episode.mp4 has no video stream' }));
+    renderPage();
+    const alert = await screen.findByRole('alert');
+    expect(within(alert).getByText('episode.mp4 has no video stream')).toBeTruthy();
+    expect(within(alert).getByText('Submit it again with a corrected file or start and end times.')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Retry' })).toBeNull();
+  });
+
   it('says so for an episode that is not there', async () => {
     const { ApiError } = await import('@/lib/api-client');
     network.request.mockRejectedValue(new ApiError(404, '404: Episode not found'));

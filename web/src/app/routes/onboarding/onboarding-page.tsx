@@ -3,7 +3,7 @@
 // app's access gate before this renders.
 import { FullPageSpinner } from '@/components/spinner';
 import { useCurrentAccount } from '@/lib/current-account';
-import { communityUrl, introVideoUrl } from '@/lib/external-links';
+import { communityUrl, introVideoFile, introVideoUrl } from '@/lib/external-links';
 import type { ReactNode } from 'react';
 import { Panel } from '@/components/panel';
 import { useProfileRecord } from '@/lib/profile-record';
@@ -53,11 +53,16 @@ export default function OnboardingPage() {
         </Card>
         <Card title={t.introTitle}>
           <p>{t.introBody}</p>
-          {introVideoUrl && (
-            <div className="aspect-video w-full overflow-hidden rounded-box bg-base-200">
+          <div className="aspect-video w-full overflow-hidden rounded-box bg-base-200">
+            {introVideoUrl ? (
               <iframe className="h-full w-full" src={introVideoUrl} title={t.introVideoTitle} allow="encrypted-media; picture-in-picture" allowFullScreen loading="lazy" />
-            </div>
-          )}
+            ) : (
+              // The video the app ships, with its narration as captions (shown by default).
+              <video className="h-full w-full" controls preload="metadata" aria-label={t.introVideoTitle} src={introVideoFile.video}>
+                <track kind="captions" src={introVideoFile.captions} srcLang="en" label={t.introCaptions} default />
+              </video>
+            )}
+          </div>
         </Card>
       </div>
       <Card title={t.profileTitle}>

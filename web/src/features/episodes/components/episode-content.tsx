@@ -109,7 +109,7 @@ export function EpisodeContentPanel({ episodeId, processing, transcriptEditor }:
               {made.problems.map((problem) => (
                 <li key={problem.stage} className="break-words">
                   <span className="badge badge-warning mr-2">
-                    {t.notMade}: {problem.stage}
+                    {t.problemBadge(problem.stage)}
                   </span>
                   {problem.reason}
                 </li>

@@ -1,6 +1,8 @@
 // The episode page's status: the worker's stage and progress while it works (the page polls),
-// the reason and a retry after a failure, and the Drive folder once there is one.
+// the reason and a retry after a failure (advice instead when trying again cannot help), and the
+// Drive folder once there is one.
 import type { EpisodeDetail } from '@domain/episode-page';
+import { canRetry } from '@domain/processing';
 import { errorMessage } from '@/lib/api-client';
 import { notify } from '@/lib/toast';
 import { Panel } from '@/components/panel';
@@ -38,9 +40,13 @@ export function EpisodeStatus({ episode }: { episode: EpisodeDetail }) {
           {processing.status === 'failed' && (
             <div role="alert" className="alert alert-error flex flex-col items-start gap-2 sm:flex-row sm:items-center">
               <p className="break-words">{processing.failureReason ?? t.failedTitle}</p>
-              <button type="button" className="btn btn-sm" onClick={onRetry} disabled={retry.isPending}>
-                {retry.isPending ? t.retrying : t.retry}
-              </button>
+              {canRetry(processing) ? (
+                <button type="button" className="btn btn-sm" onClick={onRetry} disabled={retry.isPending}>
+                  {retry.isPending ? t.retrying : t.retry}
+                </button>
+              ) : (
+                <p className="break-words font-medium">{episodeTexts.permanentFailureAdvice}</p>
+              )}
             </div>
           )}
           {processing.driveFolderUrl && (

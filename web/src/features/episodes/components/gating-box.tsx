@@ -1,5 +1,6 @@
 // The orange box on the Submit New Episode panel when submission is blocked.
 import type { EpisodeStats } from '@domain/episodes';
+import { isHighestPlan } from '@domain/plans';
 import { timeAgo } from '@domain/relative-time';
 import type { ReactNode } from 'react';
 import { gatingTexts as t } from '../texts';
@@ -9,9 +10,15 @@ import { gateOf } from './gating';
 export function GatingBox({ stats, upgradeAction }: { stats: EpisodeStats; upgradeAction?: ReactNode }) {
   const gate = gateOf(stats);
   if (!gate) return null;
+  const extra = stats.extraEpisodes ?? 0;
   const lines =
     gate === 'monthly_limit'
-      ? [t.box.monthlyLimit(stats.limit ?? 0), t.box.monthlyLimitHint]
+      ? [
+          // The plan's own allowance, then what was bought on top of it for this month.
+          t.box.monthlyLimit((stats.limit ?? 0) - extra),
+          ...(extra > 0 ? [t.box.extraEpisodes(extra)] : []),
+          isHighestPlan(stats.subscriptionTier) ? t.box.monthlyLimitHintHighestPlan : t.box.monthlyLimitHint,
+        ]
       : gate === 'hosting_setup'
         ? [t.banner.hosting_setup, ...(stats.hostingSetupStartedAt ? [t.box.hostingStarted(timeAgo(new Date(stats.hostingSetupStartedAt)))] : [])]
         : gate === 'none'

@@ -67,6 +67,21 @@ describe('Recent Episodes: processing', () => {
 });
 
 describe('Recent Episodes: Retry', () => {
+  it('offers no Retry for a failure that trying again cannot mend, and says what to do instead', async () => {
+    network.request.mockResolvedValue([
+      { ...episode('failed'), processing: { ...episode('failed').processing!, failureReason: 'The video has no video stream.', failurePermanent: true } },
+      { ...episode('failed'), id: 'e2', title: 'Show Two', processing: { ...episode('failed').processing!, failurePermanent: false } },
+    ] satisfies Episode[]);
+    renderList();
+    const row = (await screen.findByRole('link', { name: 'Show One' })).closest('li')!;
+    expect(within(row).getByText('Failed: The video has no video stream.')).toBeTruthy();
+    expect(within(row).getByText('Submit it again with a corrected file or start and end times.')).toBeTruthy();
+    expect(within(row).queryByRole('button')).toBeNull();
+    const retryable = (await screen.findByRole('link', { name: 'Show Two' })).closest('li')!;
+    expect(within(retryable).getByRole('button', { name: /Retry.*Show Two/ })).toBeTruthy();
+    expect(within(retryable).queryByText('Submit it again with a corrected file or start and end times.')).toBeNull();
+  });
+
   it('confirms the retry although a reload has already taken the button away', async () => {
     let committed = false;
     let answer: (value: unknown) => void = () => {};

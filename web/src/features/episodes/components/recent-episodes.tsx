@@ -1,7 +1,7 @@
 // The first three episodes, newest first, with "... ago" times and their processing state; a
-// failed one shows why and can be retried.
+// failed one shows why and can be retried, or says what to do when trying again cannot help.
 import { type Episode, RECENT_EPISODES_SHOWN } from '@domain/episodes';
-import type { ProcessingState } from '@domain/processing';
+import { canRetry, type ProcessingState } from '@domain/processing';
 import { timeAgo } from '@domain/relative-time';
 import { Link } from 'react-router-dom';
 import { errorMessage } from '@/lib/api-client';
@@ -76,7 +76,10 @@ export function RecentEpisodes() {
                 </span>
               </span>
               {episode.processing && <ProcessingLine title={episode.title} state={episode.processing} />}
-              {episode.processing?.status === 'failed' && <RetryButton episode={episode} retry={retry} />}
+              {episode.processing && canRetry(episode.processing) && <RetryButton episode={episode} retry={retry} />}
+              {episode.processing?.status === 'failed' && episode.processing.failurePermanent && (
+                <span className="text-sm break-words text-base-content/80">{t.permanentFailureAdvice}</span>
+              )}
             </li>
           ))}
         </ul>

@@ -11,6 +11,7 @@ import { notify } from '@/lib/toast';
 import { useApproveEpisode } from '../api/approve-episode';
 import { useChangeEpisodePosts } from '../api/change-episode-posts';
 import { reviewTexts as t } from '../texts';
+import { PostRows } from './post-rows';
 
 // Its form loads when asked for, not with the page.
 const PostponeAllDialog = lazy(() => import('./postpone-all-dialog'));
@@ -90,6 +91,7 @@ function BulkActions({ episode, waiting }: { episode: EpisodeDetail; waiting: nu
 export function ReviewStatus({ episode, processing }: { episode: EpisodeDetail; processing: EpisodeProcessingDetail }) {
   const { review } = processing;
   const waiting = processing.posts.filter((post) => post.status === 'held' || post.status === 'scheduled').length;
+  const fullEpisode = processing.posts.filter((post) => post.kind === 'episode');
   return (
     <Panel titleId="review-title" title={t.title}>
       <StatusLine processing={processing} />
@@ -105,6 +107,12 @@ export function ReviewStatus({ episode, processing }: { episode: EpisodeDetail; 
         </p>
       )}
       {review.edits.failure && <p className="text-sm break-words text-red-700">{t.editFailed(review.edits.failure)}</p>}
+      {fullEpisode.length > 0 && (
+        <div className="flex flex-col gap-1">
+          <h3 className="font-semibold">{t.fullEpisodeGroup}</h3>
+          <PostRows episodeId={episode.id} label={t.fullEpisodeGroup} posts={fullEpisode} timeZone={review.timeZone} />
+        </div>
+      )}
       <BulkActions episode={episode} waiting={waiting} />
     </Panel>
   );

@@ -11,6 +11,7 @@ import { Toaster } from 'react-hot-toast';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createQueryClient } from '@/lib/query-client';
 import { readRemembered, writeRemembered } from '../upload/remembered';
+import { GatingBox } from './gating-box';
 import SubmitEpisodeDialog from './submit-episode-dialog';
 
 vi.mock('@/lib/supabase', () => ({ currentAccessToken: async () => 'token', authClient: vi.fn(), database: vi.fn() }));
@@ -128,6 +129,29 @@ describe('gating by block reason', () => {
     screen.getByText(banner);
     expect((screen.getByRole('button', { name: label }) as HTMLButtonElement).disabled).toBe(true);
     expect(screen.queryByRole('button', { name: 'Submit Episode' })).toBeNull();
+  });
+});
+
+describe('the monthly limit on the largest plan (issue 43, item 4)', () => {
+  const atLimit = { ...openStats, subscriptionTier: 'scale', limit: 4, thisMonth: 4, currentCount: 4, canSubmit: false, blockReason: 'monthly_limit' } as const;
+
+  it('offers no upgrade: one more episode this month, or sales for Enterprise', () => {
+    render(
+      <QueryClientProvider client={createQueryClient()}>
+        <SubmitEpisodeDialog userId={userId} stats={atLimit} open onClose={() => {}} />
+        <GatingBox stats={atLimit} />
+      </QueryClientProvider>,
+    );
+    screen.getByText('Monthly episode submission limit reached. Buy one more episode for this month, or contact sales about Enterprise.');
+    screen.getByText('Monthly limit reached. Your plan allows 4 episode(s) per month.');
+    screen.getByText('You are on our largest plan: buy one more episode for this month, contact sales about Enterprise, or wait until next month.');
+    expect(screen.queryByText(/upgrade your plan/i)).toBeNull();
+  });
+
+  it("counts the plan's episodes apart from the extras bought for the month", () => {
+    render(<GatingBox stats={{ ...atLimit, limit: 5, thisMonth: 5, currentCount: 5, extraEpisodes: 1 }} />);
+    screen.getByText('Monthly limit reached. Your plan allows 4 episode(s) per month.');
+    screen.getByText('This month also has 1 extra episode(s) you bought.');
   });
 });
 

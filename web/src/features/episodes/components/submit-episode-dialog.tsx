@@ -1,13 +1,15 @@
 // The Submit New Episode dialog (spec sections 2, 4, 5 and 8): resumable uploads of up to 10
 // MP4 files, the options form, and the submit button labelled by the gating.
 import { defaultEpisodeOptions, type EpisodeStats, submissionOf, submitFormSchemaFor, type SubmitForm } from '@domain/episodes';
-import { type ReactNode } from 'react';
+import { isHighestPlan } from '@domain/plans';
+import { type ReactNode, useEffect } from 'react';
 import { Form, useZodForm } from '@/components/form';
 import { Modal } from '@/components/modal';
 import { errorMessage } from '@/lib/api-client';
 import { notify } from '@/lib/toast';
 import { useSubmitEpisode } from '../api/submit-episode';
 import { episodeTexts as t, gatingTexts as g } from '../texts';
+import type { BackgroundUploads } from '../upload/remembered';
 import { useEpisodeUploads } from '../upload/use-episode-uploads';
 import { EpisodeFilesFieldset } from './episode-files-fieldset';
 import { EpisodeOptionsFieldset } from './episode-options-fieldset';
@@ -22,10 +24,20 @@ interface Props {
   onClose: () => void;
   /** Offered with the monthly limit banner. */
   upgradeAction?: ReactNode;
+  /** Told what its uploads a reload interrupted are doing, for the panel's notice while it is closed. */
+  onBackgroundUploads?: (state: BackgroundUploads) => void;
 }
 
-export default function SubmitEpisodeDialog({ userId, stats, open, onClose, upgradeAction }: Props) {
+export default function SubmitEpisodeDialog({ userId, stats, open, onClose, upgradeAction, onBackgroundUploads }: Props) {
   const uploads = useEpisodeUploads(userId);
+  const resuming = uploads.items.filter((item) => item.status === 'uploading' && item.resumed).map((item) => item.name);
+  const waiting = uploads.interrupted.map((entry) => entry.name);
+  // One key for both lists: the panel hears of a change, not of every render.
+  const backgroundKey = JSON.stringify([resuming, waiting]);
+  useEffect(() => {
+    const [nowResuming, nowWaiting] = JSON.parse(backgroundKey) as [string[], string[]];
+    onBackgroundUploads?.({ resuming: nowResuming, waiting: nowWaiting });
+  }, [backgroundKey, onBackgroundUploads]);
   const submit = useSubmitEpisode();
   const gate = gateOf(stats);
   // The trim times are checked against the uploaded videos' length (when their headers say it)
@@ -67,7 +79,7 @@ export default function SubmitEpisodeDialog({ userId, stats, open, onClose, upgr
     >
       {gate && (
         <div role="alert" className="alert alert-warning">
-          <span>{g.banner[gate]}</span>
+          <span>{gate === 'monthly_limit' && isHighestPlan(stats.subscriptionTier) ? g.banner.monthlyLimitHighestPlan : g.banner[gate]}</span>
           {gate === 'monthly_limit' && upgradeAction}
         </div>
       )}

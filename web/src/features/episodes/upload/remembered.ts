@@ -24,3 +24,15 @@ export function writeRemembered(userId: string, remembered: Remembered): void {
 
 /** Whether a reload left unfinished uploads to continue. */
 export const hasInterruptedUploads = (userId: string) => readRemembered(userId).interrupted.length > 0;
+
+/** What goes on with uploads while the dialog is closed: names resuming by themselves, names waiting for their file. */
+export interface BackgroundUploads {
+  resuming: string[];
+  waiting: string[];
+}
+
+/** Before the dialog says more: every unfinished upload a reload left waits. */
+export const backgroundUploadsAfterReload = (userId: string): BackgroundUploads => ({
+  resuming: [],
+  waiting: readRemembered(userId).interrupted.map((entry) => entry.name),
+});

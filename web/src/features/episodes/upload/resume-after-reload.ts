@@ -26,7 +26,7 @@ export function useResumeAfterReload(userId: string, heldPrefix: string, begin: 
         waiting.flatMap((entry) => {
           const file = entry.key ? files.get(entry.key) : undefined;
           if (!entry.key || !file || file.name !== entry.name || file.size !== entry.size) return [];
-          const item: UploadItem = { id: entry.key.slice(heldPrefix.length), name: file.name, size: file.size, status: 'uploading', bytesUploaded: 0, path: null, error: null };
+          const item: UploadItem = { id: entry.key.slice(heldPrefix.length), name: file.name, size: file.size, status: 'uploading', bytesUploaded: 0, path: null, error: null, resumed: true };
           return [{ item, file }];
         }),
       );

@@ -147,7 +147,8 @@ export function ConfigurationForm({ mode, account, record, onSaved }: Configurat
       <ClipsSection number={next()} inputs={inputs} />
 
       <div className="flex flex-wrap items-center justify-between gap-3 border-t border-base-300 pt-4">
-        <button type="button" className="btn btn-ghost" onClick={askRefresh}>
+        {/* Outlined, so it reads as a button beside the primary one (a ghost button looked like text). */}
+        <button type="button" className="btn btn-outline" onClick={askRefresh}>
           {t.refresh}
         </button>
         {missing.length > 0 && <p className="text-sm text-red-700">{t.missing(missing.length)}</p>}

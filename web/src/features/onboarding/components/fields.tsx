@@ -29,7 +29,15 @@ export function ColorField({ label, value, error, onChange, onBlur }: ColorField
   const valid = isHexColor(value);
   return (
     <LabelledField id={id} label={label} error={error}>
-      <div className="relative flex items-center gap-2">
+      {/* Escape closes the popover from the swatch button as from inside it (the popover is not modal). */}
+      <div
+        className="relative flex items-center gap-2"
+        onKeyDown={(event) => {
+          if (event.key !== 'Escape' || !open) return;
+          event.stopPropagation();
+          close();
+        }}
+      >
         <button
           ref={toggle}
           type="button"
@@ -55,11 +63,6 @@ export function ColorField({ label, value, error, onChange, onBlur }: ColorField
           <div
             role="dialog"
             aria-label={label.replace(/\s*\*$/, '')}
-            onKeyDown={(event) => {
-              if (event.key !== 'Escape') return;
-              event.stopPropagation();
-              close();
-            }}
             className="absolute left-0 top-full z-20 mt-2 flex items-center gap-2 rounded-box border border-base-300 bg-base-100 p-3 shadow-lg"
           >
             <input

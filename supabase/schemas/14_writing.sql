@@ -1,0 +1,56 @@
+-- The writing engine's usage (20261128150000_writing_engine.sql): tokens and cost per episode.
+-- private.processing_job (08_processing.sql) carries the podcast details the engine writes from.
+-- The writing engine (issue 42, items 1 and 2; docs/decisions.md "The writing engine").
+--
+-- private.processing_job answers the profile's podcast details too (its title, description,
+-- author and keywords), which the writing engine writes with and the transcription engine that
+-- can take a vocabulary hears the names with. Otherwise as in 20261128110100_processing_state.sql.
+--
+-- private.writing_usage: what each episode's writing cost, one row per time the worker wrote an
+-- episode's texts (a retried submission writes again): the engine, its requests, the tokens it
+-- used and their price from the worker's settings, and whether the offline engine had to take
+-- over. Server-only: operators read it with SQL (docs/operations.md).
+
+
+revoke execute on function private.processing_job(uuid) from public, anon, authenticated;
+grant execute on function private.processing_job(uuid) to service_role;
+
+create table private.writing_usage (
+  id uuid primary key default gen_random_uuid(),
+  episode_processing_id uuid not null references public.episode_processing (id) on delete cascade,
+  -- `extractive`, or `openai <model>`.
+  engine text not null check (char_length(engine) between 1 and 200),
+  requests integer not null check (requests >= 0),
+  prompt_tokens integer not null check (prompt_tokens >= 0),
+  completion_tokens integer not null check (completion_tokens >= 0),
+  -- US dollars, at the worker's configured prices per million tokens.
+  cost_usd numeric(12, 6) not null check (cost_usd >= 0),
+  -- The configured engine could not answer and the offline one wrote the texts.
+  fell_back boolean not null,
+  created_at timestamptz not null default now()
+);
+create index writing_usage_episode_processing_id_idx on private.writing_usage (episode_processing_id);
+alter table private.writing_usage enable row level security;
+revoke all on table private.writing_usage from public, anon, authenticated, service_role;
+
+-- One writing of an episode's texts: {engine, requests, promptTokens, completionTokens, costUsd, fellBack}.
+create function private.record_writing_usage(p_processing_id uuid, p_usage jsonb)
+returns void
+language plpgsql
+set search_path = ''
+as $$
+begin
+  if jsonb_typeof(p_usage) is distinct from 'object' or jsonb_typeof(p_usage -> 'engine') is distinct from 'string'
+     or jsonb_typeof(p_usage -> 'requests') is distinct from 'number' or jsonb_typeof(p_usage -> 'promptTokens') is distinct from 'number'
+     or jsonb_typeof(p_usage -> 'completionTokens') is distinct from 'number' or jsonb_typeof(p_usage -> 'costUsd') is distinct from 'number'
+     or jsonb_typeof(p_usage -> 'fellBack') is distinct from 'boolean' then
+    raise exception 'invalid_usage' using errcode = '22023',
+      detail = 'The usage needs engine, requests, promptTokens, completionTokens, costUsd and fellBack.';
+  end if;
+  insert into private.writing_usage (episode_processing_id, engine, requests, prompt_tokens, completion_tokens, cost_usd, fell_back)
+  values (p_processing_id, p_usage ->> 'engine', (p_usage ->> 'requests')::integer, (p_usage ->> 'promptTokens')::integer,
+          (p_usage ->> 'completionTokens')::integer, round((p_usage ->> 'costUsd')::numeric, 6), (p_usage ->> 'fellBack')::boolean);
+end
+$$;
+revoke execute on function private.record_writing_usage(uuid, jsonb) from public, anon, authenticated;
+grant execute on function private.record_writing_usage(uuid, jsonb) to service_role;
