@@ -28,7 +28,7 @@ const SMOKE: Record<string, Record<string, string>> = {
   'episode-upload-browser': { BENCH_UPLOAD_BYTES: String(16 * 1024 * 1024), BENCH_UPLOAD_LINK: '0' },
   processing: { BENCH_INPUT_SECONDS: '10', BENCH_INPUT_SIZE: '320x180' },
   'processing-1080p': { BENCH_INPUT_SECONDS: '8', BENCH_REPEATS: '1' },
-  'review-wait': { BENCH_WAIT_SECONDS: '20', BENCH_WAIT_WORKERS: '1' },
+  'review-wait': { BENCH_WAIT_SECONDS: '20', BENCH_WAIT_WORKERS: '1', BENCH_WRITING_REQUEST_SECONDS: '0' },
   'clip-edit': { BENCH_REPEATS: '1' },
   'processing-split': { BENCH_SPLIT_SECONDS: '12', BENCH_SEGMENT_SECONDS: '6' },
   transcription: {},

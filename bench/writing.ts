@@ -12,46 +12,25 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { runAlone, type Row } from './lib/rows.ts';
 import { benchStack } from './lib/stack.ts';
+import { writingDetail, writingStageTimer } from './lib/writing-stage.ts';
 
 const LENGTHS = (process.env.WRITING_BENCH_MINUTES ?? '10,60,180').split(',').map(Number);
 const SPEECH_READINGS = Number(process.env.WRITING_BENCH_SPEECH ?? 3);
 const ROUNDS = Number(process.env.BENCH_REPEATS ?? 2) + 1;
 
 async function stageRows(): Promise<Row[]> {
-  const { startChatSandbox } = await import('../tests/support/chat-sandbox.ts');
-  const { generatedTranscript } = await import('../tests/support/generated-transcript.ts');
-  const { SANDBOX_OPENAI_API_KEY } = await import('../local/sandbox/openai/index.ts');
-  const { writeEpisode } = await import('../worker/writing/stage.ts');
-  const { extractiveEngine } = await import('../worker/writing/extractive.ts');
-  const sandbox = await startChatSandbox();
+  const timer = await writingStageTimer();
   const rows: Row[] = [];
   try {
-    const settings = {
-      engine: 'openai' as const,
-      openai: { apiKey: SANDBOX_OPENAI_API_KEY, baseUrl: sandbox.baseUrl, model: 'gpt-4o-mini' },
-      contextTokens: 16_000,
-      timeoutSeconds: 120,
-      parallel: 4,
-      pricePerMillion: { input: 0.15, output: 0.6 },
-      promptsDir: null,
-    };
     for (const minutes of LENGTHS) {
-      const transcript = generatedTranscript(minutes, 6);
-      const clips = [0.2, 0.5, 0.8].map((share) => {
-        const first = Math.floor(transcript.sentences.length * share);
-        return { start: transcript.sentences[first].start, end: transcript.sentences[first + 5].end, sentences: { first, end: first + 6 } };
-      });
-      const input = { language: 'en', podcast: { title: 'Bench Show', description: null, author: null, keywords: null }, episode: { title: 'bench', titleConfirmed: false, guests: [] }, transcript, at: 0, clips };
-      for (const [name, engine] of [['sandbox writer', undefined], ['offline engine', extractiveEngine]] as const) {
-        const began = process.hrtime.bigint();
-        const { spend } = await writeEpisode({ ...settings, engine: engine ? 'extractive' : 'openai' }, input, new AbortController().signal, engine);
-        const seconds = Number(process.hrtime.bigint() - began) / 1e9;
-        console.log(`${name}, ${minutes} min: ${seconds.toFixed(2)} s (${spend.requests} requests, ${spend.promptTokens} prompt tokens)`);
-        rows.push({ bench: 'writing', figure: `writing stage per episode minute, ${name}, ${minutes} min`, value: (seconds * 1000) / minutes, unit: 'ms/min', detail: `${seconds.toFixed(2)} s; ${spend.requests} requests, ${spend.promptTokens + spend.completionTokens} tokens` });
+      for (const [name, engine] of [['sandbox writer', 'chat'], ['offline engine', 'offline']] as const) {
+        const run = await timer.time(minutes, engine);
+        console.log(`${name}, ${minutes} min: ${writingDetail(run)}`);
+        rows.push({ bench: 'writing', figure: `writing stage per episode minute, ${name}, ${minutes} min`, value: (run.seconds * 1000) / minutes, unit: 'ms/min', detail: writingDetail(run) });
       }
     }
   } finally {
-    await sandbox.stop();
+    await timer.stop();
   }
   return rows;
 }
