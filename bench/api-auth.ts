@@ -3,7 +3,7 @@
 // (issue: performance budgets): the same select through the gateway 0.9, the dashboard's RPCs
 // through the gateway 0.8, each `/api` function the dashboard calls 0.5. Sessions are ES256;
 // everything verifies them from Auth's JWKS without asking Auth.
-// Runs its own stack on CASTLOOP_TEST_PORT_BASE (default 27200) with its own data directory.
+// Runs its own stack on CASTLOOP_TEST_PORT_BASE (default: the first free from 27200) with a data directory of its own.
 //   npx tsx bench/api-auth.ts
 import { cannon, type CannonRequest } from './lib/cannon.ts';
 import { median, runAlone, type Row } from './lib/rows.ts';

@@ -2,7 +2,7 @@
 // episode to the receiver holding it when the worker runs right after, and deliveries per
 // second with two runners draining a backlog together (each delivered exactly once).
 // On hosted Supabase the worker runs every minute, so add up to 60 s to the latency.
-// Runs its own stack on CASTLOOP_TEST_PORT_BASE (default 27200) with its own data directory.
+// Runs its own stack on CASTLOOP_TEST_PORT_BASE (default: the first free from 27200) with a data directory of its own.
 //   npx tsx bench/episode-delivery.ts
 import fs from 'node:fs/promises';
 import pg from 'pg';

@@ -3,7 +3,7 @@
 // Goal: every read the dashboard makes (GET /api/episodes and /api/episodes/stats, and the
 // RPCs behind them) within 0.8x of its empty-database rate. The plain RLS-only select is shown
 // for comparison: it walks everyone's episodes by date.
-// Runs its own stack on CASTLOOP_TEST_PORT_BASE (default 27100) with its own data directory.
+// Runs its own stack on CASTLOOP_TEST_PORT_BASE (default: the first free from 27100) with a data directory of its own.
 //   npx tsx bench/episode-reads.ts
 import fs from 'node:fs/promises';
 import pg from 'pg';

@@ -11,7 +11,10 @@
 // each category's median run is reported, as Lighthouse's own docs advise for a score that
 // varies from run to run. LIGHTHOUSE_SCREENS (comma-separated paths as in `screens` below, e.g.
 // `/login,/episodes/:id`) measures only those; LIGHTHOUSE_REPORTS=<dir> keeps every run's JSON
-// report there (open it in the Lighthouse viewer to see what a score lost points on).
+// report there (open it in the Lighthouse viewer to see what a score lost points on);
+// LIGHTHOUSE_PROFILES=<dir> also loads each screen once more with the CPU slowed 4x (as the
+// simulation counts it) and keeps the main thread's CPU profile from the navigation to 3 s after
+// the load (a .cpuprofile: Chromium's DevTools opens it), to see which code the blocking time is.
 // Runs its own stack (with the built SPA) on CASTLOOP_TEST_PORT_BASE (default 27500).
 //   npx tsx bench/lighthouse.ts
 import { execFile } from 'node:child_process';
@@ -88,6 +91,30 @@ async function signedInProfile(webUrl: string, email: string, password: string, 
     await context.close();
   }
   return profile;
+}
+
+/** One first load of `url` in a copy of `profileDir`, the CPU slowed 4x, its main thread's CPU profile written to `file`. */
+async function cpuProfile(url: string, profileDir: string, file: string): Promise<void> {
+  const copy = mkdtempSync(path.join(os.tmpdir(), 'castloop-lh-cpu-'));
+  cpSync(profileDir, copy, { recursive: true });
+  const context = await chromium.launchPersistentContext(copy, { executablePath: chromiumPath, args: chromeFlags });
+  try {
+    const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Network.clearBrowserCache');
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+    await cdp.send('Profiler.start');
+    await page.goto(url, { waitUntil: 'load' });
+    await page.waitForTimeout(3000);
+    const { profile } = await cdp.send('Profiler.stop');
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, JSON.stringify(profile));
+  } finally {
+    await context.close();
+    rmSync(copy, { recursive: true, force: true });
+  }
 }
 
 export async function bench(): Promise<Row[]> {
@@ -181,6 +208,9 @@ export async function bench(): Promise<Row[]> {
         } finally {
           rmSync(copy, { recursive: true, force: true });
         }
+      }
+      if (process.env.LIGHTHOUSE_PROFILES) {
+        await cpuProfile(`${web}${screen.url}`, screen.profile, path.join(process.env.LIGHTHOUSE_PROFILES, `${screen.route.slice(1).replace(/\W+/g, '-')}.cpuprofile`));
       }
       const load = os.loadavg()[0].toFixed(1);
       for (const category of categories) {

@@ -9,7 +9,7 @@
 // 10x p50 (the p99 / p50 of every request together is reported too). Then 10 simultaneous TUS uploads of LOAD_UPLOAD_BYTES (default 200 MiB)
 // each, downloaded again and compared by sha256; budget: every byte intact.
 // Auth's per-address rate limits are off: here every client shares one address.
-// Runs its own stack on CASTLOOP_TEST_PORT_BASE (default 27600) with its own data directory.
+// Runs its own stack on CASTLOOP_TEST_PORT_BASE (default: the first free from 27600) with a data directory of its own.
 //   npx tsx bench/load.ts
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';

@@ -8,7 +8,7 @@
 // FEED_BENCH_POLL_SECONDS (default 120: more often than podcast apps poll) ask for. Also
 // reported: the feed's size and Cache-Control (what a CDN keeps), and one rebuild's time (a
 // rebuild follows a change, never a poll).
-// Runs its own stack on CASTLOOP_TEST_PORT_BASE (default 27700) with its own data directory.
+// Runs its own stack on CASTLOOP_TEST_PORT_BASE (default: the first free from 27700) with a data directory of its own.
 //   npx tsx bench/podcast-feed.ts
 import fs from 'node:fs/promises';
 import { cannonMix, type CannonResult } from './lib/cannon.ts';

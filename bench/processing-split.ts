@@ -8,40 +8,19 @@
 // By default the issue's episode, 10 minutes, in segments of 60 s (the worker's default): about
 // 35 minutes on a 2-core machine (four pools, one after another); shorter for a trial:
 //   BENCH_SPLIT_SECONDS=60 BENCH_SEGMENT_SECONDS=15 npx tsx bench/processing-split.ts
-// Runs its own stack on CASTLOOP_TEST_PORT_BASE (default 28200) with its own data directory.
-import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
+// Runs its own stack on CASTLOOP_TEST_PORT_BASE (default: the first free from 28200) with a data directory of its own.
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { runAlone, type Row } from './lib/rows.ts';
 import { camera1080p, driveSubscriber, processEpisodes } from './lib/processing-fixtures.ts';
+import { machine, type Machine } from './lib/machines.ts';
 import { processingBenchStack } from './lib/stack.ts';
 
 const inputSeconds = Number(process.env.BENCH_SPLIT_SECONDS ?? 600);
 const segmentSeconds = Number(process.env.BENCH_SEGMENT_SECONDS ?? 60);
 const machineCores = Number(process.env.BENCH_SPLIT_CORES ?? 0.5);
 const FPS = 30;
-const PERIOD_US = 100_000;
 const encodeEnv = { WORKER_X264_CRF: '21', WORKER_CLIP_HEIGHT: '1920' };
-
-/** A cgroup (v1 cpu + cpuacct) per worker: its quota, and the CPU seconds its processes used. */
-function machine(name: string) {
-  const cpu = `/sys/fs/cgroup/cpu/${name}`;
-  const acct = `/sys/fs/cgroup/cpuacct/${name}`;
-  for (const dir of [cpu, acct]) if (!existsSync(dir)) mkdirSync(dir);
-  writeFileSync(`${cpu}/cpu.cfs_period_us`, String(PERIOD_US));
-  writeFileSync(`${cpu}/cpu.cfs_quota_us`, String(Math.round(PERIOD_US * machineCores)));
-  writeFileSync(`${acct}/cpuacct.usage`, '0');
-  return {
-    /** Moves a process in; the processes it starts afterwards (ffmpeg) stay in. */
-    join(pid: number) {
-      writeFileSync(`${cpu}/cgroup.procs`, String(pid));
-      writeFileSync(`${acct}/cgroup.procs`, String(pid));
-    },
-    cpuSeconds: () => Number(readFileSync(`${acct}/cpuacct.usage`, 'utf8')) / 1e9,
-    remove() {
-      for (const dir of [cpu, acct]) rmdirSync(dir);
-    },
-  };
-}
 
 interface JobTimes {
   plan: number;
@@ -54,7 +33,7 @@ export async function bench(): Promise<Row[]> {
   const { startWorkerProcess } = await import('../local/worker.ts');
   const { makeVideo } = await import('../tests/support/media.ts');
   const { serviceClient, withDb } = await import('../tests/support/stack.ts');
-  const machines: ReturnType<typeof machine>[] = [];
+  const machines: Machine[] = [];
   try {
     const input = path.join(work, 'episode-1080p.mp4');
     await camera1080p(input, inputSeconds, FPS);
@@ -90,7 +69,7 @@ export async function bench(): Promise<Row[]> {
         else if (done[3] === 'join') times.join = seconds;
         else times.pieces.push({ what: done[3], seconds });
       };
-      const group = Array.from({ length: workers }, (_, i) => machine(`castloop-bench-split-${process.pid}-${round}-${i}`));
+      const group = Array.from({ length: workers }, (_, i) => machine(`castloop-bench-split-${process.pid}-${round}-${i}`, machineCores));
       machines.push(...group);
       const started = await Promise.all(
         group.map(async (m, i) => {
@@ -150,13 +129,7 @@ export async function bench(): Promise<Row[]> {
     ];
   } finally {
     await stack.stop();
-    for (const m of machines) {
-      try {
-        m.remove();
-      } catch {
-        // a process still inside (it exits with the stack)
-      }
-    }
+    for (const m of machines) m.remove();
   }
 }
 

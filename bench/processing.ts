@@ -2,7 +2,7 @@
 // and with two worker processes sharing the queue. Input: a generated episode (test pattern and
 // speech-like audio), starter tier (3 clips), intro/outro off, encoded as in production
 // (the worker's x264 presets: worker/config.ts X264_PRESETS) unless BENCH_PRESET says otherwise.
-// Runs its own stack on CASTLOOP_TEST_PORT_BASE (default 28000) with its own data directory.
+// Runs its own stack on CASTLOOP_TEST_PORT_BASE (default: the first free from 28050) with a data directory of its own.
 //   npx tsx bench/processing.ts
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -19,7 +19,7 @@ const encodeEnv = {
 };
 
 export async function bench(): Promise<Row[]> {
-  const { config, startStack } = await benchStack(28000, 'processing');
+  const { config, startStack } = await benchStack(28050, 'processing');
   const { startWorkerProcess } = await import('../local/worker.ts');
   const { makeFixtures } = await import('../tests/support/media.ts');
   const { serviceClient } = await import('../tests/support/stack.ts');

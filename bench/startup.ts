@@ -1,12 +1,14 @@
 // How long `npm start` takes to bring every part up on a warm install (budget 5 s), and the
 // whole stack's peak memory (budget 1 GiB). Runs on the ports of CASTLOOP_TEST_PORT_BASE
-// (default 27400) with its own data directory.
+// (default: the first free from 27400) with a data directory of its own, removed at the end.
 //   npx tsx bench/startup.ts
 import { spawn } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { repoRoot } from '../local/config.ts';
 import { samplePeak, treeRssBytes } from './lib/process-tree.ts';
 import { runAlone, type Row } from './lib/rows.ts';
+import { benchEnvironment } from './lib/stack.ts';
 
 async function run(label: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ seconds: number; peak: number; settled: number }> {
   const began = Date.now();
@@ -33,7 +35,7 @@ async function run(label: string, args: string[], env: NodeJS.ProcessEnv): Promi
 }
 
 export async function bench(): Promise<Row[]> {
-  process.env.CASTLOOP_TEST_PORT_BASE ??= '27400';
+  const dataDir = await benchEnvironment(27400, 'startup');
   const { loadConfig } = await import('../local/config.ts');
   // npm start runs the dev profile: give it this bench's test-profile ports.
   const { ports } = loadConfig('test');
@@ -41,15 +43,19 @@ export async function bench(): Promise<Row[]> {
     ...process.env,
     SUPABASE_API_PORT: String(ports.gateway), SUPABASE_DB_PORT: String(ports.db), MAILBOX_PORT: String(ports.mailboxWeb), SMTP_PORT: String(ports.smtp),
     POSTGREST_PORT: String(ports.rest), FUNCTIONS_PORT: String(ports.functions), SANDBOX_PORT: String(ports.sandbox), WEB_PORT: String(ports.web),
-    CASTLOOP_DATA_DIR: '.local-data/bench-startup',
+    CASTLOOP_DATA_DIR: dataDir,
   };
-  await run('first (fresh data, warms caches)', ['--reset'], env);
-  const warm = await run('warm', [], env);
-  const mib = (bytes: number) => bytes / 1024 / 1024;
-  return [
-    { bench: 'startup', figure: 'npm start to all health checks green (warm)', value: warm.seconds, unit: 's', budget: { limit: 5, kind: 'max' } },
-    { bench: 'startup', figure: 'peak memory of the whole stack', value: mib(warm.peak), unit: 'MiB', budget: { limit: 1024, kind: 'max' }, detail: `settled ${mib(warm.settled).toFixed(0)} MiB` },
-  ];
+  try {
+    await run('first (fresh data, warms caches)', ['--reset'], env);
+    const warm = await run('warm', [], env);
+    const mib = (bytes: number) => bytes / 1024 / 1024;
+    return [
+      { bench: 'startup', figure: 'npm start to all health checks green (warm)', value: warm.seconds, unit: 's', budget: { limit: 5, kind: 'max' } },
+      { bench: 'startup', figure: 'peak memory of the whole stack', value: mib(warm.peak), unit: 'MiB', budget: { limit: 1024, kind: 'max' }, detail: `settled ${mib(warm.settled).toFixed(0)} MiB` },
+    ];
+  } finally {
+    rmSync(path.resolve(repoRoot, dataDir), { recursive: true, force: true });
+  }
 }
 
 await runAlone(import.meta.url, bench);

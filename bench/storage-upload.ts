@@ -1,7 +1,7 @@
 // Local Storage upload throughput and memory: 1 GiB by TUS (tus-js-client, 6 MB chunks, as
 // Supabase documents) through the gateway, against a raw HTTP PUT of the same bytes to a plain
 // Node server on loopback that writes them to disk. Budget: TUS >= 0.9 x raw, memory flat.
-// Runs its own stack on CASTLOOP_TEST_PORT_BASE (default 27000) with its own data directory.
+// Runs its own stack on CASTLOOP_TEST_PORT_BASE (default: the first free from 27000) with a data directory of its own.
 //   npx tsx bench/storage-upload.ts
 import { createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';

@@ -5,48 +5,32 @@
 // episode (espeak-ng reading the tests' script, transcribed by pocketsphinx) with the sandbox
 // writer and with the offline one. Runs its own stack on CASTLOOP_TEST_PORT_BASE (default 28300).
 //   npx tsx bench/writing.ts
+// Settings: WRITING_BENCH_MINUTES (the generated transcripts' lengths, default 10,60,180),
+// WRITING_BENCH_SPEECH (how many times the script is read, default 3: about two minutes),
+// BENCH_REPEATS (counted pipeline rounds after the warm-up, default 2).
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { runAlone, type Row } from './lib/rows.ts';
 import { benchStack } from './lib/stack.ts';
+import { writingDetail, writingStageTimer } from './lib/writing-stage.ts';
 
-const LENGTHS = [10, 60, 180];
+const LENGTHS = (process.env.WRITING_BENCH_MINUTES ?? '10,60,180').split(',').map(Number);
+const SPEECH_READINGS = Number(process.env.WRITING_BENCH_SPEECH ?? 3);
+const ROUNDS = Number(process.env.BENCH_REPEATS ?? 2) + 1;
 
 async function stageRows(): Promise<Row[]> {
-  const { startChatSandbox } = await import('../tests/support/chat-sandbox.ts');
-  const { generatedTranscript } = await import('../tests/support/generated-transcript.ts');
-  const { SANDBOX_OPENAI_API_KEY } = await import('../local/sandbox/openai/index.ts');
-  const { writeEpisode } = await import('../worker/writing/stage.ts');
-  const { extractiveEngine } = await import('../worker/writing/extractive.ts');
-  const sandbox = await startChatSandbox();
+  const timer = await writingStageTimer();
   const rows: Row[] = [];
   try {
-    const settings = {
-      engine: 'openai' as const,
-      openai: { apiKey: SANDBOX_OPENAI_API_KEY, baseUrl: sandbox.baseUrl, model: 'gpt-4o-mini' },
-      contextTokens: 16_000,
-      timeoutSeconds: 120,
-      parallel: 4,
-      pricePerMillion: { input: 0.15, output: 0.6 },
-      promptsDir: null,
-    };
     for (const minutes of LENGTHS) {
-      const transcript = generatedTranscript(minutes, 6);
-      const clips = [0.2, 0.5, 0.8].map((share) => {
-        const first = Math.floor(transcript.sentences.length * share);
-        return { start: transcript.sentences[first].start, end: transcript.sentences[first + 5].end, sentences: { first, end: first + 6 } };
-      });
-      const input = { language: 'en', podcast: { title: 'Bench Show', description: null, author: null, keywords: null }, episode: { title: 'bench', titleConfirmed: false, guests: [] }, transcript, at: 0, clips };
-      for (const [name, engine] of [['sandbox writer', undefined], ['offline engine', extractiveEngine]] as const) {
-        const began = process.hrtime.bigint();
-        const { spend } = await writeEpisode({ ...settings, engine: engine ? 'extractive' : 'openai' }, input, new AbortController().signal, engine);
-        const seconds = Number(process.hrtime.bigint() - began) / 1e9;
-        console.log(`${name}, ${minutes} min: ${seconds.toFixed(2)} s (${spend.requests} requests, ${spend.promptTokens} prompt tokens)`);
-        rows.push({ bench: 'writing', figure: `writing stage per episode minute, ${name}, ${minutes} min`, value: (seconds * 1000) / minutes, unit: 'ms/min', detail: `${seconds.toFixed(2)} s; ${spend.requests} requests, ${spend.promptTokens + spend.completionTokens} tokens` });
+      for (const [name, engine] of [['sandbox writer', 'chat'], ['offline engine', 'offline']] as const) {
+        const run = await timer.time(minutes, engine);
+        console.log(`${name}, ${minutes} min: ${writingDetail(run)}`);
+        rows.push({ bench: 'writing', figure: `writing stage per episode minute, ${name}, ${minutes} min`, value: (run.seconds * 1000) / minutes, unit: 'ms/min', detail: writingDetail(run) });
       }
     }
   } finally {
-    await sandbox.stop();
+    await timer.stop();
   }
   return rows;
 }
@@ -62,17 +46,17 @@ async function pipelineRows(): Promise<Row[]> {
   const stack = await startStack(config, { reset: true, web: 'none', worker: false });
   mkdirSync(path.join(config.dataDir, 'bench'), { recursive: true });
   try {
-    // The script read three times: about two minutes of speech.
-    const episode = episodeWith({ wav: spokenWav([SPEECH_SCRIPT, SPEECH_SCRIPT, SPEECH_SCRIPT].join(' ')) });
+    // The script read SPEECH_READINGS times (three: about two minutes of speech).
+    const episode = episodeWith({ wav: spokenWav(Array.from({ length: SPEECH_READINGS }, () => SPEECH_SCRIPT).join(' ')) });
     const minutes = (await probe(episode)).durationSeconds / 60;
     const user = await driveSubscriber();
     const objectPath = `${user.id}/uploads/spoken.mp4`;
     const { error } = await serviceClient().storage.from('episodes').upload(objectPath, readFileSync(episode), { contentType: 'video/mp4' });
     if (error) throw new Error(error.message);
-    // Two rounds, the engines taking turns (the machine's other work varies): each figure is the mean.
+    // The engines take turns (the machine's other work varies): each figure is the mean of the counted rounds.
     const engines = [['offline engine', { WRITING_ENGINE: 'extractive' }], ['sandbox writer', {}]] as const;
     const times = new Map<string, number[]>(engines.map(([name]) => [name, []]));
-    for (let round = 0; round < 3; round += 1) {
+    for (let round = 0; round < ROUNDS; round += 1) {
       for (const [name, env] of engines) {
         const worker = await startWorkerProcess(config, undefined, { WORKER_CLIP_HEIGHT: '640', ...env });
         try {

@@ -98,42 +98,50 @@ export async function startStack(config: StackConfig, options: StackOptions = {}
     const sandbox = await step('Sandboxes', () => startSandbox(config));
     stoppers.push(() => sandbox.stop());
 
-    const functions = await step('Edge Functions', () =>
-      superviseService(
-        () =>
-          startFunctions(config, {
-            extraDirs: options.extraFunctionsDirs,
-            // This stack's own sandboxes (Stripe, OAuth providers, WordPress, the automation), unless .env
-            // points a service at the real one.
-            sandboxEnv: { ...stripeFunctionEnv(config), ...oauthFunctionEnv(config), ...automationFunctionEnv(config) },
-            onLine: (line) => log(`[functions] ${line}`),
-          }),
-        supervision,
-      ),
-    );
-    stoppers.push(() => functions.stop());
+    // The parts that need nothing from each other start side by side (npm start's warm start was
+    // their sum: the functions host, the worker's tool check and start, the web server), each
+    // stopped in reverse of the order it came up in. The scheduler calls the functions: it starts
+    // once they answer.
+    const together = async <T>(name: string, start: () => Promise<T>, stopper: (part: T) => Stopper): Promise<T> => {
+      const part = await step(name, start);
+      stoppers.push(stopper(part));
+      return part;
+    };
+    let functions: SupervisedService | undefined;
+    let worker: SupervisedService | undefined;
+    const started = await Promise.allSettled([
+      together(
+        'Edge Functions',
+        async () =>
+          (functions = await superviseService(
+            () =>
+              startFunctions(config, {
+                extraDirs: options.extraFunctionsDirs,
+                // This stack's own sandboxes (Stripe, OAuth providers, WordPress, the automation), unless .env
+                // points a service at the real one.
+                sandboxEnv: { ...stripeFunctionEnv(config), ...oauthFunctionEnv(config), ...automationFunctionEnv(config) },
+                onLine: (line) => log(`[functions] ${line}`),
+              }),
+            supervision,
+          )),
+        (part) => () => part.stop(),
+      ).then(() => together('Scheduler (cron, net)', () => startScheduler(config, log), (scheduler) => () => scheduler.stop())),
+      options.worker ?? true
+        ? together('Processing worker', async () => (worker = await superviseService(() => startWorkerProcess(config, (line) => log(line)), supervision)), (part) => () => part.stop())
+        : Promise.resolve(undefined),
+      options.web && options.web !== 'none'
+        ? together('Web', () => startWeb(config, options.web as 'dev' | 'preview'), (web) => () => web.stop())
+        : Promise.resolve(undefined),
+    ]);
+    const failed = started.find((result) => result.status === 'rejected');
+    if (failed) throw failed.reason;
+    if (!functions) throw new Error('the functions host did not start');
+    services = { postgres: db, postgrest: rest, functions, ...(worker ? { worker } : {}) };
     if (options.watch) {
       const unwatch = watchSources(functionSourceDirs(options.extraFunctionsDirs), (file) => {
-        void functions.restart(`${path.relative(repoRoot, file)} changed`);
+        void services.functions.restart(`${path.relative(repoRoot, file)} changed`);
       });
       stoppers.push(async () => unwatch());
-    }
-    services = { postgres: db, postgrest: rest, functions };
-
-    const scheduler = await step('Scheduler (cron, net)', () => startScheduler(config, log));
-    stoppers.push(() => scheduler.stop());
-
-    if (options.worker ?? true) {
-      const worker = await step('Processing worker', () =>
-        superviseService(() => startWorkerProcess(config, (line) => log(line)), supervision),
-      );
-      stoppers.push(() => worker.stop());
-      services.worker = worker;
-    }
-
-    if (options.web && options.web !== 'none') {
-      const web = await step('Web', () => startWeb(config, options.web as 'dev' | 'preview'));
-      stoppers.push(() => web.stop());
     }
   } catch (error) {
     await stopAll();

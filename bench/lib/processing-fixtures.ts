@@ -2,19 +2,17 @@
 // Imported only after benchStack has pointed the test support at the bench's own stack.
 import { execFileSync } from 'node:child_process';
 
-/** An onboarded Starter subscriber whose Google Drive is connected (the sandbox's token). */
+/**
+ * An onboarded Starter subscriber whose Google Drive is connected with a grant of the bench's own
+ * OAuth sandbox, so a refresh of its token works as a real one does (the daily refresh job takes
+ * every token due within 26 hours: a token no sandbox issued would be refused there and the
+ * connection marked failed, "Google Drive is not connected", midway through a bench).
+ */
 export async function driveSubscriber() {
-  const { createUser, storeOAuthTokens } = await import('../../tests/support/users.ts');
-  const { withDb } = await import('../../tests/support/stack.ts');
+  const { createUser } = await import('../../tests/support/users.ts');
+  const { connect, sandboxGrant } = await import('../../tests/support/platforms.ts');
   const user = await createUser('onboarded', { tier: 'starter' });
-  await withDb(async (db) => {
-    const { rows } = await db.query(
-      `insert into public.oauth_connections (user_id, provider, connected, status, expires_at)
-       values ($1, 'google', true, 'connected', now() + interval '1 day') returning id`,
-      [user.id],
-    );
-    await storeOAuthTokens(db, rows[0].id, user.id, 'bench-token', 'r');
-  });
+  await connect(user, 'google', await sandboxGrant('google'), '1 hour');
   return user;
 }
 
@@ -32,13 +30,15 @@ export async function camera1080p(file: string, seconds: number, fps: number): P
 
 /**
  * Submits `count` episodes of `objectPath` for `userId` at once (as submit_episode records them)
- * and answers the seconds until every one is delivered, with each one's outputs.
+ * and answers the seconds until every one is delivered, with each one's outputs, and when the
+ * first one's stage (episode_processing.stage, as the worker reports it) changed, in seconds from
+ * the submission (polled every 250 ms).
  */
 export async function processEpisodes(
   userId: string,
   objectPath: string,
   options: { count?: number; addLogo?: boolean } = {},
-): Promise<{ seconds: number; outputs: unknown[] }> {
+): Promise<{ seconds: number; outputs: unknown[]; stages: { stage: string; at: number }[] }> {
   const { withDb } = await import('../../tests/support/stack.ts');
   const { count = 1, addLogo = false } = options;
   const began = Date.now();
@@ -55,14 +55,17 @@ export async function processEpisodes(
     }
     return out;
   });
+  const stages: { stage: string; at: number }[] = [];
   for (;;) {
     const { rows } = await withDb((db) =>
-      db.query(`select status, failure_reason, outputs from public.episode_processing where submission_log_id = any ($1)`, [ids]),
+      db.query(`select submission_log_id, status, stage, failure_reason, outputs from public.episode_processing where submission_log_id = any ($1)`, [ids]),
     );
+    const stage = rows.find((row) => row.submission_log_id === ids[0])?.stage as string | null | undefined;
+    if (stage && stages[stages.length - 1]?.stage !== stage) stages.push({ stage, at: (Date.now() - began) / 1000 });
     const failed = rows.find((row) => row.status === 'failed');
     if (failed) throw new Error(`a bench job failed: ${failed.failure_reason}`);
     if (rows.length === count && rows.every((row) => row.status === 'delivered')) {
-      return { seconds: (Date.now() - began) / 1000, outputs: rows.map((row) => row.outputs) };
+      return { seconds: (Date.now() - began) / 1000, outputs: rows.map((row) => row.outputs), stages };
     }
     await new Promise((resolve) => setTimeout(resolve, 250));
   }

@@ -44,13 +44,35 @@ export function formatTable(rows: Row[]): string {
 
 /**
  * Runs `bench` when its file is the script node started (`npx tsx bench/x.ts`): prints its table,
- * or, under `npm run bench`, hands the rows to bench/run.ts through BENCH_ROWS_FILE.
+ * or, under `npm run bench`, hands the rows to bench/run.ts through BENCH_ROWS_FILE. A bench that
+ * throws prints why and answers one FAIL row with that reason (the table shows it), exiting 1.
  */
 export async function runAlone(moduleUrl: string, bench: () => Promise<Row[]>): Promise<void> {
   if (!process.argv[1] || path.resolve(process.argv[1]) !== fileURLToPath(moduleUrl)) return;
-  const rows = await bench();
+  let rows: Row[];
+  try {
+    rows = await bench();
+  } catch (error) {
+    const name = path.basename(fileURLToPath(moduleUrl), '.ts');
+    console.error(`bench ${name} failed:`, error);
+    rows = [{ bench: name, figure: 'the whole bench', value: 0, unit: '', error: failureReason(error) }];
+    process.exitCode = 1;
+  }
   if (process.env.BENCH_ROWS_FILE) writeFileSync(process.env.BENCH_ROWS_FILE, JSON.stringify(rows));
   else console.log(`\n${formatTable(rows)}`);
 }
 
+/** An error's message on one line, with its cause's when it has one. */
+export function failureReason(error: unknown): string {
+  const messageOf = (value: unknown) => (value instanceof Error ? value.message : String(value)).replace(/\s+/g, ' ').trim();
+  const cause = error instanceof Error && error.cause !== undefined ? ` (${messageOf(error.cause)})` : '';
+  return `${messageOf(error)}${cause}`.slice(0, 400);
+}
+
 export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+/** A figure from repeats: its median, and the spread (min to max) a reader needs to trust it. */
+export function spreadOf(values: number[], digits = 1): string {
+  const sorted = [...values].sort((a, b) => a - b);
+  return `median ${median(values).toFixed(digits)}, ${sorted[0].toFixed(digits)}-${sorted[sorted.length - 1].toFixed(digits)} over ${values.length}`;
+}

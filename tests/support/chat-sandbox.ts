@@ -15,7 +15,8 @@ export interface RunningChatSandbox {
   stop(): Promise<void>;
 }
 
-export async function startChatSandbox(): Promise<RunningChatSandbox> {
+/** `latencyMs`: each answer waits this long first, as a hosted model's would (the benches' stated latency). */
+export async function startChatSandbox({ latencyMs = 0 }: { latencyMs?: number } = {}): Promise<RunningChatSandbox> {
   const chat = chatSandbox(SANDBOX_OPENAI_API_KEY);
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
@@ -23,7 +24,9 @@ export async function startChatSandbox(): Promise<RunningChatSandbox> {
       res.writeHead(404).end();
       return;
     }
-    void readBody(req).then((body) => chat.completions({ req, res, method: 'POST', url, params: {}, body }));
+    void readBody(req)
+      .then((body) => new Promise<typeof body>((resolve) => setTimeout(resolve, latencyMs, body)))
+      .then((body) => chat.completions({ req, res, method: 'POST', url, params: {}, body }));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

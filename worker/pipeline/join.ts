@@ -22,6 +22,7 @@ import type { JobContext } from './job-context.ts';
 import type { PieceJobData } from './jobs.ts';
 import type { DeliveredClip, DeliveredFile, DeliveryManifest } from './manifest.ts';
 import { currentPlan, episodeIntroSeconds, pieceFileName, pieceObjectPath, planObjectPaths, signedForJob, withTimeLimit, type PieceSpec } from './plan.ts';
+import { inTurns } from '../in-turns.ts';
 
 /** Pieces the join downloads side by side. */
 const PIECE_DOWNLOADS_AT_ONCE = 4;
@@ -36,24 +37,6 @@ const safeName = (title: string) =>
  */
 export const driveFolderName = (base: string, job: Pick<ProcessingJob, 'submittedAt' | 'episodeId' | 'id'>) =>
   `${base} (${job.submittedAt.toISOString().slice(0, 10)}, ${(job.episodeId ?? job.id).slice(0, 4)})`;
-
-/** `run` over every item, at most `atOnce` at a time; the answers in the items' order. One failing starts no more. */
-async function inTurns<T, R>(items: T[], atOnce: number, run: (item: T) => Promise<R>): Promise<R[]> {
-  const answers: R[] = [];
-  let next = 0;
-  let failed = false;
-  const runner = async () => {
-    while (!failed && next < items.length) {
-      const i = next++;
-      answers[i] = await run(items[i]).catch((error: unknown) => {
-        failed = true;
-        throw error;
-      });
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(atOnce, items.length) }, runner));
-  return answers;
-}
 
 async function videoFile(file: string, name: string, kind: OutputKind, signal: AbortSignal): Promise<DeliveredFile> {
   const info = await probe(file, signal);

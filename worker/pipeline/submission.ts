@@ -133,6 +133,16 @@ async function optionalLogo(ctx: JobContext, dir: string, objectPath: string, si
   return file;
 }
 
+/** `work`'s answer, its time in the log: the plan's steps that wait on outside services (bench/review-wait.ts reads them). */
+async function timed<T>(ctx: JobContext, job: ProcessingJob, step: string, work: () => Promise<T>): Promise<T> {
+  const began = Date.now();
+  try {
+    return await work();
+  } finally {
+    ctx.log(`${job.id}: ${step} in ${((Date.now() - began) / 1000).toFixed(1)} s`);
+  }
+}
+
 /** The submission job: probed, analysed, and planned in pieces for the pool (pieces.ts). */
 export async function processSubmission(ctx: JobContext, boss: PieceQueue, processingId: string, jobSignal: AbortSignal): Promise<void> {
   const job = await ctx.store.load(processingId);
@@ -232,9 +242,11 @@ async function processJob(ctx: JobContext, job: ProcessingJob, userId: string, s
     const queued = await queuePictureFirst(ctx, boss, job, planSoFar);
 
     // The words (issue 27): never fatal; without them the clips are still made, by sound.
-    await store.progress(job.id, 'transcribing', 10);
+    await store.progress(job.id, 'transcribing and analysing', 10);
     const sound = main.info.hasAudio ? await copySoundTrack(main, path.join(dir, 'sound.mov'), signal) : main;
-    const words = await transcribeStage(config.transcription, job, sound, { start, end }, dir, signal);
+    // The analysis (and the loudness all is normalised with) decodes the sound while the words are recognised.
+    const analysing = main.info.hasAudio ? analyseAudio(sound.file, start, end - start, signal) : null;
+    const [words, analysis] = await timed(ctx, job, 'words', () => Promise.all([transcribeStage(config.transcription, job, sound, { start, end }, dir, signal), analysing]));
     // A blog post an earlier attempt put on WordPress stays recorded (it is never posted twice).
     const content = { ...words.content, blogPost: job.content?.blogPost ?? null };
     await store.content(job.id, content);
@@ -243,15 +255,13 @@ async function processJob(ctx: JobContext, job: ProcessingJob, userId: string, s
     const transcript: Transcript | null = words.transcript;
     const keywords = episodeKeywords(transcript, transcript ? transcriptKeywords(transcript) : undefined);
 
-    await store.progress(job.id, 'analysing', 12);
-    // The analysis also measures the loudness the episode and every clip are normalised with.
-    const analysis = main.info.hasAudio ? await analyseAudio(sound.file, start, end - start, signal) : null;
+    await store.progress(job.id, 'choosing the clips', 12);
     // The writing engine rates the best moments when it can (its spend counted with the writing's).
     const { usage, rate } = clipRating(ctx, job, transcript, signal);
     const clips = analysis ? await chooseClips(transcript, analysis, job.clipsPerEpisode, keywords, { log: ctx.log, rate }) : spreadClips(end - start, job.clipsPerEpisode);
 
     // The words written (worker/writing); the title is the engine's suggestion unless the subscriber gave one.
-    const writing = transcript ? await writingStage(ctx, job, { transcript, clips, at: episodeIntroSeconds(planSoFar) }, content, signal, usage) : null;
+    const writing = transcript ? await timed(ctx, job, 'writing', () => writingStage(ctx, job, { transcript, clips, at: episodeIntroSeconds(planSoFar) }, content, signal, usage)) : null;
     const title = writing ? titleOf(job, writing.titles) : episodeTitle(job, keywords);
     if (title !== job.title) await store.suggestedTitle(job.id, title);
 

@@ -7,11 +7,14 @@ import path from 'node:path';
 import OpenAI from 'openai';
 import type { TranscriptionVerbose } from 'openai/resources/audio/transcriptions';
 import { ffmpeg, inputArgs } from '../media/ffmpeg.ts';
+import { inTurns } from '../in-turns.ts';
 import type { TranscriptionEngine } from './transcript.ts';
 import type { Transcript, TranscriptSentence, TranscriptWord } from '../../supabase/functions/_shared/domain/transcript.ts';
 
 /** 20 minutes of 24 kbit/s Opus is about 3.6 MB, well under the API's 25 MB per file. */
 const CHUNK_SECONDS = 20 * 60;
+/** Requests in flight at once for one episode: well inside the API's per-minute limits. */
+const REQUESTS_AT_ONCE = 4;
 /** Whisper reads the last 224 tokens of a prompt: about this many characters of names and terms. */
 const PROMPT_CHARACTERS = 600;
 
@@ -76,10 +79,13 @@ export function openaiEngine(settings: { apiKey: string; baseUrl: string | null;
     name: 'openai',
     recognises: (language) => WHISPER_LANGUAGES[language] !== undefined,
     async transcribe({ source, start, end, language, vocabulary, workDir, signal }): Promise<Transcript> {
-      const pieces: { offset: number; answer: TranscriptionVerbose }[] = [];
       const prompt = whisperPrompt(vocabulary);
-      for (let offset = 0; offset < end - start; offset += CHUNK_SECONDS) {
-        const file = path.join(workDir, `speech-${pieces.length}.ogg`);
+      const offsets: number[] = [];
+      for (let offset = 0; offset < end - start; offset += CHUNK_SECONDS) offsets.push(offset);
+      // The pieces are asked for side by side (REQUESTS_AT_ONCE at a time): a 60-minute episode
+      // waits for one answer, not three in a row (issue 45: the wait before review).
+      const pieces = await inTurns(offsets, REQUESTS_AT_ONCE, async (offset, i) => {
+        const file = path.join(workDir, `speech-${i}.ogg`);
         const to = Math.min(end, start + offset + CHUNK_SECONDS);
         await ffmpeg(
           [...inputArgs('video', source, ['-ss', (start + offset).toFixed(3), '-to', to.toFixed(3)]), '-vn', '-ac', '1', '-ar', '16000', '-c:a', 'libopus', '-b:a', '24k', '-f', 'ogg', file],
@@ -96,8 +102,8 @@ export function openaiEngine(settings: { apiKey: string; baseUrl: string | null;
           },
           { signal },
         );
-        pieces.push({ offset, answer });
-      }
+        return { offset, answer };
+      });
       return { engine: `openai ${settings.model}`, language: WHISPER_LANGUAGES[language], durationSeconds: end - start, ...transcriptFromWhisper(pieces) };
     },
   };

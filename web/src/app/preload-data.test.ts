@@ -27,6 +27,7 @@ const dashboardReads = [
   { path: '/api/episodes', answer: [], key: queryKeys.episodes.all },
   { path: '/api/oauth-connections', answer: [], key: queryKeys.connections },
   { path: '/api/airtable/user-data', answer: null, key: queryKeys.profile },
+  { path: '/api/podcast-feed', answer: { feed: null }, key: queryKeys.podcastFeed },
 ];
 const dashboardPaths = dashboardReads.map((read) => read.path);
 const account = (changes: Partial<Account> = {}): Account => testAccount({ lastName: null, ...changes });

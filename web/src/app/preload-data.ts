@@ -14,6 +14,7 @@ import { episodeContentQuery, isContentMade } from '@/features/episodes/api/get-
 import { hasEditableTranscript, transcriptQuery } from '@/features/episodes/api/get-transcript';
 import { episodeStatsQuery } from '@/features/episodes/api/get-episode-stats';
 import { episodesQuery } from '@/features/episodes/api/get-episodes';
+import { podcastFeedQuery } from '@/features/podcast-feed/api/get-podcast-feed';
 import { currentAccountQuery } from '@/lib/current-account';
 import { profileRecordQuery } from '@/lib/profile-record';
 import { queryKeys } from '@/lib/query-keys';
@@ -30,7 +31,8 @@ function startReads(queryClient: QueryClient, pathname: string): QueryKey[] {
     void queryClient.prefetchQuery(episodesQuery);
     void queryClient.prefetchQuery(connectionsQuery);
     void queryClient.prefetchQuery(profileRecordQuery);
-    return [episodeStatsQuery.queryKey, episodesQuery.queryKey, connectionsQuery.queryKey, profileRecordQuery.queryKey];
+    void queryClient.prefetchQuery(podcastFeedQuery);
+    return [episodeStatsQuery.queryKey, episodesQuery.queryKey, connectionsQuery.queryKey, profileRecordQuery.queryKey, podcastFeedQuery.queryKey];
   }
   if (route.path === '/subscribe') {
     void queryClient.prefetchQuery(plansQuery);

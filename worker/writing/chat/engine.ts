@@ -19,6 +19,7 @@ import { promptContext, type PromptContext } from './context.ts';
 import { cleanHashtags, cleanKeywords, faithfulQuotes, line, repeatsItself } from './faithful.ts';
 import { fill, loadPrompts, type Prompts } from './prompts.ts';
 import { estimateTokens, transcriptPieces, type TranscriptPiece } from './transcript-pieces.ts';
+import { inTurns } from '../../in-turns.ts';
 
 const QUOTES = 3;
 /** Characters of an episode title suggestion (YouTube's title limit, for the full episode). */
@@ -26,20 +27,6 @@ const TITLE_LENGTH = 100;
 /** The subscriber's editors' limits: a summary of 5,000 characters, titles and headings of 200. */
 const SUMMARY_LENGTH = 5000;
 const HEADING_LENGTH = 200;
-
-/** `run` over every item, at most `atOnce` at a time; the answers in the items' order. */
-async function inTurns<T, R>(items: readonly T[], atOnce: number, run: (item: T, index: number) => Promise<R>): Promise<R[]> {
-  const answers: R[] = [];
-  let next = 0;
-  const runner = async () => {
-    while (next < items.length) {
-      const i = next++;
-      answers[i] = await run(items[i], i);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(atOnce, items.length) }, runner));
-  return answers;
-}
 
 /** Tokens a request may send: the context less room for the answer (a quarter of it, at most 4,000). */
 export const promptBudget = (contextTokens: number) => contextTokens - Math.min(4000, Math.floor(contextTokens / 4));

@@ -14,6 +14,7 @@ import { promptBudget } from './engine.ts';
 import { fill, loadPrompts } from './prompts.ts';
 import { estimateTokens } from './transcript-pieces.ts';
 import { line } from './faithful.ts';
+import { inTurns } from '../../in-turns.ts';
 
 /** A reason a podcaster reads beside the clip: one sentence. */
 const REASON_LENGTH = 160;
@@ -38,7 +39,8 @@ export function chatMomentRater(
       else batches.push([moment]);
     }
     const rated = new Map<number, { score: number; reason: string }>();
-    for (const batch of batches) {
+    // The batches are asked side by side, as the writing's requests are: a long episode waits for one round.
+    await inTurns(batches, settings.parallel, async (batch) => {
       const wanted = new Set(batch.map((m) => m.moment));
       const answer = await ask(
         {
@@ -55,7 +57,7 @@ export function chatMomentRater(
         if (!wanted.has(rating.moment)) continue;
         rated.set(rating.moment, { score: Math.min(100, Math.max(0, rating.score)) / 100, reason: line(rating.reason, REASON_LENGTH).replace(/([^.!?…])$/, '$1.') });
       }
-    }
+    });
     return shown.map((m) => rated.get(m.moment) ?? { score: 0, reason: '' });
   };
 }

@@ -156,7 +156,12 @@ export function zoneOffsetMinutes(zone: string | null): number | null {
   return (match[1] === '-' ? -1 : 1) * (Number(match[2]) * 60 + Number(match[3]));
 }
 
-const zoneFormat = new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', dateStyle: 'medium', timeStyle: 'short' });
+/**
+ * Made on first use, not at import: this module is in every screen's first load (the episode
+ * query's), and constructing a date formatter was the longest function of that load (about 15 ms,
+ * 60 ms at Lighthouse's 4x; issue 45).
+ */
+let zoneFormat: Intl.DateTimeFormat | undefined;
 
 /**
  * `iso` as the podcast's clock reads it, with its zone ('Dec 1, 2026, 10:00 AM (UTC+01:00)'); in
@@ -165,5 +170,6 @@ const zoneFormat = new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', dateStyle
 export function formatInZone(iso: string, zone: string | null): string {
   const offset = zoneOffsetMinutes(zone);
   const shifted = new Date(new Date(iso).getTime() + (offset ?? 0) * 60_000);
+  zoneFormat ??= new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', dateStyle: 'medium', timeStyle: 'short' });
   return `${zoneFormat.format(shifted)} (${offset === null ? 'UTC' : zone})`;
 }

@@ -3,7 +3,7 @@
 // are read again once hosting opens.
 import { podcastFeedAnswerSchema, type PodcastFeedAnswer } from '@domain/podcast-feed';
 import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { apiLoad } from '@/lib/api-client';
 import { queryKeys } from '@/lib/query-keys';
 
@@ -22,9 +22,13 @@ export const podcastFeedQuery = queryOptions({
 export function usePodcastFeed() {
   const query = useQuery(podcastFeedQuery);
   const queryClient = useQueryClient();
-  const hostingReady = query.data?.feed?.hostingReady ?? false;
+  const hostingReady = query.data?.feed?.hostingReady;
+  // The stats are read again when hosting opens while the dashboard is shown, not on every visit
+  // to a show whose hosting is open (its stats, read beside the feed, already say so).
+  const wasWaiting = useRef(false);
   useEffect(() => {
-    if (hostingReady) void queryClient.invalidateQueries({ queryKey: queryKeys.episodes.stats });
+    if (hostingReady === false) wasWaiting.current = true;
+    if (hostingReady && wasWaiting.current) void queryClient.invalidateQueries({ queryKey: queryKeys.episodes.stats });
   }, [hostingReady, queryClient]);
   return query;
 }
