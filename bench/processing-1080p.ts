@@ -17,13 +17,13 @@
 // Runs its own stack on CASTLOOP_TEST_PORT_BASE (default: the first free from 28100) with a data directory of its own.
 //   npx tsx bench/processing-1080p.ts
 import { execFile, execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { repoRoot } from '../local/config.ts';
 import { median, runAlone, spreadOf, type Row } from './lib/rows.ts';
-import { camera1080p, driveSubscriber, processEpisodes } from './lib/processing-fixtures.ts';
+import { camera1080p, driveSubscriber, episodeUploader, processEpisodes } from './lib/processing-fixtures.ts';
 import { processingBenchStack } from './lib/stack.ts';
 
 const inputSeconds = Number(process.env.BENCH_INPUT_SECONDS ?? 60);
@@ -54,7 +54,6 @@ export async function bench(): Promise<Row[]> {
   const { SAMPLE_FPS } = await import('../worker/media/speaker-framing.ts');
   const { segmentCount } = await import('../worker/transcript/speech-segments.ts');
   const { makeVideo } = await import('../tests/support/media.ts');
-  const { serviceClient } = await import('../tests/support/stack.ts');
   const tools = currentMediaTools();
   const { pocketsphinx } = loadWorkerConfig({ WORKER_DATABASE_URL: 'postgres://x/y', SUPABASE_URL: 'http://x', SUPABASE_SERVICE_ROLE_KEY: 'x', TOKEN_ENCRYPTION_KEYS: 'x', ...process.env }).transcription;
   const crf = Number(encodeEnv.WORKER_X264_CRF);
@@ -67,12 +66,7 @@ export async function bench(): Promise<Row[]> {
     const warmUp = makeVideo(path.join(work, 'warm-up.mp4'), { size: '320x180', fps: 10, seconds: 10 });
 
     const user = await driveSubscriber();
-    const upload = async (file: string, name: string) => {
-      const objectPath = `${user.id}/uploads/${name}`;
-      const { error } = await serviceClient().storage.from('episodes').upload(objectPath, readFileSync(file), { contentType: 'video/mp4' });
-      if (error) throw new Error(error.message);
-      return objectPath;
-    };
+    const upload = episodeUploader(user.id);
     const pieceLog: string[] = [];
     const worker = await startWorkerProcess(config, (line) => {
       if (/processed \S+/.test(line)) pieceLog.push(line.replace(/^.*?(processed)/, '$1'));

@@ -9,10 +9,9 @@
 // 35 minutes on a 2-core machine (four pools, one after another); shorter for a trial:
 //   BENCH_SPLIT_SECONDS=60 BENCH_SEGMENT_SECONDS=15 npx tsx bench/processing-split.ts
 // Runs its own stack on CASTLOOP_TEST_PORT_BASE (default: the first free from 28200) with a data directory of its own.
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { runAlone, type Row } from './lib/rows.ts';
-import { camera1080p, driveSubscriber, processEpisodes } from './lib/processing-fixtures.ts';
+import { brandLogo, brandedInputs, driveSubscriber, episodeUploader, processEpisodes } from './lib/processing-fixtures.ts';
 import { machine, type Machine } from './lib/machines.ts';
 import { processingBenchStack } from './lib/stack.ts';
 
@@ -29,30 +28,17 @@ interface JobTimes {
 }
 
 export async function bench(): Promise<Row[]> {
-  const { config, stack, work, ffmpeg } = await processingBenchStack(28200, 'processing-split');
+  const { config, stack, work } = await processingBenchStack(28200, 'processing-split');
   const { startWorkerProcess } = await import('../local/worker.ts');
-  const { makeVideo } = await import('../tests/support/media.ts');
-  const { serviceClient, withDb } = await import('../tests/support/stack.ts');
   const machines: Machine[] = [];
   try {
-    const input = path.join(work, 'episode-1080p.mp4');
-    await camera1080p(input, inputSeconds, FPS);
-    const logo = path.join(work, 'logo.png');
-    ffmpeg(['-f', 'lavfi', '-i', 'color=c=0x00FF00:s=256x256', '-frames:v', '1', logo]);
-    const warmUp = makeVideo(path.join(work, 'warm-up.mp4'), { size: '320x180', fps: 10, seconds: 10 });
+    const { input, logo, warmUp } = await brandedInputs(work, inputSeconds, FPS);
 
     // A podcast language the offline engine does not transcribe: the projection assumes a
     // transcription service (below), so pocketsphinx's time is kept out of the measurement.
     const user = await driveSubscriber();
-    await withDb((db) => db.query(`update public.profiles set podcast_language = 'de', logo_path = $2 where id = $1`, [user.id, `${user.id}/logo/logo.png`]));
-    const { error: logoError } = await serviceClient().storage.from('brand-assets').upload(`${user.id}/logo/logo.png`, readFileSync(logo), { contentType: 'image/png' });
-    if (logoError) throw new Error(logoError.message);
-    const upload = async (file: string, name: string) => {
-      const objectPath = `${user.id}/uploads/${name}`;
-      const { error } = await serviceClient().storage.from('episodes').upload(objectPath, readFileSync(file), { contentType: 'video/mp4' });
-      if (error) throw new Error(error.message);
-      return objectPath;
-    };
+    await brandLogo(user.id, logo, { podcast_language: 'de' });
+    const upload = episodeUploader(user.id);
 
     const run = async (objectPath: string) => (await processEpisodes(user.id, objectPath, { addLogo: true })).seconds;
 

@@ -18,11 +18,10 @@
 // 0.5) core (lib/machines.ts; needs root), so four fit on this 2-core machine.
 // Runs its own stack on CASTLOOP_TEST_PORT_BASE (default: the first free from 28400) with a data directory of its own.
 //   npx tsx bench/review-wait.ts
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { runAlone, type Row } from './lib/rows.ts';
 import { machine, type Machine } from './lib/machines.ts';
-import { camera1080p, driveSubscriber, processEpisodes } from './lib/processing-fixtures.ts';
+import { brandLogo, brandedInputs, driveSubscriber, episodeUploader, processEpisodes } from './lib/processing-fixtures.ts';
 import { processingBenchStack } from './lib/stack.ts';
 import { writingDetail, writingStageTimer } from './lib/writing-stage.ts';
 
@@ -45,29 +44,17 @@ interface Done {
 }
 
 export async function bench(): Promise<Row[]> {
-  const { config, stack, work, ffmpeg } = await processingBenchStack(28400, 'review-wait');
+  const { config, stack, work } = await processingBenchStack(28400, 'review-wait');
   const { startWorkerProcess } = await import('../local/worker.ts');
   const { SANDBOX_OPENAI_API_KEY } = await import('../local/sandbox/openai/index.ts');
-  const { makeVideo } = await import('../tests/support/media.ts');
-  const { serviceClient, withDb } = await import('../tests/support/stack.ts');
+  const { withDb } = await import('../tests/support/stack.ts');
   const machines: Machine[] = [];
   try {
-    const input = path.join(work, 'episode-1080p.mp4');
-    await camera1080p(input, inputSeconds, FPS);
-    const logo = path.join(work, 'logo.png');
-    ffmpeg(['-f', 'lavfi', '-i', 'color=c=0x00FF00:s=256x256', '-frames:v', '1', logo]);
-    const warmUp = makeVideo(path.join(work, 'warm-up.mp4'), { size: '320x180', fps: 10, seconds: 10 });
+    const { input, logo, warmUp } = await brandedInputs(work, inputSeconds, FPS);
 
     const user = await driveSubscriber();
-    await withDb((db) => db.query(`update public.profiles set logo_path = $2 where id = $1`, [user.id, `${user.id}/logo/logo.png`]));
-    const { error: logoError } = await serviceClient().storage.from('brand-assets').upload(`${user.id}/logo/logo.png`, readFileSync(logo), { contentType: 'image/png' });
-    if (logoError) throw new Error(logoError.message);
-    const upload = async (file: string, name: string) => {
-      const objectPath = `${user.id}/uploads/${name}`;
-      const { error } = await serviceClient().storage.from('episodes').upload(objectPath, readFileSync(file), { contentType: 'video/mp4' });
-      if (error) throw new Error(error.message);
-      return objectPath;
-    };
+    await brandLogo(user.id, logo);
+    const upload = episodeUploader(user.id);
 
     let submittedAt = Date.now();
     const done: Done[] = [];

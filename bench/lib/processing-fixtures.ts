@@ -16,6 +16,46 @@ export async function driveSubscriber() {
   return user;
 }
 
+/**
+ * The split benches' inputs in `work`: a camera-like 1080p episode, a 256x256 logo (so the
+ * picture is re-encoded in segments: the longer path) and a small warm-up video.
+ */
+export async function brandedInputs(work: string, seconds: number, fps: number) {
+  const path = await import('node:path');
+  const { makeVideo } = await import('../../tests/support/media.ts');
+  const { currentMediaTools } = await import('../../worker/media/ffmpeg.ts');
+  const input = path.join(work, 'episode-1080p.mp4');
+  await camera1080p(input, seconds, fps);
+  const logo = path.join(work, 'logo.png');
+  execFileSync(currentMediaTools().ffmpeg, ['-hide_banner', '-nostdin', '-y', '-loglevel', 'error', '-f', 'lavfi', '-i', 'color=c=0x00FF00:s=256x256', '-frames:v', '1', logo]);
+  const warmUp = makeVideo(path.join(work, 'warm-up.mp4'), { size: '320x180', fps: 10, seconds: 10 });
+  return { input, logo, warmUp };
+}
+
+/** The profile's logo uploaded and recorded, with `profile`'s other columns (e.g. the podcast's language). */
+export async function brandLogo(userId: string, logo: string, profile: Record<string, string> = {}): Promise<void> {
+  const { readFileSync } = await import('node:fs');
+  const { serviceClient, withDb } = await import('../../tests/support/stack.ts');
+  const logoPath = `${userId}/logo/logo.png`;
+  const columns = { logo_path: logoPath, ...profile };
+  const names = Object.keys(columns);
+  await withDb((db) => db.query(`update public.profiles set ${names.map((name, i) => `${name} = $${i + 2}`).join(', ')} where id = $1`, [userId, ...Object.values(columns)]));
+  const { error } = await serviceClient().storage.from('brand-assets').upload(logoPath, readFileSync(logo), { contentType: 'image/png' });
+  if (error) throw new Error(error.message);
+}
+
+/** Uploads an episode file to the subscriber's folder and answers its object path. */
+export function episodeUploader(userId: string) {
+  return async (file: string, name: string): Promise<string> => {
+    const { readFileSync } = await import('node:fs');
+    const { serviceClient } = await import('../../tests/support/stack.ts');
+    const objectPath = `${userId}/uploads/${name}`;
+    const { error } = await serviceClient().storage.from('episodes').upload(objectPath, readFileSync(file), { contentType: 'video/mp4' });
+    if (error) throw new Error(error.message);
+    return objectPath;
+  };
+}
+
 /** A camera-like 1080p source at `fps`: moving picture, speech-like sound, a keyframe every 2 s. */
 export async function camera1080p(file: string, seconds: number, fps: number): Promise<void> {
   const { currentMediaTools } = await import('../../worker/media/ffmpeg.ts');
