@@ -36,20 +36,32 @@ function productIdFor(p: PriceSetting): string {
   return `prod_castloop_${p.tier}`;
 }
 
-export function buildPrice(p: PriceSetting, created: number): Price {
+/** What every price shows, recurring or one-time. */
+function priceFields(p: { id: string; currency: string; productName: string; unitAmount: number }, created: number, key: string, metadata: Record<string, string>, productId: string) {
   return {
     id: p.id,
-    object: 'price',
+    object: 'price' as const,
     active: true,
-    billing_scheme: 'per_unit',
+    billing_scheme: 'per_unit' as const,
     created,
     currency: p.currency,
     custom_unit_amount: null,
     livemode: false,
-    lookup_key: `castloop_${p.tier}`,
-    metadata: { tier: p.tier },
+    lookup_key: `castloop_${key}`,
+    metadata,
     nickname: p.productName,
-    product: productIdFor(p),
+    product: productId,
+    tax_behavior: 'unspecified' as const,
+    tiers_mode: null,
+    transform_quantity: null,
+    unit_amount: p.unitAmount,
+    unit_amount_decimal: String(p.unitAmount),
+  };
+}
+
+export function buildPrice(p: PriceSetting, created: number): Price {
+  return {
+    ...priceFields(p, created, p.tier, { tier: p.tier }, productIdFor(p)),
     recurring: {
       interval: p.interval,
       interval_count: 1,
@@ -57,12 +69,7 @@ export function buildPrice(p: PriceSetting, created: number): Price {
       trial_period_days: null,
       usage_type: 'licensed',
     },
-    tax_behavior: 'unspecified',
-    tiers_mode: null,
-    transform_quantity: null,
     type: 'recurring',
-    unit_amount: p.unitAmount,
-    unit_amount_decimal: String(p.unitAmount),
   };
 }
 
@@ -99,27 +106,7 @@ export function buildProduct(p: PriceSetting, created: number): Product {
 export function buildOneTimePrice(p: OneTimePriceSetting, created: number): { price: OneTimePrice; product: Product } {
   const productId = `prod_castloop_${p.key}`;
   return {
-    price: {
-      id: p.id,
-      object: 'price',
-      active: true,
-      billing_scheme: 'per_unit',
-      created,
-      currency: p.currency,
-      custom_unit_amount: null,
-      livemode: false,
-      lookup_key: `castloop_${p.key}`,
-      metadata: { purpose: p.key },
-      nickname: p.productName,
-      product: productId,
-      recurring: null,
-      tax_behavior: 'unspecified',
-      tiers_mode: null,
-      transform_quantity: null,
-      type: 'one_time',
-      unit_amount: p.unitAmount,
-      unit_amount_decimal: String(p.unitAmount),
-    },
+    price: { ...priceFields(p, created, p.key, { purpose: p.key }, productId), recurring: null, type: 'one_time' },
     product: product(productId, p.productName, p.id, { purpose: p.key }, created),
   };
 }
