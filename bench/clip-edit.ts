@@ -147,6 +147,13 @@ export async function bench(): Promise<Row[]> {
         unit: 's',
         detail: `${spreadOf(longEdits)}; clips of ${longLengths.map((l) => l.toFixed(0)).join(', ')} s; its render after the move ${spreadOf(longMoves)}`,
       },
+      {
+        bench: 'clip-edit',
+        figure: 'the 60 s clip: edit / its render after the move',
+        value: median(longEdits.map((edit, i) => edit / longMoves[i])),
+        unit: 'x',
+        detail: `pair by pair: ${spreadOf(longEdits.map((edit, i) => edit / longMoves[i]), 2)}; both through the rework job, the move's render from scratch`,
+      },
     ];
   } finally {
     await stack.stop();
