@@ -107,35 +107,32 @@ export async function startStack(config: StackConfig, options: StackOptions = {}
       stoppers.push(stopper(part));
       return part;
     };
-    let functions: SupervisedService | undefined;
-    let worker: SupervisedService | undefined;
-    const started = await Promise.allSettled([
-      together(
-        'Edge Functions',
-        async () =>
-          (functions = await superviseService(
-            () =>
-              startFunctions(config, {
-                extraDirs: options.extraFunctionsDirs,
-                // This stack's own sandboxes (Stripe, OAuth providers, WordPress, the automation), unless .env
-                // points a service at the real one.
-                sandboxEnv: { ...stripeFunctionEnv(config), ...oauthFunctionEnv(config), ...automationFunctionEnv(config) },
-                onLine: (line) => log(`[functions] ${line}`),
-              }),
-            supervision,
-          )),
-        (part) => () => part.stop(),
-      ).then(() => together('Scheduler (cron, net)', () => startScheduler(config, log), (scheduler) => () => scheduler.stop())),
-      options.worker ?? true
-        ? together('Processing worker', async () => (worker = await superviseService(() => startWorkerProcess(config, (line) => log(line)), supervision)), (part) => () => part.stop())
-        : Promise.resolve(undefined),
-      options.web && options.web !== 'none'
-        ? together('Web', () => startWeb(config, options.web as 'dev' | 'preview'), (web) => () => web.stop())
-        : Promise.resolve(undefined),
-    ]);
-    const failed = started.find((result) => result.status === 'rejected');
+    const functionsUp = together(
+      'Edge Functions',
+      () =>
+        superviseService(
+          () =>
+            startFunctions(config, {
+              extraDirs: options.extraFunctionsDirs,
+              // This stack's own sandboxes (Stripe, OAuth providers, WordPress, the automation), unless .env
+              // points a service at the real one.
+              sandboxEnv: { ...stripeFunctionEnv(config), ...oauthFunctionEnv(config), ...automationFunctionEnv(config) },
+              onLine: (line) => log(`[functions] ${line}`),
+            }),
+          supervision,
+        ),
+      (part) => () => part.stop(),
+    );
+    const schedulerUp = functionsUp.then(() => together('Scheduler (cron, net)', () => startScheduler(config, log), (scheduler) => () => scheduler.stop()));
+    const workerUp =
+      (options.worker ?? true)
+        ? together('Processing worker', () => superviseService(() => startWorkerProcess(config, (line) => log(line)), supervision), (part) => () => part.stop())
+        : Promise.resolve(undefined);
+    const webUp = options.web && options.web !== 'none' ? together('Web', () => startWeb(config, options.web as 'dev' | 'preview'), (web) => () => web.stop()) : Promise.resolve(undefined);
+    const failed = (await Promise.allSettled([functionsUp, schedulerUp, workerUp, webUp])).find((result) => result.status === 'rejected');
     if (failed) throw failed.reason;
-    if (!functions) throw new Error('the functions host did not start');
+    const functions = await functionsUp;
+    const worker = await workerUp;
     services = { postgres: db, postgrest: rest, functions, ...(worker ? { worker } : {}) };
     if (options.watch) {
       const unwatch = watchSources(functionSourceDirs(options.extraFunctionsDirs), (file) => {
