@@ -3,17 +3,13 @@
 // the job stops at its next step and the episode page shows why, with Retry; after reconnecting
 // through the OAuth sandbox, Retry delivers, reusing every piece the first attempt made.
 //
-// How "the retry took less time" is judged: the interrupted first attempt did less than a whole
-// processing, so its time says nothing about the retry's. The yardstick is a whole, uninterrupted
-// processing of the same file with the same options by the same subscriber (a second episode,
-// submitted after the retry delivered: both on a warm worker with nothing else queued), and both
-// times come from the processing rows (created_at to finished_at), not the browser's polling. The
-// saving has to stand out from the queue's noise: a piece done in under a second still costs the
-// worker's 1 s poll, and a job may wait up to 1 s to be picked up. The stack test's 24 s episode is
-// copied, not rendered (pieces of under a second: retry 3.4 s against 3.3 s whole), so here the
-// same speech runs 90 s at 1080p with the logo drawn, three rendered segments of about 2.7 s, and
-// the subscriber confirms once all but the last two segments are made: the first attempt makes
-// all but the last and stops before it (measured: 4 of 5 pieces, retry 8.3 s against 12.5 s whole).
+// "A retry that finishes in less time than the first attempt took": the first attempt is stopped
+// once all but the last two of its picture's segments are made, so it makes all but the last; a
+// retry that made every piece again would take longer than it did. The pieces must be worth
+// reusing against the queue's noise (a piece done in under a second still costs the worker's 1 s
+// poll): the stack test's 24 s episode is copied, not rendered, so here the same speech runs 90 s
+// at 1080p with the logo drawn, three rendered segments of about 2.7 s (measured: 4 of 5 pieces
+// made, then the retry 8.4 s against the first attempt's 10.8 s; a whole processing 12.5 s).
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -21,7 +17,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useAutomation } from '../support/episodes.ts';
 import { makeFixtures, type Fixtures } from '../support/media.ts';
-import { finished, NOT_TRANSCRIBED, readySubscriber, submit, waitFor } from '../support/processing.ts';
+import { NOT_TRANSCRIBED, readySubscriber, submit } from '../support/processing.ts';
 import { withDb } from '../support/stack.ts';
 import { expectOnPage, expectScreenAtBothWidths, useBrowser, waitForToast, wideScreen } from './support/browser.ts';
 
@@ -72,10 +68,10 @@ const attemptsOf = (episodeId: string) =>
   withDb(async (db) => (await db.query<{ id: string }>(`select id from public.episode_processing where episode_id = $1 order by created_at`, [episodeId])).rows.map((row) => row.id));
 
 describe('Google Drive lost during processing', () => {
-  it('stops the episode early with the reconnect reason; after reconnecting, Retry delivers reusing the pieces made, faster than a whole processing', async () => {
+  it('stops the episode early with the reconnect reason; after reconnecting, Retry delivers reusing the pieces made, in less time than the first attempt took', async () => {
     // Connections, not words: the podcast's language is one the offline engine does not transcribe.
-    // The largest plan: this month holds the episode and the whole processing to compare with.
-    const { user, client } = await readySubscriber(media, 'scale', { language: NOT_TRANSCRIBED });
+    // The largest plan: the month has room for the episode and its retry whatever else it holds.
+        const { user, client } = await readySubscriber(media, 'scale', { language: NOT_TRANSCRIBED });
 
     const page = await harness.signedInPage(user);
     page.setDefaultTimeout(15_000);
@@ -137,15 +133,10 @@ describe('Google Drive lost during processing', () => {
     expect(pieces.filter((piece) => piece.reused)).toHaveLength(made);
     expect(pieces.length).toBeGreaterThan(made);
 
-    // The yardstick: the same file processed whole, uninterrupted.
-    const whole = await submit(client, user, { ...options, title: `${title} (whole)` }, media.episode);
-    const wholeRow = await waitFor(client, whole.id, finished, 90_000);
-    expect(wholeRow.status).toBe('delivered');
-    const full = await attempt(wholeRow.id);
-    console.log(
-      `Drive lost: the first attempt stopped after ${stopped.seconds.toFixed(1)} s with ${made} of ${pieces.length} pieces made; ` +
-        `the retry delivered in ${retried.seconds.toFixed(1)} s, a whole processing took ${full.seconds.toFixed(1)} s`,
-    );
-    expect(retried.seconds).toBeLessThan(full.seconds);
+    // The issue's yardstick: the retry finishes in less time than the interrupted attempt took.
+    // Without the reuse it would make every piece again, more than that attempt made (measured
+    // alone: first attempt 10.8-11.4 s, retry 8.4-8.7 s, a whole processing 12.5-13.1 s).
+    console.log(`Drive lost: the first attempt stopped after ${stopped.seconds.toFixed(1)} s with ${made} of ${pieces.length} pieces made; the retry delivered in ${retried.seconds.toFixed(1)} s`);
+    expect(retried.seconds).toBeLessThan(stopped.seconds);
   }, 180_000);
 });
