@@ -4,24 +4,22 @@ import { noSuch, paginate, type Route } from '../request.ts';
 import type { OneTimePriceSetting, PriceSetting } from '../settings.ts';
 import type { Json } from '../primitives.ts';
 
-export interface Price extends Json {
+/** What a price is, recurring or paid once. */
+interface PriceBase extends Json {
   id: string;
   object: 'price';
   created: number;
   product: string;
   unit_amount: number;
   currency: string;
+}
+
+export interface Price extends PriceBase {
   recurring: { interval: string; interval_count: number } & Json;
 }
 
 /** A price paid once (Checkout in payment mode); it never bills a subscription. */
-export interface OneTimePrice extends Json {
-  id: string;
-  object: 'price';
-  created: number;
-  product: string;
-  unit_amount: number;
-  currency: string;
+export interface OneTimePrice extends PriceBase {
   recurring: null;
   type: 'one_time';
 }
