@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { isProviderId, providerLabel } from '../domain/connection-status.ts';
 import { emailKindDescriptions, isEssentialEmailKind, PRODUCT_NAME, type EmailKind } from '../domain/email.ts';
+import { escapeHtml } from '../domain/markdown.ts';
 import { PLAN_TIERS } from '../domain/plans.ts';
 import { PERMANENT_FAILURE_ADVICE } from '../domain/processing.ts';
 import { REVIEW_HOLDS, reviewHoldReasons } from '../domain/review.ts';
@@ -152,9 +153,6 @@ function message(kind: EmailKind, data: EmailData, siteUrl: string): Message {
       };
   }
 }
-
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char] ?? char);
 
 function footerLines(kind: EmailKind, links: EmailLinks): { text: string; unsubscribe: string | null } {
   if (isEssentialEmailKind(kind) || !links.unsubscribeUrl) {

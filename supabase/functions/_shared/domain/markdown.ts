@@ -3,7 +3,8 @@
 // page's preview and for WordPress. Every text is escaped; a link keeps only an http(s) address.
 // Pure: no dependency, so the SPA and the worker share it.
 
-const escapeHtml = (text: string) =>
+/** Text shown literally inside HTML: & < > " ' as character references. */
+export const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch] as string);
 
 /** Backslash escapes the engines write (`\*`, `\#`...) become the characters they stand for. */

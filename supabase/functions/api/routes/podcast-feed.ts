@@ -3,22 +3,15 @@
 // (public.podcast_feed() reads only the caller's own feed). `feed` is null until onboarding
 // completes.
 import { Hono } from 'hono';
-import { z } from 'zod';
-import { PODCAST_FEED_STATUSES, podcastFeedObjectPath, type PodcastFeedAnswer } from '../../_shared/domain/podcast-feed.ts';
+import { z } from 'zod/mini';
+import { podcastFeedObjectPath, podcastFeedSchema, type PodcastFeedAnswer } from '../../_shared/domain/podcast-feed.ts';
 import { databaseError } from '../../_shared/database-errors.ts';
 import { podcastFeedsPublicUrl } from '../../_shared/podcast-feed-url.ts';
 import { requireCaller } from '../../_shared/session.ts';
 import { userClient } from '../../_shared/supabase-clients.ts';
 
-const storedFeedSchema = z.object({
-  feedKey: z.string(),
-  status: z.enum(PODCAST_FEED_STATUSES),
-  problems: z.array(z.string()),
-  episodeCount: z.number(),
-  builtAt: z.string().nullable(),
-  ownerEmail: z.string().nullable(),
-  hostingReady: z.boolean(),
-});
+// What public.podcast_feed() answers: the dashboard's feed with its key in place of its address.
+const storedFeedSchema = z.extend(z.omit(podcastFeedSchema, { feedUrl: true }), { feedKey: z.string() });
 
 export const podcastFeedRoutes = new Hono();
 
