@@ -18,3 +18,16 @@ export async function answerJson<T = unknown>(res: Response, what: string, who =
   if (body === undefined) throw ProcessingFailure.refusal(502, `${what}: the answer was not JSON of at most ${PROVIDER_ANSWER_MAX_BYTES} bytes`);
   return body as T;
 }
+
+/**
+ * `fetch` for an SDK that reads a provider's whole answer itself (OpenAI's): the body is read here
+ * up to `limitBytes` and handed on whole; a larger answer is refused as a failed request.
+ */
+export function cappedFetch(limitBytes: number): typeof fetch {
+  return async (input, init) => {
+    const res = await fetch(input, init);
+    if (!res.body) return res;
+    const text = await readCappedText(res, limitBytes);
+    return new Response(text, { status: res.status, statusText: res.statusText, headers: res.headers });
+  };
+}

@@ -8,11 +8,17 @@ import OpenAI from 'openai';
 import type { TranscriptionVerbose } from 'openai/resources/audio/transcriptions';
 import { ffmpeg, inputArgs } from '../media/ffmpeg.ts';
 import { inTurns } from '../in-turns.ts';
+import { cappedFetch } from '../platforms/provider-answer.ts';
 import type { TranscriptionEngine } from './transcript.ts';
 import type { Transcript, TranscriptSentence, TranscriptWord } from '../../supabase/functions/_shared/domain/transcript.ts';
 
 /** 20 minutes of 24 kbit/s Opus is about 3.6 MB, well under the API's 25 MB per file. */
 const CHUNK_SECONDS = 20 * 60;
+/**
+ * A 20-minute piece's verbose_json (every word timed, every segment) is a few hundred kilobytes:
+ * its answer is read up to this cap.
+ */
+const ANSWER_MAX_BYTES = 16 * 1024 * 1024;
 /** Requests in flight at once for one episode: well inside the API's per-minute limits. */
 const REQUESTS_AT_ONCE = 4;
 /** Whisper reads the last 224 tokens of a prompt: about this many characters of names and terms. */
@@ -74,7 +80,7 @@ export function transcriptFromWhisper(pieces: { offset: number; answer: Transcri
 }
 
 export function openaiEngine(settings: { apiKey: string; baseUrl: string | null; model: string }): TranscriptionEngine {
-  const client = new OpenAI({ apiKey: settings.apiKey, baseURL: settings.baseUrl ?? undefined, maxRetries: 3, timeout: 10 * 60_000 });
+  const client = new OpenAI({ apiKey: settings.apiKey, baseURL: settings.baseUrl ?? undefined, maxRetries: 3, timeout: 10 * 60_000, fetch: cappedFetch(ANSWER_MAX_BYTES) });
   return {
     name: 'openai',
     recognises: (language) => WHISPER_LANGUAGES[language] !== undefined,

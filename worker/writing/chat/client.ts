@@ -8,6 +8,8 @@ import { zodResponseFormat } from 'openai/helpers/zod';
 import type { z } from 'zod';
 import type { WritingSettings } from '../../config.ts';
 import { WritingFailure, type WritingUsage } from '../writing.ts';
+import { PROVIDER_ANSWER_MAX_BYTES } from '../../../supabase/functions/_shared/domain-server/capped-response.ts';
+import { cappedFetch } from '../../platforms/provider-answer.ts';
 
 export interface ChatRequest<T> {
   /** The schema's name in the request (the sandbox answers by it). */
@@ -41,7 +43,8 @@ export type Ask = <T>(request: ChatRequest<T>, usage: WritingUsage, signal: Abor
 
 export function chatClient(settings: Pick<WritingSettings, 'openai' | 'timeoutSeconds'>): Ask {
   const { apiKey, baseUrl, model } = settings.openai;
-  const client = new OpenAI({ apiKey, baseURL: baseUrl ?? undefined, maxRetries: 0, timeout: settings.timeoutSeconds * 1000 });
+  // A structured answer is a few kilobytes: a provider's answer is read up to the platforms' cap.
+  const client = new OpenAI({ apiKey, baseURL: baseUrl ?? undefined, maxRetries: 0, timeout: settings.timeoutSeconds * 1000, fetch: cappedFetch(PROVIDER_ANSWER_MAX_BYTES) });
 
   /** One attempt: the parsed answer, or why it failed. */
   async function once<T>(request: ChatRequest<T>, usage: WritingUsage, signal: AbortSignal): Promise<{ answer: T } | Attempt> {
