@@ -1,19 +1,24 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { inTurns } from './in-turns.ts';
 
+// Timers of the test's own clock: the items finish in another order than they start.
 const tick = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+afterEach(() => vi.useRealTimers());
 
 describe('inTurns', () => {
   it('answers in the items\' order with at most atOnce running', async () => {
+    vi.useFakeTimers();
     let running = 0;
     let most = 0;
-    const answers = await inTurns([30, 5, 20, 1, 10], 2, async (ms, i) => {
+    const run = inTurns([30, 5, 20, 1, 10], 2, async (ms, i) => {
       running += 1;
       most = Math.max(most, running);
       await tick(ms);
       running -= 1;
       return `${i}:${ms}`;
     });
+    await vi.runAllTimersAsync();
+    const answers = await run;
     expect(answers).toEqual(['0:30', '1:5', '2:20', '3:1', '4:10']);
     expect(most).toBe(2);
   });
