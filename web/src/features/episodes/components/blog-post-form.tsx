@@ -1,10 +1,11 @@
 // Editing the blog post: its title and its Markdown (with a short guide to the marks it reads).
 import type { BlogPost } from '@domain/episode-content';
 import { z } from 'zod/mini';
-import { Form, SubmitButton, useZodForm } from '@/components/form';
+import { Form, useZodForm } from '@/components/form';
 import { FormField, TextAreaField } from '@/components/form-field';
 import { useUpdateBlogPost } from '../api/update-blog-post';
 import { reviewTexts as t } from '../texts';
+import { EditActions } from './edit-actions';
 
 const blogFormSchema = z.object({
   title: z.string().check(z.refine((value) => value.trim().length >= 1 && value.trim().length <= 200, t.titleRequired)),
@@ -28,12 +29,7 @@ export default function BlogPostForm({ episodeId, blogPost, onDone }: { episodeI
       <FormField label={t.blogTitleLabel} maxLength={200} error={form.formState.errors.title?.message} {...form.register('title')} />
       <TextAreaField label={t.blogTextLabel} rows={16} error={form.formState.errors.markdown?.message} {...form.register('markdown')} />
       <p className="text-sm text-base-content/70">{t.blogTextHint}</p>
-      <div className="flex gap-2">
-        <SubmitButton label={t.saveBlog} pendingLabel={t.savingBlog} />
-        <button type="button" className="btn" onClick={onDone}>
-          {t.cancelEdit}
-        </button>
-      </div>
+      <EditActions save={t.saveBlog} saving={t.savingBlog} onCancel={onDone} />
     </Form>
   );
 }

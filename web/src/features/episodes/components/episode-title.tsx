@@ -3,12 +3,13 @@
 import type { EpisodeDetail } from '@domain/episode-page';
 import { useState } from 'react';
 import { z } from 'zod/mini';
-import { Form, SubmitButton, useZodForm } from '@/components/form';
+import { Form, useZodForm } from '@/components/form';
 import { FormField } from '@/components/form-field';
 import { errorMessage } from '@/lib/api-client';
 import { notify } from '@/lib/toast';
 import { useRenameEpisode } from '../api/rename-episode';
 import { reviewTexts as t } from '../texts';
+import { EditActions } from './edit-actions';
 
 const titleFormSchema = z.object({
   title: z.string().check(z.refine((value) => value.trim().length >= 1 && value.trim().length <= 200, t.titleRequired)),
@@ -29,12 +30,7 @@ function TitleForm({ episode, onDone }: { episode: EpisodeDetail; onDone: () => 
       className="flex flex-col gap-2 sm:flex-row sm:items-end"
     >
       <FormField label={t.newTitle} maxLength={200} error={form.formState.errors.title?.message} {...form.register('title')} />
-      <div className="flex gap-2">
-        <SubmitButton label={t.saveTitle} pendingLabel={t.savingTitle} />
-        <button type="button" className="btn" onClick={onDone}>
-          {t.cancelEdit}
-        </button>
-      </div>
+      <EditActions save={t.saveTitle} saving={t.savingTitle} onCancel={onDone} />
     </Form>
   );
 }

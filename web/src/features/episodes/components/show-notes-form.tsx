@@ -3,10 +3,11 @@
 import type { ShowNotes } from '@domain/episode-content';
 import { useFieldArray } from 'react-hook-form';
 import { z } from 'zod/mini';
-import { Form, SubmitButton, useZodForm } from '@/components/form';
+import { Form, useZodForm } from '@/components/form';
 import { FormField, TextAreaField } from '@/components/form-field';
 import { useUpdateShowNotes } from '../api/update-show-notes';
 import { reviewTexts as t } from '../texts';
+import { EditActions } from './edit-actions';
 
 const MAX_KEYWORDS = 20;
 const keywordsOf = (value: string) => value.split(',').map((keyword) => keyword.trim()).filter(Boolean);
@@ -45,12 +46,7 @@ export default function ShowNotesForm({ episodeId, notes, onDone }: { episodeId:
         />
       ))}
       <FormField label={t.keywordsLabel} error={form.formState.errors.keywords?.message} {...form.register('keywords')} />
-      <div className="flex gap-2">
-        <SubmitButton label={t.saveNotes} pendingLabel={t.savingNotes} />
-        <button type="button" className="btn" onClick={onDone}>
-          {t.cancelEdit}
-        </button>
-      </div>
+      <EditActions save={t.saveNotes} saving={t.savingNotes} onCancel={onDone} />
     </Form>
   );
 }
