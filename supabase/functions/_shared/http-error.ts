@@ -2,6 +2,17 @@
 import { z } from 'zod';
 import { readStreamCapped } from './domain-server/capped-response.ts';
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Whether `value` is a UUID (ids from paths and from other services are checked before any query). */
+export const isUuid = (value: string) => UUID.test(value);
+
+/** A record's id from the path, or the 404 any missing record answers (never a 400 or 500 for a bad id). */
+export function pathId(value: string, missing: string): string {
+  if (!isUuid(value)) throw new HttpError(404, missing);
+  return value;
+}
+
 export class HttpError extends Error {
   constructor(
     readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 500 | 502 | 503,

@@ -4,8 +4,7 @@
 import type Stripe from 'stripe';
 import { db } from '../_shared/db.ts';
 import { EXTRA_EPISODE_PURPOSE } from '../_shared/domain/plans.ts';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { isUuid } from '../_shared/http-error.ts';
 
 /** The session of an extra episode that is paid, with the account it names, or null. */
 export function paidExtraEpisode(event: Stripe.Event): { session: Stripe.Checkout.Session; userId: string } | null {
@@ -13,7 +12,7 @@ export function paidExtraEpisode(event: Stripe.Event): { session: Stripe.Checkou
   const session = event.data.object;
   if (session.mode !== 'payment' || session.metadata?.purpose !== EXTRA_EPISODE_PURPOSE || session.payment_status !== 'paid') return null;
   const userId = session.metadata?.user_id ?? session.client_reference_id ?? '';
-  return UUID.test(userId) ? { session, userId } : null;
+  return isUuid(userId) ? { session, userId } : null;
 }
 
 /** Records it: 'recorded', 'duplicate' or 'no_account' (the account was deleted since). */

@@ -17,11 +17,10 @@ import {
 import { episodeContentSchema, type EpisodeContentAnswer } from '../../_shared/domain/episode-content.ts';
 import { PROCESSING_STATUSES } from '../../_shared/domain/processing.ts';
 import { databaseError } from '../../_shared/database-errors.ts';
-import { HttpError, parseJsonBody } from '../../_shared/http-error.ts';
+import { HttpError, parseJsonBody, pathId } from '../../_shared/http-error.ts';
 import { requireCaller } from '../../_shared/session.ts';
 import { userClient } from '../../_shared/supabase-clients.ts';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const EPISODE_NOT_FOUND = 'Episode not found';
 const POST_NOT_FOUND = 'Scheduled post not found.';
 
@@ -43,9 +42,8 @@ export const episodePageRoutes = new Hono();
 
 episodePageRoutes.get('/episodes/:id', async (c) => {
   const caller = await requireCaller(c);
-  const id = c.req.param('id');
   // Not an id: no episode has it (answered like any other missing episode, never a 400/500).
-  if (!UUID.test(id)) throw new HttpError(404, EPISODE_NOT_FOUND);
+  const id = pathId(c.req.param('id'), EPISODE_NOT_FOUND);
   const { data, error } = await userClient(caller.accessToken).rpc('episode_page', { p_episode_id: id });
   if (error) throw databaseError(error, 'Could not load the episode');
   if (!data) throw new HttpError(404, EPISODE_NOT_FOUND);
@@ -62,8 +60,7 @@ episodePageRoutes.get('/episodes/:id', async (c) => {
 // built-in worker never took has none (404, as the page asks only once it is processed).
 episodePageRoutes.get('/episodes/:id/content', async (c) => {
   const caller = await requireCaller(c);
-  const id = c.req.param('id');
-  if (!UUID.test(id)) throw new HttpError(404, EPISODE_NOT_FOUND);
+  const id = pathId(c.req.param('id'), EPISODE_NOT_FOUND);
   const { data: latest, error } = await userClient(caller.accessToken)
     .from('episode_processing')
     .select('status, drive_folder_url, content, episode:episodes!inner(user_id)')
@@ -86,8 +83,7 @@ episodePageRoutes.get('/episodes/:id/content', async (c) => {
 
 /** The post id of the path, or a 404 for anything that cannot be one. */
 function postId(id: string): string {
-  if (!UUID.test(id)) throw new HttpError(404, POST_NOT_FOUND);
-  return id;
+  return pathId(id, POST_NOT_FOUND);
 }
 
 function answerOf(data: unknown, error: Parameters<typeof databaseError>[0] | null): { post: ScheduledPost } {

@@ -20,19 +20,12 @@ import {
   transcriptSaveSchema,
 } from '../../_shared/domain/review.ts';
 import { databaseError, type DatabaseError } from '../../_shared/database-errors.ts';
-import { HttpError, parseJsonBody } from '../../_shared/http-error.ts';
+import { HttpError, parseJsonBody, pathId } from '../../_shared/http-error.ts';
 import { requireCaller } from '../../_shared/session.ts';
 import { userClient } from '../../_shared/supabase-clients.ts';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** The path's id, or the 404 any missing record answers (never a 400 or 500 for a bad id). */
-function idOf(value: string, missing: string): string {
-  if (!UUID.test(value)) throw new HttpError(404, missing);
-  return value;
-}
-const episodeId = (value: string) => idOf(value, 'No such episode.');
-const clipId = (value: string) => idOf(value, 'No such clip.');
+const episodeId = (value: string) => pathId(value, 'No such episode.');
+const clipId = (value: string) => pathId(value, 'No such clip.');
 
 /** The function's answer in `schema`, or its refusal as the error contract says. */
 function answer<T extends z.core.$ZodType>(schema: T, data: unknown, error: DatabaseError | null, action: string): z.infer<T> {
