@@ -65,26 +65,24 @@ export class DriveClient {
     await start.body?.cancel();
     const session = start.headers.get('location');
     if (!session) throw ProcessingFailure.refusal(502, `Starting the upload of ${name}: no upload session`);
-    const res = await fetch(session, {
-      method: 'PUT',
-      headers: this.headers({ 'content-type': mimeType, 'content-length': String(size) }),
-      body: fileBody(file),
-      duplex: 'half',
-      signal,
-    } as RequestInit);
-    return (await answerJson(res, `Uploading ${name}`, 'Google')) as DriveFile;
+    return this.sendFile(session, 'PUT', file, mimeType, `Uploading ${name}`, signal);
   }
 
   /** Replaces the content of Drive file `fileId` (files.update, uploadType=media): its id, name and folder stay. */
   async replace(fileId: string, file: string, mimeType: string, signal?: AbortSignal): Promise<DriveFile> {
-    const size = statSync(file).size;
-    const res = await fetch(`${this.apiBase}/upload/drive/v3/files/${encodeURIComponent(fileId)}?uploadType=media&fields=id,name,webViewLink`, {
-      method: 'PATCH',
-      headers: this.headers({ 'content-type': mimeType, 'content-length': String(size) }),
+    const url = `${this.apiBase}/upload/drive/v3/files/${encodeURIComponent(fileId)}?uploadType=media&fields=id,name,webViewLink`;
+    return this.sendFile(url, 'PATCH', file, mimeType, `Replacing ${fileId} in Drive`, signal);
+  }
+
+  /** `file`'s bytes streamed from disk to `url`; the answer is the file's record. */
+  private async sendFile(url: string, method: 'PUT' | 'PATCH', file: string, mimeType: string, what: string, signal?: AbortSignal): Promise<DriveFile> {
+    const res = await fetch(url, {
+      method,
+      headers: this.headers({ 'content-type': mimeType, 'content-length': String(statSync(file).size) }),
       body: fileBody(file),
       duplex: 'half',
       signal,
     } as RequestInit);
-    return (await answerJson(res, `Replacing ${fileId} in Drive`, 'Google')) as DriveFile;
+    return (await answerJson(res, what, 'Google')) as DriveFile;
   }
 }
