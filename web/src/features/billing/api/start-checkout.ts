@@ -3,7 +3,9 @@ import { useMutation } from '@tanstack/react-query';
 import { z } from 'zod/mini';
 import { apiRequest } from '@/lib/api-client';
 
-const checkoutAnswer = z.object({ checkoutUrl: z.string() });
+/** What every checkout route answers: the address on Stripe the browser goes to. */
+export const checkoutAnswer = z.object({ checkoutUrl: z.string() });
+export const goToCheckout = ({ checkoutUrl }: z.infer<typeof checkoutAnswer>) => window.location.assign(checkoutUrl);
 
 function startCheckout(tier: string) {
   return apiRequest('POST', '/api/create-checkout-session', checkoutAnswer, { body: { tier } });
@@ -12,6 +14,6 @@ function startCheckout(tier: string) {
 export function useStartCheckout() {
   return useMutation({
     mutationFn: startCheckout,
-    onSuccess: ({ checkoutUrl }) => window.location.assign(checkoutUrl),
+    onSuccess: goToCheckout,
   });
 }
