@@ -87,3 +87,6 @@ export const episodeClipSchema: z.ZodMiniType<EpisodeClip> = z.object({
   renderVersion: z.int(),
   reviewState: z.enum(CLIP_REVIEW_STATES),
 });
+
+/** What every change to a clip answers (PATCH /api/clips/:id and its kin): the clip as it is now. */
+export const clipAnswerSchema = z.object({ clip: episodeClipSchema });

@@ -1,15 +1,12 @@
 // POST /api/clips/:id/review {action}: approve a clip (its posts are scheduled at once), drop it
 // (never posted) or restore a dropped one.
-import { episodeClipSchema } from '@domain/episode-clips';
+import { clipAnswerSchema } from '@domain/episode-clips';
 import type { ClipReviewAction } from '@domain/review';
-import { z } from 'zod/mini';
 import { apiRequest } from '@/lib/api-client';
 import { useEpisodeChange } from './episode-change';
 
-const answer = z.object({ clip: episodeClipSchema });
-
 export function useReviewClip(episodeId: string) {
   return useEpisodeChange(episodeId, ({ clipId, action }: { clipId: string; action: ClipReviewAction }) =>
-    apiRequest('POST', `/api/clips/${encodeURIComponent(clipId)}/review`, answer, { body: { action } }),
+    apiRequest('POST', `/api/clips/${encodeURIComponent(clipId)}/review`, clipAnswerSchema, { body: { action } }),
   );
 }

@@ -1,14 +1,11 @@
 // PUT /api/clips/:id/moment {firstSentence, endSentence}: the clip runs over other sentences of
 // the transcript and is rendered again.
-import { episodeClipSchema } from '@domain/episode-clips';
-import { z } from 'zod/mini';
+import { clipAnswerSchema } from '@domain/episode-clips';
 import { apiRequest } from '@/lib/api-client';
 import { useEpisodeChange } from './episode-change';
 
-const answer = z.object({ clip: episodeClipSchema });
-
 export function useSetClipMoment(episodeId: string) {
   return useEpisodeChange(episodeId, ({ clipId, firstSentence, endSentence }: { clipId: string; firstSentence: number; endSentence: number }) =>
-    apiRequest('PUT', `/api/clips/${encodeURIComponent(clipId)}/moment`, answer, { body: { firstSentence, endSentence } }),
+    apiRequest('PUT', `/api/clips/${encodeURIComponent(clipId)}/moment`, clipAnswerSchema, { body: { firstSentence, endSentence } }),
   );
 }
