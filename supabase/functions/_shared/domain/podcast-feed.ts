@@ -33,4 +33,7 @@ export type PodcastFeed = z.infer<typeof podcastFeedSchema>;
 
 /** GET /api/podcast-feed: null until onboarding completes (the feed exists from then on). */
 export const podcastFeedAnswerSchema = z.object({ feed: z.nullable(podcastFeedSchema) });
+
+/** What public.podcast_feed() answers: the dashboard's feed with its key in place of its address. */
+export const storedPodcastFeedSchema = z.extend(z.omit(podcastFeedSchema, { feedUrl: true }), { feedKey: z.string() });
 export type PodcastFeedAnswer = z.infer<typeof podcastFeedAnswerSchema>;

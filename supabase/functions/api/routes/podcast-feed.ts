@@ -3,15 +3,11 @@
 // (public.podcast_feed() reads only the caller's own feed). `feed` is null until onboarding
 // completes.
 import { Hono } from 'hono';
-import { z } from 'zod/mini';
-import { podcastFeedObjectPath, podcastFeedSchema, type PodcastFeedAnswer } from '../../_shared/domain/podcast-feed.ts';
+import { podcastFeedObjectPath, storedPodcastFeedSchema, type PodcastFeedAnswer } from '../../_shared/domain/podcast-feed.ts';
 import { databaseError } from '../../_shared/database-errors.ts';
 import { podcastFeedsPublicUrl } from '../../_shared/podcast-feed-url.ts';
 import { requireCaller } from '../../_shared/session.ts';
 import { userClient } from '../../_shared/supabase-clients.ts';
-
-// What public.podcast_feed() answers: the dashboard's feed with its key in place of its address.
-const storedFeedSchema = z.extend(z.omit(podcastFeedSchema, { feedUrl: true }), { feedKey: z.string() });
 
 export const podcastFeedRoutes = new Hono();
 
@@ -20,6 +16,6 @@ podcastFeedRoutes.get('/podcast-feed', async (c) => {
   const { data, error } = await userClient(caller.accessToken).rpc('podcast_feed');
   if (error) throw databaseError(error, 'Could not load your podcast feed');
   if (!data) return c.json({ feed: null } satisfies PodcastFeedAnswer);
-  const { feedKey, ...feed } = storedFeedSchema.parse(data);
+  const { feedKey, ...feed } = storedPodcastFeedSchema.parse(data);
   return c.json({ feed: { ...feed, feedUrl: podcastFeedsPublicUrl(podcastFeedObjectPath(feedKey)) } } satisfies PodcastFeedAnswer);
 });
