@@ -256,6 +256,9 @@ describe('edits', () => {
       expect(saved.sentences[0].text).toBe('word0 word1 word2 budgets word4');
       const { rows } = await db.query(`select kind, clip_ids from private.processing_requests where episode_processing_id = $1 order by kind`, [id]);
       expect(rows).toEqual([{ kind: 'rerender', clip_ids: [clipIds[0]] }, { kind: 'texts', clip_ids: [] }]);
+      // What the episode page shows while the worker is at them (no worker sees this transaction's rows).
+      const [{ edits }] = await queryAs<{ edits: Json }>(db, actor, 'select private.pending_edits($1) as edits', [id]);
+      expect(edits).toEqual({ renderingClipIds: [clipIds[0]], writingTexts: true, failure: null });
       expect(await runAs(db, actor, 'select public.save_transcript($1, 1, $2)', [episodeId, JSON.stringify([{ index: 4, text: 'x' }])])).toMatchObject({ code: 'PT409', message: 'transcript_changed' });
       expect(await runAs(db, actor, 'select public.save_transcript($1, 2, $2)', [episodeId, JSON.stringify([{ index: 400, text: 'x' }])])).toMatchObject({ message: 'invalid_transcript' });
     });
