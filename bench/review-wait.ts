@@ -94,7 +94,8 @@ export async function bench(): Promise<Row[]> {
       await Promise.all(pool.map((worker) => worker.stop()));
     }
 
-    // Ready for review: delivered, its clips recorded, nothing released to post.
+    // Ready for review: delivered, its clips recorded, nothing released to post; each clip was in
+    // Drive before the episode was (delivered by its own piece).
     const review = await withDb(async (db) => {
       const { rows } = await db.query(
         `select p.id, p.status, pr.review_window,
@@ -160,8 +161,11 @@ export async function bench(): Promise<Row[]> {
     const rating = writingRequestSeconds;
     const beforePieces = (planWork * scale) / cores + words + rating + writing.seconds;
     const projected = beforePieces + shared + longest + (join.seconds * scale) / cores;
-    // Were a clip delivered from its piece, the first would wait for the plan and its own render.
-    const firstClipRender = Math.min(...clips.map((d) => d.seconds)) / cores;
+    // The first clip: each clip's piece delivers it (to Drive and the review screen) as soon as it is
+    // rendered, and clips go before every other piece (worker/pipeline/plan.ts PRIORITY), so the first
+    // waits for the plan and its own piece, which the plan's worker takes as the plan ends.
+    const firstClipPiece = Math.min(...clips.map((d) => d.seconds)) / cores;
+    const firstClipProjected = beforePieces + firstClipPiece;
     const model =
       `60 min = ${scale.toFixed(0)}x the input; a 2-core machine = ${cores.toFixed(0)}x a bench worker; ` +
       `plan ${plan.seconds.toFixed(1)} s less its words ${wordsStep.toFixed(1)} s and writing ${writingStep.toFixed(1)} s, x ${scale.toFixed(0)} / ${cores.toFixed(0)} = ${((planWork * scale) / cores).toFixed(0)} s; ` +
@@ -173,15 +177,15 @@ export async function bench(): Promise<Row[]> {
     const measured = `${inputSeconds} s of 1920x1080 ${FPS} fps with a logo, segments of ${segmentSeconds} s, ${clips.length} clips, ${workers} workers of ${machineCores} core each, transcript by the sandbox`;
     return [
       { bench: 'review-wait', figure: 'submission -> ready for review (measured: this episode, these workers)', value: wall, unit: 's', detail: `${measured}; processing ${processingId}` },
-      { bench: 'review-wait', figure: 'submission -> first clip rendered (measured; clips are delivered at the join)', value: firstClip, unit: 's', detail: `the join delivered them at ${join.at.toFixed(1)} s` },
+      { bench: 'review-wait', figure: 'submission -> first clip ready for review (measured: rendered, in Drive, recorded)', value: firstClip, unit: 's', detail: `the whole episode at ${join.at.toFixed(1)} s` },
       { bench: 'review-wait', figure: 'projected: 60-minute 1080p episode -> ready for review, 4 machines of 2 cores', value: projected / 60, unit: 'min', budget: { limit: 10, kind: 'max' }, detail: model },
       {
         bench: 'review-wait',
         figure: 'projected: 60-minute episode -> first clip ready for review',
-        value: projected / 60,
+        value: firstClipProjected / 60,
         unit: 'min',
         budget: { limit: 3, kind: 'max' },
-        detail: `clips reach review with the episode, at the join: the same as the whole (delivered from its own piece, the first would be ready at ${((beforePieces + firstClipRender) / 60).toFixed(1)} min: the plan ${(beforePieces / 60).toFixed(1)} min + its render ${firstClipRender.toFixed(0)} s)`,
+        detail: `the plan ${(beforePieces / 60).toFixed(1)} min (as above) + the first clip's piece (render, Drive, record) ${firstClipPiece.toFixed(0)} s`,
       },
     ];
   } finally {

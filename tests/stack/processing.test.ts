@@ -131,6 +131,9 @@ describe('built-in processing', () => {
     const inFolder = files.filter((f) => f.parents.includes(row.drive_folder_id as string));
     expect(inFolder.map((f) => f.name).sort()).toEqual(row.outputs.map((o) => o.name).sort());
     expect(inFolder.every((f) => f.owner === driveToken && f.size > 0)).toBe(true);
+    // The clip reached Drive (and the review screen) from its own piece, before the episode was joined.
+    const receivedAt = (name: string) => Date.parse(inFolder.find((f) => f.name === name)?.createdTime ?? '');
+    expect(receivedAt(clips[0].name)).toBeLessThan(receivedAt(episodeOut[0].name));
     // Each output keeps Drive's own link to it (the episode page links and previews through it).
     for (const output of row.outputs) expect(output.driveUrl).toBe(inFolder.find((f) => f.id === output.driveFileId)?.webViewLink);
 

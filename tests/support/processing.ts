@@ -36,6 +36,8 @@ interface SandboxFile {
   size: number;
   owner: string;
   webViewLink: string;
+  /** When Drive received it (ISO 8601, milliseconds). */
+  createdTime: string;
 }
 
 /** A podcast language the offline engine (pocketsphinx, US English) does not transcribe. */

@@ -8,44 +8,22 @@ import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { EpisodeContent } from '../../supabase/functions/_shared/domain/episode-content.ts';
 import { PODCAST_FEEDS_BUCKET, podcastEpisodeObjectPath } from '../../supabase/functions/_shared/domain/episodes.ts';
-import type { OutputKind, StoredOutput } from '../../supabase/functions/_shared/domain/episode-page.ts';
+import type { StoredOutput } from '../../supabase/functions/_shared/domain/episode-page.ts';
 import type { ProcessingJob } from '../../supabase/functions/_shared/domain-server/processing-job.ts';
 import { PROCESSING_PIECES_BUCKET } from '../../supabase/functions/_shared/domain-server/processing-limits.ts';
 import type { SubmissionPlan } from '../../supabase/functions/_shared/domain-server/processing-plan.ts';
-import { probe } from '../media/ffmpeg.ts';
 import { extractPodcastAudio, joinEpisode } from '../media/render.ts';
-import { DriveClient } from '../platforms/drive.ts';
 import { deleteObjects, downloadObject, uploadObject } from '../platforms/storage.ts';
-import { copyForClip } from './clip-words.ts';
+import { clipFileName, clipRecord, episodeDrive, safeName, videoFile } from './drive-delivery.ts';
 import { emptyContent, writeBlogPost, writeContentFiles } from './content-stage.ts';
 import type { JobContext } from './job-context.ts';
 import type { PieceJobData } from './jobs.ts';
-import type { DeliveredClip, DeliveredFile, DeliveryManifest } from './manifest.ts';
+import type { DeliveredClip, DeliveryManifest } from './manifest.ts';
 import { currentPlan, episodeIntroSeconds, pieceFileName, pieceObjectPath, planObjectPaths, signedForJob, withTimeLimit, type PieceSpec } from './plan.ts';
 import { inTurns } from '../in-turns.ts';
 
 /** Pieces the join downloads side by side. */
 const PIECE_DOWNLOADS_AT_ONCE = 4;
-
-/** A file name Drive and every desktop accept: no path separators or control characters. */
-const safeName = (title: string) =>
-  [...title].map((ch) => (ch < ' ' || '\\/:*?"<>|'.includes(ch) ? ' ' : ch)).join('').replace(/\s+/g, ' ').trim().slice(0, 120) || 'Episode';
-
-/**
- * The episode's folder in Drive: its title and day, and a few characters of the episode's id, so
- * two episodes of one title and day (a resubmission, a second take) never share a folder's name.
- */
-export const driveFolderName = (base: string, job: Pick<ProcessingJob, 'submittedAt' | 'episodeId' | 'id'>) =>
-  `${base} (${job.submittedAt.toISOString().slice(0, 10)}, ${(job.episodeId ?? job.id).slice(0, 4)})`;
-
-async function videoFile(file: string, name: string, kind: OutputKind, signal: AbortSignal): Promise<DeliveredFile> {
-  const info = await probe(file, signal);
-  return {
-    output: { name, kind, durationSeconds: Math.round(info.durationSeconds * 100) / 100, width: info.video?.width ?? 0, height: info.video?.height ?? 0 },
-    file,
-    mimeType: 'video/mp4',
-  };
-}
 
 /** The join: the episode put together from its pieces, and everything delivered. */
 export async function joinSubmission(ctx: JobContext, data: PieceJobData, jobSignal: AbortSignal, retry: boolean): Promise<void> {
@@ -82,7 +60,8 @@ async function assemble(ctx: JobContext, job: ProcessingJob, plan: SubmissionPla
     return file;
   };
   const base = safeName(plan.title);
-  // The clips go to Drive from disk: downloaded a few at a time (each waits on a Storage round trip).
+  // The clips' files, measured for their captions (each piece put its clip in Drive already: one
+  // missing there is sent from disk), downloaded a few at a time (each waits on a Storage round trip).
   const clipFiles = await inTurns(plan.clips.map((_, index): PieceSpec => ({ kind: 'clip', index })), PIECE_DOWNLOADS_AT_ONCE, (piece) => fetchPiece(piece));
 
   const episodeFile = path.join(dir, 'episode.mp4');
@@ -100,31 +79,9 @@ async function assemble(ctx: JobContext, job: ProcessingJob, plan: SubmissionPla
   }
   const episode = await videoFile(episodeFile, `${base}.mp4`, 'episode', signal);
 
-  const clipFilesOf = await Promise.all(
-    plan.clips.map((_, i) => videoFile(clipFiles[i], `${base} - clip ${String(i + 1).padStart(2, '0')}.mp4`, 'clip', signal)),
-  );
-  const ids = await ctx.store.clips(
-    job.id,
-    plan.clips.map((moment, i) => {
-      const delivered = clipFilesOf[i];
-      // The writing engine's texts for the clip; a clip without words is named by its file.
-      const copy = plan.writing?.clips[i] ?? copyForClip(plan.transcript, moment, plan.keywords, plan.title, delivered.output.name.replace(/\.mp4$/, ''));
-      return {
-        position: i + 1,
-        startSeconds: moment.start,
-        endSeconds: moment.end,
-        ...(moment.sentences ? { firstSentence: moment.sentences.first, endSentence: moment.sentences.end } : {}),
-        // A plan made before clips had reasons scored on another scale: its clips have neither.
-        ...(moment.reason ? { score: moment.score, reason: moment.reason } : {}),
-        title: copy.title,
-        posts: copy.posts,
-        fileName: delivered.output.name,
-        durationSeconds: delivered.output.durationSeconds,
-        width: delivered.output.width,
-        height: delivered.output.height,
-      };
-    }),
-  );
+  const clipFilesOf = await Promise.all(plan.clips.map((_, i) => videoFile(clipFiles[i], clipFileName(base, i), 'clip', signal)));
+  // Each clip's piece recorded it already (drive-delivery.ts): the same records, by position.
+  const ids = await ctx.store.clips(job.id, plan.clips.map((_, i) => clipRecord(plan, i, clipFilesOf[i])));
   const clips = plan.clips.map((moment, i): DeliveredClip => {
     const id = ids.get(i + 1);
     if (!id) throw new Error(`clip ${i + 1} of ${job.id} was not recorded`);
@@ -172,7 +129,7 @@ async function deliver(
     content = written.content;
   }
   await store.progress(job.id, 'uploading to Google Drive', 80);
-  const drive = await driveFor(ctx, job, userId, base, signal);
+  const drive = await episodeDrive(ctx, job, userId, base, signal);
   const clipOf = new Map(manifest.clips.map((clip) => [clip.delivered.output.name, clip.id]));
   const files = [manifest.episode, ...manifest.clips.map((clip) => clip.delivered), ...manifest.texts];
   const sent = new Map<string, StoredOutput>();
@@ -221,39 +178,4 @@ async function publishPodcastFiles(ctx: JobContext, job: ProcessingJob, manifest
     durationSeconds: manifest.episode.output.durationSeconds,
     transcriptPath,
   });
-}
-
-/**
- * The episode's Drive folder (found by its tag, or made) and a `put` that sends one file there
- * and records it: a file an earlier attempt delivered keeps its Drive id and is not sent again.
- * Every folder and file is tagged with the processing row (and the output's name): a worker
- * killed after Drive made one but before the row recorded it finds it on the next attempt.
- */
-async function driveFor(ctx: JobContext, job: ProcessingJob, userId: string, base: string, signal: AbortSignal) {
-  const { store, config } = ctx;
-  const drive = new DriveClient(config.googleApiBase, await ctx.tokens.accessToken(userId, 'google'));
-  const tag = { castloopProcessingId: job.id };
-  let folderId = job.driveFolderId;
-  if (!folderId) {
-    const folderTag = { ...tag, castloopOutput: 'folder' };
-    const folder = (await drive.find(folderTag, null, signal)) ?? (await drive.createFolder(driveFolderName(base, job), folderTag, signal));
-    folderId = folder.id;
-    await store.driveFolder(job.id, folder.id, folder.webViewLink ?? null);
-  }
-  const inFolder = folderId;
-  const before = new Map(job.outputs.filter((o) => o.driveFileId).map((o) => [o.name, o]));
-  return {
-    async put(delivered: DeliveredFile): Promise<StoredOutput> {
-      const earlier = before.get(delivered.output.name);
-      let output: StoredOutput = { ...delivered.output, driveFileId: earlier?.driveFileId, driveUrl: earlier?.driveUrl };
-      if (!output.driveFileId) {
-        const fileTag = { ...tag, castloopOutput: delivered.output.name };
-        const uploaded = (await drive.find(fileTag, inFolder, signal)) ?? (await drive.upload(delivered.file, delivered.output.name, inFolder, delivered.mimeType, fileTag, signal));
-        // Drive's own link to the file (webViewLink): the episode page links and previews through it.
-        output = { ...output, driveFileId: uploaded.id, driveUrl: uploaded.webViewLink };
-      }
-      await store.output(job.id, output);
-      return output;
-    },
-  };
 }

@@ -1,6 +1,7 @@
 // One piece of a submission's plan (plan.ts): a segment of the episode's picture, its sound, a
 // copied picture, or a clip, rendered by whichever worker takes it, stored in the private
-// processing-pieces bucket and recorded done; the last piece done queues the join.
+// processing-pieces bucket and recorded done (a clip also delivered to Drive and recorded for
+// review at once); the last piece done queues the join.
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { BRAND_ASSETS_BUCKET } from '../../supabase/functions/_shared/domain/onboarding.ts';
@@ -12,6 +13,7 @@ import { clipFrameSize, renderAudioTrack, renderClip, renderCopiedEpisode, rende
 import { brandColours } from '../media/styles.ts';
 import { copyObject, downloadObject, uploadObject } from '../platforms/storage.ts';
 import { clipTexts } from './clip-words.ts';
+import { deliverClip } from './drive-delivery.ts';
 import type { JobContext } from './job-context.ts';
 import type { PieceJobData, PieceQueue } from './jobs.ts';
 import { currentPlan, pieceFileName, pieceFingerprint, pieceObjectPath, planPieces, queueJoin, signedUrlForJob, withTimeLimit, type PieceSpec } from './plan.ts';
@@ -51,22 +53,26 @@ export async function runPiece(ctx: JobContext, boss: PieceQueue, data: PieceJob
     const objectPath = pieceObjectPath(job.id, plan.planId, pieceFileName(piece));
     const fingerprint = pieceFingerprint(job, plan, piece, config.encode);
     const earlier = await store.reusablePiece(job.id, fingerprint);
-    if (earlier) {
-      await copyObject(config, PROCESSING_PIECES_BUCKET, earlier, objectPath, signal);
-      ctx.log(`piece ${data.piece} of ${job.id} reused from an earlier attempt`);
-    } else {
-      await mkdir(config.tempDir, { recursive: true });
-      const dir = await mkdtemp(path.join(config.tempDir, `${job.id}-piece-${data.piece}-`));
-      try {
+    await mkdir(config.tempDir, { recursive: true });
+    const dir = await mkdtemp(path.join(config.tempDir, `${job.id}-piece-${data.piece}-`));
+    try {
+      const output = path.join(dir, pieceFileName(piece));
+      if (earlier) {
+        await copyObject(config, PROCESSING_PIECES_BUCKET, earlier, objectPath, signal);
+        ctx.log(`piece ${data.piece} of ${job.id} reused from an earlier attempt`);
+        if (piece.kind === 'clip') await downloadObject(config, PROCESSING_PIECES_BUCKET, objectPath, output, signal);
+      } else {
         const main = await sourceInput(ctx, job, plan, signal);
-        const output = path.join(dir, pieceFileName(piece));
         await renderPiece(ctx, job, plan, piece, main, dir, output, signal);
         await uploadObject(config, PROCESSING_PIECES_BUCKET, objectPath, output, piece.kind === 'audio' ? 'audio/mp4' : 'video/mp4', signal);
-      } finally {
-        await rm(dir, { recursive: true, force: true });
       }
+      await store.pieceStored(job.id, fingerprint, objectPath, earlier !== null);
+      // A clip is in Drive and on the review screen as soon as it is made, while the episode's other
+      // pieces are still being rendered (issue 45: the first clip within minutes of the submission).
+      if (piece.kind === 'clip') await deliverClip(ctx, job, plan, piece.index, output, signal);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
     }
-    await store.pieceStored(job.id, fingerprint, objectPath, earlier !== null);
     // Progress out of the plan's count as its row holds it (while the segments run ahead, the most it can come to).
     const count = await store.pieceDone(plan.planId, data.piece);
     if (count && count.done >= count.total) await queueJoin(boss, job, plan.planId);

@@ -20,11 +20,12 @@ import { PROCESSING_QUEUE, type PieceJobData, type PieceQueue } from './jobs.ts'
 export const EXPIRY_MARGIN_SECONDS = 600;
 /**
  * Pieces and joins go before new submissions (priority <= 0, feeder.ts): an episode under way
- * finishes first, its join before any piece. Among the pieces the long ones (the sound over the
- * whole, a copied picture, the clips) start first and the video segments fill in around them, so
- * the pool does not wait on a long piece taken last (longest first).
+ * finishes first, its join before any other piece. Among the pieces the clips go first (each is
+ * delivered for review as soon as it is made: the subscriber's first look), then the long ones (the
+ * sound over the whole, a copied picture), and the video segments fill in around them, so the pool
+ * does not wait on a long piece taken last (longest first).
  */
-const PRIORITY = { segment: 1, long: 2, join: 3 };
+const PRIORITY = { segment: 1, long: 2, clip: 3, join: 4 };
 
 export type PieceSpec = { kind: 'copy' } | { kind: 'video'; index: number } | { kind: 'audio' } | { kind: 'clip'; index: number };
 
@@ -119,7 +120,8 @@ async function writePlan(
     const db = { executeSql: (text: string, values?: unknown[]) => client.query(text, values) };
     for (let index = queue.from; index < queue.to; index++) {
       const data: PieceJobData = { processingId: job.id, planId: plan.planId, piece: index };
-      const priority = specs[index].kind === 'video' ? PRIORITY.segment : PRIORITY.long;
+      const { kind } = specs[index];
+      const priority = kind === 'video' ? PRIORITY.segment : kind === 'clip' ? PRIORITY.clip : PRIORITY.long;
       await boss.send(PROCESSING_QUEUE, data, { priority, expireInSeconds: job.limits.timeLimitSeconds + EXPIRY_MARGIN_SECONDS, db });
     }
     await client.query('commit');

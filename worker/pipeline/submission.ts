@@ -7,6 +7,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { EPISODES_BUCKET } from '../../supabase/functions/_shared/domain/episodes.ts';
 import { BRAND_ASSETS_BUCKET } from '../../supabase/functions/_shared/domain/onboarding.ts';
+import type { EpisodeContent } from '../../supabase/functions/_shared/domain/episode-content.ts';
 import type { Transcript } from '../../supabase/functions/_shared/domain/transcript.ts';
 import type { ProcessingJob } from '../../supabase/functions/_shared/domain-server/processing-job.ts';
 import {
@@ -29,10 +30,14 @@ import { copySoundTrack, copyStart, joinParts, planEpisode } from '../media/rend
 import { downloadObject, uploadObject } from '../platforms/storage.ts';
 import { chooseClips, episodeKeywords, episodeTitle } from './clip-words.ts';
 import { clipRating, transcribeStage, writingStage } from './content-stage.ts';
+import { episodeDrive, safeName } from './drive-delivery.ts';
 import type { JobContext } from './job-context.ts';
 import type { PieceQueue } from './jobs.ts';
 import { episodeIntroSeconds, newPlanId, pieceObjectPath, queuePictureFirst, savePlan, signedUrlForJob, withTimeLimit } from './plan.ts';
 import { titleOf } from '../writing/writing.ts';
+
+/** The sound's profile and loudness, as analyseAudio measures them. */
+type SoundAnalysis = Awaited<ReturnType<typeof analyseAudio>>;
 
 /** hh:mm:ss (validated by submit_episode) to seconds. */
 function timestampSeconds(value: string | null): number | null {
@@ -251,24 +256,43 @@ async function processJob(ctx: JobContext, job: ProcessingJob, userId: string, s
     const content = { ...words.content, blogPost: job.content?.blogPost ?? null };
     await store.content(job.id, content);
 
-    // Clips are chosen on the words and the sound (none: by sound alone).
-    const transcript: Transcript | null = words.transcript;
-    const keywords = episodeKeywords(transcript, transcript ? transcriptKeywords(transcript) : undefined);
-
-    await store.progress(job.id, 'choosing the clips', 12);
-    // The writing engine rates the best moments when it can (its spend counted with the writing's).
-    const { usage, rate } = clipRating(ctx, job, transcript, signal);
-    const clips = analysis ? await chooseClips(transcript, analysis, job.clipsPerEpisode, keywords, { log: ctx.log, rate }) : spreadClips(end - start, job.clipsPerEpisode);
-
-    // The words written (worker/writing); the title is the engine's suggestion unless the subscriber gave one.
-    const writing = transcript ? await timed(ctx, job, 'writing', () => writingStage(ctx, job, { transcript, clips, at: episodeIntroSeconds(planSoFar) }, content, signal, usage)) : null;
-    const title = writing ? titleOf(job, writing.titles) : episodeTitle(job, keywords);
-    if (title !== job.title) await store.suggestedTitle(job.id, title);
-
-    await store.progress(job.id, 'planning the pieces', 14);
-    await savePlan(ctx, boss, job, { ...planSoFar, title, loudness: analysis?.loudness ?? null, clips, transcript, keywords, writing }, queued);
+    const plan = await completePlan(ctx, job, userId, planSoFar, { transcript: words.transcript, analysis, content }, signal);
+    await savePlan(ctx, boss, job, plan, queued);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
 }
 
+/**
+ * The plan completed once the words and the sound's analysis are in: the clips chosen on both (on
+ * the sound alone without words), the words written, the title, and the episode's Drive folder.
+ */
+async function completePlan(
+  ctx: JobContext,
+  job: ProcessingJob,
+  userId: string,
+  planSoFar: SubmissionPlan,
+  heard: { transcript: Transcript | null; analysis: SoundAnalysis | null; content: EpisodeContent },
+  signal: AbortSignal,
+): Promise<SubmissionPlan> {
+  const { store } = ctx;
+  const { transcript, analysis, content } = heard;
+  const keywords = episodeKeywords(transcript, transcript ? transcriptKeywords(transcript) : undefined);
+
+  await store.progress(job.id, 'choosing the clips', 12);
+  // The writing engine rates the best moments when it can (its spend counted with the writing's).
+  const { usage, rate } = clipRating(ctx, job, transcript, signal);
+  const clips = analysis
+    ? await chooseClips(transcript, analysis, job.clipsPerEpisode, keywords, { log: ctx.log, rate })
+    : spreadClips(planSoFar.end - planSoFar.start, job.clipsPerEpisode);
+
+  // The words written (worker/writing); the title is the engine's suggestion unless the subscriber gave one.
+  const writing = transcript ? await timed(ctx, job, 'writing', () => writingStage(ctx, job, { transcript, clips, at: episodeIntroSeconds(planSoFar) }, content, signal, usage)) : null;
+  const title = writing ? titleOf(job, writing.titles) : episodeTitle(job, keywords);
+  if (title !== job.title) await store.suggestedTitle(job.id, title);
+
+  await store.progress(job.id, 'planning the pieces', 14);
+  // The episode's Drive folder, made once here: the clips' pieces deliver into it side by side.
+  await episodeDrive(ctx, job, userId, safeName(title), signal);
+  return { ...planSoFar, title, loudness: analysis?.loudness ?? null, clips, transcript, keywords, writing };
+}

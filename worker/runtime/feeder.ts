@@ -23,8 +23,8 @@ export interface RunningFeeder {
  * subscriber's second episode waits behind everyone else's first (pg-boss takes the highest
  * priority, then the oldest).
  */
-/** The subscriber's edits go before pieces and joins: they wait on the screen for them. */
-const EDIT_PRIORITY = 4;
+/** The subscriber's edits go before pieces and joins (plan.ts PRIORITY): they wait on the screen for them. */
+const EDIT_PRIORITY = 5;
 /** An edit renders a few clips at most: bounded like one piece. */
 const EDIT_EXPIRY_SECONDS = 3600;
 

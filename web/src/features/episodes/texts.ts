@@ -283,6 +283,8 @@ export const reviewTexts = {
 
   clipsTitle: 'Clips',
   noClips: 'This episode has no clips.',
+  clipsWhileProcessing: 'Each clip appears here as soon as it is made, while the rest of the episode is still being processed. Watch them now: you can approve, drop and edit them once the whole episode is ready.',
+  clipsOfFailedEpisode: 'These clips were made before processing stopped. They are in your Google Drive; you can review them once the episode is processed.',
   clipHeading: (position: number, title: string) => `Clip ${position}: ${title}`,
   clipMoment: (from: string, to: string) => `${from} to ${to} of the episode`,
   clipReason: (reason: string, score: number | null) => `Why this moment: ${reason}${score === null ? '' : ` (score ${Math.round(score * 100)} of 100)`}`,

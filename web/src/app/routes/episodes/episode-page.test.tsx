@@ -158,6 +158,22 @@ describe('the episode page', () => {
     expect(episodeReads()).toBe(reads);
   });
 
+  it('shows each clip as soon as it is made, to watch and read while the episode is still processing', async () => {
+    const made = clip(1, { driveFileId: 'd1', driveUrl: 'https://drive.google.com/file/d/d1/view', posts: { ...clip(1).posts, x: { text: 'Why gardens need water #garden' } } });
+    network.request.mockResolvedValue(episode({ status: 'processing', stage: 'rendering the episode', progress: 40, clips: [made] }));
+    renderPage();
+    const panel = await screen.findByRole('region', { name: 'Clips' });
+    expect(within(panel).getByText(/Each clip appears here as soon as it is made/)).toBeTruthy();
+    const card = within(panel).getByRole('listitem', { name: 'Clip 1: Show - clip 01' });
+    expect(within(card).getByText('Why gardens need water #garden')).toBeTruthy();
+    expect(within(card).getByText('X post')).toBeTruthy();
+    // Approving and editing open with the whole episode: the SQL rules refuse them before.
+    expect(within(card).queryByRole('button', { name: 'Approve Show - clip 01' })).toBeNull();
+    expect(within(card).queryByRole('button', { name: /Edit texts/ })).toBeNull();
+    await userEvent.click(within(card).getByRole('button', { name: 'Watch Show - clip 01' }));
+    expect(within(card).getByTitle('Video of Show - clip 01').getAttribute('src')).toBe('https://drive.google.com/file/d/d1/preview');
+  });
+
   it('shows the failure reason and retries through POST /api/episodes/:id/retry', async () => {
     network.request.mockImplementation(async (method: string) =>
       method === 'POST' ? { ok: true } : episode({ status: 'failed', failureReason: 'episode.mp4 is not a readable video' }),

@@ -25,7 +25,8 @@ function Delivered({ episode, processing }: { episode: EpisodeDetail; processing
   return (
     <>
       {delivered && <ReviewStatus episode={episode} processing={processing} />}
-      {delivered && <ClipReview episodeId={episode.id} processing={processing} transcript={transcript.data} />}
+      {/* The clips made so far, to watch while the rest of the episode is processed (each is delivered as soon as it is rendered). */}
+      {(delivered || processing.clips.length > 0) && <ClipReview episodeId={episode.id} processing={processing} transcript={transcript.data} />}
       <EpisodeContentPanel episodeId={episode.id} processing={processing} transcriptEditor={Boolean(transcript.data)} />
       {transcript.data && <TranscriptEditor key={transcript.data.version} episodeId={episode.id} transcript={transcript.data} editable={delivered} />}
       <EpisodeFiles outputs={processing.outputs} />

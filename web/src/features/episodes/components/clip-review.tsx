@@ -1,6 +1,8 @@
 // Each clip for review: its preview, its words, where it sits in the episode, whether it is
 // approved or dropped, its texts and its moment to change, and its posts with their times in the
 // podcast's time zone (links to those already out). Edits reach only what has not gone out.
+// While the episode is still being made, the clips made so far are there to watch with their
+// texts (each is delivered as soon as it is rendered); approving and editing open with the episode.
 import type { EpisodeClip } from '@domain/episode-clips';
 import { driveFileUrl, drivePreviewUrl, type EpisodeProcessingDetail, type ScheduledPost } from '@domain/episode-page';
 import type { EpisodeTranscript } from '@domain/review';
@@ -60,13 +62,34 @@ function ReviewButtons({ episodeId, clip }: { episodeId: string; clip: EpisodeCl
 interface ClipCardProps {
   episodeId: string;
   clip: EpisodeClip;
+  /** The episode is delivered: the clip can be approved, dropped and edited. */
+  reviewable: boolean;
   posts: ScheduledPost[];
   transcript: EpisodeTranscript | undefined;
   rendering: boolean;
   timeZone: string | null;
 }
 
-function ClipCard({ episodeId, clip, posts, transcript, rendering, timeZone }: ClipCardProps) {
+/** The clip's texts as they stand, to read while the episode is still being made. */
+function ClipTexts({ clip }: { clip: EpisodeClip }) {
+  const texts = [
+    [t.youtubeTitle, clip.posts.youtube.title],
+    [t.xText, clip.posts.x.text],
+    [t.linkedinText, clip.posts.linkedin.text],
+  ] as const;
+  return (
+    <dl className="grid gap-1 text-sm sm:grid-cols-[max-content_1fr] sm:gap-x-4">
+      {texts.map(([label, text]) => (
+        <div key={label} className="contents">
+          <dt className="font-semibold">{label}</dt>
+          <dd className="break-words whitespace-pre-line">{text}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+function ClipCard({ episodeId, clip, reviewable, posts, transcript, rendering, timeZone }: ClipCardProps) {
   const [open, setOpen] = useState<'texts' | 'moment' | null>(null);
   const [previewing, setPreviewing] = useState(false);
   const words = clipWords(clip, transcript);
@@ -88,16 +111,22 @@ function ClipCard({ episodeId, clip, posts, transcript, rendering, timeZone }: C
           {t.clipRendering}
         </p>
       )}
-      <div className="flex flex-col gap-1">
-        <h4 className="text-sm font-semibold">{t.clipWords}</h4>
-        <p className="break-words">{words ?? t.noWords}</p>
-      </div>
+      {reviewable ? (
+        <div className="flex flex-col gap-1">
+          <h4 className="text-sm font-semibold">{t.clipWords}</h4>
+          <p className="break-words">{words ?? t.noWords}</p>
+        </div>
+      ) : (
+        <ClipTexts clip={clip} />
+      )}
       <div className="flex flex-wrap gap-2">
-        <ReviewButtons episodeId={episodeId} clip={clip} />
-        <button type="button" className="btn btn-sm" aria-label={t.editTexts(clip.title)} onClick={() => setOpen('texts')}>
-          {t.editTextsTitle}
-        </button>
-        {transcript && clip.firstSentence !== null && (
+        {reviewable && <ReviewButtons episodeId={episodeId} clip={clip} />}
+        {reviewable && (
+          <button type="button" className="btn btn-sm" aria-label={t.editTexts(clip.title)} onClick={() => setOpen('texts')}>
+            {t.editTextsTitle}
+          </button>
+        )}
+        {reviewable && transcript && clip.firstSentence !== null && (
           <button type="button" className="btn btn-sm" aria-label={t.moveClip(clip.title)} onClick={() => setOpen('moment')}>
             {t.moveTitle}
           </button>
@@ -136,8 +165,10 @@ function ClipCard({ episodeId, clip, posts, transcript, rendering, timeZone }: C
 
 export function ClipReview({ episodeId, processing, transcript }: { episodeId: string; processing: EpisodeProcessingDetail; transcript: EpisodeTranscript | undefined }) {
   const rendering = new Set(processing.review.edits.renderingClipIds);
+  const reviewable = processing.status === 'delivered';
   return (
     <Panel titleId="clips-title" title={t.clipsTitle}>
+      {!reviewable && <p>{processing.status === 'failed' ? t.clipsOfFailedEpisode : t.clipsWhileProcessing}</p>}
       {processing.clips.length === 0 ? (
         <p>{t.noClips}</p>
       ) : (
@@ -147,6 +178,7 @@ export function ClipReview({ episodeId, processing, transcript }: { episodeId: s
               key={clip.id}
               episodeId={episodeId}
               clip={clip}
+              reviewable={reviewable}
               posts={processing.posts.filter((post) => post.clipId === clip.id)}
               transcript={transcript}
               rendering={rendering.has(clip.id)}
