@@ -45,8 +45,8 @@ const piecesOf = (processingId: string) =>
   withDb(async (db) => (await db.query<{ reused: boolean }>(`select reused from private.processing_piece_results where processing_id = $1`, [processingId])).rows);
 
 /**
- * Whether all but the picture's last two segments are made: the long pieces (the sound, the clips)
- * go first, then the segments in order (worker/pipeline/plan.ts), so the one before last is under way.
+ * Whether all but the picture's last two segments are made: the clips, then the sound, go first,
+ * then the segments in order (worker/pipeline/plan.ts), so the one before last is under way.
  */
 async function lastSegmentsToGo(processingId: string): Promise<boolean> {
   const { rows } = await withDb((db) => db.query<{ pieces: number }>(`select pieces from private.processing_plans where processing_id = $1`, [processingId]));
