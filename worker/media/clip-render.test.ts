@@ -151,12 +151,19 @@ describe('the Creative style (issue 42, item 7)', () => {
    * where the negative is as grey), styled alike. The rest (bands, frames, empty colour) is the
    * layout's.
    */
-  async function pictureArea(look: 'DEFAULT' | 'CREATIVE', withFraming: boolean): Promise<boolean[]> {
-    const text = withFraming ? { framing: framingFor(look) } : {};
+  const areas = new Map<string, Promise<boolean[]>>();
+  /** Rendered once per look and framing (three clips each): the checks below ask for each twice. */
+  function pictureArea(look: 'DEFAULT' | 'CREATIVE', withFraming: boolean): Promise<boolean[]> {
     const name = `${look}-${withFraming}`;
-    const [a, ...twins] = await Promise.all([faceVideo, ...twinVideos].map((source, i) => render(look, source, `${name}-${i}`, text)));
-    const [pa, ...pt] = [a, ...twins].map(frameOf);
-    return pa.map((p, i) => pt.some((twin) => differs(p, twin[i])));
+    const known = areas.get(name);
+    if (known) return known;
+    const text = withFraming ? { framing: framingFor(look) } : {};
+    const area = Promise.all([faceVideo, ...twinVideos].map((source, i) => render(look, source, `${name}-${i}`, text))).then(([a, ...twins]) => {
+      const [pa, ...pt] = [a, ...twins].map(frameOf);
+      return pa.map((p, i) => pt.some((twin) => differs(p, twin[i])));
+    });
+    areas.set(name, area);
+    return area;
   }
 
   /** The detected face's height in a rendered clip, as a share of the frame's. */
