@@ -7,6 +7,7 @@ import type { EpisodeClip } from '@domain/episode-clips';
 import { driveFileUrl, drivePreviewUrl, type EpisodeProcessingDetail, type ScheduledPost } from '@domain/episode-page';
 import type { EpisodeTranscript } from '@domain/review';
 import { lazy, Suspense, useState } from 'react';
+import { LabelList, type LabelledValue } from '@/components/label-list';
 import { Panel } from '@/components/panel';
 import { errorMessage } from '@/lib/api-client';
 import { notify } from '@/lib/toast';
@@ -72,21 +73,12 @@ interface ClipCardProps {
 
 /** The clip's texts as they stand, to read while the episode is still being made. */
 function ClipTexts({ clip }: { clip: EpisodeClip }) {
-  const texts = [
+  const rows: LabelledValue[] = [
     [t.youtubeTitle, clip.posts.youtube.title],
     [t.xText, clip.posts.x.text],
     [t.linkedinText, clip.posts.linkedin.text],
-  ] as const;
-  return (
-    <dl className="grid gap-1 text-sm sm:grid-cols-[max-content_1fr] sm:gap-x-4">
-      {texts.map(([label, text]) => (
-        <div key={label} className="contents">
-          <dt className="font-semibold">{label}</dt>
-          <dd className="break-words whitespace-pre-line">{text}</dd>
-        </div>
-      ))}
-    </dl>
-  );
+  ];
+  return <LabelList rows={rows} className="text-sm" />;
 }
 
 function ClipCard({ episodeId, clip, reviewable, posts, transcript, rendering, timeZone }: ClipCardProps) {

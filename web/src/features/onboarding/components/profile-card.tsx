@@ -5,6 +5,7 @@ import type { ProfileTextField } from '@domain/onboarding';
 import { podcastLanguages } from '@domain/podcast-languages';
 import { attachmentOf, isBlank, type AttachmentState, type BrandAssetSlot, type ProfileRecord } from '@domain/profile-record';
 import { lazy, Suspense, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { LabelList, type LabelledValue } from '@/components/label-list';
 import { useCurrentAccount } from '@/lib/current-account';
 import { useProfileRecord } from '@/lib/profile-record';
 import { fieldLabels, texts } from '../texts';
@@ -51,22 +52,21 @@ function ColorValue({ value }: { value: string | null }) {
 const languageLabel = (code: string | null) =>
   podcastLanguages.find((language) => language.value === code)?.label ?? code;
 
-type Row = readonly [label: string, value: ReactNode];
 
 function ProfileView({ record }: { record: ProfileRecord }) {
-  const text = (field: ProfileTextField, required = false): Row => [
+  const text = (field: ProfileTextField, required = false): LabelledValue => [
     `${fieldLabels[field]}${required ? '*' : ''}`,
     <Value value={record[field]} />,
   ];
-  const file = (slot: BrandAssetSlot, required = false): Row => [
+  const file = (slot: BrandAssetSlot, required = false): LabelledValue => [
     `${fieldLabels[slot]}${required ? '*' : ''}`,
     <FileValue file={attachmentOf(record, slot)} />,
   ];
-  const color = (field: 'brandColorPrimary' | 'brandColorSecondary' | 'brandColorTertiary'): Row => [
+  const color = (field: 'brandColorPrimary' | 'brandColorSecondary' | 'brandColorTertiary'): LabelledValue => [
     fieldLabels[field],
     <ColorValue value={record[field]} />,
   ];
-  const groups: readonly { title: string; rows: readonly Row[] }[] = [
+  const groups: readonly { title: string; rows: readonly LabelledValue[] }[] = [
     {
       title: t.accountInfo,
       rows: [[fieldLabels.emailAddress, <Value value={record.emailAddress} />], text('firstName'), text('lastName')],
@@ -104,16 +104,7 @@ function ProfileView({ record }: { record: ProfileRecord }) {
       {groups.map(({ title, rows }) => (
         <section key={title} className="flex flex-col gap-1">
           <h3 className="text-lg font-semibold">{title}</h3>
-          <dl>
-            {rows.map(([label, value]) => (
-              // On phones the label sits above its value; a long e-mail or address wraps anywhere
-              // rather than widening the page.
-              <div key={label} className="grid grid-cols-1 gap-x-2 py-1 sm:grid-cols-[10rem_minmax(0,1fr)]">
-                <dt className="font-medium">{label}</dt>
-                <dd className="min-w-0 [overflow-wrap:anywhere]">{value}</dd>
-              </div>
-            ))}
-          </dl>
+          <LabelList rows={rows} />
         </section>
       ))}
       {record.lastUpdated && (
