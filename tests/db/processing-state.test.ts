@@ -121,11 +121,19 @@ describe('clips and delivery', () => {
       expect((await db.query('select drive_file_id from public.episode_clips where episode_processing_id = $1 and position = 2', [id])).rows[0].drive_file_id).toBeNull();
       await call(db, 'private.record_clip_file($1, $2, null)', [ids[1].id, 'drive-1b']);
 
-      await call(db, 'private.record_output($1, $2)', [id, JSON.stringify({ name: 'Show.mp4', kind: 'episode', durationSeconds: 60, width: 1920, height: 1080 })]);
-      await call(db, 'private.record_output($1, $2)', [id, JSON.stringify({ name: 'Show.srt', kind: 'captions', durationSeconds: 60, width: 0, height: 0 })]);
-      await call(db, 'private.record_output($1, $2)', [id, JSON.stringify({ name: 'Show.mp4', kind: 'episode', durationSeconds: 60, width: 1920, height: 1080, driveFileId: 'd' })]);
+      // The clips' pieces deliver before the join and in any order: the outputs stay in the
+      // delivery's order (the episode, the clips by name, then the rest as first recorded).
+      const output = (name: string, kind: string, more: Json = {}) => call(db, 'private.record_output($1, $2)', [id, JSON.stringify({ name, kind, durationSeconds: 60, width: 0, height: 0, ...more })]);
+      await output('Show - clip 02.mp4', 'clip');
+      await output('Show - clip 01.mp4', 'clip');
+      await output('Show.mp4', 'episode');
+      await output('Show.srt', 'captions');
+      await output('Show - clip 02.srt', 'captions');
+      await output('Show.mp4', 'episode', { driveFileId: 'd' });
       const { rows: [processing] } = await db.query('select outputs from public.episode_processing where id = $1', [id]);
-      expect(processing.outputs.map((o: Json) => [o.name, o.driveFileId ?? null])).toEqual([['Show.mp4', 'd'], ['Show.srt', null]]);
+      expect(processing.outputs.map((o: Json) => [o.name, o.driveFileId ?? null])).toEqual([
+        ['Show.mp4', 'd'], ['Show - clip 01.mp4', null], ['Show - clip 02.mp4', null], ['Show.srt', null], ['Show - clip 02.srt', null],
+      ]);
       await db.query('savepoint refused');
       await expect(db.query(`select private.record_output($1, '{"kind": "clip"}')`, [id])).rejects.toMatchObject({ code: '22023' });
       await db.query('rollback to savepoint refused');
