@@ -868,9 +868,9 @@ grant execute on function private.processing_enqueued(uuid) to service_role;
 -- ---------------------------------------------------------------- posting
 
 -- Up to p_limit due posts, claimed for ten minutes (a worker that dies mid-post leaves the post
--- due again after that), each with its clip's file and texts; the full episode with its title,
--- show notes and Drive file; an article with the episode's blog post (its title and Markdown) and
--- whether it is published or a draft.
+-- due again after that), each with its clip's file and texts (and its processing, for the
+-- episode's public link); the full episode with its title, show notes and Drive file; an article
+-- with the episode's blog post (its title and Markdown) and whether it is published or a draft.
 create function private.claim_due_posts(p_limit integer)
 returns setof jsonb
 language sql
@@ -887,7 +887,7 @@ as $$
   )
   select case p.kind
     when 'clip' then jsonb_build_object('kind', 'clip', 'id', p.id, 'userId', p.user_id, 'provider', p.provider, 'attempts', p.attempts,
-                                        'clipId', c.id, 'title', c.title, 'posts', c.posts, 'fileName', c.file_name,
+                                        'clipId', c.id, 'episodeProcessingId', p.episode_processing_id, 'title', c.title, 'posts', c.posts, 'fileName', c.file_name,
                                         'driveFileId', c.drive_file_id)
     when 'episode' then jsonb_build_object('kind', 'episode', 'id', p.id, 'userId', p.user_id, 'provider', p.provider, 'attempts', p.attempts,
                                            'title', ep.title, 'showNotes', e.content -> 'showNotes',
@@ -905,9 +905,11 @@ $$;
 revoke execute on function private.claim_due_posts(integer) from public, anon, authenticated;
 grant execute on function private.claim_due_posts(integer) to service_role;
 
--- A claimed blog post whose full episode is still going to YouTube waits for it (so it links to
--- the video), asked again in 20 seconds; answers whether it waits. Its claim's attempt is given back.
-create function private.article_waits(p_post_id uuid)
+-- A claimed blog post, or a clip's post on X or LinkedIn (each ends with a link to the full
+-- episode: worker/content/platform-text.ts), waits while its full episode is still going to
+-- YouTube, so it links to the video; asked again in 20 seconds. Answers whether it waits; its
+-- claim's attempt is given back.
+create function private.post_waits_for_video(p_post_id uuid)
 returns boolean
 language plpgsql
 set search_path = ''
@@ -915,14 +917,14 @@ as $$
 begin
   update public.scheduled_posts a
      set scheduled_for = now() + interval '20 seconds', locked_until = null, attempts = greatest(a.attempts - 1, 0)
-   where a.id = p_post_id and a.kind = 'article'
+   where a.id = p_post_id and (a.kind = 'article' or (a.kind = 'clip' and a.provider in ('x', 'linkedin')))
      and exists (select 1 from public.scheduled_posts v
                   where v.episode_processing_id = a.episode_processing_id and v.kind = 'episode' and v.status = 'scheduled');
   return found;
 end
 $$;
-revoke execute on function private.article_waits(uuid) from public, anon, authenticated;
-grant execute on function private.article_waits(uuid) to service_role;
+revoke execute on function private.post_waits_for_video(uuid) from public, anon, authenticated;
+grant execute on function private.post_waits_for_video(uuid) to service_role;
 
 -- The blog post is on WordPress: the post and the episode's content say where.
 create function private.article_published(p_post_id uuid, p_wordpress_post_id bigint, p_link text)

@@ -194,7 +194,7 @@ begin
     (select coalesce(array_agg(c.id), '{}') from public.episode_clips c where c.episode_processing_id = p_processing_id and c.review_state <> 'dropped'),
     p_at);
   -- The full episode and the blog post go out at once, the blog post a second after (it links to
-  -- the YouTube episode: a worker takes it after the video, and else it waits, private.article_waits).
+  -- the YouTube episode: a worker takes it after the video, and else it waits, private.post_waits_for_video).
   update public.scheduled_posts set status = 'scheduled', scheduled_for = p_at + case kind when 'article' then interval '1 second' else interval '0' end
    where episode_processing_id = p_processing_id and kind in ('article', 'episode') and status = 'held';
   update public.episode_processing set released_at = coalesce(released_at, p_at), review_hold = null where id = p_processing_id;

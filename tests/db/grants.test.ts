@@ -225,7 +225,7 @@ const functions: Record<string, Grants> = {
   'private.article_published(uuid,bigint,text)': exec('service_role'),
   'private.delivered_plan(uuid)': exec('service_role'),
   'private.public_episode_link(uuid)': exec('service_role'),
-  'private.article_waits(uuid)': exec('service_role'),
+  'private.post_waits_for_video(uuid)': exec('service_role'),
   // The feed builder's (20261128140000_podcast_feeds.sql); the queue's triggers run as their owner.
   'private.claim_podcast_feed_builds(integer,interval)': exec('service_role'),
   'private.podcast_feed_source(uuid)': exec('service_role'),

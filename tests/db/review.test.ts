@@ -164,7 +164,7 @@ describe('review actions', () => {
 });
 
 describe('the full episode on YouTube (issue 42, item 6)', () => {
-  it('is held with the rest, goes out at once when released, and the blog post waits for it to link to the video', async () => {
+  it('is held with the rest, goes out at once when released, and the blog post and the clips\' posts on X wait for it to link to the video', async () => {
     await inRolledBackTx(async (db) => {
       const { actor, episodeId, id } = await delivered(db, { episodeFile: true });
       const episodePost = async () => (await db.query(`select status, scheduled_for from public.scheduled_posts where episode_processing_id = $1 and kind = 'episode'`, [id])).rows;
@@ -173,14 +173,21 @@ describe('the full episode on YouTube (issue 42, item 6)', () => {
       const [released] = await episodePost();
       expect(released.status).toBe('scheduled');
       expect(Math.abs(released.scheduled_for.getTime() - Date.now())).toBeLessThan(60_000);
-      // The blog post, claimed, waits a minute while the episode is not out, its attempt given back.
-      const article = (await db.query(`select id from public.scheduled_posts where episode_processing_id = $1 and kind = 'article'`, [id])).rows[0].id;
+      // The blog post, claimed, waits while the episode is not out, its attempt given back; so does
+      // a clip's post on X (it ends with the episode's link), not the clip's own YouTube upload.
+      const postOf = async (kind: string, provider: string) =>
+        (await db.query(`select id from public.scheduled_posts where episode_processing_id = $1 and kind = $2 and provider = $3 limit 1`, [id, kind, provider])).rows[0].id as string;
+      const [article, onX, onYouTube] = [await postOf('article', 'wordpress'), await postOf('clip', 'x'), await postOf('clip', 'youtube')];
+      const waits = async (post: string) => (await db.query(`select private.post_waits_for_video($1) as w`, [post])).rows[0].w as boolean;
       await db.query(`update public.scheduled_posts set attempts = 1 where id = $1`, [article]);
-      expect((await db.query(`select private.article_waits($1) as w`, [article])).rows[0].w).toBe(true);
+      expect(await waits(article)).toBe(true);
       expect((await db.query(`select attempts, scheduled_for > now() as later from public.scheduled_posts where id = $1`, [article])).rows[0]).toEqual({ attempts: 0, later: true });
-      // Once the video is out, the blog post links to it and goes.
+      expect(await waits(onX)).toBe(true);
+      expect(await waits(onYouTube)).toBe(false);
+      // Once the video is out, the blog post and the clip's posts link to it and go.
       await db.query(`update public.scheduled_posts set status = 'posted', external_id = 'video-1' where episode_processing_id = $1 and kind = 'episode'`, [id]);
-      expect((await db.query(`select private.article_waits($1) as w`, [article])).rows[0].w).toBe(false);
+      expect(await waits(article)).toBe(false);
+      expect(await waits(onX)).toBe(false);
       expect((await db.query(`select private.public_episode_link($1) as l`, [id])).rows[0].l).toEqual({ youtubeVideoId: 'video-1' });
     });
   });

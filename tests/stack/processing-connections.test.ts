@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { oauthFunctionEnv } from '../../local/sandbox/oauth/index.ts';
 import { databaseTokenSource } from '../../worker/platforms/access-token.ts';
 import { loadWorkerConfig } from '../../worker/config.ts';
+import { linkedinCommentary } from '../../worker/content/platform-text.ts';
 import { currentMediaTools } from '../../worker/media/ffmpeg.ts';
 import { workerEnv } from '../../local/worker.ts';
 import { openToken, parseTokenKeyring } from '../../supabase/functions/_shared/domain-server/token-cipher.ts';
@@ -245,7 +246,11 @@ describe('the worker and the subscriber\'s connections', () => {
     );
     const { posts: social } = (await sandbox('/_sandbox/social')) as unknown as { posts: { platform: string; owner: string; text: string; mediaBytes: number; mediaSha256: string }[] };
     const mine = social.filter((p) => p.owner === owners.x || p.owner === owners.linkedin || p.owner === `wordpress:${site}`);
-    expect(mine.map((p) => [p.platform, p.text]).sort()).toEqual([['linkedin', title], ['wordpress', title], ['x', title]]);
+    // On X and LinkedIn the clip's text ends with the full episode's YouTube video (the clip's posts
+    // wait for it); LinkedIn receives it as "little text", its reserved characters escaped.
+    const { rows: [video] } = await withDb((db) => db.query<{ external_id: string }>(`select external_id from public.scheduled_posts where episode_processing_id = $1 and kind = 'episode' and status = 'posted'`, [row.id]));
+    const linked = `${title}\n\nFull episode: https://www.youtube.com/watch?v=${video.external_id}`;
+    expect(mine.map((p) => [p.platform, p.text]).sort()).toEqual([['linkedin', linkedinCommentary(linked)], ['wordpress', title], ['x', linked]]);
     const clipBytes = Buffer.from(await (await fetch(`${config.urls.sandbox}/drive/v3/files/${clips[0].driveFileId}?alt=media`, { headers: { authorization: `Bearer ${grants.google.accessToken}` } })).arrayBuffer());
     const clipHash = createHash('sha256').update(clipBytes).digest('hex');
     expect(mine.every((p) => p.mediaBytes === clipBytes.length && p.mediaSha256 === clipHash)).toBe(true);

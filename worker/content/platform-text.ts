@@ -9,6 +9,8 @@
 //              escaped with a backslash; a hashtag becomes LinkedIn's hashtag template so it
 //              stays a hashtag.
 //   X          plain text: sent as it is (X escapes it where it shows it).
+// A clip's post on X or LinkedIn ends with a link to the full episode when it fits (withEpisodeLink).
+import { PLATFORM_TEXT_LIMITS, xLength } from '../../supabase/functions/_shared/domain/episode-clips.ts';
 
 /** Text shown literally inside HTML (WordPress titles, and text in the blocks the worker builds). */
 export const htmlText = (text: string) =>
@@ -30,6 +32,24 @@ export function linkedinCommentary(text: string): string {
     last = match.index + match[0].length;
   }
   return out + text.slice(last).replace(LITTLE_TEXT_RESERVED, '\\$&');
+}
+
+/** X counts every link as this many characters, whatever its length (t.co). */
+const X_LINK_LENGTH = 23;
+
+/**
+ * A clip's post on X or LinkedIn with the full episode's public address after it (its YouTube
+ * video, else its sound in the show's feed), when text and link fit the platform's limit; the text
+ * alone when they do not (it was written, or edited, to the limit) or there is no address yet.
+ */
+export function withEpisodeLink(platform: 'x' | 'linkedin', text: string, address: string | null): string {
+  if (!address) return text;
+  const linked = `${text}\n\nFull episode: ${address}`;
+  const fits =
+    platform === 'x'
+      ? xLength(linked) - xLength(address) + X_LINK_LENGTH <= PLATFORM_TEXT_LIMITS.x
+      : [...linked].length <= PLATFORM_TEXT_LIMITS.linkedin;
+  return fits ? linked : text;
 }
 
 /** h:mm:ss (or m:ss under an hour), as YouTube reads chapter times in a description. */

@@ -14,6 +14,15 @@ describe('clipPost', () => {
     expect(clipPost('wordpress', post, 'f.mp4')).toMatchObject({ title: 'Why do budgets fail?', body: copy.posts.wordpress.content });
   });
 
+  it("ends the X and LinkedIn texts with the full episode's public address, and only those", () => {
+    const post = { title: copy.title, posts: copy.posts };
+    const video = 'https://www.youtube.com/watch?v=v1';
+    expect(clipPost('x', post, 'f.mp4', video).text).toBe(`${copy.posts.x.text}\n\nFull episode: ${video}`);
+    expect(clipPost('linkedin', post, 'f.mp4', video).text).toBe(`${copy.posts.linkedin.text}\n\nFull episode: ${video}`);
+    expect(clipPost('youtube', post, 'f.mp4', video)).toEqual(clipPost('youtube', post, 'f.mp4'));
+    expect(clipPost('wordpress', post, 'f.mp4', video)).toEqual(clipPost('wordpress', post, 'f.mp4'));
+  });
+
   it("falls back to the clip's title where a platform's text is empty", () => {
     const empty = { youtube: { title: '', description: '' }, x: { text: '' }, linkedin: { text: '' }, wordpress: { title: '', content: '' } };
     for (const provider of ['youtube', 'x', 'linkedin', 'wordpress'] as const) {

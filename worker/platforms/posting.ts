@@ -18,7 +18,7 @@ import { POSTING_PROVIDERS, type PostingProvider } from '../../supabase/function
 import { clipPostsSchema } from '../../supabase/functions/_shared/domain/episode-clips.ts';
 import { showNotesSchema } from '../../supabase/functions/_shared/domain/episode-content.ts';
 import { PODCAST_FEEDS_BUCKET } from '../../supabase/functions/_shared/domain/episodes.ts';
-import { youtubeEpisodeDescription } from '../content/platform-text.ts';
+import { withEpisodeLink, youtubeEpisodeDescription } from '../content/platform-text.ts';
 import { markdownToHtml } from '../../supabase/functions/_shared/domain/markdown.ts';
 import type { WorkerConfig } from '../config.ts';
 import { isPermanent, ProcessingFailure } from '../failure.ts';
@@ -48,6 +48,7 @@ const clipPostSchema = z.object({
   provider: z.enum(POSTING_PROVIDERS),
   attempts: z.number().int(),
   clipId: z.uuid(),
+  episodeProcessingId: z.uuid(),
   title: z.string(),
   posts: clipPostsSchema,
   fileName: z.string(),
@@ -82,16 +83,19 @@ type DueEpisode = z.infer<typeof episodePostSchema>;
 export type DuePost = z.infer<typeof clipPostSchema>;
 type DueArticle = z.infer<typeof articlePostSchema>;
 
-/** What `provider` posts for the clip: its own title and text for that platform. */
-export function clipPost(provider: PostingProvider, post: Pick<DuePost, 'title' | 'posts'>, file: string): Clip {
+/**
+ * What `provider` posts for the clip: its own title and text for that platform; on X and LinkedIn
+ * followed by the full episode's public address when it fits.
+ */
+export function clipPost(provider: PostingProvider, post: Pick<DuePost, 'title' | 'posts'>, file: string, episodeAddress: string | null = null): Clip {
   const { title, posts } = post;
   switch (provider) {
     case 'youtube':
       return { file, title: posts.youtube.title || title, text: title, body: posts.youtube.description || undefined };
     case 'x':
-      return { file, title, text: posts.x.text || title };
+      return { file, title, text: withEpisodeLink('x', posts.x.text || title, episodeAddress) };
     case 'linkedin':
-      return { file, title, text: posts.linkedin.text || title };
+      return { file, title, text: withEpisodeLink('linkedin', posts.linkedin.text || title, episodeAddress) };
     case 'wordpress':
       return { file, title: posts.wordpress.title || title, text: title, body: posts.wordpress.content || undefined };
   }
@@ -122,14 +126,22 @@ export function withPublicEpisodeLinks(markdown: string, driveFileId: string | n
   return markdown.replace(new RegExp(`\\[([^\\]]*)\\]\\(([^)\\s]*${id}[^)\\s]*)\\)`, 'g'), (_, text: string) => (address ? `[${text}](${address})` : text));
 }
 
+/** Whether the post waits for its full episode's YouTube video, to link to it (private.post_waits_for_video). */
+async function waitsForVideo(db: pg.Pool, postId: string): Promise<boolean> {
+  return (await db.query<{ waits: boolean }>(`select private.post_waits_for_video($1) as waits`, [postId])).rows[0].waits;
+}
+
+/** The episode's public address, asked when posting, not when claimed: the video may have gone out in this same round. */
+async function episodeAddress(config: WorkerConfig, db: pg.Pool, processingId: string): Promise<string | null> {
+  const { rows } = await db.query<{ link: unknown }>(`select private.public_episode_link($1) as link`, [processingId]);
+  return publicAddress(config, episodeLinkSchema.parse(rows[0].link));
+}
+
 /** The blog post on the subscriber's WordPress, published or as a draft; its title is WordPress's own, not repeated in the text. */
 async function postArticle(config: WorkerConfig, db: pg.Pool, tokens: AccessTokenSource, post: DueArticle): Promise<boolean> {
   if (!post.title || !post.markdown) throw new ProcessingFailure('The episode has no blog post', true);
-  // Its full episode is still going to YouTube: it waits to link to the video.
-  if ((await db.query<{ waits: boolean }>(`select private.article_waits($1) as waits`, [post.id])).rows[0].waits) return false;
-  // Asked now, not when claimed: the video may have gone out in this same round.
-  const { rows } = await db.query<{ link: unknown }>(`select private.public_episode_link($1) as link`, [post.episodeProcessingId]);
-  const markdown = withPublicEpisodeLinks(post.markdown, post.episodeDriveFileId, publicAddress(config, episodeLinkSchema.parse(rows[0].link)));
+  if (await waitsForVideo(db, post.id)) return false;
+  const markdown = withPublicEpisodeLinks(post.markdown, post.episodeDriveFileId, await episodeAddress(config, db, post.episodeProcessingId));
   const body = markdown.replace(/^#\s+.*\n+/, '');
   const site = await tokens.wordpressSite(post.userId);
   const published = await publishToWordpress(site, { title: post.title, html: markdownToHtml(body), status: post.publish ? 'publish' : 'draft' }, config.wordpressSandboxOrigins);
@@ -145,13 +157,14 @@ async function postEpisode(config: WorkerConfig, tokens: AccessTokenSource, post
   return postToYouTube(config, await tokens.accessToken(post.userId, 'youtube'), { file, title: post.title, text: post.title, body: youtubeEpisodeDescription(post.showNotes) });
 }
 
-/** A clip fetched from Drive and posted; answers the platform's id for the post. */
-async function postClipOf(config: WorkerConfig, tokens: AccessTokenSource, post: DuePost, dir: string): Promise<string> {
+/** A clip fetched from Drive and posted (linking the full episode where the platform's text does); answers the platform's id for the post. */
+async function postClipOf(config: WorkerConfig, db: pg.Pool, tokens: AccessTokenSource, post: DuePost, dir: string): Promise<string> {
   if (!post.driveFileId) throw new ProcessingFailure(`The clip ${post.fileName} is not in Drive`, true);
   const driveToken = await tokens.accessToken(post.userId, 'google');
   const file = path.join(dir, 'clip.mp4');
   await downloadFromDrive(config, driveToken, post.driveFileId, file);
-  return postClip(config, tokens, post.userId, post.provider, clipPost(post.provider, post, file));
+  const address = post.provider === 'x' || post.provider === 'linkedin' ? await episodeAddress(config, db, post.episodeProcessingId) : null;
+  return postClip(config, tokens, post.userId, post.provider, clipPost(post.provider, post, file, address));
 }
 
 /** Releases what its review window lets go, then posts everything due once; answers how many were posted. */
@@ -159,15 +172,19 @@ export async function postDueClips(config: WorkerConfig, db: pg.Pool, tokens: Ac
   await db.query(`select private.release_due_reviews()`);
   const { rows } = await db.query<{ post: unknown }>(`select private.claim_due_posts($1) as post`, [limit]);
   let posted = 0;
-  for (const post of rows.map((row) => duePostSchema.parse(row.post))) {
+  // The full episode first: the clips' and the blog post's posts of this round link to its video.
+  const due = rows.map((row) => duePostSchema.parse(row.post)).sort((a, b) => Number(b.kind === 'episode') - Number(a.kind === 'episode'));
+  for (const post of due) {
     await mkdir(config.tempDir, { recursive: true });
     const dir = await mkdtemp(path.join(config.tempDir, `post-${post.id}-`));
     const what = post.kind === 'clip' ? post.fileName : post.kind === 'episode' ? 'the full episode' : 'the blog post';
     try {
       if (post.kind === 'article') {
         if (await postArticle(config, db, tokens, post)) posted += 1;
+      } else if (post.kind === 'clip' && (await waitsForVideo(db, post.id))) {
+        // Asked again shortly, once its full episode is on YouTube.
       } else {
-        const externalId = post.kind === 'episode' ? await postEpisode(config, tokens, post, dir) : await postClipOf(config, tokens, post, dir);
+        const externalId = post.kind === 'episode' ? await postEpisode(config, tokens, post, dir) : await postClipOf(config, db, tokens, post, dir);
         await db.query(`select private.post_published($1, $2)`, [post.id, externalId]);
         posted += 1;
       }

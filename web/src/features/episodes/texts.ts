@@ -309,6 +309,7 @@ export const reviewTexts = {
   clipReviewFailedTitle: 'Could not change the clip',
   editTexts: (title: string) => `Edit texts of ${title}`,
   editTextsTitle: 'Edit the clip\'s texts',
+  episodeLinkAdded: 'When they are posted, the X and LinkedIn texts end with a link to the full episode (its YouTube video, or its audio in your podcast feed) if it fits within the limit.',
   clipTitleLabel: 'Clip title',
   youtubeTitle: 'YouTube title',
   youtubeDescription: 'YouTube description',

@@ -329,6 +329,8 @@ describe('review before posting', () => {
     renderPage();
     await userEvent.click(await screen.findByRole('button', { name: 'Edit texts of Show - clip 01' }));
     const dialog = await screen.findByRole('dialog', { name: "Edit the clip's texts" });
+    // The worker adds the episode's link when posting (worker/content/platform-text.ts): said up front.
+    expect(within(dialog).getByText(/the X and LinkedIn texts end with a link to the full episode/)).toBeTruthy();
     const x = within(dialog).getByLabelText('X post');
     await userEvent.clear(x);
     await userEvent.type(x, '家'.repeat(141));

@@ -102,6 +102,7 @@ export default function ClipTextsDialog({ episodeId, clip, posts, onClose }: { e
   return (
     <Modal open title={t.editTextsTitle} onClose={onClose} closeLabel={t.close} boxClassName="max-w-2xl">
       <Form form={form} onSubmit={onSubmit} failureTitle={t.textsFailedTitle} failureAlert success={{ title: t.textsSavedTitle, description: t.textsSaved }}>
+        <p className="text-sm text-base-content/70">{t.episodeLinkAdded}</p>
         {FIELDS.map((field) => (
           <TextField key={field.name} field={field} locked={field.platform !== null && out.has(field.platform)} />
         ))}
