@@ -179,13 +179,16 @@ describe('review before posting', () => {
     // The clip, and the full episode under its title with the show notes (issue 42, item 6).
     expect(state.videos.map((v) => v.title).sort()).toEqual(['Budgets, plainly', 'Why Budgets Fail']);
     expect(state.videos.find((v) => v.title === 'Budgets, plainly')?.description).toContain('From "Why Budgets Fail".');
-    expect(state.posts.filter((p) => p.platform === 'x').map((p) => p.text)).toEqual(['Why budgets fail: a thread']);
+    const episodeVideo = state.videos.find((v) => v.title === 'Why Budgets Fail');
+    // The edited X text, then the full episode's YouTube video.
+    expect(state.posts.filter((p) => p.platform === 'x').map((p) => p.text)).toEqual([
+      `Why budgets fail: a thread\n\nFull episode: https://www.youtube.com/watch?v=${episodeVideo?.id}`,
+    ]);
     // The blog post, published (the subscriber posts automatically), under the episode's title,
     // linking to the YouTube episode, never to a private Drive file.
     const articles = state.posts.filter(isArticle);
     expect(articles).toHaveLength(1);
     expect(articles[0].content).not.toMatch(/drive\.google\.com|_sandbox\/google\/files/);
-    const episodeVideo = state.videos.find((v) => v.title === 'Why Budgets Fail');
     expect(articles[0].content).toContain(`https://www.youtube.com/watch?v=${episodeVideo?.id}`);
     await atBothWidths(page);
   }, 300_000);
