@@ -94,11 +94,18 @@ export async function episodeDrive(ctx: JobContext, job: ProcessingJob, userId: 
 
 /**
  * A clip rendered by its piece, recorded and put in Drive at once: the review screen shows it
- * while the episode's other pieces are still being made. The join records it again with the rest
- * (by position: the same record) and finds it in Drive.
+ * while the episode's other pieces are still being made, and the join takes it as delivered.
+ * Answers its record's id and its output (null for a submission without a subscriber: no Drive).
  */
-export async function deliverClip(ctx: JobContext, job: ProcessingJob, plan: SubmissionPlan, index: number, file: string, signal: AbortSignal): Promise<void> {
-  if (!job.userId) return;
+export async function deliverClip(
+  ctx: JobContext,
+  job: ProcessingJob,
+  plan: SubmissionPlan,
+  index: number,
+  file: string,
+  signal: AbortSignal,
+): Promise<{ id: string; output: StoredOutput } | null> {
+  if (!job.userId) return null;
   const base = safeName(plan.title);
   const delivered = await videoFile(file, clipFileName(base, index), 'clip', signal);
   const id = (await ctx.store.clips(job.id, [clipRecord(plan, index, delivered)])).get(index + 1);
@@ -106,4 +113,5 @@ export async function deliverClip(ctx: JobContext, job: ProcessingJob, plan: Sub
   const drive = await episodeDrive(ctx, job, job.userId, base, signal);
   const output = await drive.put({ ...delivered, output: { ...delivered.output, clipId: id } });
   if (output.driveFileId) await ctx.store.clipFile(id, output.driveFileId, output.driveUrl ?? null);
+  return { id, output };
 }

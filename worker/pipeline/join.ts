@@ -1,7 +1,7 @@
 // The join (docs/decisions.md "Processing in pieces"): the episode put together from its pieces,
-// the clips recorded (public.episode_clips), the files made from the words written, everything
-// delivered to the subscriber's Drive, and the submission marked delivered (which schedules the
-// posts). What it delivers is a manifest addressed by kind and id (the episode, each clip by its
+// the clips taken as their pieces delivered them (public.episode_clips, in Drive), the files made
+// from the words written, the rest delivered to the subscriber's Drive, and the submission marked
+// delivered (which schedules the posts). What it delivers is a manifest addressed by kind and id (the episode, each clip by its
 // record's id, the text files by name), never by position in a list. Safe to run again: files an
 // earlier attempt put in Drive are found by their tags and not sent twice.
 import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
@@ -14,7 +14,7 @@ import { PROCESSING_PIECES_BUCKET } from '../../supabase/functions/_shared/domai
 import type { SubmissionPlan } from '../../supabase/functions/_shared/domain-server/processing-plan.ts';
 import { extractPodcastAudio, joinEpisode } from '../media/render.ts';
 import { deleteObjects, downloadObject, uploadObject } from '../platforms/storage.ts';
-import { clipFileName, clipRecord, episodeDrive, safeName, videoFile } from './drive-delivery.ts';
+import { clipFileName, deliverClip, episodeDrive, safeName, videoFile } from './drive-delivery.ts';
 import { emptyContent, writeBlogPost, writeContentFiles } from './content-stage.ts';
 import type { JobContext } from './job-context.ts';
 import type { PieceJobData } from './jobs.ts';
@@ -60,9 +60,15 @@ async function assemble(ctx: JobContext, job: ProcessingJob, plan: SubmissionPla
     return file;
   };
   const base = safeName(plan.title);
-  // The clips' files, measured for their captions (each piece put its clip in Drive already: one
-  // missing there is sent from disk), downloaded a few at a time (each waits on a Storage round trip).
-  const clipFiles = await inTurns(plan.clips.map((_, index): PieceSpec => ({ kind: 'clip', index })), PIECE_DOWNLOADS_AT_ONCE, (piece) => fetchPiece(piece));
+  // Each clip's piece delivered it (recorded, in Drive: deliverClip) and the row holds it; one it
+  // does not (a piece of an older worker) is delivered here from its piece.
+  const clips = await inTurns(plan.clips, PIECE_DOWNLOADS_AT_ONCE, async (moment, index): Promise<DeliveredClip> => {
+    const output = job.outputs.find((o) => o.name === clipFileName(base, index) && o.driveFileId && o.clipId);
+    if (output?.clipId) return { id: output.clipId, moment, output };
+    const delivered = await deliverClip(ctx, job, plan, index, await fetchPiece({ kind: 'clip', index }), signal);
+    if (!delivered) throw new Error(`clip ${index + 1} of ${job.id} has no subscriber's Drive`);
+    return { ...delivered, moment };
+  });
 
   const episodeFile = path.join(dir, 'episode.mp4');
   if (plan.episode.copied) {
@@ -79,14 +85,6 @@ async function assemble(ctx: JobContext, job: ProcessingJob, plan: SubmissionPla
   }
   const episode = await videoFile(episodeFile, `${base}.mp4`, 'episode', signal);
 
-  const clipFilesOf = await Promise.all(plan.clips.map((_, i) => videoFile(clipFiles[i], clipFileName(base, i), 'clip', signal)));
-  // Each clip's piece recorded it already (drive-delivery.ts): the same records, by position.
-  const ids = await ctx.store.clips(job.id, plan.clips.map((_, i) => clipRecord(plan, i, clipFilesOf[i])));
-  const clips = plan.clips.map((moment, i): DeliveredClip => {
-    const id = ids.get(i + 1);
-    if (!id) throw new Error(`clip ${i + 1} of ${job.id} was not recorded`);
-    return { id, moment, delivered: { ...clipFilesOf[i], output: { ...clipFilesOf[i].output, clipId: id } } };
-  });
   return { episode, clips, texts: [] };
 }
 
@@ -118,8 +116,8 @@ async function deliver(
       // A copied picture may start a little before `start` (on its keyframe): the words move with it.
       episode: { name: manifest.episode.output.name, durationSeconds: manifest.episode.output.durationSeconds, introSeconds },
       clips: manifest.clips.map((clip) => ({
-        name: clip.delivered.output.name,
-        durationSeconds: clip.delivered.output.durationSeconds,
+        name: clip.output.name,
+        durationSeconds: clip.output.durationSeconds,
         from: clip.moment.start,
         to: clip.moment.end,
         introSeconds: plan.clipIntroSeconds,
@@ -130,14 +128,12 @@ async function deliver(
   }
   await store.progress(job.id, 'uploading to Google Drive', 80);
   const drive = await episodeDrive(ctx, job, userId, base, signal);
-  const clipOf = new Map(manifest.clips.map((clip) => [clip.delivered.output.name, clip.id]));
-  const files = [manifest.episode, ...manifest.clips.map((clip) => clip.delivered), ...manifest.texts];
+  // The clips are in Drive already: their pieces sent them.
+  const files = [manifest.episode, ...manifest.texts];
   const sent = new Map<string, StoredOutput>();
   for (const [i, delivered] of files.entries()) {
     const output = await drive.put(delivered);
     sent.set(output.name, output);
-    const clipId = clipOf.get(output.name);
-    if (clipId && output.driveFileId) await store.clipFile(clipId, output.driveFileId, output.driveUrl ?? null);
     await store.progress(job.id, 'uploading to Google Drive', 80 + (15 * (i + 1)) / files.length);
   }
 

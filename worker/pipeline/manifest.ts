@@ -1,6 +1,6 @@
 // What the join delivers, addressed by kind and id: the episode, each clip by its record's id
-// (public.episode_clips), and the files made from the words. Each file carries what the
-// processing row records of it (StoredOutput), where it is on disk, and its type.
+// (public.episode_clips: its piece delivered it already), and the files made from the words. Each
+// file carries what the processing row records of it (StoredOutput), where it is on disk, and its type.
 import type { StoredOutput } from '../../supabase/functions/_shared/domain/episode-page.ts';
 import type { ClipMoment } from '../../supabase/functions/_shared/domain-server/processing-plan.ts';
 
@@ -11,11 +11,11 @@ export interface DeliveredFile {
   mimeType: string;
 }
 
-/** A clip of the delivery: its record's id, its moment, and its file. */
+/** A clip its piece delivered: its record's id, its moment, and its file in Drive as the row records it. */
 export interface DeliveredClip {
   id: string;
   moment: ClipMoment;
-  delivered: DeliveredFile;
+  output: StoredOutput;
 }
 
 /** What the join delivers, by kind: the episode, the clips by id, and the files made from the words. */
